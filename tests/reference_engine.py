@@ -86,6 +86,10 @@ Places where RULES.md is ambiguous or contradicts itself
    wins.  The dealer moves to the next remaining seat to the left.  A match is
    stopped after 10,000 rounds (only reachable when every round truncates).
 16. Options missing from an ``options`` dict are filled from the party preset.
+17. §9 says classic "above 14 players needs deck_copies=2", but by §1's own
+   criterion (players x hand_size must leave at least one card) 15 players x 7
+   = 105 < 108 can be dealt.  Chosen: the §1 criterion; 16 players (112 cards)
+   is refused, 15 is played.
 """
 
 import random

@@ -1,0 +1,1 @@
+"""Strategies shipped with unosim (registered in :mod:`unosim.registry`)."""

@@ -1,0 +1,24 @@
+"""``greedy``: shed the most points first."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from unosim.observation import Observation
+from unosim.primitives import CARD_SCORE_POINTS, sample_best
+from unosim.strategy import Strategy
+
+
+class GreedyStrategy(Strategy):
+    """Highest-point playable card (ties in proportion to copies held).
+
+    Colour: the colour held most, ties at random. Party decisions: the base
+    defaults (point at the player with fewest cards, link the two others with
+    fewest cards, add the highest-point card to a mini pile, always jump in).
+    """
+
+    name = "greedy"
+
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())

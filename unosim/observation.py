@@ -1,0 +1,113 @@
+"""What a strategy sees: a batch of decisions, public information only.
+
+An :class:`Observation` covers ``n`` decision rows of one phase (all asking
+the same strategy). Arrays have the row as first axis. Eager fields are views
+into the engine's observation buffers (no copy); the rest is gathered on first
+access. A strategy must treat every array as read-only.
+
+Fields
+------
+``phase``          decision phase name (``'turn'``, ``'drawn'``, ``'colour'``,
+                   ``'challenge'``, ``'catch'``, ``'pileup'``, ``'vote'``, ``'jumpin'``)
+``players``        players at the table
+``seat``           acting seat per row
+``game``           global game index per row
+``hand``           ``[n, N_TYPES]`` own cards per type
+``legal``          ``[n, N_TYPES]`` cards the player may play (``turn``, ``drawn``)
+                   or add (``pileup``); drawing is always allowed in ``turn``
+``bluffable``      a Wild Draw Four held may be played as a bluff (challenges on)
+``top``, ``colour``, ``direction``, ``turn``   the table
+``drawn``          the card just drawn (``drawn`` phase), else -1
+``target``         phase argument: the seat that forgot UNO (``catch``), the seat
+                   that played the Wild Draw Four (``challenge``)
+``hand_sizes``     ``[n, players]`` every seat's hand size
+``discard``        ``[n, N_TYPES]`` the discard pile's counts (top card included)
+``link``           ``[n, 2]`` linked seats, -1 where none
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .kernels import layout as L
+from .kernels.rng import seat_uniforms
+
+
+class Observation:
+    """A batch of decisions of one phase for one strategy (see module doc)."""
+
+    def __init__(self, buffers: Any, phase: int, index: slice | NDArray[np.intp]) -> None:
+        self._b = buffers
+        self._index = index
+        self.phase = L.PHASE_NAMES[phase]
+        self.phase_id = phase
+        self.players = buffers.players
+        self.slot = buffers.row_slot[index]
+        self.seat = buffers.row_seat[index]
+        self.hand = buffers.row_hand[index]
+        self.legal = buffers.row_legal[index]
+        info = buffers.row_info[index]
+        self.top = info[:, L.I_TOP]
+        self.colour = info[:, L.I_COLOUR]
+        self.direction = info[:, L.I_DIR]
+        self.turn = info[:, L.I_TURN]
+        self.drawn = info[:, L.I_DRAWN]
+        self.target = info[:, L.I_ARG]
+        self.bluffable = info[:, L.I_BLUFFABLE].astype(bool)
+        self._cache: dict[str, NDArray] = {}
+
+    def __len__(self) -> int:
+        return int(self.slot.shape[0])
+
+    @property
+    def n(self) -> int:
+        """Number of decision rows."""
+        return len(self)
+
+    @property
+    def game(self) -> NDArray[np.int64]:
+        """Global game index of each row."""
+        return self._b.game[self.slot]
+
+    @property
+    def hand_sizes(self) -> NDArray[np.int32]:
+        """``[n, players]`` hand size of every seat."""
+        if "hand_sizes" not in self._cache:
+            self._cache["hand_sizes"] = self._b.hsize[self.slot]
+        return self._cache["hand_sizes"]
+
+    @property
+    def discard(self) -> NDArray[np.int16]:
+        """``[n, N_TYPES]`` counts of the discard pile, top card included."""
+        if "discard" not in self._cache:
+            d = self._b.piles[self.slot, L.DISC].copy()
+            d[np.arange(len(self)), self.top] += 1
+            self._cache["discard"] = d
+        return self._cache["discard"]
+
+    @property
+    def link(self) -> NDArray[np.int32]:
+        """``[n, 2]`` linked seats (-1 where there is no link)."""
+        return self._b.slot[self.slot][:, [L.F_LINK_A, L.F_LINK_B]]
+
+    def random(self, k: int | None = None) -> NDArray[np.float64]:
+        """Uniforms in [0, 1) from each row's own (game, seat) stream.
+
+        ``k=None`` gives one per row (shape ``[n]``), else shape ``[n, k]``.
+        Drawing from these streams (never from a shared generator) keeps
+        results independent of batch size and chunking.
+        """
+        u = seat_uniforms(self._b.keys, self._b.seat_ctr, self.slot, self.seat, 1 if k is None else k)
+        return u[:, 0] if k is None else u
+
+    def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
+        """The observation restricted to ``rows`` (a mask or indices)."""
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows
+        if isinstance(self._index, slice):
+            index = np.arange(self._index.start, self._index.stop)[rows]
+        else:
+            index = self._index[rows]
+        return Observation(self._b, self.phase_id, index)

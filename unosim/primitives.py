@@ -1,0 +1,142 @@
+"""Compiled batch primitives for writing fast strategies.
+
+Every function takes arrays whose first axis is the decision row and one
+uniform per row from :meth:`unosim.Observation.random`, so results never depend
+on the batch. Idioms that keep NumPy strategies fast: use these instead of
+per-row Python loops; avoid fresh large temporaries; compute on ``obs.hand``
+and ``obs.legal`` views directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from .cards import CARD_COLOUR, CARD_POINTS, N_TYPES
+
+_COLOUR = CARD_COLOUR.astype(np.int64)
+_POINTS = CARD_POINTS.astype(np.int64)
+
+
+@njit(cache=True)
+def _sample_counts(counts, mask, u):
+    n, k = counts.shape
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        total = 0
+        for t in range(k):
+            if mask[r, t]:
+                total += counts[r, t]
+        if total == 0:
+            continue
+        x = int(u[r] * total)
+        for t in range(k):
+            if mask[r, t]:
+                x -= counts[r, t]
+                if x < 0:
+                    out[r] = t
+                    break
+    return out
+
+
+def sample_counts(counts: NDArray, mask: NDArray[np.bool_], u: NDArray[np.float64]) -> NDArray[np.int16]:
+    """Pick a column with probability proportional to ``counts`` where ``mask``.
+
+    With ``counts = obs.hand`` and ``mask = obs.legal`` this is a uniformly
+    random playable *physical* card. Rows with nothing to pick give -1.
+    """
+    return _sample_counts(counts, mask, u)
+
+
+@njit(cache=True)
+def _sample_best(counts, mask, score, u):
+    n, k = counts.shape
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        best = -1 << 60
+        total = 0
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0:
+                if score[t] > best:
+                    best = score[t]
+                    total = counts[r, t]
+                elif score[t] == best:
+                    total += counts[r, t]
+        if total == 0:
+            continue
+        x = int(u[r] * total)
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0 and score[t] == best:
+                x -= counts[r, t]
+                if x < 0:
+                    out[r] = t
+                    break
+    return out
+
+
+def sample_best(counts: NDArray, mask: NDArray[np.bool_], score: NDArray, u: NDArray[np.float64]) -> NDArray[np.int16]:
+    """Among masked columns held (``counts > 0``), pick one of highest ``score[col]``.
+
+    Ties are broken in proportion to ``counts`` (physical cards). ``score`` is
+    one value per card type, e.g. ``CARD_POINTS``. Rows with nothing give -1.
+    """
+    return _sample_best(counts, mask, np.asarray(score, np.int64), u)
+
+
+@njit(cache=True)
+def _colour_counts(hand, colour):
+    n, k = hand.shape
+    out = np.zeros((n, 4), np.int32)
+    for r in range(n):
+        for t in range(k):
+            c = colour[t]
+            if c >= 0:
+                out[r, c] += hand[r, t]
+    return out
+
+
+def colour_counts(hand: NDArray) -> NDArray[np.int32]:
+    """Cards of each colour (columns red, yellow, green, blue) in each hand."""
+    return _colour_counts(hand, _COLOUR)
+
+
+@njit(cache=True)
+def _argmax_ties(values, mask, u):
+    n, m = values.shape
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        best = -1e300
+        ties = 0
+        for j in range(m):
+            if mask[r, j]:
+                v = values[r, j]
+                if v > best:
+                    best = v
+                    ties = 1
+                elif v == best:
+                    ties += 1
+        if ties == 0:
+            continue
+        x = int(u[r] * ties)
+        for j in range(m):
+            if mask[r, j] and values[r, j] == best:
+                if x == 0:
+                    out[r] = j
+                    break
+                x -= 1
+    return out
+
+
+def argmax_ties(values: NDArray, u: NDArray[np.float64], mask: NDArray[np.bool_] | None = None) -> NDArray[np.int16]:
+    """Column of the row maximum, ties uniformly at random (-1 if none masked)."""
+    values = np.asarray(values, np.float64)
+    if mask is None:
+        mask = np.ones(values.shape, np.bool_)
+    return _argmax_ties(values, mask, u)
+
+
+CARD_SCORE_POINTS = _POINTS
+"""Points per card type as int64, for :func:`sample_best`."""
+
+__all__ = ["CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "sample_best", "sample_counts"]

@@ -1,0 +1,142 @@
+"""The strategy API: one method per decision, each over a batch of games.
+
+A strategy subclasses :class:`Strategy`, declares its parameters as
+keyword-only constructor arguments that it stores unchanged (scikit-learn
+style, so :meth:`Strategy.get_params` describes it), and overrides only the
+decisions it cares about: every method has a sensible default here.
+
+Every method receives an :class:`~unosim.observation.Observation` of ``n``
+rows and returns one value per row as an array of shape ``(n,)`` (``(n, 2)``
+for :meth:`choose_link`). Randomness must come from ``obs.random()``, which
+draws from per-game streams, so results never depend on the batch size.
+Returned values are checked; an illegal or ill-shaped answer stops the run with
+an error naming the strategy, the decision and the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .cards import CARD_POINTS, WILD_DRAW_FOUR
+from .observation import Observation
+from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
+
+DRAW = -1
+"""Decision value of :meth:`Strategy.play`: draw a card instead of playing."""
+TAKE = -1
+"""Decision value of :meth:`Strategy.add_to_pile`: take the mini pile."""
+
+
+class Strategy:
+    """Base class of all strategies; the defaults play sensibly.
+
+    Parameters
+    ----------
+    forget_uno_rate : float
+        Probability of forgetting to call UNO when going down to one card (U-1).
+    catch_uno_rate : float
+        Probability of catching another player's forgotten UNO call (U-1).
+    """
+
+    name = "base"
+
+    def __init__(self, *, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+        self.forget_uno_rate = forget_uno_rate
+        self.catch_uno_rate = catch_uno_rate
+        for key in ("forget_uno_rate", "catch_uno_rate"):
+            value = getattr(self, key)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{key}={value!r} must be a probability from 0 to 1")
+
+    # ------------------------------------------------------------ description
+    @classmethod
+    def param_names(cls) -> list[str]:
+        """Names of the keyword parameters of the constructor."""
+        from .registry import signature_params
+
+        return signature_params(cls)
+
+    def get_params(self) -> dict[str, Any]:
+        """The parameters this strategy was built with."""
+        return {k: getattr(self, k) for k in self.param_names()}
+
+    def describe(self) -> dict[str, Any]:
+        """Name, class entry point and parameters (written into run metadata)."""
+        cls = type(self)
+        return {"name": self.name, "class": f"{cls.__module__}:{cls.__qualname__}", "params": self.get_params()}
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({params})"
+
+    # ------------------------------------------------------------ decisions
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""
+        return sample_counts(obs.hand, obs.legal, obs.random())
+
+    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
+        """Play the card just drawn (``obs.drawn``)? Default: yes when legal (never bluff)."""
+        return obs.legal[np.arange(len(obs)), obs.drawn]
+
+    def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
+        """Active colour after playing wild ``cards`` (-1 rows: a wild start card).
+
+        Default: the colour held most among the cards left, ties at random.
+        """
+        return argmax_ties(colour_counts(obs.hand), obs.random())
+
+    def challenge(self, obs: Observation) -> NDArray[np.bool_]:
+        """Challenge the Wild Draw Four played by ``obs.target`` (W-2)? Default: never."""
+        return np.zeros(len(obs), bool)
+
+    def forget_uno(self, obs: Observation) -> NDArray[np.bool_]:
+        """Forget to call UNO with this play (U-1)? Default: at ``forget_uno_rate``."""
+        if self.forget_uno_rate == 0.0:
+            return np.zeros(len(obs), bool)
+        return obs.random() < self.forget_uno_rate
+
+    def catch_uno(self, obs: Observation) -> NDArray[np.bool_]:
+        """Catch ``obs.target``, who forgot to call UNO (U-1)? Default: at ``catch_uno_rate``."""
+        if self.catch_uno_rate == 1.0:
+            return np.ones(len(obs), bool)
+        return obs.random() < self.catch_uno_rate
+
+    # ------------------------------------------------------------ party decisions
+    def point_at(self, obs: Observation) -> NDArray[np.integer]:
+        """Seat to point at for a Point Taken (A-4). Default: the other player with fewest cards."""
+        sizes = -obs.hand_sizes.astype(np.float64)
+        others = np.ones(sizes.shape, bool)
+        others[np.arange(len(obs)), obs.seat] = False
+        return argmax_ties(sizes, obs.random(), others)
+
+    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
+        """Two seats to link with a Wild Drawn Together (P-6), shape ``(n, 2)``.
+
+        Default: the two other players with fewest cards (both players with two).
+        """
+        n = len(obs)
+        sizes = -obs.hand_sizes.astype(np.float64)
+        others = np.ones(sizes.shape, bool)
+        if obs.players > 2:
+            others[np.arange(n), obs.seat] = False
+        first = argmax_ties(sizes, obs.random(), others)
+        others[np.arange(n), first] = False
+        second = argmax_ties(sizes, obs.random(), others)
+        return np.stack([first, second], axis=1)
+
+    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
+        """Card to add to the mini pile, or :data:`TAKE` (P-5). Default: highest points."""
+        return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
+
+    def jump_in(self, obs: Observation) -> NDArray[np.floating]:
+        """Reaction weight for jumping in with the identical card (P-1/P-2); 0 = don't.
+
+        Default: always jump in, weight 1.
+        """
+        return np.ones(len(obs), np.float64)
+
+
+__all__ = ["CARD_POINTS", "DRAW", "TAKE", "WILD_DRAW_FOUR", "Strategy"]
