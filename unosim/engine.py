@@ -1,20 +1,362 @@
-"""STUB — being replaced by the real engine driver (lead developer owns this file).
+"""The engine driver: plays a range of games of a run in lockstep batches.
 
-``play_range(config, first_game, n_games)`` returns one row per game, in game
-order, as a ``pyarrow.Table`` with at least the column ``game`` (int64, the
-global game index). Results depend only on (config, game index).
+:class:`Engine` owns the batch state (layout in :mod:`unosim.kernels.layout`),
+calls the :func:`~unosim.kernels.advance.advance` kernel, and between two calls
+asks each strategy for the decisions of its seats, one call per
+(phase, strategy) group, checking every answer. :func:`play_range` is the entry
+point used by the runner.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
+from . import registry
+from .cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
 from .config import RunConfig
+from .kernels import layout as L
+from .kernels.advance import advance
+from .kernels.rng import run_key
+from .observation import Observation
+from .primitives import first_illegal_card
+from .records import records_table
+from .rules import RuleSet
+from .strategy import Strategy
+
+_NEEDS_COLOUR = np.zeros(N_TYPES + 1, bool)  # index -1 (draw) maps to the last entry
+_NEEDS_COLOUR[[56, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER]] = True
+
+_CHOICES = {
+    "first_card": ("apply_actions", "reflip_actions", "ignore_effect"),
+    "first_wild": ("first_player_chooses", "reflip"),
+    "wd4_legal_when": ("no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always"),
+    "pileup_flipped_wilds": ("discard", "mini_pile"),
+    "scoring": ("winner_takes", "penalty"),
+}
+
+
+class StrategyError(RuntimeError):
+    """A strategy returned an illegal or ill-shaped decision."""
+
+
+def encode_rules(rules: RuleSet, players: int, n_strategies: int, *, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
+    """Pack a rule set into the kernels' ``cfg`` vector (``C_*`` in ``layout``)."""
+    cfg = np.zeros(L.N_CFG, np.int32)
+    cfg[L.C_PLAYERS] = players
+    cfg[L.C_HAND] = rules.hand_size
+    cfg[L.C_FIRST_CARD] = _CHOICES["first_card"].index(rules.first_card)
+    cfg[L.C_FIRST_WILD] = _CHOICES["first_wild"].index(rules.first_wild)
+    cfg[L.C_DEALER] = -1 if rules.dealer == "random" else int(rules.dealer)
+    cfg[L.C_SYMBOL_MATCH] = rules.action_symbol_match
+    cfg[L.C_DRAW_UNTIL] = rules.draw_until_playable
+    cfg[L.C_REV2_SKIPS] = rules.reverse_two_players_skips
+    cfg[L.C_PT_CAP] = rules.point_taken_cap
+    cfg[L.C_PT_LINK_FIRST] = rules.point_taken_breaks_link_first
+    cfg[L.C_WD4_WHEN] = _CHOICES["wd4_legal_when"].index(rules.wd4_legal_when)
+    cfg[L.C_WD4_CHALLENGE] = rules.wd4_challenge
+    cfg[L.C_PILEUP_WILDS] = _CHOICES["pileup_flipped_wilds"].index(rules.pileup_flipped_wilds)
+    cfg[L.C_PILEUP_REFUSE] = rules.pileup_may_refuse
+    cfg[L.C_LINK_PILEUP] = rules.link_shares_pileup
+    cfg[L.C_RELINK_DIFFER] = rules.relink_must_differ
+    cfg[L.C_LINK_VOLUNTARY] = rules.link_echoes_voluntary_draws
+    cfg[L.C_SPEED] = rules.speed_play
+    cfg[L.C_SPEED_ERR_PPM] = round(rules.speed_play_error_rate * 1_000_000)
+    cfg[L.C_UNO_PENALTY] = rules.uno_penalty
+    cfg[L.C_LAST_DRAWS] = rules.last_card_draws
+    cfg[L.C_SCORING] = _CHOICES["scoring"].index(rules.scoring)
+    cfg[L.C_TARGET] = rules.target_score
+    cfg[L.C_ELIMINATION] = rules.elimination
+    cfg[L.C_MAX_TURNS] = rules.max_turns
+    cfg[L.C_MATCH] = match
+    cfg[L.C_TRACE] = trace
+    cfg[L.C_CHECK] = check
+    cfg[L.C_N_STRATS] = n_strategies
+    return cfg
+
+
+def check_supported(rules: RuleSet, players: int) -> None:
+    """Refuse rules the engine does not play yet, before any work starts."""
+    deck = np.asarray(rules.load_deck().counts)
+    party_cards = deck[[13, 27, 41, 55, WILD_PILE_UP, WILD_DRAWN_TOGETHER]].sum()
+    if rules.speed_play or party_cards:
+        raise ValueError(
+            "UNO Party! rules (speed play, Point Taken, Wild Pile Up, Wild Drawn Together) are not played "
+            "by this engine version yet; use --rules classic or classic-house with the classic deck, "
+            "or set speed_play=false and use a deck without party cards."
+        )
+    if rules.dealer != "random" and int(rules.dealer) >= players:
+        raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
+
+
+@dataclass
+class Buffers:
+    """The batch state and the observation/decision row buffers (see ``layout``)."""
+
+    players: int
+    slot: NDArray[np.int32]
+    game: NDArray[np.int64]
+    keys: NDArray[np.uint64]
+    hands: NDArray[np.int8]
+    hsize: NDArray[np.int32]
+    piles: NDArray[np.int16]
+    seat_strat: NDArray[np.int32]
+    seat_ctr: NDArray[np.int32]
+    seat_dec: NDArray[np.int32]
+    opening: NDArray[np.int8]
+    row_slot: NDArray[np.int32]
+    row_seat: NDArray[np.int32]
+    row_hand: NDArray[np.int8]
+    row_legal: NDArray[np.bool_]
+    row_info: NDArray[np.int32]
+    dec: NDArray[np.int32]
+
+    group_base: NDArray[np.int64]
+    group_count: NDArray[np.int64]
+
+    @classmethod
+    def allocate(cls, batch: int, players: int, hand_size: int, n_strategies: int) -> Buffers:
+        """Buffers for ``batch`` slots; each (phase, strategy) group gets its own row region."""
+        caps = [
+            batch * players if phase in L.MULTI_ACTOR else batch
+            for phase in range(L.N_DECISION_PHASES)
+            for _ in range(n_strategies)
+        ]
+        base = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
+        rows = int(sum(caps))
+        return cls(
+            players=players,
+            slot=np.zeros((batch, L.N_FIELDS), np.int32),
+            game=np.full(batch, -1, np.int64),
+            keys=np.zeros(batch, np.uint64),
+            hands=np.zeros((batch, players, N_TYPES), np.int8),
+            hsize=np.zeros((batch, players), np.int32),
+            piles=np.zeros((batch, 3, N_TYPES), np.int16),
+            seat_strat=np.zeros((batch, players), np.int32),
+            seat_ctr=np.zeros((batch, players), np.int32),
+            seat_dec=np.zeros((batch, players), np.int32),
+            opening=np.zeros((batch, players, hand_size), np.int8),
+            row_slot=np.zeros((2, rows), np.int32),
+            row_seat=np.zeros((2, rows), np.int32),
+            row_hand=np.zeros((2, rows, N_TYPES), np.int8),
+            row_legal=np.zeros((2, rows, N_TYPES), np.bool_),
+            row_info=np.zeros((2, rows, L.N_INFO), np.int32),
+            dec=np.zeros((2, rows, L.N_DEC), np.int32),
+            group_base=base,
+            group_count=np.zeros(len(caps), np.int64),
+        )
+
+
+@dataclass
+class Played:
+    """Raw per-game results of :meth:`Engine.play` (row ``i`` is game ``first + i``)."""
+
+    first: int
+    rec: NDArray[np.int32]
+    points: NDArray[np.int16]
+    opening: NDArray[np.int8]
+    events: NDArray[np.int32] | None = None
+
+
+class Engine:
+    """Plays games of one run configuration in lockstep batches.
+
+    Parameters
+    ----------
+    config : RunConfig
+        What to play.
+    batch_size : int, optional
+        Slots stepped together (default: ``config.effective_batch_size``).
+        Results do not depend on it.
+    trace : bool
+        Keep the full event log of every game (for replay and the referee).
+    check : bool
+        Verify after every step that every card is accounted for.
+    """
+
+    def __init__(self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False) -> None:
+        check_supported(config.rules, config.players)
+        self.config = config
+        self.trace = trace
+        names = [str(s) for s in config.strategies]
+        distinct = list(dict.fromkeys(names))
+        self.strategies: list[Strategy] = []
+        for name in distinct:
+            spec = config.strategies[names.index(name)]
+            self.strategies.append(registry.make(spec.name, dict(spec.params)))
+        self.strategy_labels = distinct
+        self.lineup = np.array([distinct.index(n) for n in names], np.int32)
+        self.batch_size = batch_size or config.effective_batch_size
+        self.cfg = encode_rules(config.rules, config.players, len(distinct), match=config.match, trace=trace, check=check)
+        self.deck = config.rules.load_deck().array(config.rules.deck_copies)
+        self.rkey = np.uint64(run_key(config.seed))
+
+    def play(self, first: int, n_games: int) -> Played:
+        """Play games ``first .. first + n_games - 1``; return their raw records."""
+        P = self.config.players
+        H = self.config.rules.hand_size
+        batch = max(1, min(self.batch_size, n_games))
+        b = Buffers.allocate(batch, P, H, len(self.strategies))
+        b.slot[:, L.F_PHASE] = L.PH_NEWGAME
+        b.slot[:, L.F_ROW] = -1
+        b.seat_strat[:] = self.lineup
+        self.buffers = b
+        rec = np.zeros((n_games, L.N_REC), np.int32)
+        points = np.zeros((n_games, P), np.int16)
+        opening = np.zeros((n_games, P, H), np.int8)
+        ev_cap = batch * 512 if self.trace else 1
+        ev = np.zeros((ev_cap, L.N_EV_COLS), np.int32)
+        events: list[NDArray[np.int32]] = []
+        nev = np.zeros(1, np.int64)
+        next_game = np.array([first], np.int64)
+        err = np.full(1, -1, np.int64)
+        scratch = np.zeros(int(self.deck.sum()), np.int16)
+        actors = np.zeros(P, np.int64)
+        end = first + n_games
+        parity = 0
+        while True:
+            nev[0] = 0
+            n_rows = advance(
+                b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.opening,
+                rec, points, opening, first, end, next_game, self.rkey, self.deck, self.cfg, ev, nev,
+                parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec, b.group_base,
+                b.group_count, err, scratch, actors,
+            )
+            if err[0] >= 0:
+                raise AssertionError(f"card conservation violated in game {b.game[err[0]]} (slot {err[0]})")
+            if self.trace:
+                if nev[0] > ev_cap:
+                    raise RuntimeError("trace buffer overflow; replay fewer games at once")
+                events.append(ev[: nev[0]].copy())
+            if n_rows == 0:
+                break
+            self._decide(parity)
+            parity = 1 - parity
+        played = Played(first, rec, points, opening)
+        if self.trace:
+            played.events = np.concatenate(events) if events else np.zeros((0, L.N_EV_COLS), np.int32)
+        return played
+
+    # ------------------------------------------------------------------ decisions
+    def _decide(self, parity: int) -> None:
+        b = self.buffers
+        ns = len(self.strategies)
+        counts = b.group_count.tolist()
+        bases = b.group_base.tolist()
+        for grp, count in enumerate(counts):
+            if count == 0:
+                continue
+            lo = bases[grp]
+            phase, k = divmod(grp, ns)
+            obs = Observation(b, phase, parity, slice(lo, lo + count))
+            _DISPATCH[phase](self, self.strategies[k], k, obs, b.dec[parity, lo : lo + count])
+
+    def _fail(self, k: int, decision: str, obs: Observation, row: int, what: str) -> StrategyError:
+        game = int(obs.game[row]) if row >= 0 else -1
+        where = f"game {game} (seat {int(obs.seat[row])})" if row >= 0 else f"a batch of {len(obs)} decisions"
+        return StrategyError(f"strategy {self.strategy_labels[k]!r} returned an illegal decision for {decision!r} in {where}: {what}")
+
+    def _array(self, k: int, decision: str, obs: Observation, value: Any, shape: tuple[int, ...]) -> NDArray[Any]:
+        arr = np.asarray(value)
+        if arr.shape != shape:
+            raise self._fail(k, decision, obs, -1, f"expected an array of shape {shape}, got shape {arr.shape}")
+        if arr.dtype.kind not in "biuf":
+            raise self._fail(k, decision, obs, -1, f"expected numbers, got dtype {arr.dtype}")
+        if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+            row = int(np.flatnonzero(~np.isfinite(arr).reshape(len(obs), -1).all(axis=1))[0])
+            raise self._fail(k, decision, obs, row, "value is not finite")
+        return arr
+
+    def _cards(self, k: int, decision: str, obs: Observation, value: Any) -> NDArray[np.int64]:
+        cards = self._array(k, decision, obs, value, (len(obs),))
+        if cards.dtype.kind == "f" and np.any(cards != np.round(cards)):
+            raise self._fail(k, decision, obs, -1, "card types must be whole numbers")
+        cards = cards.astype(np.int64)
+        row = first_illegal_card(cards, obs.legal, obs.bluffable, WILD_DRAW_FOUR)
+        if row >= 0:
+            legal = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
+            c = int(cards[row])
+            name = CARD_NAMES[c] if 0 <= c < N_TYPES else "not a card type"
+            raise self._fail(k, decision, obs, row, f"card {c} ({name}) may not be played; legal: {legal or 'none'}, or -1 to draw")
+        return cards
+
+    def _follow_ups(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64], dec: NDArray[np.int32], drawn_phase: bool) -> None:
+        """Colour for wilds, link pair, UNO call: asked only of the rows that need them."""
+        dec[:, L.D_CARD] = cards
+        wild = _NEEDS_COLOUR[cards]
+        if wild.any():
+            rows = np.flatnonzero(wild)
+            sub = obs.subset(rows)
+            colours = self._array(k, "choose_colour", sub, strat.choose_colour(sub, cards[rows]), (len(rows),))
+            if np.any((colours < 0) | (colours > 3)):
+                bad = int(np.flatnonzero((colours < 0) | (colours > 3))[0])
+                raise self._fail(k, "choose_colour", sub, bad, f"colour {colours[bad]} is not 0..3")
+            dec[rows, L.D_COLOUR] = colours
+        dec[:, L.D_FORGET] = 0
+        if strat.never_forgets_uno:
+            return
+        going_to_one = (cards >= 0) & (obs.hand_size == 2)
+        if going_to_one.any():
+            rows = np.flatnonzero(going_to_one)
+            sub = obs.subset(rows)
+            forget = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),))
+            dec[rows, L.D_FORGET] = forget.astype(bool)
+
+    def _turn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        cards = self._cards(k, "play", obs, strat.play(obs))
+        self._follow_ups(strat, k, obs, cards, dec, False)
+
+    def _drawn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        flags = self._array(k, "play_drawn", obs, strat.play_drawn(obs), (len(obs),)).astype(bool)
+        cards = np.where(flags, obs.drawn, -1).astype(np.int64)
+        self._cards(k, "play_drawn", obs, cards)
+        dec[:, L.D_FLAG] = flags
+        self._follow_ups(strat, k, obs, cards, dec, True)
+
+    def _colour(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        colours = self._array(k, "choose_colour", obs, strat.choose_colour(obs, np.full(len(obs), -1)), (len(obs),))
+        if np.any((colours < 0) | (colours > 3)):
+            bad = int(np.flatnonzero((colours < 0) | (colours > 3))[0])
+            raise self._fail(k, "choose_colour", obs, bad, f"colour {colours[bad]} is not 0..3")
+        dec[:, L.D_COLOUR] = colours
+
+    def _flag(name: str):  # noqa: N805 - builds a method
+        def decide(self: Engine, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+            dec[:, L.D_FLAG] = self._array(k, name, obs, getattr(strat, name)(obs), (len(obs),)).astype(bool)
+
+        return decide
+
+    _challenge = _flag("challenge")
+    _catch = _flag("catch_uno")
+
+    def _unsupported(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        raise NotImplementedError(f"phase {obs.phase!r} is not played yet")
+
+
+_DISPATCH = {
+    L.PH_TURN: Engine._turn,
+    L.PH_DRAWN: Engine._drawn,
+    L.PH_COLOUR: Engine._colour,
+    L.PH_CHALLENGE: Engine._challenge,
+    L.PH_CATCH: Engine._catch,
+    L.PH_PILEUP: Engine._unsupported,
+    L.PH_VOTE: Engine._unsupported,
+    L.PH_JUMPIN: Engine._unsupported,
+}
 
 
 def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
-    """Play games ``first_game .. first_game + n_games - 1`` of the run ``config``."""
-    games = np.arange(first_game, first_game + n_games, dtype=np.int64)
-    rng = (games * 6364136223846793005 + config.seed) % 1000
-    return pa.table({"game": games, "turns": rng.astype(np.int32), "winner": (rng % config.players).astype(np.int8)})
+    """Play games ``first_game .. first_game + n_games - 1`` of the run ``config``.
+
+    Returns one row per game in game order (schema: :mod:`unosim.records`).
+    Results depend only on (config, game index), never on batch size or chunking.
+    """
+    engine = Engine(config)
+    played = engine.play(first_game, n_games)
+    return records_table(config, played)
+
+

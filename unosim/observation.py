@@ -20,6 +20,7 @@ Fields
 ``drawn``          the card just drawn (``drawn`` phase), else -1
 ``target``         phase argument: the seat that forgot UNO (``catch``), the seat
                    that played the Wild Draw Four (``challenge``)
+``hand_size``      cards the acting seat holds
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``discard``        ``[n, N_TYPES]`` the discard pile's counts (top card included)
 ``link``           ``[n, 2]`` linked seats, -1 where none
@@ -39,28 +40,62 @@ from .kernels.rng import seat_uniforms
 class Observation:
     """A batch of decisions of one phase for one strategy (see module doc)."""
 
-    def __init__(self, buffers: Any, phase: int, index: slice | NDArray[np.intp]) -> None:
+    def __init__(self, buffers: Any, phase: int, parity: int, index: slice | NDArray[np.intp]) -> None:
         self._b = buffers
+        self._parity = parity
         self._index = index
         self.phase = L.PHASE_NAMES[phase]
         self.phase_id = phase
         self.players = buffers.players
-        self.slot = buffers.row_slot[index]
-        self.seat = buffers.row_seat[index]
-        self.hand = buffers.row_hand[index]
-        self.legal = buffers.row_legal[index]
-        info = buffers.row_info[index]
-        self.top = info[:, L.I_TOP]
-        self.colour = info[:, L.I_COLOUR]
-        self.direction = info[:, L.I_DIR]
-        self.turn = info[:, L.I_TURN]
-        self.drawn = info[:, L.I_DRAWN]
-        self.target = info[:, L.I_ARG]
-        self.bluffable = info[:, L.I_BLUFFABLE].astype(bool)
+        self.slot = buffers.row_slot[parity, index]
+        self.seat = buffers.row_seat[parity, index]
+        self.hand = buffers.row_hand[parity, index]
+        self.legal = buffers.row_legal[parity, index]
+        self.info = buffers.row_info[parity, index]
         self._cache: dict[str, NDArray] = {}
 
     def __len__(self) -> int:
         return int(self.slot.shape[0])
+
+    @property
+    def top(self) -> NDArray[np.int32]:
+        """Card type on top of the discard pile."""
+        return self.info[:, L.I_TOP]
+
+    @property
+    def colour(self) -> NDArray[np.int32]:
+        """Active colour (0 red, 1 yellow, 2 green, 3 blue; -1 before a wild start card's colour)."""
+        return self.info[:, L.I_COLOUR]
+
+    @property
+    def direction(self) -> NDArray[np.int32]:
+        """+1 clockwise (increasing seat numbers), -1 counter-clockwise."""
+        return self.info[:, L.I_DIR]
+
+    @property
+    def turn(self) -> NDArray[np.int32]:
+        """Seat whose turn it is."""
+        return self.info[:, L.I_TURN]
+
+    @property
+    def drawn(self) -> NDArray[np.int32]:
+        """Card just drawn (``drawn`` phase), else -1."""
+        return self.info[:, L.I_DRAWN]
+
+    @property
+    def target(self) -> NDArray[np.int32]:
+        """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge)."""
+        return self.info[:, L.I_ARG]
+
+    @property
+    def bluffable(self) -> NDArray[np.bool_]:
+        """A Wild Draw Four held may be played now as a bluff (challenges on)."""
+        return self.info[:, L.I_BLUFFABLE] != 0
+
+    @property
+    def hand_size(self) -> NDArray[np.int32]:
+        """Cards the acting seat holds."""
+        return self.info[:, L.I_HSIZE]
 
     @property
     def n(self) -> int:
@@ -110,4 +145,4 @@ class Observation:
             index = np.arange(self._index.start, self._index.stop)[rows]
         else:
             index = self._index[rows]
-        return Observation(self._b, self.phase_id, index)
+        return Observation(self._b, self.phase_id, self._parity, index)

@@ -24,19 +24,17 @@ def _sample_counts(counts, mask, u):
     n, k = counts.shape
     out = np.full(n, -1, np.int16)
     for r in range(n):
-        total = 0
+        total = np.int64(0)
         for t in range(k):
-            if mask[r, t]:
-                total += counts[r, t]
+            total += np.int64(counts[r, t]) * np.int64(mask[r, t])
         if total == 0:
             continue
-        x = int(u[r] * total)
+        x = np.int64(u[r] * total)
         for t in range(k):
-            if mask[r, t]:
-                x -= counts[r, t]
-                if x < 0:
-                    out[r] = t
-                    break
+            x -= np.int64(counts[r, t]) * np.int64(mask[r, t])
+            if x < 0:
+                out[r] = t
+                break
     return out
 
 
@@ -134,6 +132,21 @@ def argmax_ties(values: NDArray, u: NDArray[np.float64], mask: NDArray[np.bool_]
     if mask is None:
         mask = np.ones(values.shape, np.bool_)
     return _argmax_ties(values, mask, u)
+
+
+@njit(cache=True)
+def first_illegal_card(cards, legal, bluffable, wd4):
+    """First row whose card is neither -1 nor a legal (or bluffable WD4) play; -1 if none."""
+    n, k = legal.shape
+    for r in range(n):
+        c = cards[r]
+        if c == -1:
+            continue
+        if c < -1 or c >= k:
+            return r
+        if not legal[r, c] and not (c == wd4 and bluffable[r]):
+            return r
+    return -1
 
 
 CARD_SCORE_POINTS = _POINTS

@@ -72,6 +72,11 @@ class Strategy:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({params})"
 
+    @property
+    def never_forgets_uno(self) -> bool:
+        """True when :meth:`forget_uno` is the default at rate 0 (the engine then skips asking)."""
+        return self.forget_uno_rate == 0.0 and type(self).forget_uno is Strategy.forget_uno
+
     # ------------------------------------------------------------ decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:
         """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""

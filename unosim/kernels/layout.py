@@ -43,56 +43,58 @@ N_DECISION_PHASES = 8
 # ---- internal phases -----------------------------------------------------
 PH_NEWGAME = 8  # deal a new game into the slot
 PH_IDLE = 9  # no game left for this slot
-PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin", "newgame", "idle")
+PH_EFFECTS = 10  # apply the effect of the card just played (F_PENDING by F_SEAT)
+PH_START_TURN = 11  # give the turn to F_NEXT (or stop the round past max_turns)
+PH_WIN = 12  # F_WINNER has no card left: last-card draws, then the end
+PH_END = 13  # record the finished game, then PH_NEWGAME
+PHASE_NAMES = (
+    "turn", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin",
+    "newgame", "idle", "effects", "start_turn", "win", "end",
+)
 MULTI_ACTOR = (PH_CATCH, PH_VOTE, PH_JUMPIN)
 
 # ---- pile rows -------------------------------------------------------------
 DRAW, DISC, MINI = 0, 1, 2
 
-# ---- slot fields -----------------------------------------------------------
+# ---- slot fields (the hot ones first: they share the first cache lines) ----
 F_PHASE = 0
-F_HAS_DEC = 1  # 1 when the slot's decision has been scattered into F_DEC_*
+F_ROW = 1  # observation row of the pending decision (-1: none yet)
 F_ACTOR = 2  # acting seat of a single-actor phase
 F_TURN = 3  # seat whose turn it is
 F_DIR = 4  # +1 clockwise (increasing seat), -1 counter-clockwise
 F_TOP = 5  # card type on top of the discard pile
 F_COLOUR = 6  # active colour 0..3
-F_DEALER = 7
-F_TURNS = 8  # T-7 turns so far
-F_PLAYED = 9  # cards played onto the discard pile by players
-F_DRAWN = 10  # cards drawn into hands (any reason)
-F_DRAW_N = 11  # cards in the draw pile
-F_DISC_N = 12  # cards in the discard pile below the top card
-F_MINI_N = 13  # cards in the mini pile
-F_RNG = 14  # counter of the game's engine random stream
-F_PENDING = 15  # the drawn card awaiting PH_DRAWN / the card whose effect awaits
-F_BLUFF = 16  # 1 when the last Wild Draw Four was played illegally
-F_SEAT = 17  # the seat that played the pending card
-F_LINK_A = 18  # linked seats (-1: no link) (P-6/P-7)
-F_LINK_B = 19
-F_MINI_COLOUR = 20
-F_FORGOT = 21  # seat that forgot to call UNO, -1 if none
-F_LAST_PLAYER = 22  # seat whose play made the top card
-F_WINNER = 23  # -1 until someone wins
-F_TRUNCATED = 24
-F_CHALLENGES = 25
-F_CHALLENGES_WON = 26
-F_UNO_PENALTIES = 27
-F_JUMP_INS = 28
-F_WRONG_JUMP_INS = 29
-F_PILEUPS = 30
-F_PILEUP_CARDS = 31
-F_POINT_TAKEN_DRAWS = 32
-F_LINK_ECHO_DRAWS = 33
-F_DEC_CARD = 34  # scattered single-actor decision: card (-1 draw/take)
-F_DEC_COLOUR = 35
-F_DEC_FLAG = 36  # play drawn / challenge
-F_DEC_FORGET = 37  # 1: forgot to call UNO with this play
-F_DEC_A = 38  # link pair
-F_DEC_B = 39
-F_ROUND = 40  # round number within a match (0 for single rounds)
-F_ALIVE = 41  # bit mask of seats still in the match (elimination)
-F_KIND0 = 42  # F_KIND0 + kind: cards of each kind played
+F_TURNS = 7  # T-7 turns so far
+F_PLAYED = 8  # cards played onto the discard pile by players
+F_DRAWN = 9  # cards drawn into hands (any reason)
+F_DRAW_N = 10  # cards in the draw pile
+F_DISC_N = 11  # cards in the discard pile below the top card
+F_RNG = 12  # counter of the game's engine random stream
+F_PENDING = 13  # the drawn card awaiting PH_DRAWN / the card whose effect awaits
+F_SEAT = 14  # the seat that played the pending card
+F_NEXT = 15  # seat to get the next turn (PH_START_TURN)
+F_LINK_A = 16  # linked seats (-1: no link) (P-6/P-7)
+F_LINK_B = 17
+F_MINI_N = 18  # cards in the mini pile
+F_MINI_COLOUR = 19
+F_FORGOT = 20  # seat that forgot to call UNO, -1 if none
+F_LAST_PLAYER = 21  # seat whose play made the top card
+F_BLUFF = 22  # 1 when the last Wild Draw Four was played illegally
+F_DEALER = 23
+F_WINNER = 24  # -1 until someone wins
+F_TRUNCATED = 25
+F_CHALLENGES = 26
+F_CHALLENGES_WON = 27
+F_UNO_PENALTIES = 28
+F_JUMP_INS = 29
+F_WRONG_JUMP_INS = 30
+F_PILEUPS = 31
+F_PILEUP_CARDS = 32
+F_POINT_TAKEN_DRAWS = 33
+F_LINK_ECHO_DRAWS = 34
+F_ROUND = 35  # round number within a match (0 for single rounds)
+F_ALIVE = 36  # bit mask of seats still in the match (elimination)
+F_KIND0 = 37  # F_KIND0 + kind: cards of each kind played
 N_FIELDS = F_KIND0 + 9
 
 # ---- observation row info columns -----------------------------------------
@@ -104,7 +106,8 @@ I_DRAWN = 4  # the card just drawn (PH_DRAWN), else -1
 I_ARG = 5  # phase argument: forgetful seat (PH_CATCH), played card (PH_CHALLENGE), mini pile colour
 I_BLUFFABLE = 6  # 1 if a Wild Draw Four may be played now as a bluff
 I_PHASE = 7
-N_INFO = 8
+I_HSIZE = 8  # cards the acting seat holds
+N_INFO = 9
 
 # ---- record columns (int32 per game) ----------------------------------------
 R_DEALER = 0
@@ -192,3 +195,12 @@ C_TRACE = 27
 C_CHECK = 28  # verify card conservation after every step
 C_N_STRATS = 29
 N_CFG = 30
+
+# ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
+D_CARD = 0  # card to play / add, -1 = draw / take
+D_COLOUR = 1
+D_FLAG = 2  # play drawn / challenge / catch / vote target
+D_FORGET = 3
+D_A = 4  # link pair
+D_B = 5
+N_DEC = 6

@@ -1,0 +1,112 @@
+"""The Python API of a run: :func:`simulate`, plus :func:`load` and :func:`run_experiment`.
+
+Heavy modules (joblib, pandas, the engine) are imported when called, so
+``import unosim`` stays light.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .rules import RuleSet
+    from .runner import RunResult
+
+
+def simulate(
+    rules: str | RuleSet = "classic",
+    players: int = 4,
+    games: int = 1000,
+    strategies: str | list[str] | tuple[Any, ...] = "random",
+    seed: int = 0,
+    *,
+    batch_size: int | None = None,
+    overrides: list[str] | dict[str, Any] | None = None,
+    deck: str | None = None,
+    match: bool = False,
+    out: str | Path | None = None,
+    jobs: int | None = 1,
+    backend: str = "loky",
+    chunk_size: int | None = None,
+    overwrite: bool = False,
+    quiet: bool = True,
+) -> pd.DataFrame:
+    """Play ``games`` games and return one row per game.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        Preset name (``classic``, ``classic-house``, ``party``) or a rule set.
+    players : int
+        Players at the table, 2–16.
+    games : int
+        Number of games (matches with ``match=True``).
+    strategies : str or list
+        One strategy for every seat (``"random"``), a comma-separated string or
+        a list with one per seat.
+    seed : int
+        Run seed; the same seed gives the same rows.
+    batch_size : int, optional
+        Games stepped together (never changes results).
+    overrides : list of str or dict, optional
+        Rule options on top of the preset: ``["wd4_challenge=false"]`` or
+        ``{"deck_copies": 2}``.
+    deck : str, optional
+        A shipped deck name or the path of a deck TOML file.
+    match : bool
+        Play matches to the target score instead of single rounds.
+    out : str or Path, optional
+        Also write the rows as a dataset there (resumable, see :func:`unosim.runner.run`).
+    jobs : int or None
+        Worker processes; 1 (default) plays in this process, ``None`` uses all cores.
+    backend, chunk_size, overwrite, quiet
+        As for :func:`unosim.runner.run`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game in game order (schema: :mod:`unosim.records`).
+
+    Raises
+    ------
+    ValueError
+        Before any game is played, for any bad value, naming what is allowed.
+    """
+    from .config import RunConfig
+    from .runner import run
+
+    config = RunConfig.build(
+        rules=rules,
+        players=players,
+        strategies=strategies,
+        seed=seed,
+        games=games,
+        batch_size=batch_size,
+        match=match,
+        overrides=overrides,
+        deck=deck,
+    )
+    result = run(
+        config, out, jobs=jobs, backend=backend, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet
+    )
+    return result.to_pandas()
+
+
+def load(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:
+    """Load a dataset directory as a DataFrame (see :func:`unosim.dataset.load`)."""
+    from .dataset import load as _load
+
+    return _load(path, columns=columns, allow_incomplete=allow_incomplete)
+
+
+def run_experiment(experiment: str | Path, out: str | Path | None = None, **options: Any) -> RunResult:
+    """Run an experiment file into one dataset (see :func:`unosim.experiment.run_experiment`)."""
+    from .experiment import run_experiment as _run_experiment
+
+    return _run_experiment(experiment, out, **options)
+
+
+__all__ = ["load", "run_experiment", "simulate"]

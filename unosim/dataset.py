@@ -1,0 +1,270 @@
+"""Parquet datasets on disk: layout, metadata, atomic chunk files, loading.
+
+Layout
+------
+A dataset is one directory::
+
+    runs/a/
+        _unosim.json                      dataset metadata (JSON, see below)
+        part-00000.parquet                chunk 0 of a run: games [0, chunk_size)
+        part-00001.parquet                ...
+    runs/pc/                              an experiment dataset
+        _unosim.json
+        cell-000-part-00000.parquet       chunk 0 of cell 0
+        cell-000-part-00001.parquet
+        cell-001-part-00000.parquet       ...
+
+Chunk ``i`` holds the games ``[i * chunk_size, (i + 1) * chunk_size)`` of its
+run (or cell), one row per game, in game order; file names are zero-padded so
+their lexical order is the row order. Files are written under a temporary
+name starting with ``.`` and renamed into place once complete (``os.replace``
+is atomic), so a file with a final name is always whole. Readers that
+discover files by themselves (``pyarrow.dataset``, ``polars.scan_parquet("runs/a/*.parquet")``,
+``duckdb``'s ``'runs/a/*.parquet'``) skip the temporary files and the
+metadata file: names starting with ``.`` or ``_`` are ignored by pyarrow and
+do not match ``*.parquet``.
+
+Metadata
+--------
+``_unosim.json`` (and the key ``unosim`` of every parquet file's key-value
+metadata) holds::
+
+    format, format_version    "unosim-dataset", 1
+    kind                      "run" or "experiment"
+    unosim_version            version of the package that wrote it
+    created                   ISO time the dataset was started
+    config                    run: RunConfig.to_dict() — rules, players,
+                              strategies with parameters, seed, games, ...
+    deck                      run: the deck played (name, per-type counts, copies)
+    extra_columns             run: constant columns added to every row
+    experiment                experiment: name, description, seed, the file's settings
+    cells                     experiment: one entry per cell (cell, rules,
+                              players, seating, lineup, seed, config, deck)
+    chunking                  chunk_size, chunks (per run or per cell),
+                              file_pattern, and how games are seeded
+
+In a parquet file of an experiment, ``cells`` holds only that file's cell. The
+key ``unosim.chunk`` of each file holds ``{"cell", "chunk", "first_game",
+"n_games"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+METADATA_FILE = "_unosim.json"
+"""Name of the dataset metadata file inside a dataset directory."""
+FORMAT = "unosim-dataset"
+FORMAT_VERSION = 1
+METADATA_KEY = b"unosim"
+"""Parquet key-value metadata key holding the dataset metadata JSON."""
+CHUNK_KEY = b"unosim.chunk"
+"""Parquet key-value metadata key holding the chunk's position in the dataset."""
+IDENTITY_KEYS = (
+    "format",
+    "format_version",
+    "kind",
+    "unosim_version",
+    "config",
+    "deck",
+    "extra_columns",
+    "cells",
+    "chunking",
+)
+"""Metadata keys that must agree for a run to resume into an existing dataset."""
+
+_CHUNK_FILE = re.compile(r"^(cell-\d+-)?part-\d+\.parquet$")
+_TEMP_FILE = re.compile(r"^\..*\.tmp-[0-9a-f-]+$")
+_COMPRESSION = "zstd"
+
+
+# ---------------------------------------------------------------- layout
+def file_pattern(chunks: int, cells: int | None = None) -> str:
+    """``str.format`` pattern of chunk file names, zero-padded to sort in row order."""
+    chunk_width = max(5, len(str(chunks - 1)))
+    part = f"part-{{chunk:0{chunk_width}d}}.parquet"
+    if cells is None:
+        return part
+    cell_width = max(3, len(str(cells - 1)))
+    return f"cell-{{cell:0{cell_width}d}}-" + part
+
+
+def expected_files(meta: dict[str, Any]) -> list[str]:
+    """Names of every chunk file of a complete dataset, in row order."""
+    pattern = meta["chunking"]["file_pattern"]
+    chunks = meta["chunking"]["chunks"]
+    if meta["kind"] == "experiment":
+        return [pattern.format(cell=c, chunk=i) for c in range(len(meta["cells"])) for i in range(chunks)]
+    return [pattern.format(chunk=i) for i in range(chunks)]
+
+
+def is_chunk_file(name: str) -> bool:
+    """Whether ``name`` has the form of a chunk file (``part-*``, ``cell-*-part-*``)."""
+    return bool(_CHUNK_FILE.match(name))
+
+
+def is_temp_file(name: str) -> bool:
+    """Whether ``name`` is a temporary file of an unfinished write."""
+    return bool(_TEMP_FILE.match(name))
+
+
+def identity(meta: dict[str, Any]) -> dict[str, Any]:
+    """The part of the metadata that decides the rows (for resume checks)."""
+    return {k: meta.get(k) for k in IDENTITY_KEYS}
+
+
+# ---------------------------------------------------------------- writing
+def to_json(meta: dict[str, Any]) -> str:
+    """Metadata as stable, indented JSON text."""
+    return json.dumps(meta, indent=1, sort_keys=True)
+
+
+def write_metadata(directory: Path, meta: dict[str, Any]) -> None:
+    """Write ``_unosim.json`` atomically."""
+    _write_atomic(Path(directory) / METADATA_FILE, lambda fh: fh.write(to_json(meta).encode()))
+
+
+def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> None:
+    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata."""
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **file_metadata})
+    _write_atomic(Path(path), lambda fh: pq.write_table(table, fh, compression=_COMPRESSION))
+
+
+def _write_atomic(path: Path, write: Any) -> None:
+    """Write through ``write(file)`` to a temporary name, fsync, then rename to ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid():x}-{secrets.token_hex(4)}")
+    try:
+        with open(tmp, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------- reading
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """Metadata of a dataset directory (``_unosim.json``) or of one chunk file.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a unosim dataset or chunk file.
+    """
+    path = Path(path)
+    if path.is_dir():
+        meta_file = path / METADATA_FILE
+        if not meta_file.is_file():
+            raise ValueError(
+                f"{path} is not a unosim dataset: it has no {METADATA_FILE}. Give the directory "
+                "written by `unosim simulate --out` or `unosim run`."
+            )
+        try:
+            return json.loads(meta_file.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{meta_file} is not valid JSON ({exc}); the dataset metadata is damaged.") from None
+    if path.is_file():
+        kv = pq.read_schema(path).metadata or {}
+        if METADATA_KEY not in kv:
+            raise ValueError(f"{path} is a parquet file without unosim metadata.")
+        return json.loads(kv[METADATA_KEY])
+    raise ValueError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
+
+
+def missing_files(path: str | Path, meta: dict[str, Any] | None = None) -> list[str]:
+    """Chunk files a complete dataset at ``path`` would have but this one lacks."""
+    path = Path(path)
+    meta = meta if meta is not None else read_metadata(path)
+    return [name for name in expected_files(meta) if not (path / name).is_file()]
+
+
+def read_table(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pa.Table:
+    """All rows of a dataset (or one chunk file) as a ``pyarrow.Table``, in row order.
+
+    See :func:`load` for the parameters.
+    """
+    path = Path(path)
+    if path.is_file():
+        return pq.read_table(path, columns=columns)
+    meta = read_metadata(path)
+    names = expected_files(meta)
+    missing = missing_files(path, meta)
+    if missing and not allow_incomplete:
+        raise ValueError(
+            f"dataset {path} is incomplete: {len(missing)} of {len(names)} chunk files are missing "
+            f"(first: {missing[0]}). Run the same command again to finish it (it resumes), or pass "
+            "allow_incomplete=True to read the chunks that exist."
+        )
+    present = [path / name for name in names if name not in set(missing)]
+    if not present:
+        return pa.table({})
+    tables = [pq.read_table(p, columns=columns) for p in present]
+    table = pa.concat_tables(tables, promote_options="default")
+    return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+
+
+def load(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:
+    """Load a dataset written by ``unosim simulate --out`` or ``unosim run``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The dataset directory (or a single chunk file).
+    columns : list of str, optional
+        Read only these columns.
+    allow_incomplete : bool
+        Read the chunks present in a dataset that was interrupted; by default
+        an incomplete dataset is refused.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game, sorted by ``game`` (experiments: by ``cell``, then
+        ``game``), with a fresh ``RangeIndex``. The dataset metadata is read
+        with :func:`read_metadata`.
+    """
+    path = Path(path)
+    table = read_table(path, columns=columns, allow_incomplete=allow_incomplete)
+    frame = table.replace_schema_metadata(None).to_pandas()
+    keys = [k for k in ("cell", "game") if k in frame.columns]
+    if keys and not _is_sorted(frame, keys):
+        frame = frame.sort_values(keys, kind="stable")
+    return frame.reset_index(drop=True)
+
+
+def _is_sorted(frame: pd.DataFrame, keys: list[str]) -> bool:
+    """Whether ``frame`` is already in lexicographic order of ``keys``."""
+    if len(keys) == 1:
+        return bool(frame[keys[0]].is_monotonic_increasing)
+    return bool(frame.set_index(keys).index.is_monotonic_increasing)
+
+
+__all__ = [
+    "CHUNK_KEY",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "METADATA_KEY",
+    "expected_files",
+    "file_pattern",
+    "identity",
+    "load",
+    "missing_files",
+    "read_metadata",
+    "read_table",
+    "write_chunk",
+    "write_metadata",
+]

@@ -1,0 +1,117 @@
+"""The phase machine: one call moves every slot of a batch to its next decision.
+
+One pass over the slots: each slot applies the decision waiting for it (read
+in place from the previous call's decision rows), runs the phases that need
+no decision (card effects, passing the turn, the end of a game, dealing the
+next game into a finished slot) until it waits for a decision again, and
+writes its observation row(s) straight into the region of its
+(phase, strategy) group. Rows of one group are therefore contiguous and the
+Python side hands them to their strategy as views. Row buffers are double
+buffered (``parity``): the rows written now never overwrite decisions that
+later slots of this pass still have to read. Each rule function is inlined
+at exactly one dispatch site below, which keeps the compiled kernel small.
+"""
+
+from .deal import start_game
+from .effects import apply_catch, apply_challenge, resolve_effects
+from .finish import record, start_turn, win
+from .jit import kernel, rule
+from .layout import (
+    C_CHECK, C_N_STRATS, C_PLAYERS, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_PHASE, F_ROW, MULTI_ACTOR,
+    N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
+    PH_START_TURN, PH_TURN, PH_WIN,
+)
+from .piles import cards_accounted
+from .rows import row_actors, write_row
+from .turn import apply_colour, apply_drawn, apply_turn
+
+
+@rule
+def scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_dec, ns):
+    """Copy the decisions of multi-actor phases (one row per seat) into ``seat_dec``."""
+    for ph in MULTI_ACTOR:
+        for k in range(ns):
+            g = ph * ns + k
+            for r in range(group_base[g], group_base[g] + group_count[g]):
+                seat_dec[row_slot[prev, r], row_seat[prev, r]] = dec[prev, r, D_FLAG]
+
+
+@rule
+def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, opening, rec, rec_points,
+             rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev):
+    """Run slot ``s`` until it waits for a decision (or has no game left)."""
+    while True:
+        ph = slot[s, F_PHASE]
+        if ph < N_DECISION_PHASES:
+            r = slot[s, F_ROW]
+            if r < 0:
+                return
+            slot[s, F_ROW] = -1
+            if ph == PH_TURN:
+                apply_turn(s, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_DRAWN:
+                apply_drawn(s, dec[prev, r, D_FLAG], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_COLOUR:
+                apply_colour(s, dec[prev, r, D_COLOUR], slot, game, cfg, ev, nev)
+            elif ph == PH_CHALLENGE:
+                apply_challenge(s, dec[prev, r, D_FLAG], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_CATCH:
+                apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        elif ph == PH_EFFECTS:
+            resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        elif ph == PH_START_TURN:
+            start_turn(s, slot, game, cfg, ev, nev)
+        elif ph == PH_WIN:
+            win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        elif ph == PH_END:
+            record(s, slot, game, hands, opening, rec, rec_points, rec_open, first)
+        elif ph == PH_NEWGAME:
+            if next_game[0] < end:
+                g = next_game[0]
+                next_game[0] = g + 1
+                start_game(s, g, rkey, deck, scratch, slot, game, keys, hands, hsize, piles, seat_ctr, opening, cfg, ev, nev)
+            else:
+                slot[s, F_PHASE] = PH_IDLE
+                game[s] = -1
+        else:
+            return
+
+
+@kernel
+def advance(
+    slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening,
+    rec, rec_points, rec_open, first, end, next_game, rkey, deck, cfg, ev, nev,
+    parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, group_base, group_count, err, scratch, actors,
+):
+    """Advance every slot to its next decision; return the number of rows written.
+
+    Rows are written into buffer ``parity`` (the first axis of the row
+    arrays); decisions are read from the other one. ``group_count`` holds the
+    previous call's row counts on entry and this call's on return.
+    ``scratch`` (deck size) and ``actors`` (players) are work buffers: kernels
+    do not allocate.
+    """
+    ns = cfg[C_N_STRATS]
+    prev = 1 - parity
+    scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_dec, ns)
+    for g in range(group_count.shape[0]):
+        group_count[g] = 0
+    total = 0
+    for s in range(slot.shape[0]):
+        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, opening, rec, rec_points,
+                 rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev)
+        ph = slot[s, F_PHASE]
+        if ph == PH_IDLE:
+            continue
+        if cfg[C_CHECK] and not cards_accounted(s, hands, hsize, piles, slot, deck, cfg[C_PLAYERS]):
+            err[0] = s
+            return 0
+        m = row_actors(s, slot, cfg, actors)
+        for i in range(m):
+            g = ph * ns + seat_strat[s, actors[i]]
+            r = group_base[g] + group_count[g]
+            group_count[g] += 1
+            write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_hand, row_legal, row_info)
+            slot[s, F_ROW] = r
+        total += m
+    return total

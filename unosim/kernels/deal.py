@@ -1,0 +1,127 @@
+"""Setting up a game: S-1 deal, S-2/S-3 first card, S-4 dealer and first player.
+
+State arguments as in :mod:`unosim.kernels.effects`.
+"""
+
+from .jit import rule
+
+from .finish import pass_turn
+from .layout import (
+    C_DEALER, C_FIRST_CARD, C_FIRST_WILD, C_HAND, C_PLAYERS, DISC, DR_START, DRAW, EV_DEAL, EV_RETURN,
+    EV_SKIP, EV_START, F_ACTOR, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
+    F_LINK_A, F_LINK_B, F_PHASE, F_ROW, F_TOP, F_WINNER, MINI, PH_COLOUR,
+)
+from .piles import draw_one, forced_draw, log
+from .rng import game_key, rand_below
+from .tables import COLOUR_OF, FACE_OF
+
+APPLY_ACTIONS, REFLIP_ACTIONS, IGNORE_EFFECT = 0, 1, 2
+
+
+@rule
+def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
+    """Empty slot ``s`` and key it to game ``g`` (its random stream starts at 0)."""
+    for f in range(slot.shape[1]):
+        slot[s, f] = 0
+    game[s] = g
+    keys[s] = game_key(rkey, g)
+    slot[s, F_ROW] = -1
+    for p in range(hands.shape[1]):
+        hsize[s, p] = 0
+        seat_ctr[s, p] = 0
+        for t in range(hands.shape[2]):
+            hands[s, p, t] = 0
+
+
+@rule
+def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev):
+    """Deal a round with ``dealer`` (S-1), flip the first card (S-2/S-3), start play (S-4)."""
+    n_players = cfg[C_PLAYERS]
+    hand = cfg[C_HAND]
+    g = game[s]
+    for t in range(piles.shape[2]):
+        piles[s, DRAW, t] = deck[t]
+        piles[s, DISC, t] = 0
+        piles[s, MINI, t] = 0
+    for p in range(n_players):
+        hsize[s, p] = hand
+        for t in range(hands.shape[2]):
+            hands[s, p, t] = 0
+    # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck deals the hands
+    n = 0
+    for t in range(deck.shape[0]):
+        for _ in range(deck[t]):
+            scratch[n] = t
+            n += 1
+    i = 0
+    for p in range(n_players):
+        for h in range(hand):
+            j = i + rand_below(keys, slot, s, n - i)
+            card = scratch[j]
+            scratch[j] = scratch[i]
+            scratch[i] = card
+            i += 1
+            hands[s, p, card] += 1
+            piles[s, DRAW, card] -= 1
+            opening[s, p, h] = card
+    slot[s, F_DRAW_N] = n - n_players * hand
+    slot[s, F_DISC_N] = 0
+    slot[s, F_DEALER] = dealer
+    slot[s, F_DIR] = 1
+    slot[s, F_LINK_A] = -1
+    slot[s, F_LINK_B] = -1
+    slot[s, F_FORGOT] = -1
+    slot[s, F_WINNER] = -1
+    slot[s, F_LAST_PLAYER] = -1
+    for p in range(n_players):
+        log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
+    # S-2/S-3: the first card
+    mode = cfg[C_FIRST_CARD]
+    card = -1
+    for _ in range(4 * n):
+        card = draw_one(s, slot, game, keys, piles, cfg, ev, nev)
+        if mode == REFLIP_ACTIONS:
+            if card < 56 and FACE_OF[card] <= 9:
+                break
+            piles[s, DISC, card] += 1  # flipped non-number cards stay under it, no effect
+            slot[s, F_DISC_N] += 1
+            log(cfg, ev, nev, g, EV_RETURN, -1, card, 1, 0)
+        elif mode == APPLY_ACTIONS and (card == 57 or card == 58 or card == 59 or (card == 56 and cfg[C_FIRST_WILD] == 1)):
+            piles[s, DRAW, card] += 1  # back into the deck, flip another
+            slot[s, F_DRAW_N] += 1
+            log(cfg, ev, nev, g, EV_RETURN, -1, card, 0, 0)
+        else:
+            break
+    slot[s, F_TOP] = card
+    first_player = (dealer + 1) % n_players
+    log(cfg, ev, nev, g, EV_START, -1, card, COLOUR_OF[card], first_player)
+    if card >= 56:
+        slot[s, F_COLOUR] = -1
+        slot[s, F_ACTOR] = first_player
+        slot[s, F_PHASE] = PH_COLOUR
+        return
+    slot[s, F_COLOUR] = COLOUR_OF[card]
+    face = FACE_OF[card]
+    nxt = first_player
+    if mode == APPLY_ACTIONS:
+        if face == 10:  # Skip: the first player is skipped
+            log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
+            nxt = (dealer + 2) % n_players
+        elif face == 11:  # Reverse counts as played: the dealer's right starts, counter-clockwise
+            slot[s, F_DIR] = -1
+            nxt = (dealer - 1 + n_players) % n_players
+        elif face == 12:  # Draw Two: the first player draws 2 and loses the turn
+            forced_draw(s, first_player, 2, DR_START, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
+            nxt = (dealer + 2) % n_players
+    pass_turn(s, nxt, slot, cfg)
+
+
+@rule
+def start_game(s, g, rkey, deck, scratch, slot, game, keys, hands, hsize, piles, seat_ctr, opening, cfg, ev, nev):
+    """Put game ``g`` into slot ``s``: draw the dealer (S-4), deal and start."""
+    reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
+    dealer = rand_below(keys, slot, s, cfg[C_PLAYERS])  # always drawn, so a fixed dealer keeps the same deal
+    if cfg[C_DEALER] >= 0:
+        dealer = cfg[C_DEALER] % cfg[C_PLAYERS]
+    deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)

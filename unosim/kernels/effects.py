@@ -1,0 +1,96 @@
+"""Effects of played cards: A-1 Skip, A-2 Reverse, A-3 Draw Two, W-1, W-2 and its
+challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
+
+from .jit import rule
+
+from .finish import pass_turn, wrap
+from .layout import (
+    C_PLAYERS, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_UNO, DR_WD4,
+    EV_CATCH, EV_CHALLENGE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, F_ACTOR, F_BLUFF, F_CHALLENGES,
+    F_CHALLENGES_WON, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_UNO_PENALTIES, PH_CHALLENGE, PH_EFFECTS,
+)
+from .piles import forced_draw, log
+from .tables import FACE_OF
+
+
+@rule
+def seat_at(seat, steps, slot, s, cfg):
+    """The seat ``steps`` places from ``seat`` in the current direction."""
+    return wrap(seat + steps * slot[s, F_DIR], cfg[C_PLAYERS])
+
+
+@rule
+def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """Apply the effect of the card just played (``F_PENDING`` by ``F_SEAT``); pass the turn."""
+    seat = slot[s, F_SEAT]
+    card = slot[s, F_PENDING]
+    g = game[s]
+    nxt = seat_at(seat, 1, slot, s, cfg)
+    if card < 56:
+        face = FACE_OF[card]
+        if face == 10:  # A-1 Skip
+            log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+            nxt = seat_at(seat, 2, slot, s, cfg)
+        elif face == 11:  # A-2 Reverse (with two players, a Skip)
+            if cfg[C_PLAYERS] == 2 and cfg[C_REV2_SKIPS]:
+                log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+                nxt = seat
+            else:
+                slot[s, F_DIR] = -slot[s, F_DIR]
+                log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
+                nxt = seat_at(seat, 1, slot, s, cfg)
+        elif face == 12:  # A-3 Draw Two: draw 2, lose the turn
+            forced_draw(s, nxt, 2, DR_DRAW_TWO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+            nxt = seat_at(seat, 2, slot, s, cfg)
+    elif card == 57:  # W-2 Wild Draw Four
+        if cfg[C_WD4_CHALLENGE]:
+            slot[s, F_ACTOR] = nxt
+            slot[s, F_PHASE] = PH_CHALLENGE
+            return
+        forced_draw(s, nxt, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+        nxt = seat_at(seat, 2, slot, s, cfg)
+    pass_turn(s, nxt, slot, cfg)
+
+
+@rule
+def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """W-2: the victim challenges (or not) the Wild Draw Four of ``F_SEAT``."""
+    victim = slot[s, F_ACTOR]
+    player = slot[s, F_SEAT]
+    g = game[s]
+    if challenge:
+        slot[s, F_CHALLENGES] += 1
+        bluff = slot[s, F_BLUFF]
+        log(cfg, ev, nev, g, EV_CHALLENGE, victim, -1, bluff, player)
+        if bluff:  # the bluffer draws 4; the challenger then takes a normal turn
+            slot[s, F_CHALLENGES_WON] += 1
+            forced_draw(s, player, 4, DR_CHALLENGE, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            pass_turn(s, victim, slot, cfg)
+        else:  # the challenger draws 6 and loses the turn
+            forced_draw(s, victim, 6, DR_CHALLENGE, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
+            pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+    else:
+        log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
+        forced_draw(s, victim, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
+        pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+
+
+@rule
+def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """U-1/U-2: if any other player catches the forgotten call, the forgetter draws."""
+    forgot = slot[s, F_FORGOT]
+    catcher = -1
+    for p in range(cfg[C_PLAYERS]):
+        if p != forgot and seat_dec[s, p] != 0:
+            catcher = p
+            break
+    slot[s, F_FORGOT] = -1
+    if catcher >= 0:
+        slot[s, F_UNO_PENALTIES] += 1
+        log(cfg, ev, nev, game[s], EV_CATCH, forgot, -1, catcher, 0)
+        forced_draw(s, forgot, cfg[C_UNO_PENALTY], DR_UNO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    slot[s, F_PHASE] = PH_EFFECTS

@@ -1,0 +1,100 @@
+"""Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records."""
+
+from .jit import rule
+
+from .layout import (
+    C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
+    F_CHALLENGES_WON, F_DEALER, F_DIR, F_DRAWN, F_JUMP_INS, F_KIND0, F_LINK_ECHO_DRAWS, F_NEXT, F_PENDING,
+    F_PHASE, F_PILEUP_CARDS, F_PILEUPS, F_PLAYED, F_POINT_TAKEN_DRAWS, F_ROUND, F_TRUNCATED, F_TURN,
+    F_TURNS, F_UNO_PENALTIES, F_WINNER, F_WRONG_JUMP_INS, PH_END, PH_NEWGAME, PH_START_TURN, PH_TURN,
+    R_CHALLENGES, R_CHALLENGES_WON, R_DEALER, R_DRAWN, R_JUMP_INS, R_KIND0, R_LINK_ECHO_DRAWS,
+    R_PILEUP_CARDS, R_PILEUPS, R_PLAYED, R_POINT_TAKEN_DRAWS, R_ROUND, R_TRUNCATED, R_TURNS,
+    R_UNO_PENALTIES, R_WINNER, R_WRONG_JUMP_INS,
+)
+from .piles import forced_draw, log
+from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF
+
+@rule
+def wrap(seat, n):
+    """``seat`` taken modulo ``n`` (no integer division: seats move a few places)."""
+    while seat >= n:
+        seat -= n
+    while seat < 0:
+        seat += n
+    return seat
+
+
+@rule
+def pass_turn(s, seat, slot, cfg):
+    """T-6: the turn goes to ``seat`` (any integer, taken modulo the table)."""
+    slot[s, F_NEXT] = wrap(seat, cfg[C_PLAYERS])
+    slot[s, F_PHASE] = PH_START_TURN
+
+
+@rule
+def start_turn(s, slot, game, cfg, ev, nev):
+    """Start the turn of ``F_NEXT``, or stop a round that reached ``max_turns`` (E-5, T-7)."""
+    seat = slot[s, F_NEXT]
+    slot[s, F_TURN] = seat
+    if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
+        slot[s, F_TRUNCATED] = 1
+        log(cfg, ev, nev, game[s], EV_TRUNCATE, seat, -1, slot[s, F_TURNS], 0)
+        slot[s, F_PHASE] = PH_END
+        return
+    slot[s, F_PHASE] = PH_TURN
+    log(cfg, ev, nev, game[s], EV_TURN, seat, -1, slot[s, F_TURNS], 0)
+
+
+@rule
+def hand_points(s, seat, hands):
+    """Points of the cards ``seat`` holds (RULES.md §1)."""
+    total = 0
+    for t in range(hands.shape[2]):
+        total += hands[s, seat, t] * POINTS_OF[t]
+    return total
+
+
+@rule
+def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """E-1: ``F_WINNER`` has no card left. E-2: a last Draw Two / WD4 still makes the next draw."""
+    seat = slot[s, F_WINNER]
+    card = slot[s, F_PENDING]
+    if cfg[C_LAST_DRAWS] and (card == 57 or FACE_OF[card] == FACE_DRAW_TWO):
+        victim = wrap(seat + slot[s, F_DIR], cfg[C_PLAYERS])
+        forced_draw(s, victim, 4 if card == 57 else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    if cfg[C_TRACE]:
+        points = 0
+        for p in range(cfg[C_PLAYERS]):
+            if p != seat:
+                points += hand_points(s, p, hands)
+        log(cfg, ev, nev, game[s], EV_WIN, seat, -1, points, 0)
+    slot[s, F_PHASE] = PH_END
+
+
+@rule
+def record(s, slot, game, hands, opening, rec, rec_points, rec_open, first):
+    """Write the finished game of slot ``s`` into row ``game - first``; free the slot."""
+    i = game[s] - first
+    rec[i, R_DEALER] = slot[s, F_DEALER]
+    rec[i, R_WINNER] = slot[s, F_WINNER]
+    rec[i, R_TURNS] = slot[s, F_TURNS]
+    rec[i, R_PLAYED] = slot[s, F_PLAYED]
+    rec[i, R_DRAWN] = slot[s, F_DRAWN]
+    rec[i, R_TRUNCATED] = slot[s, F_TRUNCATED]
+    rec[i, R_CHALLENGES] = slot[s, F_CHALLENGES]
+    rec[i, R_CHALLENGES_WON] = slot[s, F_CHALLENGES_WON]
+    rec[i, R_UNO_PENALTIES] = slot[s, F_UNO_PENALTIES]
+    rec[i, R_JUMP_INS] = slot[s, F_JUMP_INS]
+    rec[i, R_WRONG_JUMP_INS] = slot[s, F_WRONG_JUMP_INS]
+    rec[i, R_PILEUPS] = slot[s, F_PILEUPS]
+    rec[i, R_PILEUP_CARDS] = slot[s, F_PILEUP_CARDS]
+    rec[i, R_POINT_TAKEN_DRAWS] = slot[s, F_POINT_TAKEN_DRAWS]
+    rec[i, R_LINK_ECHO_DRAWS] = slot[s, F_LINK_ECHO_DRAWS]
+    rec[i, R_ROUND] = slot[s, F_ROUND]
+    for k in range(9):
+        rec[i, R_KIND0 + k] = slot[s, F_KIND0 + k]
+    for p in range(hands.shape[1]):
+        rec_points[i, p] = hand_points(s, p, hands)
+        for h in range(opening.shape[2]):
+            rec_open[i, p, h] = opening[s, p, h]
+    slot[s, F_PHASE] = PH_NEWGAME

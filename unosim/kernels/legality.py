@@ -1,0 +1,87 @@
+"""Which cards may be played: T-1 (matching), W-2 (Wild Draw Four legality)."""
+
+from .jit import rule
+
+from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
+from .tables import COLOUR_OF, FACE_OF
+
+N_COLOURED = 56
+WILD_DRAW_FOUR = 57
+WD4_INCL_WILDS, WD4_NO_COLOUR, WD4_NO_COLOUR_OR_NUMBER, WD4_ALWAYS = 0, 1, 2, 3
+
+
+@rule
+def top_face(top):
+    """Face of the top card that others may match; -1 for a wild (T-1: no face)."""
+    return FACE_OF[top] if 0 <= top < N_COLOURED else -1
+
+
+@rule
+def matches(card, face_on_top, colour, symbol_match):
+    """T-1: ``card`` matches the active colour or the top card's face, or is wild."""
+    if card >= N_COLOURED:
+        return True
+    f = FACE_OF[card]
+    return (COLOUR_OF[card] == colour) | ((f == face_on_top) & (symbol_match | (f <= 9)))
+
+
+@rule
+def wd4_legal(s, seat, hands, slot, cfg):
+    """W-2: may ``seat`` play a Wild Draw Four it holds, under ``wd4_legal_when``?"""
+    when = cfg[C_WD4_WHEN]
+    if when == WD4_ALWAYS:
+        return True
+    colour = slot[s, F_COLOUR]
+    if colour >= 0:
+        held = 0
+        for f in range(14):
+            held += hands[s, seat, colour * 14 + f]
+        if held > 0:
+            return False
+    if when == WD4_INCL_WILDS:
+        # "wild cards count as matching": any other wild, another WD4 included
+        return hands[s, seat, 56] + hands[s, seat, 57] - 1 + hands[s, seat, 58] + hands[s, seat, 59] == 0
+    if when == WD4_NO_COLOUR_OR_NUMBER:
+        face = top_face(slot[s, F_TOP])
+        if 0 <= face <= 9:
+            for c in range(4):
+                if hands[s, seat, c * 14 + face] > 0:
+                    return False
+    return True
+
+
+@rule
+def playable(s, seat, card, hands, slot, cfg):
+    """Legal without bluffing: 1; only as a bluff (challenges on): 2; not at all: 0."""
+    if card == WILD_DRAW_FOUR:
+        if wd4_legal(s, seat, hands, slot, cfg):
+            return 1
+        return 2 if cfg[C_WD4_CHALLENGE] else 0
+    return 1 if matches(card, top_face(slot[s, F_TOP]), slot[s, F_COLOUR], cfg[C_SYMBOL_MATCH] != 0) else 0
+
+
+@rule
+def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
+    """Write ``seat``'s legal-play mask into ``legal[q, r]``; return 1 if a WD4 may be bluffed."""
+    face = top_face(slot[s, F_TOP])
+    colour = slot[s, F_COLOUR]
+    sym = cfg[C_SYMBOL_MATCH] != 0
+    for t in range(N_COLOURED):
+        f = FACE_OF[t]
+        legal[q, r, t] = (hands[s, seat, t] > 0) & ((COLOUR_OF[t] == colour) | ((f == face) & (sym | (f <= 9))))
+    for t in range(N_COLOURED, legal.shape[2]):
+        legal[q, r, t] = hands[s, seat, t] > 0
+    bluff = 0
+    if hands[s, seat, WILD_DRAW_FOUR] > 0 and not wd4_legal(s, seat, hands, slot, cfg):
+        legal[q, r, WILD_DRAW_FOUR] = False
+        bluff = cfg[C_WD4_CHALLENGE]
+    return bluff
+
+
+@rule
+def has_legal(s, seat, hands, slot, cfg):
+    """Does ``seat`` hold a card it may play without bluffing?"""
+    for t in range(hands.shape[2]):
+        if hands[s, seat, t] > 0 and playable(s, seat, t, hands, slot, cfg) == 1:
+            return True
+    return False

@@ -1,0 +1,66 @@
+"""Observation rows: what each acting seat sees, grouped by (phase, strategy).
+
+Rows are written in counting-sort order so that the rows of one
+(phase, strategy) group are contiguous: ``group_start[g] .. group_start[g+1]``
+with ``g = phase * n_strategies + strategy``. The Python side hands each group
+to its strategy as views, with no copy.
+"""
+
+from .jit import rule
+
+from .layout import (
+    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_TOP,
+    F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
+    PH_DRAWN, PH_TURN,
+)
+from .legality import fill_legal, wd4_legal
+
+
+@rule
+def row_actors(s, slot, cfg, actors):
+    """Seats that act in slot ``s``'s phase, written into ``actors``; returns how many."""
+    ph = slot[s, F_PHASE]
+    if ph == PH_CATCH:
+        m = 0
+        for p in range(cfg[C_PLAYERS]):
+            if p != slot[s, F_FORGOT]:
+                actors[m] = p
+                m += 1
+        return m
+    actors[0] = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
+    return 1
+
+
+@rule
+def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_hand, row_legal, row_info):
+    """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s``."""
+    ph = slot[s, F_PHASE]
+    row_slot[q, r] = s
+    row_seat[q, r] = seat
+    for t in range(hands.shape[2]):
+        row_hand[q, r, t] = hands[s, seat, t]
+    row_info[q, r, I_TOP] = slot[s, F_TOP]
+    row_info[q, r, I_COLOUR] = slot[s, F_COLOUR]
+    row_info[q, r, I_DIR] = slot[s, F_DIR]
+    row_info[q, r, I_TURN] = slot[s, F_TURN]
+    row_info[q, r, I_DRAWN] = -1
+    row_info[q, r, I_ARG] = -1
+    row_info[q, r, I_BLUFFABLE] = 0
+    row_info[q, r, I_PHASE] = ph
+    row_info[q, r, I_HSIZE] = hsize[s, seat]
+    if ph == PH_TURN:
+        row_info[q, r, I_BLUFFABLE] = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
+        return
+    for t in range(hands.shape[2]):
+        row_legal[q, r, t] = False
+    if ph == PH_DRAWN:
+        card = slot[s, F_PENDING]
+        row_info[q, r, I_DRAWN] = card
+        if card == 57 and not wd4_legal(s, seat, hands, slot, cfg):
+            row_info[q, r, I_BLUFFABLE] = cfg[C_WD4_CHALLENGE]
+        else:
+            row_legal[q, r, card] = True
+    elif ph == PH_CHALLENGE:
+        row_info[q, r, I_ARG] = slot[s, F_SEAT]
+    elif ph == PH_CATCH:
+        row_info[q, r, I_ARG] = slot[s, F_FORGOT]

@@ -1,0 +1,15 @@
+"""Per-card-type lookup tables for the kernels (frozen into compiled code).
+
+Integer ``//`` and ``%`` keep Python semantics in numba and block
+vectorisation; table look-ups are several times faster in the hot loops.
+"""
+
+import numpy as np
+
+from ..cards import CARD_COLOUR, CARD_FACE, CARD_KIND, CARD_POINTS
+
+COLOUR_OF = CARD_COLOUR.astype(np.int32)  # -1 for wilds
+FACE_OF = CARD_FACE.astype(np.int32)  # 0-9 numbers, 10 skip, 11 reverse, 12 draw two, 13 point taken, 14+ wilds
+KIND_OF = CARD_KIND.astype(np.int32)
+POINTS_OF = CARD_POINTS.astype(np.int32)
+FACE_SKIP, FACE_REVERSE, FACE_DRAW_TWO, FACE_POINT_TAKEN = 10, 11, 12, 13

@@ -1,0 +1,107 @@
+"""A turn: play or draw (T-1..T-4), the drawn card (T-3), a wild start card's colour."""
+
+from .jit import rule
+
+from .effects import seat_at
+from .finish import pass_turn
+from .layout import (
+    C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
+    EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
+    F_LINK_A, F_PENDING, F_PHASE, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
+    PH_EFFECTS, PH_WIN,
+)
+from .legality import has_legal, playable, wd4_legal
+from .piles import draw_one, echo, log
+from .tables import COLOUR_OF, KIND_OF
+
+
+@rule
+def play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev):
+    """``seat`` plays ``card`` onto the discard pile (``colour`` for wilds)."""
+    if card == 57:
+        slot[s, F_BLUFF] = 0 if wd4_legal(s, seat, hands, slot, cfg) else 1
+    hands[s, seat, card] -= 1
+    hsize[s, seat] -= 1
+    piles[s, DISC, slot[s, F_TOP]] += 1
+    slot[s, F_DISC_N] += 1
+    slot[s, F_TOP] = card
+    slot[s, F_COLOUR] = COLOUR_OF[card] if card < 56 else colour
+    slot[s, F_PLAYED] += 1
+    slot[s, F_KIND0 + KIND_OF[card]] += 1
+    slot[s, F_LAST_PLAYER] = seat
+    slot[s, F_SEAT] = seat
+    slot[s, F_PENDING] = card
+    log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], 0)
+    if hsize[s, seat] == 0:
+        slot[s, F_WINNER] = seat
+        slot[s, F_PHASE] = PH_WIN
+    elif hsize[s, seat] == 1 and forget:
+        slot[s, F_FORGOT] = seat
+        log(cfg, ev, nev, game[s], EV_UNO_FORGET, seat, -1, 0, 0)
+        slot[s, F_PHASE] = PH_CATCH
+    else:
+        slot[s, F_PHASE] = PH_EFFECTS
+
+
+@rule
+def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """T-3/T-4: draw one card (or until playable); offer a playable one (PH_DRAWN)."""
+    voluntary = False
+    if slot[s, F_LINK_A] >= 0 and not cfg[C_LINK_VOLUNTARY]:
+        voluntary = has_legal(s, seat, hands, slot, cfg)
+    got = 0
+    last = -1
+    last_ok = 0
+    while True:
+        card = draw_one(s, slot, game, keys, piles, cfg, ev, nev)
+        if card < 0:
+            log(cfg, ev, nev, game[s], EV_EMPTY, seat, -1, DR_TURN, 0)
+            break
+        hands[s, seat, card] += 1
+        got += 1
+        log(cfg, ev, nev, game[s], EV_DRAW, seat, card, DR_TURN, 0)
+        last = card
+        last_ok = playable(s, seat, card, hands, slot, cfg)
+        if last_ok or not cfg[C_DRAW_UNTIL]:
+            break
+    hsize[s, seat] += got
+    slot[s, F_DRAWN] += got
+    if got > 0 and slot[s, F_LINK_A] >= 0 and not voluntary:
+        echo(s, seat, got, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    if last_ok:
+        slot[s, F_PENDING] = last
+        slot[s, F_ACTOR] = seat
+        slot[s, F_PHASE] = PH_DRAWN
+    else:
+        pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
+
+
+@rule
+def apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """PH_TURN decision: play ``card`` or draw (-1). Either is one turn (T-7)."""
+    seat = slot[s, F_TURN]
+    slot[s, F_TURNS] += 1
+    if card < 0:
+        draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    else:
+        play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+
+
+@rule
+def apply_drawn(s, play, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev):
+    """PH_DRAWN decision: play the drawn card (same turn) or keep it."""
+    seat = slot[s, F_ACTOR]
+    if play:
+        play_card(s, seat, slot[s, F_PENDING], colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+    else:
+        log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
+        pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
+
+
+@rule
+def apply_colour(s, colour, slot, game, cfg, ev, nev):
+    """PH_COLOUR decision: the first player names the colour of a wild start card."""
+    seat = slot[s, F_ACTOR]
+    slot[s, F_COLOUR] = colour
+    log(cfg, ev, nev, game[s], EV_COLOUR, seat, -1, colour, 0)
+    pass_turn(s, seat, slot, cfg)

@@ -1,0 +1,123 @@
+"""The per-game record: one row per game, the schema in one place.
+
+=====================  ==================  ==============================================
+column                 type                meaning
+=====================  ==================  ==============================================
+``game``               int64               global game index within the run (replay key)
+``seed``               int64               run seed (with ``game``: the game's random stream)
+``players``            int8                players at the table
+``dealer``             int8                dealer's seat (seat 0..P-1; clockwise = +1)
+``winner``             int8, nullable      winning seat; null if truncated
+``winner_offset``      int8, nullable      winner's seat offset from the dealer: 1 = first
+                                           player, P = dealer (RULES.md §8)
+``turns``              int32               turns (T-7)
+``cards_played``       int32               cards played onto the discard pile
+``cards_drawn``        int32               cards drawn into hands, any reason
+``truncated``          bool                stopped at ``max_turns`` (E-5)
+``winner_points``      int32               points left in the other hands (E-3); 0 if truncated
+``challenges``         int16               Wild Draw Four challenges (W-2)
+``challenges_won``     int16               challenges that caught a bluff
+``uno_penalties``      int16               forgotten UNO calls caught (U-2)
+``jump_ins``           int16               speed-play jump-ins (P-1)
+``wrong_jump_ins``     int16               wrong jump-ins (P-3)
+``pileups``            int16               mini piles started (P-5)
+``pileup_cards``       int16               cards taken from mini piles
+``point_taken_draws``  int16               cards drawn through Point Taken (A-4)
+``link_echo_draws``    int16               cards drawn as link echoes (P-7)
+``played_<kind>``      int16               cards of each kind played (``KIND_NAMES``)
+``strategies``         list<string>        strategy of each seat (index = seat)
+``hand_points``        list<int16>         points left in each seat's hand
+``opening_hand``       list<list<int8>>    each seat's opening hand as card types
+                                           (encoding: :mod:`unosim.cards`)
+=====================  ==================  ==============================================
+
+Per-seat values are list columns indexed by seat; :func:`seats` turns a frame
+into one row per (game, seat) with the seat's offset from the dealer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .cards import KIND_NAMES
+from .kernels import layout as L
+
+if TYPE_CHECKING:
+    from .config import RunConfig
+    from .engine import Played
+
+_COUNTS = {
+    "challenges": L.R_CHALLENGES,
+    "challenges_won": L.R_CHALLENGES_WON,
+    "uno_penalties": L.R_UNO_PENALTIES,
+    "jump_ins": L.R_JUMP_INS,
+    "wrong_jump_ins": L.R_WRONG_JUMP_INS,
+    "pileups": L.R_PILEUPS,
+    "pileup_cards": L.R_PILEUP_CARDS,
+    "point_taken_draws": L.R_POINT_TAKEN_DRAWS,
+    "link_echo_draws": L.R_LINK_ECHO_DRAWS,
+}
+
+
+def _per_seat(values: np.ndarray, type_: pa.DataType) -> pa.ListArray:
+    n, p = values.shape[:2]
+    offsets = pa.array(np.arange(0, (n + 1) * p, p, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(n * p), type=type_))
+
+
+def records_table(config: RunConfig, played: Played) -> pa.Table:
+    """Turn the raw records of :meth:`Engine.play` into the per-game table."""
+    rec = played.rec
+    n = rec.shape[0]
+    P = config.players
+    winner = rec[:, L.R_WINNER]
+    truncated = rec[:, L.R_TRUNCATED].astype(bool)
+    dealer = rec[:, L.R_DEALER]
+    offset = (winner - dealer) % P
+    offset[offset == 0] = P
+    points = played.points.astype(np.int32)
+    winner_points = points.sum(axis=1) - np.where(truncated, 0, points[np.arange(n), np.maximum(winner, 0)])
+    winner_points[truncated] = 0
+    cols: dict[str, pa.Array] = {
+        "game": pa.array(np.arange(played.first, played.first + n, dtype=np.int64)),
+        "seed": pa.array(np.full(n, config.seed, np.int64)),
+        "players": pa.array(np.full(n, P, np.int8)),
+        "dealer": pa.array(dealer.astype(np.int8)),
+        "winner": pa.array(winner.astype(np.int8), mask=truncated),
+        "winner_offset": pa.array(offset.astype(np.int8), mask=truncated),
+        "turns": pa.array(rec[:, L.R_TURNS]),
+        "cards_played": pa.array(rec[:, L.R_PLAYED]),
+        "cards_drawn": pa.array(rec[:, L.R_DRAWN]),
+        "truncated": pa.array(truncated),
+        "winner_points": pa.array(winner_points.astype(np.int32)),
+    }
+    for name, col in _COUNTS.items():
+        cols[name] = pa.array(rec[:, col].astype(np.int16))
+    for k, kind in enumerate(KIND_NAMES):
+        cols[f"played_{kind}"] = pa.array(rec[:, L.R_KIND0 + k].astype(np.int16))
+    names = np.array([str(s) for s in config.strategies], dtype=object)
+    cols["strategies"] = _per_seat(np.broadcast_to(names, (n, P)), pa.string())
+    cols["hand_points"] = _per_seat(played.points, pa.int16())
+    H = played.opening.shape[2]
+    inner = _per_seat(played.opening.reshape(n * P, H), pa.int8())
+    offsets = pa.array(np.arange(0, (n + 1) * P, P, dtype=np.int32))
+    cols["opening_hand"] = pa.ListArray.from_arrays(offsets, inner)
+    return pa.table(cols)
+
+
+def seats(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, seat): seat, offset from the dealer, strategy, hand points, won."""
+    P = frame["players"].to_numpy()
+    rows = np.repeat(np.arange(len(frame)), P)
+    seat = np.concatenate([np.arange(p) for p in P]) if len(frame) else np.zeros(0, int)
+    out = pd.DataFrame({"game": frame["game"].to_numpy()[rows], "seat": seat})
+    offset = (seat - frame["dealer"].to_numpy()[rows]) % P[rows]
+    out["offset"] = np.where(offset == 0, P[rows], offset)
+    out["strategy"] = np.concatenate([np.asarray(v) for v in frame["strategies"]]) if len(frame) else []
+    out["hand_points"] = np.concatenate([np.asarray(v) for v in frame["hand_points"]]) if len(frame) else []
+    out["won"] = frame["winner"].to_numpy()[rows] == seat
+    return out
