@@ -1,25 +1,82 @@
-"""``random``: uniform over what is allowed, never challenges, never bluffs."""
+"""``random``: uniform over what is allowed; optionally noisy, to exercise every rule path."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
 
+from unosim.cards import WILD_DRAW_FOUR
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, sample_counts
-from unosim.strategy import Strategy
+from unosim.strategy import DRAW, Strategy
 
 
 class RandomStrategy(Strategy):
     """Uniformly random playable physical card; random colour; random party choices.
 
-    Never draws by choice while holding a playable card, always plays a
-    playable drawn card, never challenges or bluffs. Party: points at a uniform
-    other player, links two distinct uniform players (itself allowed), adds a
-    uniform able physical card to a mini pile, jumps in with probability 1/2.
+    By default it never draws by choice while holding a playable card, always
+    plays a playable drawn card, never challenges or bluffs. Party: points at a
+    uniform other player, links two distinct uniform players (itself allowed),
+    adds a uniform able physical card to a mini pile, jumps in with probability
+    1/2. The rates below (all 0 by default) make it deliberately erratic, which
+    the invariant tests use to reach every rule path.
+
+    Parameters
+    ----------
+    draw_rate : float
+        Probability of drawing although a card is playable (T-2).
+    keep_rate : float
+        Probability of keeping a playable drawn card (T-3).
+    bluff_rate : float
+        Probability of playing a held Wild Draw Four as a bluff when that is the only way to play it (W-2).
+    challenge_rate : float
+        Probability of challenging a Wild Draw Four (W-2).
+    forget_uno_rate, catch_uno_rate : float
+        See :class:`unosim.Strategy`.
     """
 
     name = "random"
+
+    def __init__(
+        self,
+        *,
+        draw_rate: float = 0.0,
+        keep_rate: float = 0.0,
+        bluff_rate: float = 0.0,
+        challenge_rate: float = 0.0,
+        forget_uno_rate: float = 0.0,
+        catch_uno_rate: float = 1.0,
+    ) -> None:
+        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
+        self.draw_rate = draw_rate
+        self.keep_rate = keep_rate
+        self.bluff_rate = bluff_rate
+        self.challenge_rate = challenge_rate
+        for key in ("draw_rate", "keep_rate", "bluff_rate", "challenge_rate"):
+            if not 0.0 <= getattr(self, key) <= 1.0:
+                raise ValueError(f"{key}={getattr(self, key)!r} must be a probability from 0 to 1")
+
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        cards = sample_counts(obs.hand, obs.legal, obs.random())
+        if self.bluff_rate > 0:
+            bluff = obs.bluffable & (obs.random() < self.bluff_rate)
+            cards = np.where(bluff, WILD_DRAW_FOUR, cards)
+        if self.draw_rate > 0:
+            cards = np.where(obs.random() < self.draw_rate, DRAW, cards)
+        return cards
+
+    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
+        play = super().play_drawn(obs)
+        if self.bluff_rate > 0:
+            play |= obs.bluffable & (obs.random() < self.bluff_rate)
+        if self.keep_rate > 0:
+            play &= obs.random() >= self.keep_rate
+        return play
+
+    def challenge(self, obs: Observation) -> NDArray[np.bool_]:
+        if self.challenge_rate == 0:
+            return super().challenge(obs)
+        return obs.random() < self.challenge_rate
 
     def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
         return (obs.random() * 4).astype(np.int8)

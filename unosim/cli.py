@@ -202,10 +202,92 @@ def _print_summary(result: Any) -> None:
     out_console.print(summary)
 
 
-# ---------------------------------------------------------------- more commands
-# The lead adds `replay` and `bench` below. Wrap each command in @user_errors()
-# (after @app.command()) so a ValueError prints one paragraph and exits 2.
-# <!-- commands: replay, bench -->
+# ---------------------------------------------------------------- replay
+@app.command()
+@user_errors()
+def replay(
+    run_dir: Annotated[
+        Path | None, typer.Option("--run", help="A dataset written by simulate: replay one of its games.", show_default=False)
+    ] = None,
+    game: Annotated[int, typer.Option("--game", help="Game index to replay.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
+    strategies: Annotated[str, typer.Option("--strategies", help="Strategies (without --run).")] = "random",
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
+    ] = None,
+) -> None:
+    """Narrate one game, move by move: of a written dataset (--run), or of a seed."""
+    from .config import RunConfig
+    from .dataset import read_metadata, read_table
+    from .trace import replay as replay_game
+
+    if run_dir is not None:
+        meta = read_metadata(run_dir)
+        if meta.get("kind") != "run":
+            raise ValueError(f"{run_dir} holds an experiment; replay needs a dataset written by 'unosim simulate'.")
+        config = RunConfig.from_dict(meta["config"])
+        if not 0 <= game < config.games:
+            raise ValueError(f"--game {game} is not a game of {run_dir}; it holds games 0 to {config.games - 1}.")
+    else:
+        config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, games=game + 1)
+    trace = replay_game(config, game)
+    for line in trace.narrate():
+        out_console.print(line, highlight=False, markup=False)
+    rec = trace.record
+    out_console.print(
+        f"winner: seat {rec['winner']}, turns: {rec['turns']}, cards drawn: {rec['cards_drawn']}, "
+        f"truncated: {rec['truncated']}",
+        highlight=False,
+    )
+    if run_dir is not None:
+        import pyarrow.compute as pc
+
+        table = read_table(run_dir, columns=["game", "winner", "turns", "cards_drawn"])
+        row = table.filter(pc.equal(table["game"], game)).to_pylist()[0]
+        same = all(row[k] == rec[k] for k in ("winner", "turns", "cards_drawn"))
+        out_console.print(
+            f"dataset row: winner {row['winner']}, turns {row['turns']}, cards drawn {row['cards_drawn']} — "
+            + ("replay matches." if same else "REPLAY DIFFERS."),
+            highlight=False,
+        )
+        if not same:
+            raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------- bench
+@app.command()
+@user_errors()
+def bench(
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Preset to measure; omit for the standard grid.", show_default=False)
+    ] = None,
+    players: Annotated[int, typer.Option("--players", help="Players (with --rules).")] = 4,
+    strategies: Annotated[str, typer.Option("--strategies", help="Strategies, as for simulate.")] = "random",
+    seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
+    batch_size: Annotated[int | None, typer.Option("--batch-size", help="Games stepped together.", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
+) -> None:
+    """Single-core games per second (one process, no workers)."""
+    import json
+
+    from .bench import bench as run_bench
+    from .bench import grid
+
+    if rules is not None:
+        results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size)]
+    else:
+        results = grid(seconds, strategies)
+    if as_json:
+        print(json.dumps(results[0] if rules is not None else results))
+        return
+    table = Table(title="unosim bench (one core)")
+    for col in ("rules", "players", "strategies", "games/s", "mean turns", "batch"):
+        table.add_column(col, justify="right")
+    for r in results:
+        table.add_row(r["rules"], str(r["players"]), r["strategies"], f"{r['games_per_second']:,.0f}", f"{r['mean_turns']}", str(r["batch_size"]))
+    out_console.print(table)
 
 
 def main() -> None:

@@ -197,52 +197,18 @@ class Engine:
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""
-        P = self.config.players
-        H = self.config.rules.hand_size
-        batch = max(1, min(self.batch_size, n_games))
-        b = Buffers.allocate(batch, P, H, len(self.strategies))
-        b.slot[:, L.F_PHASE] = L.PH_NEWGAME
-        b.slot[:, L.F_ROW] = -1
-        b.seat_strat[:] = self.lineup
-        self.buffers = b
-        rec = np.zeros((n_games, L.N_REC), np.int32)
-        points = np.zeros((n_games, P), np.int16)
-        opening = np.zeros((n_games, P, H), np.int8)
-        ev_cap = batch * 512 if self.trace else 1
-        ev = np.zeros((ev_cap, L.N_EV_COLS), np.int32)
-        events: list[NDArray[np.int32]] = []
-        nev = np.zeros(1, np.int64)
-        next_game = np.array([first], np.int64)
-        err = np.full(1, -1, np.int64)
-        scratch = np.zeros(int(self.deck.sum()), np.int16)
-        actors = np.zeros(P, np.int64)
-        end = first + n_games
-        parity = 0
-        while True:
-            nev[0] = 0
-            n_rows = advance(
-                b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.opening,
-                rec, points, opening, first, end, next_game, self.rkey, self.deck, self.cfg, ev, nev,
-                parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec, b.group_base,
-                b.group_count, err, scratch, actors,
-            )
-            if err[0] >= 0:
-                raise AssertionError(f"card conservation violated in game {b.game[err[0]]} (slot {err[0]})")
-            if self.trace:
-                if nev[0] > ev_cap:
-                    raise RuntimeError("trace buffer overflow; replay fewer games at once")
-                events.append(ev[: nev[0]].copy())
-            if n_rows == 0:
-                break
-            self._decide(parity)
-            parity = 1 - parity
-        played = Played(first, rec, points, opening)
-        if self.trace:
-            played.events = np.concatenate(events) if events else np.zeros((0, L.N_EV_COLS), np.int32)
-        return played
+        run = self.start(first, n_games)
+        while run.step():
+            pass
+        return run.finish()
+
+    def start(self, first: int, n_games: int) -> Run:
+        """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
+        return Run(self, first, n_games)
 
     # ------------------------------------------------------------------ decisions
-    def _decide(self, parity: int) -> None:
+    def decide(self, parity: int) -> None:
+        """Ask every strategy for the decisions of its rows in buffer ``parity``."""
         b = self.buffers
         ns = len(self.strategies)
         counts = b.group_count.tolist()
@@ -335,6 +301,67 @@ class Engine:
 
     def _unsupported(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         raise NotImplementedError(f"phase {obs.phase!r} is not played yet")
+
+
+class Run:
+    """One batch being played: the state arrays, the records, and the step loop."""
+
+    def __init__(self, engine: Engine, first: int, n_games: int) -> None:
+        cfg = engine.config
+        P, H = cfg.players, cfg.rules.hand_size
+        self.engine = engine
+        self.first, self.end = first, first + n_games
+        batch = max(1, min(engine.batch_size, n_games))
+        b = Buffers.allocate(batch, P, H, len(engine.strategies))
+        b.slot[:, L.F_PHASE] = L.PH_NEWGAME
+        b.slot[:, L.F_ROW] = -1
+        b.seat_strat[:] = engine.lineup
+        engine.buffers = self.buffers = b
+        self.rec = np.zeros((n_games, L.N_REC), np.int32)
+        self.points = np.zeros((n_games, P), np.int16)
+        self.opening = np.zeros((n_games, P, H), np.int8)
+        self.ev_cap = batch * 512 if engine.trace else 1
+        self.ev = np.zeros((self.ev_cap, L.N_EV_COLS), np.int32)
+        self.events: list[NDArray[np.int32]] = []
+        self.nev = np.zeros(1, np.int64)
+        self.next_game = np.array([first], np.int64)
+        self.err = np.full(1, -1, np.int64)
+        self.scratch = np.zeros(int(engine.deck.sum()), np.int16)
+        self.actors = np.zeros(P, np.int64)
+        self.parity = 0
+
+    def advance(self) -> int:
+        """Apply pending decisions and run every slot to its next decision; return the rows waiting."""
+        b, e = self.buffers, self.engine
+        self.nev[0] = 0
+        n_rows = advance(
+            b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.opening,
+            self.rec, self.points, self.opening, self.first, self.end, self.next_game, e.rkey, e.deck, e.cfg,
+            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec,
+            b.group_base, b.group_count, self.err, self.scratch, self.actors,
+        )
+        if self.err[0] >= 0:
+            raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
+        if e.trace:
+            if self.nev[0] > self.ev_cap:
+                raise RuntimeError("trace buffer overflow; replay fewer games at once")
+            self.events.append(self.ev[: self.nev[0]].copy())
+        return n_rows
+
+    def step(self) -> bool:
+        """One lockstep step: advance, then ask the strategies. False when every game is done."""
+        if self.advance() == 0:
+            return False
+        self.engine.decide(self.parity)
+        self.parity = 1 - self.parity
+        return True
+
+    def finish(self) -> Played:
+        """The raw records (and events, when tracing) of the games played."""
+        played = Played(self.first, self.rec, self.points, self.opening)
+        if self.engine.trace:
+            played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
+        return played
 
 
 _DISPATCH = {

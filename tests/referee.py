@@ -1,0 +1,254 @@
+"""A referee that re-plays a traced game from its event log and opening hands.
+
+It keeps its own hands, top card, colour, direction and turn order, written
+from RULES.md directly (not from the engine), and checks that every play was
+legal (T-1, W-2), that every turn went to the right seat (T-6, S-3, A-1..A-3,
+W-2 outcomes), that forced draws had the right size, and that the final hands
+agree with the record. Classic rules (issue 2).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from unosim.kernels import layout as L
+from unosim.rules import RuleSet
+
+WILDS = {56, 57, 58, 59}
+POINTS = [f if f < 10 else 20 for c in range(4) for f in range(14)] + [50] * 4
+
+
+def colour(card: int) -> int:
+    return -1 if card >= 56 else card // 14
+
+
+def face(card: int) -> int:
+    return card - 42 if card >= 56 else card % 14
+
+
+class Referee:
+    def __init__(self, rules: RuleSet, players: int, opening: np.ndarray) -> None:
+        self.r = rules
+        self.P = players
+        self.hands = [Counter(int(c) for c in opening[p]) for p in range(players)]
+        self.top = -1
+        self.colour = -1
+        self.dir = 1
+        self.expect_turn: int | None = None
+        self.turn = -1
+        self.drawn_this_turn: int | None = None
+        self.pending: list[tuple[int, int, int]] = []  # expected forced draws: (seat, n, reason)
+        self.turns = 0
+        self.dealer = -1
+        self.bluff: bool | None = None
+        self.wd4_player = -1
+        self.await_challenge: int | None = None
+        self.winner: int | None = None
+
+    def seat(self, base: int, steps: int) -> int:
+        return (base + steps * self.dir) % self.P
+
+    def matches(self, card: int) -> bool:
+        if card in WILDS:
+            return True
+        if colour(card) == self.colour:
+            return True
+        if self.top < 56 and face(card) == face(self.top):
+            return self.r.action_symbol_match or face(card) <= 9
+        return False
+
+    def wd4_legal(self, seat: int) -> bool:
+        h = self.hands[seat]
+        when = self.r.wd4_legal_when
+        if when == "always":
+            return True
+        if any(h[self.colour * 14 + f] for f in range(14)) if self.colour >= 0 else False:
+            return False
+        if when == "no_color_match_incl_wilds" and h[56] + h[57] - 1 + h[58] + h[59] > 0:
+            return False
+        if when == "no_color_or_number_match" and self.top < 56 and face(self.top) <= 9:
+            if any(h[c * 14 + face(self.top)] for c in range(4)):
+                return False
+        return True
+
+    def forced(self, seat: int, n: int, reason: int) -> None:
+        self.pending.append((seat, n, reason))
+
+    def take_draw(self, seat: int, reason: int, got: bool) -> None:
+        assert self.pending, f"unexpected forced draw by seat {seat} (reason {reason})"
+        s, n, r = self.pending[0]
+        assert (s, r) == (seat, reason), f"forced draw by seat {seat} reason {reason}, expected seat {s} reason {r}"
+        if got and n > 1:
+            self.pending[0] = (s, n - 1, r)
+        else:
+            self.pending.pop(0)
+
+    def after_play(self, seat: int, card: int) -> None:
+        """Expected consequences of a play (effects, next turn)."""
+        if not self.hands[seat].total():
+            self.winner = seat
+            if self.r.last_card_draws and (card == 57 or (card < 56 and face(card) == 12)):
+                self.forced(self.seat(seat, 1), 4 if card == 57 else 2, L.DR_LAST)
+            return
+        nxt = self.seat(seat, 1)
+        f = face(card)
+        if card < 56 and f == 10:
+            nxt = self.seat(seat, 2)
+        elif card < 56 and f == 11:
+            if self.P == 2 and self.r.reverse_two_players_skips:
+                nxt = seat
+            else:
+                self.dir = -self.dir
+                nxt = self.seat(seat, 1)
+        elif card < 56 and f == 12:
+            self.forced(nxt, 2, L.DR_DRAW_TWO)
+            nxt = self.seat(seat, 2)
+        elif card == 57:
+            if self.r.wd4_challenge:
+                self.await_challenge = nxt
+                self.expect_turn = None
+                return
+            self.forced(nxt, 4, L.DR_WD4)
+            nxt = self.seat(seat, 2)
+        self.expect_turn = nxt
+
+    def event(self, ev: int, seat: int, card: int, a: int, b: int) -> None:
+        P = self.P
+        if ev == L.EV_DEAL:
+            self.dealer = a
+        elif ev == L.EV_RETURN:
+            pass
+        elif ev == L.EV_START:
+            self.top, self.colour = card, colour(card)
+            first = (self.dealer + 1) % P
+            assert b == first
+            self.expect_turn = first
+            if card < 56 and self.r.first_card == "apply_actions":
+                f = face(card)
+                if f == 10:
+                    self.expect_turn = (self.dealer + 2) % P
+                elif f == 11:
+                    self.dir = -1
+                    self.expect_turn = (self.dealer - 1) % P
+                elif f == 12:
+                    self.forced(first, 2, L.DR_START)
+                    self.expect_turn = (self.dealer + 2) % P
+            elif card >= 56:
+                assert card == 56 and self.r.first_wild == "first_player_chooses" or self.r.first_card == "ignore_effect"
+        elif ev == L.EV_COLOUR:
+            assert seat == (self.dealer + 1) % P and self.top >= 56
+            self.colour = a
+        elif ev == L.EV_TURN:
+            assert not self.pending, f"turn started with forced draws outstanding: {self.pending}"
+            assert self.expect_turn is not None and seat == self.expect_turn, f"turn of seat {seat}, expected {self.expect_turn}"
+            assert self.colour >= 0
+            self.turn, self.drawn_this_turn = seat, None
+            self.turns += 1
+        elif ev == L.EV_PLAY:
+            assert seat == self.turn, f"seat {seat} played out of turn (turn of {self.turn})"
+            assert self.hands[seat][card] > 0, f"seat {seat} played {card} it does not hold"
+            if self.drawn_this_turn is not None:
+                assert card == self.drawn_this_turn, "after drawing only the drawn card may be played (T-3)"
+            if card == 57:
+                legal = self.wd4_legal(seat)
+                assert legal or self.r.wd4_challenge, "illegal Wild Draw Four without challenges (W-2)"
+                self.bluff, self.wd4_player = not legal, seat
+            else:
+                assert self.matches(card), f"seat {seat} played {card} on top {self.top} colour {self.colour} (T-1)"
+            self.hands[seat][card] -= 1
+            self.top = card
+            self.colour = colour(card) if card < 56 else a
+            assert 0 <= self.colour < 4
+            self.turn = -1
+            self.after_play(seat, card)
+        elif ev in (L.EV_DRAW, L.EV_EMPTY):
+            got = ev == L.EV_DRAW
+            if a == L.DR_TURN:
+                assert seat == self.turn
+                if self.r.draw_until_playable and self.drawn_this_turn is not None:
+                    assert not self.matches(self.drawn_this_turn) or self.drawn_this_turn == 57
+                self.drawn_this_turn = card if got else None
+                if got and not self.r.draw_until_playable or not got:
+                    pass
+            else:
+                self.take_draw(seat, a, got)
+            if got:
+                self.hands[seat][card] += 1
+            if a == L.DR_TURN and (not got or not self.r.draw_until_playable or self.playable_drawn(seat, card)):
+                if not got or not self.playable_drawn(seat, card):
+                    self.expect_turn = self.seat(seat, 1)
+        elif ev == L.EV_KEEP:
+            assert seat == self.turn and card == self.drawn_this_turn
+            self.expect_turn = self.seat(seat, 1)
+        elif ev == L.EV_SKIP:
+            pass
+        elif ev == L.EV_REVERSE:
+            assert a == self.dir
+        elif ev == L.EV_CHALLENGE:
+            assert seat == self.await_challenge and b == self.wd4_player and bool(a) == self.bluff
+            self.await_challenge = None
+            if self.bluff:
+                self.forced(b, 4, L.DR_CHALLENGE)
+                self.expect_turn = seat
+            else:
+                self.forced(seat, 6, L.DR_CHALLENGE)
+                self.expect_turn = self.seat(seat, 1)
+        elif ev == L.EV_NO_CHALLENGE:
+            assert seat == self.await_challenge
+            self.await_challenge = None
+            self.forced(seat, 4, L.DR_WD4)
+            self.expect_turn = self.seat(seat, 1)
+        elif ev == L.EV_UNO_FORGET:
+            assert self.hands[seat].total() == 1
+        elif ev == L.EV_CATCH:
+            assert a != seat
+            self.pending.insert(0, (seat, self.r.uno_penalty, L.DR_UNO))
+        elif ev == L.EV_RESHUFFLE:
+            pass
+        elif ev == L.EV_WIN:
+            assert self.winner == seat and not self.pending
+            assert a == sum(self.points(p) for p in range(P) if p != seat)
+        elif ev == L.EV_TRUNCATE:
+            assert self.turns == self.r.max_turns
+        else:
+            raise AssertionError(f"unknown event {ev}")
+
+    def playable_drawn(self, seat: int, card: int) -> bool:
+        if card == 57:
+            return self.wd4_legal(seat) or self.r.wd4_challenge
+        return self.matches(card)
+
+    def points(self, seat: int) -> int:
+        return sum(POINTS[c] * n for c, n in self.hands[seat].items())
+
+
+def check_game(rules: RuleSet, players: int, events: np.ndarray, opening: np.ndarray, rec: np.ndarray, points: np.ndarray) -> None:
+    """Re-play one game's events; raise AssertionError at the first disagreement."""
+    ref = Referee(rules, players, opening)
+    for row in events:
+        ref.event(*(int(x) for x in row[1:]))
+    assert not ref.pending, f"forced draws never made: {ref.pending}"
+    assert ref.turns == rec[L.R_TURNS], (ref.turns, rec[L.R_TURNS])
+    winner = rec[L.R_WINNER]
+    assert (ref.winner if ref.winner is not None else -1) == winner
+    for p in range(players):
+        assert ref.points(p) == points[p], f"seat {p}: referee {ref.points(p)} points, record {points[p]}"
+    if winner >= 0:
+        assert ref.hands[winner].total() == 0
+
+
+def check_played(rules: RuleSet, players: int, played) -> int:
+    """Referee every game of a traced :class:`~unosim.engine.Played`; return how many."""
+    events = played.events
+    order = np.argsort(events[:, 0], kind="stable")
+    events = events[order]
+    bounds = np.searchsorted(events[:, 0], np.arange(played.first, played.first + len(played.rec) + 1))
+    for i in range(len(played.rec)):
+        ev = events[bounds[i] : bounds[i + 1]]
+        try:
+            check_game(rules, players, ev, played.opening[i], played.rec[i], played.points[i])
+        except AssertionError as exc:
+            raise AssertionError(f"game {played.first + i}: {exc}") from exc
+    return len(played.rec)

@@ -1,0 +1,64 @@
+"""Invariants over random games (issue 2): every card accounted for after every
+step (the engine's own check, run after each slot step), only legal plays and
+correct turn order (the independent referee re-plays every traced game).
+
+Strategies are mixed per seat and include a deliberately erratic ``random``
+(draws by choice, keeps drawn cards, bluffs, challenges, forgets and catches
+UNO) so that every classic rule path is visited.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from referee import check_played
+
+from unosim.config import RunConfig
+from unosim.engine import Engine
+from unosim.kernels import layout as L
+
+GAMES = 10_000
+NOISY = "random(draw_rate=0.1, keep_rate=0.2, bluff_rate=0.5, challenge_rate=0.5, forget_uno_rate=0.3, catch_uno_rate=0.5)"
+
+
+def lineup(players: int) -> list[str]:
+    return [[NOISY, NOISY, "greedy", "random"][i % 4] for i in range(players)]
+
+
+@pytest.mark.parametrize("players", [2, 4, 10, 16])
+@pytest.mark.parametrize("preset", ["classic", "classic-house"])
+def test_invariants_random_games(preset: str, players: int) -> None:
+    overrides = ["deck_copies=2"] if players == 16 else None
+    config = RunConfig.build(rules=preset, players=players, strategies=lineup(players), seed=11, overrides=overrides)
+    played = Engine(config, trace=True, check=True).play(0, GAMES)
+    assert check_played(config.rules, players, played) == GAMES
+    rec = played.rec
+    # every rule path that the erratic lineup should reach was reached
+    assert rec[:, L.R_UNO_PENALTIES].sum() > 0
+    if config.rules.wd4_challenge:
+        assert rec[:, L.R_CHALLENGES_WON].sum() > 0
+        assert (rec[:, L.R_CHALLENGES] > rec[:, L.R_CHALLENGES_WON]).any()
+    reshuffles = (played.events[:, 1] == L.EV_RESHUFFLE).sum()
+    assert reshuffles > 0
+    assert np.all(rec[:, L.R_WINNER] < players)
+
+
+def test_referee_catches_a_tampered_log() -> None:
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=5)
+    played = Engine(config, trace=True).play(0, 20)
+    plays = np.flatnonzero(played.events[:, 1] == L.EV_PLAY)
+    tampered = played.events.copy()
+    i = plays[5]
+    tampered[i, 3] = (tampered[i, 3] + 1) % 56  # another card than the one played
+    played.events = tampered
+    with pytest.raises(AssertionError):
+        check_played(config.rules, 4, played)
+
+
+def test_referee_catches_a_wrong_turn_order() -> None:
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=5)
+    played = Engine(config, trace=True).play(0, 20)
+    turns = np.flatnonzero(played.events[:, 1] == L.EV_TURN)
+    played.events[turns[7], 2] = (played.events[turns[7], 2] + 1) % 4
+    with pytest.raises(AssertionError):
+        check_played(config.rules, 4, played)

@@ -1,0 +1,95 @@
+"""The benchmark: single-core games per second of the engine.
+
+``unosim bench --rules classic --players 4 --strategies random --seconds 10 --json``
+plays games in one process, with no workers, for about ``seconds`` seconds
+after a warm-up (numba compilation and a first batch), and reports games per
+second. Without ``--rules`` it runs the standard grid. The machines are
+shared and noisy: compare figures taken in the same run.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .config import RunConfig
+from .engine import Engine, check_supported
+from .kernels import layout as L
+from .rules import RuleSet
+
+GRID_PRESETS = ("classic", "party")
+GRID_PLAYERS = (2, 4, 8, 16)
+
+
+def _config(rules: str, players: int, strategies: str, seed: int, batch_size: int | None) -> RunConfig:
+    ruleset = RuleSet.preset(rules)
+    deck = ruleset.load_deck().size
+    overrides = None
+    if players * ruleset.hand_size + 1 > deck:
+        overrides = [f"deck_copies={-(-(players * ruleset.hand_size + 1) // deck)}"]
+    return RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, batch_size=batch_size, overrides=overrides)
+
+
+def bench(
+    rules: str = "classic",
+    players: int = 4,
+    strategies: str = "random",
+    seconds: float = 10.0,
+    *,
+    seed: int = 0,
+    batch_size: int | None = None,
+) -> dict[str, Any]:
+    """Play for about ``seconds`` seconds on one core; return the measured rates.
+
+    Returns
+    -------
+    dict
+        ``games_per_second``, ``games``, ``seconds``, ``mean_turns``,
+        ``turns_per_second`` and the settings.
+    """
+    if not 0 < seconds <= 3600:
+        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+    config = _config(rules, players, strategies, seed, batch_size)
+    engine = Engine(config)
+    engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
+    run = engine.start(0, 50_000_000)  # record pages are touched only as games finish
+    start = time.perf_counter()
+    while run.step():
+        if time.perf_counter() - start >= seconds:
+            break
+    elapsed = time.perf_counter() - start
+    slots = run.buffers.slot[:, L.F_PHASE]
+    in_progress = int(np.count_nonzero(slots != L.PH_IDLE))
+    games = int(run.next_game[0] - run.first) - in_progress
+    turns = run.rec[:games, L.R_TURNS]
+    return {
+        "rules": rules,
+        "players": players,
+        "strategies": strategies,
+        "batch_size": engine.batch_size,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "mean_turns": round(float(turns.mean()), 3) if games else None,
+        "turns_per_second": round(float(turns.sum()) / elapsed, 1),
+        "unosim_version": __version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+
+
+def grid(seconds: float, strategies: str = "random") -> list[dict[str, Any]]:
+    """The standard grid: every playable preset of :data:`GRID_PRESETS` × :data:`GRID_PLAYERS`."""
+    results = []
+    for preset in GRID_PRESETS:
+        try:
+            check_supported(RuleSet.preset(preset), 2)
+        except ValueError:
+            continue
+        for players in GRID_PLAYERS:
+            results.append(bench(preset, players, strategies, seconds))
+    return results

@@ -1,0 +1,109 @@
+"""Full event logs of single games, and their narration.
+
+Any game of a run is replayed exactly from (config, game index): its random
+stream depends on nothing else. :func:`replay` plays it alone with tracing on
+and returns a :class:`GameTrace` — the event rows (layout: ``EV_*`` in
+:mod:`unosim.kernels.layout`), the opening hands, the record — and
+:meth:`GameTrace.narrate` tells the game in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .cards import CARD_NAMES, COLOUR_NAMES
+from .config import RunConfig
+from .kernels import layout as L
+
+
+@dataclass
+class GameTrace:
+    """One game's events, opening hands and record."""
+
+    config: RunConfig
+    game: int
+    events: NDArray[np.int32]
+    opening: NDArray[np.int8]
+    record: dict[str, object]
+
+    def narrate(self) -> list[str]:
+        """The game in readable lines, one per event."""
+        return list(_narrate(self))
+
+
+def replay(config: RunConfig, game: int) -> GameTrace:
+    """Replay game ``game`` of the run ``config`` with its full event log."""
+    from .engine import Engine
+    from .records import records_table
+
+    if not 0 <= game:
+        raise ValueError(f"game = {game}; a game index is a whole number ≥ 0.")
+    played = Engine(config, batch_size=1, trace=True).play(game, 1)
+    row = records_table(config, played).to_pylist()[0]
+    return GameTrace(config, game, played.events, played.opening[0], row)
+
+
+def _card(c: int) -> str:
+    return CARD_NAMES[c]
+
+
+def _colour(c: int) -> str:
+    return COLOUR_NAMES[c] if 0 <= c < 4 else "none"
+
+
+def _hand(counts: NDArray[np.int8]) -> str:
+    return ", ".join(_card(int(c)) for c in sorted(counts))
+
+
+def _narrate(t: GameTrace) -> Iterator[str]:
+    P = t.config.players
+    names = [f"seat {p} ({s})" for p, s in enumerate(t.config.strategies)]
+    yield f"Game {t.game} of seed {t.config.seed}: {t.config.rules.name} rules, {P} players."
+    for row in t.events:
+        _, ev, seat, card, a, b = (int(x) for x in row)
+        who = names[seat] if 0 <= seat < P else ""
+        if ev == L.EV_DEAL:
+            if seat == 0:
+                yield f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards."
+            yield f"  {who} holds: {_hand(t.opening[seat])}"
+        elif ev == L.EV_RETURN:
+            yield f"Start card {_card(card)} " + ("stays under the pile (no effect)." if a else "goes back into the deck; another is flipped.")
+        elif ev == L.EV_START:
+            yield f"Start card: {_card(card)}. {names[b]} is left of the dealer."
+        elif ev == L.EV_TURN:
+            yield f"Turn {a + 1}: {who}."
+        elif ev == L.EV_PLAY:
+            colour = f" and names {_colour(a)}" if card >= 56 else ""
+            yield f"  {who} plays {_card(card)}{colour}."
+        elif ev == L.EV_DRAW:
+            yield f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]})."
+        elif ev == L.EV_EMPTY:
+            yield f"  {who} must draw but both piles are empty ({L.REASON_NAMES[a]})."
+        elif ev == L.EV_KEEP:
+            yield f"  {who} keeps the drawn {_card(card)}."
+        elif ev == L.EV_SKIP:
+            yield f"  {who} loses their turn."
+        elif ev == L.EV_REVERSE:
+            yield f"  Direction is now {'clockwise' if a > 0 else 'counter-clockwise'}."
+        elif ev == L.EV_COLOUR:
+            yield f"  {who} names {_colour(a)}."
+        elif ev == L.EV_CHALLENGE:
+            yield f"  {who} challenges the Wild Draw Four of {names[b]}: " + ("it was a bluff!" if a else "it was legal.")
+        elif ev == L.EV_NO_CHALLENGE:
+            yield f"  {who} does not challenge."
+        elif ev == L.EV_UNO_FORGET:
+            yield f"  {who} forgets to call UNO."
+        elif ev == L.EV_CATCH:
+            yield f"  {names[a]} catches {who}!"
+        elif ev == L.EV_RESHUFFLE:
+            yield f"  The draw pile is empty: {a} discarded cards are shuffled into a new one."
+        elif ev == L.EV_WIN:
+            yield f"{who} has no cards left and wins, scoring {a} points."
+        elif ev == L.EV_TRUNCATE:
+            yield f"The round stops after {a} turns (max_turns) and is recorded as truncated."
+        else:
+            yield f"  event {ev}: seat {seat}, card {card}, {a}, {b}"
