@@ -57,7 +57,7 @@ class RandomStrategy(Strategy):
                 raise ValueError(f"{key}={getattr(self, key)!r} must be a probability from 0 to 1")
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        cards = sample_counts(obs.hand, obs.legal, obs.random())
+        cards = sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
         if self.bluff_rate > 0:
             bluff = obs.bluffable & (obs.random() < self.bluff_rate)
             cards = np.where(bluff, WILD_DRAW_FOUR, cards)

@@ -176,7 +176,7 @@ def slot_state(b: Any, s: int) -> dict[str, Any]:
 
 def opening_counts(b: Any, s: int) -> np.ndarray:
     """Per-seat card counts of the opening hands of slot ``s``."""
-    players, hand = b.opening.shape[1:]
+    players = b.opening.shape[1]
     out = np.zeros((players, CLASSIC_DECK.size), np.int64)
     for p in range(players):
         np.add.at(out[p], b.opening[s, p].astype(np.int64), 1)
@@ -282,7 +282,7 @@ def test_S3_draw_two_start_card_first_player_draws_two_and_loses_turn() -> None:
 
 def test_S3_wild_start_card_first_player_chooses_colour() -> None:
     """S-3 (first_wild=first_player_chooses, classic): the first player names the colour, then plays."""
-    n = 120
+    n = 200
     b, trace = first_decisions(n)
     g = first_game(trace, n, starts_with("wild"))
     st = slot_state(b, g)
@@ -322,7 +322,11 @@ def test_S3_wild_start_card_put_back_and_reflipped(rules: str, overrides: dict[s
     """S-3: a Wild Draw Four start card (and a Wild under first_wild=reflip) goes back into the deck; another is flipped."""
     n = 400
     b, trace = first_decisions(n, rules=rules, **overrides)
-    g = first_game(trace, n, lambda rows: any(card == returned for _, card, _, _ in events(rows, "RETURN")))
+    g = first_game(
+        trace, n,
+        lambda rows: any(card == returned for _, card, _, _ in events(rows, "RETURN"))
+        and events(rows, "START")[0][1] not in ("wild", "wild draw four"),
+    )
     rows = game_rows(trace, g)
     st = slot_state(b, g)
     top = st["top"]
@@ -461,6 +465,7 @@ def test_T1_playable_cards(top: str, colour: str | None, card: str, symbol_match
         return
     after = play_from(position, script=script, overrides=overrides)
     assert after.top == card and after.hands[0] == {"green 7": 1, "yellow 8": 1} and after.discard == {top: 1}
+    assert after.colour == ("red" if card == "wild" else card.split()[0])
 
 
 @pytest.mark.parametrize("holds_green", [False, True])
@@ -532,6 +537,18 @@ def test_T3_keep_the_drawn_card() -> None:
         draw={"red 9": 2}, discard={}, cards_drawn=1,
     )
     assert events(after, "KEEP") == [(0, "red 9", 0, 0)]
+
+
+def test_T3_play_a_drawn_wild_names_the_colour() -> None:
+    """T-3/W-1: a drawn Wild may be played at once; its player names the colour."""
+    after = play_from(
+        Position(hands=[["blue 7", "green 8"], ["green 2"], ["yellow 4"]], top="red 3", draw=["wild"] * 2),
+        script=[("draw",), ("play_drawn", True), ("colour", "green")],
+    )
+    assert table(after) == expect(
+        [{"blue 7": 1, "green 8": 1}, {"green 2": 1}, {"yellow 4": 1}], "wild", 1, colour="green",
+        draw={"wild": 1}, discard={"red 3": 1}, cards_drawn=1,
+    )
 
 
 def test_T3_unplayable_drawn_card_ends_the_turn_after_one_card() -> None:
@@ -701,28 +718,40 @@ def test_T7_skipped_players_are_not_turns() -> None:
         script=[("play", "red skip"), ("play", "red draw two")],
     )
     assert table(after) == expect(
-        [{"blue 7": 1, "yellow 1": 2}, {"green 2": 1, "yellow 3": 1}, {"yellow 4": 1}, {"green 9": 1, "blue 1": 1}],
-        "red draw two", 1, draw={"yellow 1": 2}, discard={"red 3": 1, "red skip": 1}, turns=2, cards_drawn=2,
+        [{"blue 7": 1}, {"green 2": 1, "yellow 3": 1}, {"yellow 4": 1}, {"green 9": 1, "blue 1": 1, "yellow 1": 2}],
+        "red draw two", 0, draw={"yellow 1": 2}, discard={"red 3": 1, "red skip": 1}, turns=2, cards_drawn=2,
     )
     assert [seat for seat, *_ in events(after, "SKIP")] == [1, 3]
-    assert [seat for seat, *_ in events(after, "TURN")] == [0, 2, 1]
+    assert [(seat, a) for seat, _, a, _ in events(after, "TURN")] == [(0, 0), (2, 1), (0, 2)]
 
 
 def test_T7_turns_of_whole_games() -> None:
-    """T-7: over whole games, the turn counter equals the turns started, each started turn being one action."""
+    """T-7: over whole games each turn is one action of its player: a play, or a draw (then maybe playing that card)."""
     n = 100
     cfg = RunConfig.build(players=4, seed=SEED, games=n)
     played = Engine(cfg, trace=True, check=True).play(0, n)
     ev = played.events
     for g in range(n):
         rows = ev[ev[:, 0] == g]
-        turns = rows[rows[:, 1] == L.EV_TURN]
-        assert turns[:, 4].tolist() == list(range(len(turns)))  # the counter before each turn: 0, 1, 2, ...
-        assert played.rec[g, L.R_TURNS] == len(turns)
-        in_turn_plays = rows[(rows[:, 1] == L.EV_PLAY) & (rows[:, 5] == 0)]
-        turn_draws = rows[(rows[:, 1] == L.EV_DRAW) & (rows[:, 4] == L.DR_TURN)]
-        # every turn is a play or a draw (a draw then a play of the drawn card is still one turn)
-        assert len(in_turn_plays) + len(turn_draws) - len(rows[rows[:, 1] == L.EV_PLAY][:0]) >= len(turns)
+        starts = np.flatnonzero(rows[:, 1] == L.EV_TURN)
+        assert rows[starts, 4].tolist() == list(range(len(starts)))  # the counter before each turn: 0, 1, 2, ...
+        assert played.rec[g, L.R_TURNS] == len(starts)
+        for lo, hi in zip(starts, [*starts[1:], len(rows)]):
+            seat = rows[lo, 2]
+            seg = rows[lo + 1 : hi]
+            acts = seg[
+                (seg[:, 1] == L.EV_PLAY)
+                | ((seg[:, 1] == L.EV_DRAW) & (seg[:, 4] == L.DR_TURN))
+                | ((seg[:, 1] == L.EV_EMPTY) & (seg[:, 4] == L.DR_TURN))
+            ]
+            assert (acts[:, 2] == seat).all()
+            kinds = acts[:, 1].tolist()
+            assert kinds in ([L.EV_PLAY], [L.EV_DRAW], [L.EV_EMPTY], [L.EV_DRAW, L.EV_PLAY]), kinds
+            if kinds == [L.EV_DRAW, L.EV_PLAY]:
+                assert acts[0, 3] == acts[1, 3]  # only the drawn card may be played (T-3)
+            skipped = seg[seg[:, 1] == L.EV_SKIP, 2]
+            if hi < len(rows) and len(skipped):
+                assert rows[hi, 2] not in skipped  # a skipped player gets no turn
 
 
 # ================================================================ A-1, A-2, A-3
@@ -792,6 +821,7 @@ def test_A2_two_players_reverse_still_flips_direction() -> None:
     assert table(after) == expect(
         [{"blue 7": 1}, {"green 2": 1}], "red reverse", 0, direction=-1, draw={"yellow 1": 4}, discard={"red 3": 1},
     )
+    assert events(after, "REVERSE") == [(0, None, -1, 0)]
 
 
 def test_A2_two_players_reverse_without_skip_option() -> None:

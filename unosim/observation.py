@@ -21,6 +21,7 @@ Fields
 ``target``         phase argument: the seat that forgot UNO (``catch``), the seat
                    that played the Wild Draw Four (``challenge``)
 ``hand_size``      cards the acting seat holds
+``n_legal``        legal physical cards held (``turn``)
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``discard``        ``[n, N_TYPES]`` the discard pile's counts (top card included)
 ``link``           ``[n, 2]`` linked seats, -1 where none
@@ -93,6 +94,11 @@ class Observation:
         return self.info[:, L.I_BLUFFABLE] != 0
 
     @property
+    def n_legal(self) -> NDArray[np.int32]:
+        """Legal physical cards held (``turn`` phase; bluffs not counted)."""
+        return self.info[:, L.I_NLEGAL]
+
+    @property
     def hand_size(self) -> NDArray[np.int32]:
         """Cards the acting seat holds."""
         return self.info[:, L.I_HSIZE]
@@ -118,7 +124,7 @@ class Observation:
     def discard(self) -> NDArray[np.int16]:
         """``[n, N_TYPES]`` counts of the discard pile, top card included."""
         if "discard" not in self._cache:
-            d = self._b.piles[self.slot, L.DISC].copy()
+            d = self._b.piles[self.slot, L.DISC].astype(np.int16)
             d[np.arange(len(self)), self.top] += 1
             self._cache["discard"] = d
         return self._cache["discard"]

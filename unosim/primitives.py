@@ -20,13 +20,16 @@ _POINTS = CARD_POINTS.astype(np.int64)
 
 
 @njit(cache=True)
-def _sample_counts(counts, mask, u):
+def _sample_counts(counts, mask, u, totals):
     n, k = counts.shape
     out = np.full(n, -1, np.int16)
     for r in range(n):
-        total = np.int64(0)
-        for t in range(k):
-            total += np.int64(counts[r, t]) * np.int64(mask[r, t])
+        if totals.shape[0]:
+            total = np.int64(totals[r])
+        else:
+            total = np.int64(0)
+            for t in range(k):
+                total += np.int64(counts[r, t]) * np.int64(mask[r, t])
         if total == 0:
             continue
         x = np.int64(u[r] * total)
@@ -38,13 +41,20 @@ def _sample_counts(counts, mask, u):
     return out
 
 
-def sample_counts(counts: NDArray, mask: NDArray[np.bool_], u: NDArray[np.float64]) -> NDArray[np.int16]:
+_NO_TOTALS = np.zeros(0, np.int32)
+
+
+def sample_counts(
+    counts: NDArray, mask: NDArray[np.bool_], u: NDArray[np.float64], totals: NDArray[np.integer] | None = None
+) -> NDArray[np.int16]:
     """Pick a column with probability proportional to ``counts`` where ``mask``.
 
     With ``counts = obs.hand`` and ``mask = obs.legal`` this is a uniformly
-    random playable *physical* card. Rows with nothing to pick give -1.
+    random playable *physical* card. ``totals`` (optional) is the masked sum
+    of each row when already known, e.g. ``obs.n_legal``. Rows with nothing to
+    pick give -1.
     """
-    return _sample_counts(counts, mask, u)
+    return _sample_counts(counts, mask, u, _NO_TOTALS if totals is None else totals)
 
 
 @njit(cache=True)

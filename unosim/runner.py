@@ -205,7 +205,7 @@ def run(
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["config"] = config.to_dict()
     meta["deck"] = describe_deck(config)
-    meta["extra_columns"] = dict(extra_columns or {})
+    meta["extra_columns"] = {k: v.as_py() if isinstance(v, pa.Scalar) else v for k, v in (extra_columns or {}).items()}
     columns = tuple((extra_columns or {}).items())
     parts = tuple(
         Part(config, None, i, i * size, min(size, config.games - i * size), pattern.format(chunk=i), columns)
@@ -282,7 +282,7 @@ def execute(
         if out is not None:
             prepare_directory(out, meta, clear=clear)
             done = finished_files(out, plan.parts)
-        parts = [_with_file_metadata(p, meta, plan) for p in plan.parts if p.filename not in done]
+        parts = [_with_file_metadata(p, meta) for p in plan.parts if p.filename not in done]
         if done and console is not None:
             console.print(
                 f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "
@@ -351,7 +351,7 @@ def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Tab
     )
 
 
-def _with_file_metadata(part: Part, meta: dict[str, Any], plan: Plan) -> Part:
+def _with_file_metadata(part: Part, meta: dict[str, Any]) -> Part:
     """Attach the key-value metadata the chunk's parquet file carries."""
     file_meta = meta
     if part.cell is not None:

@@ -77,10 +77,19 @@ class Strategy:
         """True when :meth:`forget_uno` is the default at rate 0 (the engine then skips asking)."""
         return self.forget_uno_rate == 0.0 and type(self).forget_uno is Strategy.forget_uno
 
+    @property
+    def plays_legal_drawn_card(self) -> bool:
+        """True when :meth:`play_drawn` is the default (play a legal drawn card, never bluff).
+
+        The engine then plays a legal drawn card (other than a wild needing a
+        colour) without asking: the same decision, one round trip less.
+        """
+        return type(self).play_drawn is Strategy.play_drawn
+
     # ------------------------------------------------------------ decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:
         """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""
-        return sample_counts(obs.hand, obs.legal, obs.random())
+        return sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         """Play the card just drawn (``obs.drawn``)? Default: yes when legal (never bluff)."""

@@ -19,7 +19,7 @@ from .jit import kernel, rule
 from .layout import (
     C_CHECK, C_N_STRATS, C_PLAYERS, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_PHASE, F_ROW, MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
-    PH_START_TURN, PH_TURN, PH_WIN,
+    PH_START_TURN, PH_TURN, PH_WIN, ROW_AUTO,
 )
 from .piles import cards_accounted
 from .rows import row_actors, write_row
@@ -37,20 +37,24 @@ def scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_d
 
 
 @rule
-def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, opening, rec, rec_points,
+def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
              rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev):
     """Run slot ``s`` until it waits for a decision (or has no game left)."""
     while True:
         ph = slot[s, F_PHASE]
         if ph < N_DECISION_PHASES:
             r = slot[s, F_ROW]
-            if r < 0:
+            if r == -1:
                 return
             slot[s, F_ROW] = -1
             if ph == PH_TURN:
-                apply_turn(s, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                apply_turn(s, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
             elif ph == PH_DRAWN:
-                apply_drawn(s, dec[prev, r, D_FLAG], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, hands, hsize, piles, cfg, ev, nev)
+                if r == ROW_AUTO:
+                    play, colour, forget = 1, -1, 0
+                else:
+                    play, colour, forget = dec[prev, r, D_FLAG], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET]
+                apply_drawn(s, play, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_COLOUR:
                 apply_colour(s, dec[prev, r, D_COLOUR], slot, game, cfg, ev, nev)
             elif ph == PH_CHALLENGE:
@@ -98,7 +102,7 @@ def advance(
         group_count[g] = 0
     total = 0
     for s in range(slot.shape[0]):
-        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, opening, rec, rec_points,
+        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
                  rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev)
         ph = slot[s, F_PHASE]
         if ph == PH_IDLE:

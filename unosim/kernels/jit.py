@@ -9,8 +9,8 @@ not allocate arrays; every buffer comes from Python.
 
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False, error_model="numpy")
 """A compiled function called from Python or from other kernels."""
 
-rule = njit(inline="always", _nrt=False)
+rule = njit(inline="always", _nrt=False, error_model="numpy")
 """A small rule function inlined at its call site."""

@@ -12,7 +12,7 @@ array            shape, dtype           meaning
 ``keys``         ``[B]`` u64            the game's random-stream key (see ``rng``)
 ``hands``        ``[B, P, K]`` i8       cards of each type held by each seat
 ``hsize``        ``[B, P]`` i32         cards held by each seat
-``piles``        ``[B, 3, K]`` i16      per-type counts of the draw pile (``DRAW``),
+``piles``        ``[B, 3, K]`` i8       per-type counts of the draw pile (``DRAW``),
                                         the discard pile below its top card
                                         (``DISC``) and the mini pile (``MINI``)
 ``seat_strat``   ``[B, P]`` i32         strategy index playing each seat
@@ -107,7 +107,8 @@ I_ARG = 5  # phase argument: forgetful seat (PH_CATCH), played card (PH_CHALLENG
 I_BLUFFABLE = 6  # 1 if a Wild Draw Four may be played now as a bluff
 I_PHASE = 7
 I_HSIZE = 8  # cards the acting seat holds
-N_INFO = 9
+I_NLEGAL = 9  # legal physical cards held (PH_TURN)
+N_INFO = 10
 
 # ---- record columns (int32 per game) ----------------------------------------
 R_DEALER = 0
@@ -194,7 +195,10 @@ C_MATCH = 26
 C_TRACE = 27
 C_CHECK = 28  # verify card conservation after every step
 C_N_STRATS = 29
-N_CFG = 30
+C_AUTO_DRAWN = 30  # bit k: strategy k always plays a legal drawn card and never forgets UNO
+N_CFG = 31
+
+ROW_AUTO = -2  # F_ROW of a PH_DRAWN decision the strategy declared in advance: play the card
 
 # ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
 D_CARD = 0  # card to play / add, -1 = draw / take

@@ -62,20 +62,29 @@ def playable(s, seat, card, hands, slot, cfg):
 
 @rule
 def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
-    """Write ``seat``'s legal-play mask into ``legal[q, r]``; return 1 if a WD4 may be bluffed."""
+    """Write ``seat``'s legal-play mask into ``legal[q, r]``.
+
+    Returns (1 if a held Wild Draw Four may be played as a bluff, number of
+    legal physical cards held).
+    """
     face = top_face(slot[s, F_TOP])
     colour = slot[s, F_COLOUR]
     sym = cfg[C_SYMBOL_MATCH] != 0
+    n = 0
     for t in range(N_COLOURED):
         f = FACE_OF[t]
-        legal[q, r, t] = (hands[s, seat, t] > 0) & ((COLOUR_OF[t] == colour) | ((f == face) & (sym | (f <= 9))))
+        ok = (hands[s, seat, t] > 0) & ((COLOUR_OF[t] == colour) | ((f == face) & (sym | (f <= 9))))
+        legal[q, r, t] = ok
+        n += hands[s, seat, t] * ok
     for t in range(N_COLOURED, legal.shape[2]):
         legal[q, r, t] = hands[s, seat, t] > 0
+        n += hands[s, seat, t]
     bluff = 0
     if hands[s, seat, WILD_DRAW_FOUR] > 0 and not wd4_legal(s, seat, hands, slot, cfg):
         legal[q, r, WILD_DRAW_FOUR] = False
+        n -= hands[s, seat, WILD_DRAW_FOUR]
         bluff = cfg[C_WD4_CHALLENGE]
-    return bluff
+    return bluff, n
 
 
 @rule

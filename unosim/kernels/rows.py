@@ -10,7 +10,7 @@ from .jit import rule
 
 from .layout import (
     C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_TOP,
-    F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
+    F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
     PH_DRAWN, PH_TURN,
 )
 from .legality import fill_legal, wd4_legal
@@ -48,8 +48,11 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
     row_info[q, r, I_BLUFFABLE] = 0
     row_info[q, r, I_PHASE] = ph
     row_info[q, r, I_HSIZE] = hsize[s, seat]
+    row_info[q, r, I_NLEGAL] = 0
     if ph == PH_TURN:
-        row_info[q, r, I_BLUFFABLE] = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
+        bluff, n_legal = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
+        row_info[q, r, I_BLUFFABLE] = bluff
+        row_info[q, r, I_NLEGAL] = n_legal
         return
     for t in range(hands.shape[2]):
         row_legal[q, r, t] = False

@@ -5,10 +5,10 @@ from .jit import rule
 from .effects import seat_at
 from .finish import pass_turn
 from .layout import (
-    C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
+    C_AUTO_DRAWN, C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
     EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
-    F_LINK_A, F_PENDING, F_PHASE, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
-    PH_EFFECTS, PH_WIN,
+    F_LINK_A, F_PENDING, F_PHASE, F_ROW, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
+    PH_EFFECTS, PH_WIN, ROW_AUTO,
 )
 from .legality import has_legal, playable, wd4_legal
 from .piles import draw_one, echo, log
@@ -44,8 +44,12 @@ def play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cf
 
 
 @rule
-def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """T-3/T-4: draw one card (or until playable); offer a playable one (PH_DRAWN)."""
+def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
+    """T-3/T-4: draw one card (or until playable); offer a playable one (PH_DRAWN).
+
+    A strategy that declared it always plays a legal drawn card is not asked
+    (``ROW_AUTO``), unless the card is a wild that needs a colour.
+    """
     voluntary = False
     if slot[s, F_LINK_A] >= 0 and not cfg[C_LINK_VOLUNTARY]:
         voluntary = has_legal(s, seat, hands, slot, cfg)
@@ -72,17 +76,19 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         slot[s, F_PENDING] = last
         slot[s, F_ACTOR] = seat
         slot[s, F_PHASE] = PH_DRAWN
+        if last_ok == 1 and (last == 58 or last < 56) and (cfg[C_AUTO_DRAWN] >> seat_strat[s, seat]) & 1:
+            slot[s, F_ROW] = ROW_AUTO
     else:
         pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
 
 
 @rule
-def apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+def apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
     """PH_TURN decision: play ``card`` or draw (-1). Either is one turn (T-7)."""
     seat = slot[s, F_TURN]
     slot[s, F_TURNS] += 1
     if card < 0:
-        draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
     else:
         play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
 
