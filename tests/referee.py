@@ -97,11 +97,8 @@ class Referee:
         if card < 56 and f == 10:
             nxt = self.seat(seat, 2)
         elif card < 56 and f == 11:
-            if self.P == 2 and self.r.reverse_two_players_skips:
-                nxt = seat
-            else:
-                self.dir = -self.dir
-                nxt = self.seat(seat, 1)
+            self.dir = -self.dir
+            nxt = seat if self.P == 2 and self.r.reverse_two_players_skips else self.seat(seat, 1)
         elif card < 56 and f == 12:
             self.forced(nxt, 2, L.DR_DRAW_TWO)
             nxt = self.seat(seat, 2)

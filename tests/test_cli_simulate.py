@@ -153,3 +153,25 @@ def test_user_errors_helper_is_reusable() -> None:
 
     result = runner.invoke(extra, ["--value", "3"])
     assert result.exit_code == 2 and result.output == "error: value = 3; use 2.\n"
+
+
+def test_rules_the_engine_does_not_play_are_refused_before_work(tmp_path: Path) -> None:
+    from unosim import engine
+    from unosim.rules import RuleSet
+
+    check = getattr(engine, "check_supported", None)
+    if check is None:
+        pytest.skip("this engine has no check_supported")
+    try:
+        check(RuleSet.preset("party"), 4)
+    except ValueError:
+        pass
+    else:
+        pytest.skip("this engine plays the party rules")
+    result = invoke("simulate", "--rules", "party", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "not played by this engine version yet" in flat(result.output)
+    assert not (tmp_path / "out").exists()
+    experiment = invoke("run", str(REPO / "experiments" / "player_count.toml"), "--out", str(tmp_path / "pc"))
+    assert experiment.exit_code == 2 and "cell 15 (party rules, 2 players)" in flat(experiment.output)
+    assert not (tmp_path / "pc").exists()

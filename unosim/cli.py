@@ -290,6 +290,55 @@ def bench(
     out_console.print(table)
 
 
+# ---------------------------------------------------------------- study and report
+DEFAULT_STUDY = Path(__file__).with_name("studies") / "default.toml"
+
+
+@app.command()
+@user_errors()
+def study(
+    out: Annotated[Path, typer.Option("--out", help="Dataset directory; plots go to OUT/report.")] = Path("runs/study"),
+    games: Annotated[
+        int | None, typer.Option("--games", help="Games per cell (default: the study's 20,000).", show_default=False)
+    ] = None,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+) -> None:
+    """The default study: game length and seat advantage at 2–16 players (classic, classic-house).
+
+    Writes the parquet dataset to OUT and the plots and report.md to OUT/report.
+    """
+    import tomllib
+
+    from .dataset import load
+    from .experiment import parse_experiment, run_experiment
+    from .plots import report as write_report
+
+    data = tomllib.loads(DEFAULT_STUDY.read_text())
+    if games is not None:
+        data["games"] = games
+    exp = parse_experiment(data, source=str(DEFAULT_STUDY), default_name="default_study")
+    run_experiment(exp, out, jobs=jobs, overwrite=overwrite, quiet=quiet)
+    files = write_report(load(out), out / "report")
+    if not quiet:
+        out_console.print(f"dataset: {out}   report: {files[-1]}   plots: {', '.join(f.name for f in files[:-1])}")
+
+
+@app.command()
+@user_errors()
+def report(
+    dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
+) -> None:
+    """Plots (PNG) and a Markdown summary of a dataset."""
+    from .dataset import load
+    from .plots import report as write_report
+
+    files = write_report(load(dataset), out or dataset / "report")
+    out_console.print("wrote " + ", ".join(str(f) for f in files))
+
+
 def main() -> None:
     """Entry point of the ``unosim`` console script."""
     app()

@@ -272,6 +272,7 @@ def execute(
 ) -> RunResult:
     """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them)."""
     check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=None)
+    check_supported(plan.parts)
     started = time.perf_counter()
     console = _console(quiet)
     meta, clear = plan.meta, False
@@ -317,6 +318,26 @@ def execute(
         chunks_played=len(parts),
         seconds=time.perf_counter() - started,
     )
+
+
+def check_supported(parts: tuple[Part, ...]) -> None:
+    """Ask the engine, before any work, whether it plays every configuration of ``parts``."""
+    check = getattr(engine, "check_supported", None)
+    if check is None:
+        return
+    seen = set()
+    for part in parts:
+        if part.cell in seen:
+            continue
+        seen.add(part.cell)
+        try:
+            check(part.config.rules, part.config.players)
+        except ValueError as exc:
+            if part.cell is None:
+                raise
+            raise ValueError(
+                f"cell {part.cell} ({part.config.rules.name} rules, {part.config.players} players): {exc}"
+            ) from None
 
 
 def play_part(part: Part, directory: str | None) -> tuple[str, pa.Table | None]:

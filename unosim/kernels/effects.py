@@ -31,13 +31,13 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         if face == 10:  # A-1 Skip
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, 2, slot, s, cfg)
-        elif face == 11:  # A-2 Reverse (with two players, a Skip)
+        elif face == 11:  # A-2 Reverse: direction flips; with two players it also acts as Skip
+            slot[s, F_DIR] = -slot[s, F_DIR]
+            log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
             if cfg[C_PLAYERS] == 2 and cfg[C_REV2_SKIPS]:
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
                 nxt = seat
             else:
-                slot[s, F_DIR] = -slot[s, F_DIR]
-                log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
                 nxt = seat_at(seat, 1, slot, s, cfg)
         elif face == 12:  # A-3 Draw Two: draw 2, lose the turn
             forced_draw(s, nxt, 2, DR_DRAW_TWO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
