@@ -37,10 +37,14 @@ out_console = Console()
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn a ``ValueError`` (bad input) into ``error: <message>`` on stderr and exit code 2.
+    """Turn a ``ValueError`` (bad input) into ``error: <message>`` on stderr and exit code 2,
+    and a :class:`~unosim.engine.StrategyError` (a strategy broke the rules mid-run) into
+    the same message and exit code 1.
 
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
     """
+    from .engine import StrategyError
+
     try:
         yield
     except ValueError as exc:
@@ -48,6 +52,11 @@ def user_errors() -> Iterator[None]:
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(EXIT_USAGE) from None
+    except StrategyError as exc:
+        if os.environ.get("UNOSIM_DEBUG"):
+            raise
+        err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
+        raise typer.Exit(1) from None
 
 
 # ---------------------------------------------------------------- shared options

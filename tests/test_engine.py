@@ -1,0 +1,123 @@
+"""Engine-level behaviour: reproducibility, batch independence, replay, strategy errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from unosim.api import simulate
+from unosim.config import RunConfig
+from unosim.engine import Engine, StrategyError, play_range
+from unosim.kernels import layout as L
+from unosim.trace import replay
+
+CONFIG = RunConfig.build(rules="classic", players=4, strategies="random,greedy,random,greedy", seed=1, games=3000)
+
+
+def test_same_seed_same_records_any_batch_size() -> None:
+    base = play_range(CONFIG, 0, 3000)
+    for batch in (1, 7, 333, 4096):
+        other = RunConfig.build(rules="classic", players=4, strategies="random,greedy,random,greedy", seed=1, games=3000, batch_size=batch)
+        assert play_range(other, 0, 3000).equals(base), batch
+
+
+def test_a_game_depends_only_on_its_index() -> None:
+    whole = play_range(CONFIG, 0, 3000)
+    part = play_range(CONFIG, 1234, 10)
+    assert part.equals(whole.slice(1234, 10))
+
+
+def test_other_seed_other_games() -> None:
+    a = play_range(CONFIG, 0, 500).column("turns").to_numpy()
+    b = play_range(CONFIG.replace(seed=2), 0, 500).column("turns").to_numpy()
+    assert not np.array_equal(a, b)
+
+
+def test_common_random_numbers_same_deal_under_other_rules() -> None:
+    """The deal of game g is the same under any rule set or line-up (paired comparisons)."""
+    other = RunConfig.build(rules="classic-house", players=4, strategies="greedy", seed=1, games=100)
+    a = play_range(CONFIG, 0, 100).to_pydict()
+    b = play_range(other, 0, 100).to_pydict()
+    assert a["opening_hand"] == b["opening_hand"]
+    assert a["dealer"] == b["dealer"]
+
+
+def test_replay_reproduces_the_record() -> None:
+    rows = play_range(CONFIG, 0, 300).to_pylist()
+    for g in (0, 17, 299):
+        trace = replay(CONFIG, g)
+        for key in ("winner", "turns", "cards_drawn", "cards_played", "hand_points", "opening_hand"):
+            assert trace.record[key] == rows[g][key], (g, key)
+        text = "\n".join(trace.narrate())
+        assert "wins" in text or "truncated" in text
+
+
+def test_records_are_consistent() -> None:
+    df = simulate(rules="classic", players=4, games=2000, seed=3)
+    assert (df["cards_played"] == df[[c for c in df.columns if c.startswith("played_")]].sum(axis=1)).all()
+    won = ~df["truncated"]
+    assert (df.loc[won, "winner_offset"].between(1, 4)).all()
+    assert np.array_equal(((df["winner"] - df["dealer"]) % 4).replace(0, 4)[won], df.loc[won, "winner_offset"])
+    points = np.stack(df["hand_points"].to_numpy())
+    assert (points[np.arange(len(df))[won], df.loc[won, "winner"].astype(int)] == 0).all()
+    assert (df["winner_points"] == points.sum(axis=1)).all()
+    assert all(len(h) == 4 and all(len(s) == 7 for s in h) for h in df["opening_hand"].head(50))
+
+
+@pytest.mark.parametrize(
+    ("strategy", "decision", "what"),
+    [
+        ("bad_strategies:PlaysEverything", "play", "may not be played"),
+        ("bad_strategies:WrongShape", "play", "shape"),
+        ("bad_strategies:BadColour", "choose_colour", "not 0..3"),
+    ],
+)
+def test_illegal_or_ill_shaped_decisions_stop_the_run(strategy: str, decision: str, what: str) -> None:
+    config = RunConfig.build(rules="classic", players=3, strategies=strategy, seed=0, games=200)
+    with pytest.raises(StrategyError) as info:
+        Engine(config).play(0, 200)
+    message = str(info.value)
+    assert strategy in message and repr(decision) in message and what in message
+    if strategy != "bad_strategies:WrongShape":
+        assert "in game " in message
+
+
+def test_unknown_strategy_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="known strategies: greedy, random"):
+        RunConfig.build(strategies="nosuch")
+
+
+def test_strategy_parameters_are_described() -> None:
+    engine = Engine(RunConfig.build(players=2, strategies="random(draw_rate=0.25)", games=10))
+    desc = engine.strategies[0].describe()
+    assert desc["params"]["draw_rate"] == 0.25 and desc["class"].endswith(":RandomStrategy")
+
+
+def test_party_rules_are_refused_until_played() -> None:
+    with pytest.raises(ValueError, match="not played"):
+        Engine(RunConfig.build(rules="party", players=4, games=10))
+
+
+def test_conservation_check_fires_on_a_corrupted_state() -> None:
+    engine = Engine(RunConfig.build(players=4, games=50), batch_size=8, check=True)
+    run = engine.start(0, 50)
+    run.step()
+    run.buffers.hands[3, 1, 5] += 1  # a card from nowhere
+    with pytest.raises(AssertionError, match="card conservation"):
+        while run.step():
+            pass
+
+
+def test_truncation_is_recorded() -> None:
+    df = simulate(rules="classic", players=4, games=200, seed=0, overrides=["max_turns=20"])
+    assert df["truncated"].any() and (df.loc[df["truncated"], "turns"] == 20).all()
+    assert df.loc[df["truncated"], "winner"].isna().all()
+    assert (df["turns"] <= 20).all()
+
+
+def test_event_log_turns_match_record() -> None:
+    played = Engine(CONFIG, trace=True).play(0, 50)
+    ev = played.events
+    for g in range(50):
+        turns = np.count_nonzero((ev[:, 0] == g) & (ev[:, 1] == L.EV_TURN))
+        assert turns == played.rec[g, L.R_TURNS]
