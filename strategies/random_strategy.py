@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.cards import WILD_DRAW_FOUR
+from unosim.kernels.policy import POLICY_RANDOM
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, sample_counts
 from unosim.strategy import DRAW, Strategy
@@ -55,6 +56,16 @@ class RandomStrategy(Strategy):
         for key in ("draw_rate", "keep_rate", "bluff_rate", "challenge_rate"):
             if not 0.0 <= getattr(self, key) <= 1.0:
                 raise ValueError(f"{key}={getattr(self, key)!r} must be a probability from 0 to 1")
+
+    @property
+    def plays_legal_drawn_card(self) -> bool:
+        return self.keep_rate == 0 and self.bluff_rate == 0
+
+    @property
+    def compiled_policy(self) -> int:  # type: ignore[override]
+        """The kernel's transcription of this class, used when every rate is at its default."""
+        plain = self.draw_rate == self.keep_rate == self.bluff_rate == self.challenge_rate == 0
+        return POLICY_RANDOM if plain and self.forget_uno_rate == 0 else 0
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         cards = sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)

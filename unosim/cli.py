@@ -277,6 +277,9 @@ def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
     batch_size: Annotated[int | None, typer.Option("--batch-size", help="Games stepped together.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
+    python_path: Annotated[
+        bool, typer.Option("--python-path", help="Ask the shipped strategies' Python methods, not their compiled versions.")
+    ] = False,
 ) -> None:
     """Single-core games per second (one process, no workers)."""
     import json
@@ -285,17 +288,20 @@ def bench(
     from .bench import grid
 
     if rules is not None:
-        results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size)]
+        results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size, compiled=not python_path)]
     else:
-        results = grid(seconds, strategies)
+        results = grid(seconds, strategies, compiled=not python_path)
     if as_json:
         print(json.dumps(results[0] if rules is not None else results))
         return
     table = Table(title="unosim bench (one core)")
-    for col in ("rules", "players", "strategies", "games/s", "mean turns", "batch"):
+    for col in ("rules", "players", "strategies", "games/s", "mean turns", "batch", "compiled"):
         table.add_column(col, justify="right")
     for r in results:
-        table.add_row(r["rules"], str(r["players"]), r["strategies"], f"{r['games_per_second']:,.0f}", f"{r['mean_turns']}", str(r["batch_size"]))
+        table.add_row(
+            r["rules"], str(r["players"]), r["strategies"], f"{r['games_per_second']:,.0f}", f"{r['mean_turns']}",
+            str(r["batch_size"]), "yes" if r["compiled_strategies"] else "no",
+        )
     out_console.print(table)
 
 

@@ -187,9 +187,15 @@ class Engine:
         Keep the full event log of every game (for replay and the referee).
     check : bool
         Verify after every step that every card is accounted for.
+    compiled : bool
+        Let strategies with a compiled policy (the shipped ``random`` and
+        ``greedy``) decide inside the kernel. Same games either way; ``False``
+        asks their Python methods.
     """
 
-    def __init__(self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False) -> None:
+    def __init__(
+        self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True
+    ) -> None:
         check_supported(config.rules, config.players)
         self.config = config
         self.trace = trace
@@ -204,6 +210,9 @@ class Engine:
         self.batch_size = batch_size or config.effective_batch_size
         self.cfg = encode_rules(config.rules, config.players, len(distinct), match=config.match, trace=trace, check=check)
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
+        if compiled:
+            for k, strat in enumerate(self.strategies):
+                self.cfg[L.C_POLICY0 + k] = strat.compiled_policy
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self.rkey = np.uint64(run_key(config.seed))
 

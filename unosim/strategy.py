@@ -77,6 +77,9 @@ class Strategy:
         """True when :meth:`forget_uno` is the default at rate 0 (the engine then skips asking)."""
         return self.forget_uno_rate == 0.0 and type(self).forget_uno is Strategy.forget_uno
 
+    compiled_policy = 0
+    """Id of a compiled in-kernel version of this strategy (0: none; see ``kernels/policy.py``)."""
+
     @property
     def plays_legal_drawn_card(self) -> bool:
         """True when :meth:`play_drawn` is the default (play a legal drawn card, never bluff).

@@ -17,11 +17,13 @@ from .effects import apply_catch, apply_challenge, resolve_effects
 from .finish import record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_N_STRATS, C_PLAYERS, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_PHASE, F_ROW, MULTI_ACTOR,
+    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_PHASE, F_ROW, F_TURN,
+    MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
     PH_START_TURN, PH_TURN, PH_WIN, ROW_AUTO,
 )
 from .piles import cards_accounted
+from .policy import policy_decision
 from .rows import row_actors, write_row
 from .turn import apply_colour, apply_drawn, apply_turn
 
@@ -45,20 +47,30 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
         if ph < N_DECISION_PHASES:
             r = slot[s, F_ROW]
             if r == -1:
-                return
-            slot[s, F_ROW] = -1
+                # no row answered yet: a strategy with a compiled policy decides here
+                if ph > PH_CHALLENGE:
+                    return
+                actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
+                pol = cfg[C_POLICY0 + seat_strat[s, actor]]
+                if pol == 0:
+                    return
+                card, colour, flag = policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg)
+                forget = 0
+            elif r == ROW_AUTO:
+                slot[s, F_ROW] = -1
+                card, colour, flag, forget = -1, -1, 1, 0
+            else:
+                slot[s, F_ROW] = -1
+                card, colour = dec[prev, r, D_CARD], dec[prev, r, D_COLOUR]
+                flag, forget = dec[prev, r, D_FLAG], dec[prev, r, D_FORGET]
             if ph == PH_TURN:
-                apply_turn(s, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET], slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
+                apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
             elif ph == PH_DRAWN:
-                if r == ROW_AUTO:
-                    play, colour, forget = 1, -1, 0
-                else:
-                    play, colour, forget = dec[prev, r, D_FLAG], dec[prev, r, D_COLOUR], dec[prev, r, D_FORGET]
-                apply_drawn(s, play, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+                apply_drawn(s, flag, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_COLOUR:
-                apply_colour(s, dec[prev, r, D_COLOUR], slot, game, cfg, ev, nev)
+                apply_colour(s, colour, slot, game, cfg, ev, nev)
             elif ph == PH_CHALLENGE:
-                apply_challenge(s, dec[prev, r, D_FLAG], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                apply_challenge(s, flag, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_CATCH:
                 apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_EFFECTS:

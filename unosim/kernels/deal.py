@@ -20,17 +20,14 @@ APPLY_ACTIONS, REFLIP_ACTIONS, IGNORE_EFFECT = 0, 1, 2
 
 @rule
 def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
-    """Empty slot ``s`` and key it to game ``g`` (its random stream starts at 0)."""
+    """Empty slot ``s`` and key it to game ``g`` (its random stream starts at 0); the deal empties the hands."""
     for f in range(slot.shape[1]):
         slot[s, f] = 0
     game[s] = g
     keys[s] = game_key(rkey, g)
     slot[s, F_ROW] = -1
     for p in range(hands.shape[1]):
-        hsize[s, p] = 0
         seat_ctr[s, p] = 0
-        for t in range(hands.shape[2]):
-            hands[s, p, t] = 0
 
 
 @rule
@@ -46,7 +43,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     for p in range(n_players):
         hsize[s, p] = hand
         for t in range(hands.shape[2]):
-            hands[s, p, t] = 0
+            hands[s, p, t] = 0  # a new round of a match starts from empty hands too
     # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck deals the hands
     n = 0
     for t in range(deck.shape[0]):

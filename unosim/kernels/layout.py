@@ -196,7 +196,8 @@ C_TRACE = 27
 C_CHECK = 28  # verify card conservation after every step
 C_N_STRATS = 29
 C_AUTO_DRAWN = 30  # bit k: strategy k always plays a legal drawn card and never forgets UNO
-N_CFG = 31
+C_POLICY0 = 31  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
+N_CFG = C_POLICY0 + 16
 
 ROW_AUTO = -2  # F_ROW of a PH_DRAWN decision the strategy declared in advance: play the card
 

@@ -1,0 +1,150 @@
+"""Compiled versions of the shipped ``random`` and ``greedy`` strategies.
+
+A strategy may declare a compiled policy (:attr:`unosim.Strategy.compiled_policy`);
+the kernel then decides its single-actor decisions (turn, drawn card, colour,
+challenge) itself instead of emitting an observation row. Each policy here is
+the exact transcription of its Python methods, drawing the same uniforms from
+the same per-(game, seat) stream in the same order, so both paths give
+identical games — a test plays every shipped strategy both ways and compares
+the records. Multi-actor decisions (UNO catches) still go through Python.
+"""
+
+from .jit import rule
+from .layout import C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_TURN
+from .legality import playable, top_face, wd4_legal
+from .rng import seat_uniform
+from .tables import COLOUR_OF, FACE_OF, POINTS_OF
+
+POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY = 0, 1, 2
+
+
+@rule
+def needs_colour(card):
+    """Wild, Wild Draw Four and Wild Drawn Together name a colour (W-1, W-2, P-6)."""
+    return card == 56 or card == 57 or card == 59
+
+
+@rule
+def pick_colour(pol, s, seat, keys, hands, seat_ctr):
+    """``random``: a uniform colour; ``greedy`` (the base default): the colour held most, ties uniform."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    if pol == POLICY_RANDOM:
+        return int(u * 4)
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    for t in range(56):
+        n = hands[s, seat, t]
+        c = COLOUR_OF[t]
+        if c == 0:
+            c0 += n
+        elif c == 1:
+            c1 += n
+        elif c == 2:
+            c2 += n
+        else:
+            c3 += n
+    best = max(max(c0, c1), max(c2, c3))
+    ties = (c0 == best) + (c1 == best) + (c2 == best) + (c3 == best)
+    x = int(u * ties)
+    if c0 == best:
+        if x == 0:
+            return 0
+        x -= 1
+    if c1 == best:
+        if x == 0:
+            return 1
+        x -= 1
+    if c2 == best:
+        if x == 0:
+            return 2
+        x -= 1
+    return 3
+
+
+@rule
+def legal_count(s, seat, t, colour, face, sym, wd4_ok, hands):
+    """Copies of type ``t`` that ``seat`` may play (T-1, W-2), 0 if none."""
+    h = hands[s, seat, t]
+    if h == 0:
+        return 0
+    if t >= 56:
+        return h if (t != 57 or wd4_ok) else 0
+    f = FACE_OF[t]
+    if COLOUR_OF[t] == colour or (f == face and (sym or f <= 9)):
+        return h
+    return 0
+
+
+@rule
+def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
+    """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
+
+    Only the cards that can match are visited (the active colour's block, the
+    top card's face in the other colours, the wilds), in increasing type
+    order — the order the Python primitives walk — so the same uniform picks
+    the same card.
+    """
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    colour = slot[s, F_COLOUR]
+    face = top_face(slot[s, F_TOP])
+    sym = cfg[C_SYMBOL_MATCH] != 0
+    wd4_ok = hands[s, seat, 57] > 0 and wd4_legal(s, seat, hands, slot, cfg)
+    column = face >= 0 and (sym or face <= 9)
+    best = -1
+    total = 0
+    for c in range(5):
+        lo = c * 14 if c < 4 else 56
+        hi = lo + (14 if c < 4 else 4)
+        if c < 4 and c != colour:
+            if not column:
+                continue
+            lo = c * 14 + face
+            hi = lo + 1
+        for t in range(lo, hi):
+            n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
+            if n > 0:
+                score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+                if score > best:
+                    best = score
+                    total = n
+                elif score == best:
+                    total += n
+    if total == 0:
+        return -1
+    x = int(u * total)
+    for c in range(5):
+        lo = c * 14 if c < 4 else 56
+        hi = lo + (14 if c < 4 else 4)
+        if c < 4 and c != colour:
+            if not column:
+                continue
+            lo = c * 14 + face
+            hi = lo + 1
+        for t in range(lo, hi):
+            n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
+            if n > 0 and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
+                x -= n
+                if x < 0:
+                    return t
+    return -1
+
+
+@rule
+def policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg):
+    """The (card, colour, flag) a compiled policy answers in phase ``ph``."""
+    if ph == PH_TURN:
+        seat = slot[s, F_TURN]
+        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg)
+        colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
+        return card, colour, 0
+    seat = slot[s, F_ACTOR]
+    if ph == PH_DRAWN:
+        card = slot[s, F_PENDING]
+        play = 1 if playable(s, seat, card, hands, slot, cfg) == 1 else 0
+        colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if play and needs_colour(card) else -1
+        return -1, colour, play
+    if ph == PH_COLOUR:
+        return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0
+    return -1, -1, 0  # PH_CHALLENGE: never challenge
