@@ -74,7 +74,8 @@ class Referee:
         return True
 
     def forced(self, seat: int, n: int, reason: int) -> None:
-        self.pending.append((seat, n, reason))
+        if n > 0:
+            self.pending.append((seat, n, reason))
 
     def take_draw(self, seat: int, reason: int, got: bool) -> None:
         assert self.pending, f"unexpected forced draw by seat {seat} (reason {reason})"
@@ -201,7 +202,8 @@ class Referee:
             assert self.hands[seat].total() == 1
         elif ev == L.EV_CATCH:
             assert a != seat
-            self.pending.insert(0, (seat, self.r.uno_penalty, L.DR_UNO))
+            if self.r.uno_penalty > 0:
+                self.pending.insert(0, (seat, self.r.uno_penalty, L.DR_UNO))
         elif ev == L.EV_RESHUFFLE:
             pass
         elif ev == L.EV_WIN:

@@ -99,7 +99,7 @@ def test_party_rules_are_refused_until_played() -> None:
 
 
 def test_conservation_check_fires_on_a_corrupted_state() -> None:
-    engine = Engine(RunConfig.build(players=4, games=50), batch_size=8, check=True)
+    engine = Engine(RunConfig.build(players=4, games=50), batch_size=8, check=True, compiled=False)
     run = engine.start(0, 50)
     run.step()
     run.buffers.hands[3, 1, 5] += 1  # a card from nowhere
@@ -121,3 +121,17 @@ def test_event_log_turns_match_record() -> None:
     for g in range(50):
         turns = np.count_nonzero((ev[:, 0] == g) & (ev[:, 1] == L.EV_TURN))
         assert turns == played.rec[g, L.R_TURNS]
+
+
+def test_a_users_deck_file_is_played(tmp_path) -> None:
+    deck = tmp_path / "no_wd4.toml"
+    deck.write_text(
+        'name = "no_wd4"\n[per_colour]\n"0" = 1\n"1" = 2\n"2" = 2\n"3" = 2\n"4" = 2\n"5" = 2\n"6" = 2\n"7" = 2\n"8" = 2\n"9" = 2\n'
+        "skip = 2\nreverse = 2\ndraw_two = 2\n[wild]\nwild = 8\n"
+    )
+    df = simulate(rules="classic", players=4, games=500, seed=1, deck=str(deck))
+    assert df["played_wild_draw_four"].sum() == 0 and df["played_wild"].sum() > 0
+    with pytest.raises(ValueError, match="unknown kind 'joker'"):
+        bad = tmp_path / "bad.toml"
+        bad.write_text("[wild]\njoker = 2\n")
+        simulate(rules="classic", players=4, games=10, deck=str(bad))

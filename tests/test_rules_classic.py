@@ -113,7 +113,8 @@ CLASSIC_DECK = RunConfig.build(players=2, games=1).rules.load_deck().array(1).as
 def first_decisions(n_games: int, *, players: int = 4, rules: str = "classic", **overrides: Any) -> tuple[Any, np.ndarray]:
     """Deal games 0..n-1 of a traced run; return the buffers at each game's first decision, and the trace."""
     cfg = RunConfig.build(rules=rules, players=players, seed=SEED, games=n_games, overrides=overrides or None)
-    run = Engine(cfg, batch_size=n_games, trace=True, check=True).start(0, n_games)
+    # compiled=False: the random strategy is asked in Python, so every slot waits at its first decision
+    run = Engine(cfg, batch_size=n_games, trace=True, check=True, compiled=False).start(0, n_games)
     run.advance()
     b = run.buffers
     assert b.game.tolist() == list(range(n_games))

@@ -199,22 +199,27 @@ class Engine:
         check_supported(config.rules, config.players)
         self.config = config
         self.trace = trace
+        self.compiled = compiled
+        self.batch_size = batch_size or config.effective_batch_size
+        self.cfg = encode_rules(config.rules, config.players, 1, match=config.match, trace=trace, check=check)
         names = [str(s) for s in config.strategies]
         distinct = list(dict.fromkeys(names))
-        self.strategies: list[Strategy] = []
-        for name in distinct:
-            spec = config.strategies[names.index(name)]
-            self.strategies.append(registry.make(spec.name, dict(spec.params)))
-        self.strategy_labels = distinct
-        self.lineup = np.array([distinct.index(n) for n in names], np.int32)
-        self.batch_size = batch_size or config.effective_batch_size
-        self.cfg = encode_rules(config.rules, config.players, len(distinct), match=config.match, trace=trace, check=check)
-        self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
-        if compiled:
-            for k, strat in enumerate(self.strategies):
-                self.cfg[L.C_POLICY0 + k] = strat.compiled_policy
+        strategies = [registry.make(config.strategies[names.index(n)].name, dict(config.strategies[names.index(n)].params)) for n in distinct]
+        self.set_strategies(strategies, distinct, [distinct.index(n) for n in names])
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self.rkey = np.uint64(run_key(config.seed))
+
+    def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
+        """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
+        self.strategies = list(strategies)
+        self.strategy_labels = list(labels)
+        self.lineup = np.asarray(lineup, np.int32)
+        self.cfg[L.C_N_STRATS] = len(strategies)
+        self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
+        self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
+        if self.compiled:
+            for k, strat in enumerate(self.strategies):
+                self.cfg[L.C_POLICY0 + k] = strat.compiled_policy
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""

@@ -171,10 +171,7 @@ def play_from(
     config = RunConfig(rules=ruleset, players=players, strategies=RunConfig.build(players=players).strategies, seed=seed, games=1)
     engine = Engine(config, batch_size=1, trace=True, check=True)
     scripted = ScriptedStrategy(script=script)
-    engine.strategies = [scripted]
-    engine.strategy_labels = ["scripted"]
-    engine.lineup = np.zeros(players, np.int32)
-    engine.cfg[L.C_N_STRATS] = 1
+    engine.set_strategies([scripted], ["scripted"], [0] * players)
     run = engine.start(0, 1)
     b = run.buffers
     run.next_game[0] = 1  # no further game is dealt into the slot
