@@ -90,8 +90,13 @@ def auto_drawn_mask(strategies: list[Strategy]) -> int:
     return mask
 
 
-def check_supported(rules: RuleSet, players: int) -> None:
+def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:
     """Refuse rules the engine does not play yet, before any work starts."""
+    if match:
+        raise ValueError(
+            "multi-round matches (--match, E-3/E-4) are not played by this engine version yet; "
+            "drop --match to play single rounds."
+        )
     deck = np.asarray(rules.load_deck().counts)
     party_cards = deck[[13, 27, 41, 55, WILD_PILE_UP, WILD_DRAWN_TOGETHER]].sum()
     if rules.speed_play or party_cards:
@@ -196,7 +201,7 @@ class Engine:
     def __init__(
         self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True
     ) -> None:
-        check_supported(config.rules, config.players)
+        check_supported(config.rules, config.players, match=config.match)
         self.config = config
         self.trace = trace
         self.compiled = compiled

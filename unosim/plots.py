@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 Z95 = 1.959964
 
@@ -105,21 +103,14 @@ def report(df: pd.DataFrame, out: str | Path) -> list[Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     files = []
-    for name, draw in (("game_length", game_length), ("cards_per_game", cards_per_game)):
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        draw(df, ax)
+    plots = [("game_length", game_length, {}), ("cards_per_game", cards_per_game, {})]
+    plots += [(f"seat_advantage_{name}", seat_advantage, {"rules": None if name == "all" else name}) for name, _ in _groups(df)]
+    for name, draw, kwargs in plots:
+        fig = Figure(figsize=(7, 4.5))  # no pyplot state: safe in scripts, servers and notebooks
+        draw(df, fig.subplots(), **kwargs)
         fig.tight_layout()
         fig.savefig(out / f"{name}.png", dpi=120)
-        plt.close(fig)
         files.append(out / f"{name}.png")
-    for name, _ in _groups(df):
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        seat_advantage(df, ax, rules=None if name == "all" else name)
-        fig.tight_layout()
-        path = out / f"seat_advantage_{name}.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        files.append(path)
     table = summary_table(df)
     md = out / "report.md"
     md.write_text(

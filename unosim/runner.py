@@ -331,7 +331,7 @@ def check_supported(parts: tuple[Part, ...]) -> None:
             continue
         seen.add(part.cell)
         try:
-            check(part.config.rules, part.config.players)
+            check(part.config.rules, part.config.players, match=part.config.match)
         except ValueError as exc:
             if part.cell is None:
                 raise

@@ -78,6 +78,23 @@ def legal_count(s, seat, t, colour, face, sym, wd4_ok, hands):
 
 
 @rule
+def candidates(block, colour, face, column):
+    """Types of block ``block`` (a colour 0-3, or 4: the wilds) that can match, as a range.
+
+    The active colour's whole block; in another colour only the top card's
+    face (when ``column``: the top card has a face that may be matched); all
+    wilds. Visiting blocks 0..4 walks the candidates in increasing type order.
+    """
+    if block == 4:
+        return 56, 60
+    if block == colour:
+        return block * 14, block * 14 + 14
+    if column:
+        return block * 14 + face, block * 14 + face + 1
+    return 0, 0
+
+
+@rule
 def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
@@ -95,13 +112,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
     best = -1
     total = 0
     for c in range(5):
-        lo = c * 14 if c < 4 else 56
-        hi = lo + (14 if c < 4 else 4)
-        if c < 4 and c != colour:
-            if not column:
-                continue
-            lo = c * 14 + face
-            hi = lo + 1
+        lo, hi = candidates(c, colour, face, column)
         for t in range(lo, hi):
             n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
             if n > 0:
@@ -115,13 +126,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
         return -1
     x = int(u * total)
     for c in range(5):
-        lo = c * 14 if c < 4 else 56
-        hi = lo + (14 if c < 4 else 4)
-        if c < 4 and c != colour:
-            if not column:
-                continue
-            lo = c * 14 + face
-            hi = lo + 1
+        lo, hi = candidates(c, colour, face, column)
         for t in range(lo, hi):
             n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
             if n > 0 and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
