@@ -358,7 +358,7 @@ class Run:
         self.next_game = np.array([first], np.int64)
         self.err = np.full(1, -1, np.int64)
         self.scratch = np.zeros(int(engine.deck.sum()), np.int16)
-        self.actors = np.zeros(P, np.int64)
+        self.actors = np.zeros(max(P, 64), np.int64)
         self.parity = 0
 
     def advance(self) -> int:

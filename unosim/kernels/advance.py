@@ -40,7 +40,7 @@ def scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_d
 
 @rule
 def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
-             rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev):
+             rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev):
     """Run slot ``s`` until it waits for a decision (or has no game left)."""
     while True:
         ph = slot[s, F_PHASE]
@@ -54,7 +54,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 pol = cfg[C_POLICY0 + seat_strat[s, actor]]
                 if pol == 0:
                     return
-                card, colour, flag = policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg)
+                card, colour, flag = policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
                 slot[s, F_ROW] = -1
@@ -104,8 +104,9 @@ def advance(
     Rows are written into buffer ``parity`` (the first axis of the row
     arrays); decisions are read from the other one. ``group_count`` holds the
     previous call's row counts on entry and this call's on return.
-    ``scratch`` (deck size) and ``actors`` (players) are work buffers: kernels
-    do not allocate.
+    ``scratch`` (deck size) and ``actors`` (at least 64: seats acting, or the
+    candidate cards of a compiled policy) are work buffers: kernels do not
+    allocate.
     """
     ns = cfg[C_N_STRATS]
     prev = 1 - parity
@@ -115,7 +116,7 @@ def advance(
     total = 0
     for s in range(slot.shape[0]):
         run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
-                 rec_open, first, end, next_game, rkey, deck, scratch, cfg, ev, nev)
+                 rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev)
         ph = slot[s, F_PHASE]
         if ph == PH_IDLE:
             continue

@@ -95,13 +95,13 @@ def candidates(block, colour, face, column):
 
 
 @rule
-def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
+def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
     Only the cards that can match are visited (the active colour's block, the
     top card's face in the other colours, the wilds), in increasing type
     order — the order the Python primitives walk — so the same uniform picks
-    the same card.
+    the same card. The eligible types are collected in ``cand`` on the way.
     """
     u = seat_uniform(keys, seat_ctr, s, seat)
     colour = slot[s, F_COLOUR]
@@ -111,6 +111,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
     column = face >= 0 and (sym or face <= 9)
     best = -1
     total = 0
+    m = 0
     for c in range(5):
         lo, hi = candidates(c, colour, face, column)
         for t in range(lo, hi):
@@ -120,28 +121,30 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
                 if score > best:
                     best = score
                     total = n
+                    m = 0
                 elif score == best:
                     total += n
+                else:
+                    continue
+                cand[m] = t
+                m += 1
     if total == 0:
         return -1
     x = int(u * total)
-    for c in range(5):
-        lo, hi = candidates(c, colour, face, column)
-        for t in range(lo, hi):
-            n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
-            if n > 0 and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
-                x -= n
-                if x < 0:
-                    return t
+    for i in range(m):
+        t = cand[i]
+        x -= hands[s, seat, t]
+        if x < 0:
+            return t
     return -1
 
 
 @rule
-def policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg):
+def policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag) a compiled policy answers in phase ``ph``."""
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
-        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg)
+        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
         return card, colour, 0
     seat = slot[s, F_ACTOR]
