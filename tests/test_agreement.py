@@ -47,3 +47,16 @@ def test_fast_engine_agrees_with_reference(players: int, strategy: str) -> None:
         failures.append(_compare(f"win rate of offset {k}", (offsets == k).astype(float), (ref_offset == k).astype(float)))
     failures = [f for f in failures if f]
     assert not failures, "; ".join(failures)
+
+
+def test_classic_house_agrees_with_reference() -> None:
+    """Draw-until-playable, colour-only actions, no challenges, penalty 4 (seed 003's rules)."""
+    fast = simulate(rules="classic-house", players=4, games=30_000, strategies="random", seed=77)
+    ref = [play_game(PRESETS["classic-house"], 4, ["random"] * 4, seed) for seed in range(REF_GAMES)]
+    failures = [
+        _compare("mean turns", fast["turns"].to_numpy(float), np.array([g["turns"] for g in ref], float)),
+        _compare("mean cards drawn", fast["cards_drawn"].to_numpy(float), np.array([g["cards_drawn"] for g in ref], float)),
+        _compare("mean points", fast["winner_points"].to_numpy(float), np.array([g["winner_points"] for g in ref], float)),
+    ]
+    failures = [f for f in failures if f]
+    assert not failures, "; ".join(failures)
