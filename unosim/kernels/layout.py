@@ -17,11 +17,17 @@ array            shape, dtype           meaning
                                         (``DISC``) and the mini pile (``MINI``)
 ``seat_strat``   ``[B, P]`` i32         strategy index playing each seat
 ``seat_ctr``     ``[B, P]`` i32         counter of each seat's strategy random stream
-``seat_dec``     ``[B, P]`` i32         multi-actor decision (vote target, catch flag)
-``seat_w``       ``[B, P]`` f64         jump-in reaction weight (0: no jump-in)
+``seat_dec``     ``[B, P]`` i32         multi-actor decision (catch flag; vote target)
 ``opening``      ``[B, P, H]`` i8       opening hand of each seat (card types)
-``scores``       ``[B, P]`` i32         match scores (multi-round matches)
 ===============  =====================  ==============================================
+
+Reserved for UNO Party! and matches (issue 3), named here so that the layout
+does not change when they are played: the phases ``PH_PILEUP``, ``PH_VOTE``,
+``PH_JUMPIN``, the ``MINI`` pile row, the fields ``F_MINI_*``, ``F_ALIVE``,
+``F_ROUND``, the decision columns ``D_A``/``D_B`` (link pair), and two arrays
+still to be allocated: ``seat_w[B, P]`` (jump-in reaction weights) and
+``scores[B, P]`` (match scores). The engine refuses party rules and matches
+until then (``engine.check_supported``).
 
 ``K = N_TYPES`` card types (``unosim.cards``), ``P`` players, ``H`` hand size.
 The top card of the discard pile is ``slot[:, F_TOP]``, not part of ``DISC``.
