@@ -281,18 +281,22 @@ class Engine:
             raise self._fail(k, decision, obs, row, f"card {c} ({name}) may not be played; legal: {legal or 'none'}, or -1 to draw")
         return cards
 
-    def _follow_ups(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64], dec: NDArray[np.int32], drawn_phase: bool) -> None:
-        """Colour for wilds, link pair, UNO call: asked only of the rows that need them."""
+    def _colours(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64]) -> NDArray[Any]:
+        """Ask ``choose_colour`` and check the answer (0..3 per row)."""
+        colours = self._array(k, "choose_colour", obs, strat.choose_colour(obs, cards), (len(obs),))
+        bad = (colours < 0) | (colours > 3)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise self._fail(k, "choose_colour", obs, row, f"colour {colours[row]} is not 0..3")
+        return colours
+
+    def _follow_ups(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64], dec: NDArray[np.int32]) -> None:
+        """Colour for wilds and the UNO call: asked only of the rows that need them."""
         dec[:, L.D_CARD] = cards
         wild = _NEEDS_COLOUR[cards]
         if wild.any():
             rows = np.flatnonzero(wild)
-            sub = obs.subset(rows)
-            colours = self._array(k, "choose_colour", sub, strat.choose_colour(sub, cards[rows]), (len(rows),))
-            if np.any((colours < 0) | (colours > 3)):
-                bad = int(np.flatnonzero((colours < 0) | (colours > 3))[0])
-                raise self._fail(k, "choose_colour", sub, bad, f"colour {colours[bad]} is not 0..3")
-            dec[rows, L.D_COLOUR] = colours
+            dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
         dec[:, L.D_FORGET] = 0
         if strat.never_forgets_uno:
             return
@@ -305,21 +309,17 @@ class Engine:
 
     def _turn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         cards = self._cards(k, "play", obs, strat.play(obs))
-        self._follow_ups(strat, k, obs, cards, dec, False)
+        self._follow_ups(strat, k, obs, cards, dec)
 
     def _drawn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         flags = self._array(k, "play_drawn", obs, strat.play_drawn(obs), (len(obs),)).astype(bool)
         cards = np.where(flags, obs.drawn, -1).astype(np.int64)
         self._cards(k, "play_drawn", obs, cards)
         dec[:, L.D_FLAG] = flags
-        self._follow_ups(strat, k, obs, cards, dec, True)
+        self._follow_ups(strat, k, obs, cards, dec)
 
     def _colour(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        colours = self._array(k, "choose_colour", obs, strat.choose_colour(obs, np.full(len(obs), -1)), (len(obs),))
-        if np.any((colours < 0) | (colours > 3)):
-            bad = int(np.flatnonzero((colours < 0) | (colours > 3))[0])
-            raise self._fail(k, "choose_colour", obs, bad, f"colour {colours[bad]} is not 0..3")
-        dec[:, L.D_COLOUR] = colours
+        dec[:, L.D_COLOUR] = self._colours(strat, k, obs, np.full(len(obs), -1))
 
     def _flag(name: str):  # noqa: N805 - builds a method
         def decide(self: Engine, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
