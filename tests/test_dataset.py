@@ -119,3 +119,17 @@ def test_file_pattern_widens_for_many_chunks() -> None:
     assert dataset.file_pattern(10).format(chunk=3) == "part-00003.parquet"
     assert dataset.file_pattern(1_000_000).format(chunk=3) == "part-000003.parquet"
     assert dataset.file_pattern(4, cells=2000).format(cell=7, chunk=1) == "cell-0007-part-00001.parquet"
+
+
+def test_docs_list_every_column_of_a_run() -> None:
+    """docs/datasets.md documents every column the engine writes."""
+    from pathlib import Path
+
+    from unosim.config import RunConfig
+    from unosim.engine import play_range
+
+    page = (Path(__file__).parents[1] / "docs" / "datasets.md").read_text()
+    table = play_range(RunConfig.build(players=3, games=5), 0, 5)
+    for name in table.column_names:
+        name = "played_<kind>" if name.startswith("played_") else name
+        assert f"`{name}`" in page, name
