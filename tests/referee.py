@@ -4,7 +4,8 @@ It keeps its own hands, top card, colour, direction and turn order, written
 from RULES.md directly (not from the engine), and checks that every play was
 legal (T-1, W-2), that every turn went to the right seat (T-6, S-3, A-1..A-3,
 W-2 outcomes), that forced draws had the right size, and that the final hands
-agree with the record. Classic rules (issue 2).
+agree with the record. Classic rules, plus Point Taken (A-4) and Wild Drawn
+Together with its link echoes (P-6, P-7).
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ class Referee:
         self.wd4_player = -1
         self.await_challenge: int | None = None
         self.winner: int | None = None
+        self.link: tuple[int, int] | None = None
+        self.votes: list[int] = []
+        self.vote_player = -1
+        self.turn_draw: list[int] | None = None  # [seat, cards drawn, echoes?] of an open turn draw
+        self.link_must_end = False  # a Point Taken ends any link (A-4)
 
     def seat(self, base: int, steps: int) -> int:
         return (base + steps * self.dir) % self.P
@@ -75,16 +81,40 @@ class Referee:
 
     def forced(self, seat: int, n: int, reason: int) -> None:
         if n > 0:
-            self.pending.append((seat, n, reason))
+            self.pending.append([seat, n, reason, 0])
+
+    def partner(self, seat: int) -> int | None:
+        if self.link and seat in self.link:
+            return self.link[1] if self.link[0] == seat else self.link[0]
+        return None
+
+    def echo(self, seat: int, got: int) -> None:
+        """P-7: the linked partner draws as many, right after (an echo does not echo)."""
+        partner = self.partner(seat)
+        if partner is not None and got > 0:
+            self.pending.insert(0, [partner, got, L.DR_ECHO, 0])
 
     def take_draw(self, seat: int, reason: int, got: bool) -> None:
         assert self.pending, f"unexpected forced draw by seat {seat} (reason {reason})"
-        s, n, r = self.pending[0]
-        assert (s, r) == (seat, reason), f"forced draw by seat {seat} reason {reason}, expected seat {s} reason {r}"
-        if got and n > 1:
-            self.pending[0] = (s, n - 1, r)
-        else:
-            self.pending.pop(0)
+        entry = self.pending[0]
+        assert (entry[0], entry[2]) == (seat, reason), f"forced draw by seat {seat} reason {reason}, expected {entry}"
+        entry[3] += got
+        if got and entry[1] > 1:
+            entry[1] -= 1
+            return
+        self.pending.pop(0)
+        if reason not in (L.DR_ECHO, L.DR_LAST):
+            self.echo(seat, entry[3])
+
+    def has_legal(self, seat: int) -> bool:
+        return any(n and (self.wd4_legal(seat) if c == 57 else self.matches(c)) for c, n in self.hands[seat].items())
+
+    def close_turn_draw(self) -> None:
+        if self.turn_draw is not None:
+            seat, got, echoes = self.turn_draw
+            self.turn_draw = None
+            if echoes:
+                self.echo(seat, got)
 
     def after_play(self, seat: int, card: int) -> None:
         """Expected consequences of a play (effects, next turn)."""
@@ -103,6 +133,10 @@ class Referee:
         elif card < 56 and f == 12:
             self.forced(nxt, 2, L.DR_DRAW_TWO)
             nxt = self.seat(seat, 2)
+        elif card < 56 and f == 13:
+            self.vote_player, self.votes = seat, []
+            self.expect_turn = None
+            return
         elif card == 57:
             if self.r.wd4_challenge:
                 self.await_challenge = nxt
@@ -114,6 +148,8 @@ class Referee:
 
     def event(self, ev: int, seat: int, card: int, a: int, b: int) -> None:
         P = self.P
+        if self.turn_draw is not None and not (ev in (L.EV_DRAW, L.EV_EMPTY) and a == L.DR_TURN):
+            self.close_turn_draw()
         if ev == L.EV_DEAL:
             self.dealer = a
         elif ev == L.EV_RETURN:
@@ -141,6 +177,9 @@ class Referee:
         elif ev == L.EV_TURN:
             assert not self.pending, f"turn started with forced draws outstanding: {self.pending}"
             assert self.expect_turn is not None and seat == self.expect_turn, f"turn of seat {seat}, expected {self.expect_turn}"
+            if self.link_must_end:
+                assert self.link is None, "a Point Taken did not end the link"
+                self.link_must_end = False
             assert self.colour >= 0
             self.turn, self.drawn_this_turn = seat, None
             self.turns += 1
@@ -165,6 +204,10 @@ class Referee:
             got = ev == L.EV_DRAW
             if a == L.DR_TURN:
                 assert seat == self.turn
+                if self.turn_draw is None:
+                    voluntary = self.has_legal(seat) and not self.r.link_echoes_voluntary_draws
+                    self.turn_draw = [seat, 0, not voluntary]
+                self.turn_draw[1] += got
                 if self.r.draw_until_playable and self.drawn_this_turn is not None:
                     assert not self.matches(self.drawn_this_turn) or self.drawn_this_turn == 57
                 self.drawn_this_turn = card if got else None
@@ -203,12 +246,28 @@ class Referee:
         elif ev == L.EV_CATCH:
             assert a != seat
             if self.r.uno_penalty > 0:
-                self.pending.insert(0, (seat, self.r.uno_penalty, L.DR_UNO))
+                self.pending.insert(0, [seat, self.r.uno_penalty, L.DR_UNO, 0])
         elif ev == L.EV_RESHUFFLE:
             pass
         elif ev == L.EV_WIN:
             assert self.winner == seat and not self.pending
             assert a == sum(self.points(p) for p in range(P) if p != seat)
+        elif ev == L.EV_LINK:
+            assert self.top == 59 and a != b and 0 <= a < P and 0 <= b < P
+            self.link = (a, b)
+        elif ev == L.EV_LINK_END:
+            assert self.link == (a, b), (self.link, a, b)
+            self.link = None
+        elif ev == L.EV_VOTE:
+            assert self.vote_player >= 0 and seat == len(self.votes) and a != seat and 0 <= a < P
+            self.votes.append(a)
+            if len(self.votes) == P:
+                player, self.vote_player = self.vote_player, -1
+                self.link_must_end = True
+                for i in range(P):
+                    p = self.seat(player, i)
+                    self.forced(p, min(self.votes.count(p), self.r.point_taken_cap), L.DR_POINT_TAKEN)
+                self.expect_turn = self.seat(player, 1)
         elif ev == L.EV_TRUNCATE:
             assert self.turns == self.r.max_turns
         else:

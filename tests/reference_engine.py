@@ -150,8 +150,16 @@ def build_deck(deck, copies=1):
             cards += [Card(colour, "point_taken")] * 2
         for face in WILD_FACES:
             cards += [Card(None, face)] * 4
+    elif isinstance(deck, dict):
+        # a deck given as data, in the deck-file layout: copies per colour of each
+        # coloured face ("0".."9", skip, ...), copies in total of each wild face
+        for colour in COLOURS:
+            for face, n in deck.get("per_colour", {}).items():
+                cards += [Card(colour, int(face) if face.isdigit() else face)] * n
+        for face, n in deck.get("wild", {}).items():
+            cards += [Card(None, face)] * n
     else:
-        raise ValueError(f"unknown deck {deck!r}; use 'classic' or 'party'")
+        raise ValueError(f"unknown deck {deck!r}; use 'classic', 'party' or a dict")
     return cards * copies
 
 

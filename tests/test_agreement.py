@@ -9,6 +9,9 @@ make a genuine rule difference of a few percent visible.
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 import pytest
 from reference_engine import PRESETS, play_game
@@ -58,5 +61,28 @@ def test_classic_house_agrees_with_reference() -> None:
         _compare("mean cards drawn", fast["cards_drawn"].to_numpy(float), np.array([g["cards_drawn"] for g in ref], float)),
         _compare("mean points", fast["winner_points"].to_numpy(float), np.array([g["winner_points"] for g in ref], float)),
     ]
+    failures = [f for f in failures if f]
+    assert not failures, "; ".join(failures)
+
+
+PARTY_ACTIONS_DECK = Path(__file__).parent / "data" / "classic_plus_party_actions.toml"
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+def test_point_taken_and_links_agree_with_reference(strategy: str) -> None:
+    """A-4 Point Taken and P-6/P-7 links, on the classic deck plus those cards, 4 players."""
+    deck = tomllib.loads(PARTY_ACTIONS_DECK.read_text())
+    options = {**PRESETS["classic"], "deck": {"per_colour": deck["per_colour"], "wild": deck["wild"]}}
+    fast = simulate(rules="classic", players=4, games=30_000, strategies=strategy, seed=5, deck=str(PARTY_ACTIONS_DECK))
+    ref = [play_game(options, 4, [strategy] * 4, seed) for seed in range(REF_GAMES)]
+    assert fast["point_taken_draws"].sum() > 0 and fast["link_echo_draws"].sum() > 0
+    failures = []
+    for column, key in (("turns", "turns"), ("winner_points", "winner_points"), ("point_taken_draws", "point_taken_draws"),
+                        ("link_echo_draws", "link_echo_draws"), ("cards_drawn", "cards_drawn"), ("truncated", "truncated")):
+        failures.append(_compare(column, fast[column].to_numpy(float), np.array([g[key] for g in ref], float)))
+    offsets = fast["winner_offset"].fillna(0).to_numpy()
+    ref_offset = np.array([g["winner_offset"] or 0 for g in ref])
+    for k in range(1, 5):
+        failures.append(_compare(f"win rate of offset {k}", (offsets == k).astype(float), (ref_offset == k).astype(float)))
     failures = [f for f in failures if f]
     assert not failures, "; ".join(failures)

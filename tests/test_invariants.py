@@ -9,6 +9,8 @@ UNO) so that every classic rule path is visited.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from referee import check_played
@@ -41,6 +43,21 @@ def test_invariants_random_games(preset: str, players: int) -> None:
     reshuffles = (played.events[:, 1] == L.EV_RESHUFFLE).sum()
     assert reshuffles > 0
     assert np.all(rec[:, L.R_WINNER] < players)
+
+
+PARTY_ACTIONS_DECK = str(Path(__file__).parent / "data" / "classic_plus_party_actions.toml")
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_invariants_with_point_taken_and_links(players: int) -> None:
+    """A-4, P-6, P-7 on the classic deck plus Point Taken and Wild Drawn Together."""
+    config = RunConfig.build(
+        rules="classic", players=players, strategies=lineup(players), seed=12, deck=PARTY_ACTIONS_DECK,
+        overrides=["max_turns=1000"],
+    )
+    played = Engine(config, trace=True, check=True).play(0, 5000)
+    assert check_played(config.rules, players, played) == 5000
+    assert played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0 and played.rec[:, L.R_LINK_ECHO_DRAWS].sum() > 0
 
 
 def test_referee_catches_a_tampered_log() -> None:

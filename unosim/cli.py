@@ -226,6 +226,7 @@ def replay(
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
     ] = None,
+    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
 ) -> None:
     """Narrate one game, move by move: of a written dataset (--run), or of a seed."""
     from .config import RunConfig
@@ -240,7 +241,9 @@ def replay(
         if not 0 <= game < config.games:
             raise ValueError(f"--game {game} is not a game of {run_dir}; it holds games 0 to {config.games - 1}.")
     else:
-        config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, games=game + 1)
+        config = RunConfig.build(
+            rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=game + 1
+        )
     trace = replay_game(config, game)
     for line in trace.narrate():
         out_console.print(line, highlight=False, markup=False)

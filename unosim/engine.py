@@ -98,12 +98,11 @@ def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> Non
             "drop --match to play single rounds."
         )
     deck = np.asarray(rules.load_deck().counts)
-    party_cards = deck[[13, 27, 41, 55, WILD_PILE_UP, WILD_DRAWN_TOGETHER]].sum()
-    if rules.speed_play or party_cards:
+    if rules.speed_play or deck[WILD_PILE_UP] or rules.relink_must_differ:
         raise ValueError(
-            "UNO Party! rules (speed play, Point Taken, Wild Pile Up, Wild Drawn Together) are not played "
-            "by this engine version yet; use --rules classic or classic-house with the classic deck, "
-            "or set speed_play=false and use a deck without party cards."
+            "speed play (P-1..P-4), Wild Pile Up (P-5) and relink_must_differ are not played by this engine "
+            "version yet (Point Taken and Wild Drawn Together are); use --rules classic or classic-house, or "
+            "set speed_play=false and play a deck file without wild_pile_up."
         )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
@@ -297,6 +296,17 @@ class Engine:
         if wild.any():
             rows = np.flatnonzero(wild)
             dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
+        dec[:, L.D_A] = -1
+        linking = cards == WILD_DRAWN_TOGETHER
+        if linking.any():
+            rows = np.flatnonzero(linking)
+            sub = obs.subset(rows)
+            pairs = self._array(k, "choose_link", sub, strat.choose_link(sub), (len(rows), 2)).astype(np.int64)
+            bad = (pairs < 0).any(axis=1) | (pairs >= obs.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise self._fail(k, "choose_link", sub, row, f"pair {pairs[row].tolist()} is not two distinct seats of 0..{obs.players - 1}")
+            dec[rows, L.D_A], dec[rows, L.D_B] = pairs[:, 0], pairs[:, 1]
         dec[:, L.D_FORGET] = 0
         if strat.never_forgets_uno:
             return
@@ -329,6 +339,14 @@ class Engine:
 
     _challenge = _flag("challenge")
     _catch = _flag("catch_uno")
+
+    def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        targets = self._array(k, "point_at", obs, strat.point_at(obs), (len(obs),)).astype(np.int64)
+        bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise self._fail(k, "point_at", obs, row, f"seat {targets[row]} is not another player's seat")
+        dec[:, L.D_FLAG] = targets
 
     def _unsupported(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         raise NotImplementedError(f"phase {obs.phase!r} is not played yet")
@@ -402,7 +420,7 @@ _DISPATCH = {
     L.PH_CHALLENGE: Engine._challenge,
     L.PH_CATCH: Engine._catch,
     L.PH_PILEUP: Engine._unsupported,
-    L.PH_VOTE: Engine._unsupported,
+    L.PH_VOTE: Engine._vote,
     L.PH_JUMPIN: Engine._unsupported,
 }
 

@@ -100,6 +100,7 @@ class Snapshot:
     winner: int | None
     finished: bool
     counters: dict[str, int] = field(default_factory=dict)
+    party: dict[str, int] = field(default_factory=dict)
     events: NDArray[np.int32] | None = None
 
 
@@ -108,8 +109,9 @@ class ScriptedStrategy(Strategy):
 
     Steps: ``("play", card)``, ``("draw",)``, ``("play_drawn", bool)``,
     ``("colour", colour)``, ``("challenge", bool)``, ``("forget_uno", bool)``,
-    ``("catch_uno", [bool per other seat, in seat order])``. A decision the
-    script does not expect raises ``AssertionError``.
+    ``("catch_uno", [bool per other seat, in seat order])``,
+    ``("point_at", [target per seat, in seat order])``, ``("link", (a, b))``.
+    A decision the script does not expect raises ``AssertionError``.
     """
 
     name = "scripted"
@@ -146,6 +148,12 @@ class ScriptedStrategy(Strategy):
 
     def catch_uno(self, obs: Observation) -> NDArray[np.bool_]:
         return np.asarray(self._next(("catch_uno",), obs)[1], bool)
+
+    def point_at(self, obs: Observation) -> NDArray[np.integer]:
+        return np.asarray(self._next(("point_at",), obs)[1], np.int64)
+
+    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
+        return np.asarray([self._next(("link",), obs)[1]], np.int64)
 
 
 def _named(counts: NDArray[np.integer]) -> dict[str, int]:
@@ -229,6 +237,10 @@ def play_from(
             "challenges_won": int(rec[L.R_CHALLENGES_WON] if finished else s[L.F_CHALLENGES_WON]),
             "uno_penalties": int(rec[L.R_UNO_PENALTIES] if finished else s[L.F_UNO_PENALTIES]),
             "truncated": int(rec[L.R_TRUNCATED] if finished else s[L.F_TRUNCATED]),
+        },
+        party={
+            "point_taken_draws": int(rec[L.R_POINT_TAKEN_DRAWS] if finished else s[L.F_POINT_TAKEN_DRAWS]),
+            "link_echo_draws": int(rec[L.R_LINK_ECHO_DRAWS] if finished else s[L.F_LINK_ECHO_DRAWS]),
         },
         events=played.events,
     )

@@ -103,6 +103,12 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             yield f"  The draw pile is empty: {a} discarded cards are shuffled into a new one."
         elif ev == L.EV_WIN:
             yield f"{who} has no cards left and wins, scoring {a} points."
+        elif ev == L.EV_VOTE:
+            yield f"  {who} points at {names[a]}."
+        elif ev == L.EV_LINK:
+            yield f"  {who} links {names[a]} and {names[b]}: each will draw whenever the other must."
+        elif ev == L.EV_LINK_END:
+            yield f"  The link of {names[a]} and {names[b]} ends."
         elif ev == L.EV_TRUNCATE:
             yield f"The round stops after {a} turns (max_turns) and is recorded as truncated."
         else:

@@ -13,14 +13,14 @@ at exactly one dispatch site below, which keeps the compiled kernel small.
 """
 
 from .deal import start_game
-from .effects import apply_catch, apply_challenge, resolve_effects
+from .effects import apply_catch, apply_challenge, apply_votes, resolve_effects
 from .finish import record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_PHASE, F_ROW, F_TURN,
+    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_PHASE, F_ROW, F_TURN,
     MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
-    PH_START_TURN, PH_TURN, PH_WIN, ROW_AUTO,
+    PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, ROW_AUTO,
 )
 from .piles import cards_accounted
 from .policy import policy_decision
@@ -54,25 +54,28 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 pol = cfg[C_POLICY0 + seat_strat[s, actor]]
                 if pol == 0:
                     return
-                card, colour, flag = policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg, actors)
+                card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
                 slot[s, F_ROW] = -1
-                card, colour, flag, forget = -1, -1, 1, 0
+                card, colour, flag, forget, pair = -1, -1, 1, 0, -1
             else:
                 slot[s, F_ROW] = -1
                 card, colour = dec[prev, r, D_CARD], dec[prev, r, D_COLOUR]
                 flag, forget = dec[prev, r, D_FLAG], dec[prev, r, D_FORGET]
+                pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
             if ph == PH_TURN:
-                apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
+                apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
             elif ph == PH_DRAWN:
-                apply_drawn(s, flag, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+                apply_drawn(s, flag, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_COLOUR:
                 apply_colour(s, colour, slot, game, cfg, ev, nev)
             elif ph == PH_CHALLENGE:
                 apply_challenge(s, flag, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_CATCH:
                 apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_VOTE:
+                apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_EFFECTS:
             resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_START_TURN:

@@ -5,9 +5,10 @@ from .jit import rule
 
 from .finish import pass_turn, wrap
 from .layout import (
-    C_PLAYERS, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_UNO, DR_WD4,
-    EV_CATCH, EV_CHALLENGE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, F_ACTOR, F_BLUFF, F_CHALLENGES,
-    F_CHALLENGES_WON, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_UNO_PENALTIES, PH_CHALLENGE, PH_EFFECTS,
+    C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
+    EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
+    F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
+    F_UNO_PENALTIES, PH_CHALLENGE, PH_EFFECTS, PH_VOTE,
 )
 from .piles import forced_draw, log
 from .tables import FACE_OF
@@ -43,6 +44,9 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             forced_draw(s, nxt, 2, DR_DRAW_TWO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, 2, slot, s, cfg)
+        elif face == 13:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
+            slot[s, F_PHASE] = PH_VOTE
+            return
     elif card == 57:  # W-2 Wild Draw Four
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
@@ -77,6 +81,38 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         forced_draw(s, victim, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
         pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+
+
+@rule
+def end_link(s, slot, game, cfg, ev, nev):
+    """A Point Taken ends any link (A-4, P-7)."""
+    if slot[s, F_LINK_A] >= 0:
+        log(cfg, ev, nev, game[s], EV_LINK_END, -1, -1, slot[s, F_LINK_A], slot[s, F_LINK_B])
+        slot[s, F_LINK_A] = -1
+        slot[s, F_LINK_B] = -1
+
+
+@rule
+def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """A-4: each player draws one card per player pointing at them (at most ``point_taken_cap``),
+    starting with the player of the Point Taken, then in the current direction; play goes on
+    with the player after them. The link ends before the draws (option) or after them."""
+    player = slot[s, F_SEAT]
+    n = cfg[C_PLAYERS]
+    for p in range(n):
+        log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
+    if cfg[C_PT_LINK_FIRST]:
+        end_link(s, slot, game, cfg, ev, nev)
+    for i in range(n):
+        p = seat_at(player, i, slot, s, cfg)
+        votes = 0
+        for q in range(n):
+            votes += seat_dec[s, q] == p
+        k = min(votes, cfg[C_PT_CAP])
+        if k > 0:
+            slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(s, p, k, DR_POINT_TAKEN, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    end_link(s, slot, game, cfg, ev, nev)
+    pass_turn(s, seat_at(player, 1, slot, s, cfg), slot, cfg)
 
 
 @rule

@@ -11,7 +11,7 @@ from .layout import (
     R_PILEUP_CARDS, R_PILEUPS, R_PLAYED, R_POINT_TAKEN_DRAWS, R_ROUND, R_TRUNCATED, R_TURNS,
     R_UNO_PENALTIES, R_WINNER, R_WRONG_JUMP_INS,
 )
-from .piles import forced_draw, log
+from .piles import give, log
 from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF
 
 @rule
@@ -61,7 +61,8 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     card = slot[s, F_PENDING]
     if cfg[C_LAST_DRAWS] and (card == 57 or FACE_OF[card] == FACE_DRAW_TWO):
         victim = wrap(seat + slot[s, F_DIR], cfg[C_PLAYERS])
-        forced_draw(s, victim, 4 if card == 57 else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        # the round is over: no link echo, which could hand the winner cards
+        give(s, victim, 4 if card == 57 else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if cfg[C_TRACE]:
         points = 0
         for p in range(cfg[C_PLAYERS]):

@@ -155,6 +155,9 @@ EV_WIN = 14  # seat wins; a = winner's points
 EV_TRUNCATE = 15
 EV_RETURN = 16  # start card put back (card)
 EV_NO_CHALLENGE = 17  # victim accepts the Wild Draw Four
+EV_VOTE = 18  # seat points at seat a (Point Taken, A-4)
+EV_LINK = 19  # seat links seats a and b (Wild Drawn Together, P-6)
+EV_LINK_END = 20  # the link of seats a and b ends (Point Taken, A-4)
 N_EV_COLS = 6
 
 DR_TURN = 0  # drew for the turn (T-3/T-4)

@@ -10,7 +10,7 @@ the records. Multi-actor decisions (UNO catches) still go through Python.
 """
 
 from .jit import rule
-from .layout import C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_TURN
+from .layout import C_PLAYERS, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_TURN
 from .legality import playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, POINTS_OF
@@ -140,19 +140,60 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
 
 
 @rule
-def policy_decision(pol, ph, s, keys, hands, slot, seat_ctr, cfg, cand):
-    """The (card, colour, flag) a compiled policy answers in phase ``ph``."""
+def fewest_cards(s, seat, skip_a, skip_b, u, hsize, n):
+    """The seat with the fewest cards other than ``skip_a``/``skip_b``, ties uniform (``argmax_ties``)."""
+    best = 1 << 30
+    ties = 0
+    for p in range(n):
+        if p != skip_a and p != skip_b:
+            if hsize[s, p] < best:
+                best = hsize[s, p]
+                ties = 1
+            elif hsize[s, p] == best:
+                ties += 1
+    x = int(u * ties)
+    for p in range(n):
+        if p != skip_a and p != skip_b and hsize[s, p] == best:
+            if x == 0:
+                return p
+            x -= 1
+    return -1
+
+
+@rule
+def pick_link(pol, s, seat, keys, hsize, seat_ctr, n):
+    """P-6 link pair, packed ``a * 16 + b``: ``random``, two distinct uniform seats; ``greedy``
+    (the base default), the two other players with fewest cards (both players with two)."""
+    u0 = seat_uniform(keys, seat_ctr, s, seat)
+    u1 = seat_uniform(keys, seat_ctr, s, seat)
+    if pol == POLICY_RANDOM:
+        a = int(u0 * n)
+        b = int(u1 * (n - 1))
+        b += b >= a
+        return a * 16 + b
+    own = seat if n > 2 else -1
+    a = fewest_cards(s, seat, own, -1, u0, hsize, n)
+    b = fewest_cards(s, seat, own, a, u1, hsize, n)
+    return a * 16 + b
+
+
+@rule
+def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
+    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
+    n = cfg[C_PLAYERS]
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
-        return card, colour, 0
+        pair = pick_link(pol, s, seat, keys, hsize, seat_ctr, n) if card == 59 else -1
+        return card, colour, 0, pair
     seat = slot[s, F_ACTOR]
     if ph == PH_DRAWN:
         card = slot[s, F_PENDING]
         play = 1 if playable(s, seat, card, hands, slot, cfg) == 1 else 0
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if play and needs_colour(card) else -1
-        return -1, colour, play
+        pair = pick_link(pol, s, seat, keys, hsize, seat_ctr, n) if play and card == 59 else -1
+        return -1, colour, play, pair
     if ph == PH_COLOUR:
-        return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0
-    return -1, -1, 0  # PH_CHALLENGE: never challenge
+        return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1
+    return -1, -1, 0, -1  # PH_CHALLENGE: never challenge

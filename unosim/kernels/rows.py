@@ -11,7 +11,7 @@ from .jit import rule
 from .layout import (
     C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_TOP,
     F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
-    PH_DRAWN, PH_TURN,
+    PH_DRAWN, PH_TURN, PH_VOTE,
 )
 from .legality import fill_legal, wd4_legal
 
@@ -20,6 +20,10 @@ from .legality import fill_legal, wd4_legal
 def row_actors(s, slot, cfg, actors):
     """Seats that act in slot ``s``'s phase, written into ``actors``; returns how many."""
     ph = slot[s, F_PHASE]
+    if ph == PH_VOTE:
+        for p in range(cfg[C_PLAYERS]):
+            actors[p] = p
+        return cfg[C_PLAYERS]
     if ph == PH_CATCH:
         m = 0
         for p in range(cfg[C_PLAYERS]):
@@ -67,3 +71,5 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
         row_info[q, r, I_ARG] = slot[s, F_SEAT]
     elif ph == PH_CATCH:
         row_info[q, r, I_ARG] = slot[s, F_FORGOT]
+    elif ph == PH_VOTE:
+        row_info[q, r, I_ARG] = slot[s, F_SEAT]

@@ -6,8 +6,8 @@ from .effects import seat_at
 from .finish import pass_turn
 from .layout import (
     C_AUTO_DRAWN, C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
-    EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
-    F_LINK_A, F_PENDING, F_PHASE, F_ROW, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
+    EV_LINK, EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
+    F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_ROW, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
     PH_EFFECTS, PH_WIN, ROW_AUTO,
 )
 from .legality import has_legal, playable, wd4_legal
@@ -16,8 +16,9 @@ from .tables import COLOUR_OF, KIND_OF
 
 
 @rule
-def play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev):
-    """``seat`` plays ``card`` onto the discard pile (``colour`` for wilds)."""
+def play_card(s, seat, card, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev):
+    """``seat`` plays ``card`` onto the discard pile (``colour`` for wilds, the link ``pair`` = a * 16 + b for
+    a Wild Drawn Together, -1: the link ends)."""
     if card == 57:
         slot[s, F_BLUFF] = 0 if wd4_legal(s, seat, hands, slot, cfg) else 1
     hands[s, seat, card] -= 1
@@ -32,6 +33,10 @@ def play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cf
     slot[s, F_SEAT] = seat
     slot[s, F_PENDING] = card
     log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], 0)
+    if card == 59:  # P-6: the new link replaces any earlier one
+        slot[s, F_LINK_A] = pair // 16 if pair >= 0 else -1
+        slot[s, F_LINK_B] = pair % 16 if pair >= 0 else -1
+        log(cfg, ev, nev, game[s], EV_LINK, seat, -1, slot[s, F_LINK_A], slot[s, F_LINK_B])
     if hsize[s, seat] == 0:
         slot[s, F_WINNER] = seat
         slot[s, F_PHASE] = PH_WIN
@@ -83,22 +88,22 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
 
 
 @rule
-def apply_turn(s, card, colour, forget, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
+def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
     """PH_TURN decision: play ``card`` or draw (-1). Either is one turn (T-7)."""
     seat = slot[s, F_TURN]
     slot[s, F_TURNS] += 1
     if card < 0:
         draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
     else:
-        play_card(s, seat, card, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+        play_card(s, seat, card, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
 
 
 @rule
-def apply_drawn(s, play, colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev):
+def apply_drawn(s, play, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev):
     """PH_DRAWN decision: play the drawn card (same turn) or keep it."""
     seat = slot[s, F_ACTOR]
     if play:
-        play_card(s, seat, slot[s, F_PENDING], colour, forget, slot, game, hands, hsize, piles, cfg, ev, nev)
+        play_card(s, seat, slot[s, F_PENDING], colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
     else:
         log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
         pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
