@@ -52,6 +52,10 @@ class Referee:
         self.vote_player = -1
         self.turn_draw: list[int] | None = None  # [seat, cards drawn, echoes?] of an open turn draw
         self.link_must_end = False  # a Point Taken ends any link
+        self.mini: Counter = Counter()  # the mini pile (P-5)
+        self.mini_colour = -1
+        self.pile_actor: int | None = None
+        self.pile_player = -1
 
     def seat(self, base: int, steps: int) -> int:
         return (base + steps * self.dir) % self.P
@@ -137,6 +141,10 @@ class Referee:
             self.vote_player, self.votes = seat, []
             self.expect_turn = None
             return
+        elif card == 58:
+            self.pile_player, self.pile_actor = seat, None
+            self.expect_turn = None
+            return
         elif card == 57:
             if self.r.wd4_challenge:
                 self.await_challenge = nxt
@@ -172,7 +180,12 @@ class Referee:
             elif card >= 56:
                 assert card == 56 and self.r.first_wild == "first_player_chooses" or self.r.first_card == "ignore_effect"
         elif ev == L.EV_COLOUR:
-            assert seat == (self.dealer + 1) % P and self.top >= 56
+            if self.turns == 0:  # a wild start card: the first player names the colour, then plays
+                assert seat == (self.dealer + 1) % P and self.top >= 56
+            else:  # a Wild Pile Up that acts as a Wild: its player names the colour; the next one plays
+                assert self.top == 58 and seat == self.pile_player
+                self.pile_player = -1
+                self.expect_turn = self.seat(seat, 1)
             self.colour = a
         elif ev == L.EV_TURN:
             assert not self.pending, f"turn started with forced draws outstanding: {self.pending}"
@@ -197,7 +210,7 @@ class Referee:
             self.hands[seat][card] -= 1
             self.top = card
             self.colour = colour(card) if card < 56 else a
-            assert 0 <= self.colour < 4
+            assert 0 <= self.colour < 4 or card == 58
             self.turn = -1
             self.after_play(seat, card)
         elif ev in (L.EV_DRAW, L.EV_EMPTY):
@@ -252,6 +265,36 @@ class Referee:
         elif ev == L.EV_WIN:
             assert self.winner == seat and not self.pending
             assert a == sum(self.points(p) for p in range(P) if p != seat)
+        elif ev == L.EV_PILE_FLIP:
+            assert self.top == 58 and self.pile_player >= 0
+            if card < 56:
+                self.mini[card] += 1
+                self.mini_colour = colour(card)
+                self.pile_actor = self.seat(self.pile_player, 1)
+            elif a:
+                self.mini[card] += 1
+        elif ev == L.EV_PILE_AS_WILD:
+            assert seat == self.pile_player and self.pile_actor is None
+            self.mini.clear()
+        elif ev == L.EV_PILE_ADD:
+            assert seat == self.pile_actor, f"seat {seat} added to the mini pile, expected {self.pile_actor}"
+            assert self.hands[seat][card] > 0 and (card >= 56 or colour(card) == self.mini_colour)
+            self.hands[seat][card] -= 1
+            self.mini[card] += 1
+            if not self.hands[seat].total():
+                self.winner = seat
+            self.pile_actor = self.seat(seat, 1)
+        elif ev == L.EV_PILE_TAKE:
+            assert seat == self.pile_actor and a == self.mini.total() and b == self.mini_colour
+            able = any(n and (c >= 56 or colour(c) == self.mini_colour) for c, n in self.hands[seat].items())
+            assert not able or self.r.pileup_may_refuse, "a player able to add took the mini pile (P-5)"
+            self.hands[seat].update(self.mini)
+            self.mini.clear()
+            if self.r.link_shares_pileup:
+                self.echo(seat, a)
+            self.colour = self.mini_colour
+            self.pile_player, self.pile_actor = -1, None
+            self.expect_turn = self.seat(seat, 1)
         elif ev == L.EV_LINK:
             assert self.top == 59 and a != b and 0 <= a < P and 0 <= b < P
             self.link = (a, b)

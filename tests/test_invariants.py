@@ -60,6 +60,24 @@ def test_invariants_with_point_taken_and_links(players: int) -> None:
     assert played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0 and played.rec[:, L.R_LINK_ECHO_DRAWS].sum() > 0
 
 
+@pytest.mark.parametrize(
+    "overrides",
+    [[], ["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false"]],
+    ids=["defaults", "options"],
+)
+@pytest.mark.parametrize("players", [2, 6, 12, 16])
+def test_invariants_party_without_speed_play(players: int, overrides: list[str]) -> None:
+    """The party preset, every party card, speed play off (not yet played): all 224 cards
+    accounted for after every step (mini pile included), legal plays and additions, turn order."""
+    config = RunConfig.build(
+        rules="party", players=players, strategies=lineup(players), seed=13,
+        overrides=["speed_play=false", "max_turns=1500", *overrides],
+    )
+    played = Engine(config, trace=True, check=True).play(0, 2500)
+    assert check_played(config.rules, players, played) == 2500
+    assert played.rec[:, L.R_PILEUPS].sum() > 0 and played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0
+
+
 def test_referee_catches_a_tampered_log() -> None:
     config = RunConfig.build(rules="classic", players=4, strategies="random", seed=5)
     played = Engine(config, trace=True).play(0, 20)

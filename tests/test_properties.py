@@ -25,6 +25,7 @@ options = st.fixed_dictionaries(
         "uno_penalty": st.integers(0, 6),
         "hand_size": st.integers(1, 12),
         "max_turns": st.integers(5, 400),
+        "deck_copies": st.integers(2, 3),  # 9 players × 12 cards need more than one deck
     }
 )
 

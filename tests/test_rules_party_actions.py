@@ -103,8 +103,74 @@ def test_P7_uno_penalty_is_echoed() -> None:
     assert after.hand_sizes == [3, 1, 3] and after.counters["uno_penalties"] == 1
 
 
-def test_speed_play_and_pile_up_are_refused_until_played() -> None:
+def test_speed_play_and_relink_must_differ_are_refused_until_played() -> None:
     with pytest.raises(ValueError, match="not played"):
         Engine(RunConfig.build(rules="party", players=4, games=10))
     with pytest.raises(ValueError, match="not played"):
-        Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["speed_play=false"]))
+        Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["speed_play=false", "relink_must_differ=true"]))
+    Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["speed_play=false"]))
+
+
+# ---------------------------------------------------------------- P-5 Wild Pile Up
+PARTY = {"speed_play": False}
+
+
+def test_P5_pile_up_must_add_then_the_first_who_cannot_takes_it() -> None:
+    """P-5: the turned-up card starts the pile in front of the next player; whoever can add must;
+    the first who cannot takes every card; the colour becomes the pile's; play goes on after them."""
+    pos = Position(hands=[["wild pile up", "blue 5"], ["green 7", "red 2"], ["red 5"]], top="red 3", draw=["green 4"])
+    after = play_from(pos, rules="party", overrides=PARTY, script=[("play", "wild pile up"), ("add", "green 7"), ("take",)])
+    assert after.hands == [{"blue 5": 1}, {"red 2": 1}, {"red 5": 1, "green 4": 1, "green 7": 1}]
+    assert after.colour == "green" and after.turn == 0 and after.top == "wild pile up" and after.mini_pile == {}
+    assert after.party["pileups"] == 1 and after.party["pileup_cards"] == 2 and after.turns == 1
+
+
+def test_P5_pile_goes_round_past_the_player_and_wilds_add_without_changing_colour() -> None:
+    pos = Position(hands=[["wild pile up", "green 1", "blue 5"], ["green 7", "wild", "red 2"]], top="red 3", draw=["green 4"])
+    after = play_from(
+        pos, rules="party", overrides=PARTY,
+        script=[("play", "wild pile up"), ("add", "green 7"), ("add", "green 1"), ("add", "wild"), ("take",)],
+    )
+    assert after.hands == [{"blue 5": 1, "green 4": 1, "green 7": 1, "green 1": 1, "wild": 1}, {"red 2": 1}]
+    assert after.colour == "green" and after.turn == 1
+
+
+def test_P5_emptying_the_hand_into_the_mini_pile_wins() -> None:
+    pos = Position(hands=[["wild pile up", "blue 5"], ["green 7"], ["red 5"]], top="red 3", draw=["green 4"])
+    after = play_from(pos, rules="party", overrides=PARTY, script=[("play", "wild pile up"), ("add", "green 7")])
+    assert after.finished and after.winner == 1
+
+
+def test_P5_no_non_wild_to_start_a_pile_acts_as_a_wild() -> None:
+    """P-5 [default]: no non-wild in the draw or discard pile: the player names a colour instead."""
+    pos = Position(hands=[["wild pile up", "blue 5"], ["green 7"], ["red 5"]], top="wild", colour="red", draw=["wild"] * 2)
+    after = play_from(pos, rules="party", overrides=PARTY, script=[("play", "wild pile up"), ("colour", "blue")])
+    assert after.colour == "blue" and after.turn == 1 and after.party["pileups"] == 0
+    assert after.discard == {"wild": 1} and after.draw == {"wild": 2} and after.mini_pile == {}
+
+
+def test_P5_a_reshuffle_starts_the_pile_when_the_draw_pile_is_empty() -> None:
+    """T-5 with P-5: turning up the first card reshuffles the discard pile (below its top)."""
+    pos = Position(hands=[["wild pile up", "blue 5"], ["red 7"], ["red 5"]], top="wild", colour="red", draw=[], discard=["green 4"])
+    after = play_from(pos, rules="party", overrides=PARTY, script=[("play", "wild pile up"), ("take",)])
+    # the reshuffled pile holds green 4 and the old top (a wild, turned up to the discard pile if drawn first)
+    assert after.hands[1] == {"red 7": 1, "green 4": 1}
+    assert after.draw.get("wild", 0) + after.discard.get("wild", 0) == 1 and after.party["pileups"] == 1
+
+
+def test_P5_refusing_to_add_is_illegal_unless_the_option_allows_it() -> None:
+    from unosim.engine import StrategyError
+
+    pos = Position(hands=[["wild pile up", "blue 5"], ["green 7", "red 2"], ["red 5"]], top="red 3", draw=["green 4"])
+    with pytest.raises(StrategyError, match="add_to_pile"):
+        play_from(pos, rules="party", overrides=PARTY, script=[("play", "wild pile up"), ("take",)])
+    after = play_from(pos, rules="party", overrides={**PARTY, "pileup_may_refuse": True}, script=[("play", "wild pile up"), ("take",)])
+    assert after.hands[1] == {"green 7": 1, "red 2": 1, "green 4": 1}
+
+
+@pytest.mark.parametrize("shares", [False, True])
+def test_P5_taking_the_pile_is_a_draw_for_a_link_only_with_the_option(shares: bool) -> None:
+    pos = Position(hands=[["wild pile up", "blue 5"], ["red 7"], ["red 5"]], top="red 3", draw=["green 4"] + ["yellow 1"] * 5, link=(1, 2))
+    after = play_from(pos, rules="party", overrides={**PARTY, "link_shares_pileup": shares}, script=[("play", "wild pile up"), ("take",)])
+    # the first card turned up is random among the draw pile's counts: only sizes are exact here
+    assert after.hand_sizes[1] == 2 and after.hand_sizes[2] == (2 if shares else 1)

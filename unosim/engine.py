@@ -17,7 +17,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from . import registry
-from .cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
+from .cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .config import RunConfig
 from .kernels import layout as L
 from .kernels.advance import advance
@@ -97,12 +97,10 @@ def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> Non
             "multi-round matches (--match, E-3/E-4) are not played by this engine version yet; "
             "drop --match to play single rounds."
         )
-    deck = np.asarray(rules.load_deck().counts)
-    if rules.speed_play or deck[WILD_PILE_UP] or rules.relink_must_differ:
+    if rules.speed_play or rules.relink_must_differ:
         raise ValueError(
-            "speed play (P-1..P-4), Wild Pile Up (P-5) and relink_must_differ are not played by this engine "
-            "version yet (Point Taken and Wild Drawn Together are); use --rules classic or classic-house, or "
-            "set speed_play=false and play a deck file without wild_pile_up."
+            "speed play (P-1..P-4) and relink_must_differ are not played by this engine version yet "
+            "(every party card is); use --set speed_play=false, or --rules classic or classic-house."
         )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
@@ -340,6 +338,18 @@ class Engine:
     _challenge = _flag("challenge")
     _catch = _flag("catch_uno")
 
+    def _pileup(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
+        cards = self._array(k, "add_to_pile", obs, strat.add_to_pile(obs), (len(obs),)).astype(np.int64)
+        may_take = (obs.n_legal == 0) | self.config.rules.pileup_may_refuse
+        row = first_illegal_card(cards, obs.legal, np.zeros(len(obs), bool), WILD_DRAW_FOUR)
+        if row < 0:
+            takes = np.flatnonzero((cards == -1) & ~may_take)
+            row = int(takes[0]) if len(takes) else -1
+        if row >= 0:
+            able = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
+            raise self._fail(k, "add_to_pile", obs, row, f"card {int(cards[row])} may not be added; must add one of {able} (P-5)")
+        dec[:, L.D_CARD] = cards
+
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         targets = self._array(k, "point_at", obs, strat.point_at(obs), (len(obs),)).astype(np.int64)
         bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
@@ -419,7 +429,7 @@ _DISPATCH = {
     L.PH_COLOUR: Engine._colour,
     L.PH_CHALLENGE: Engine._challenge,
     L.PH_CATCH: Engine._catch,
-    L.PH_PILEUP: Engine._unsupported,
+    L.PH_PILEUP: Engine._pileup,
     L.PH_VOTE: Engine._vote,
     L.PH_JUMPIN: Engine._unsupported,
 }

@@ -101,6 +101,7 @@ class Snapshot:
     finished: bool
     counters: dict[str, int] = field(default_factory=dict)
     party: dict[str, int] = field(default_factory=dict)
+    mini_pile: dict[str, int] = field(default_factory=dict)
     events: NDArray[np.int32] | None = None
 
 
@@ -110,7 +111,8 @@ class ScriptedStrategy(Strategy):
     Steps: ``("play", card)``, ``("draw",)``, ``("play_drawn", bool)``,
     ``("colour", colour)``, ``("challenge", bool)``, ``("forget_uno", bool)``,
     ``("catch_uno", [bool per other seat, in seat order])``,
-    ``("point_at", [target per seat, in seat order])``, ``("link", (a, b))``.
+    ``("point_at", [target per seat, in seat order])``, ``("link", (a, b))``,
+    ``("add", card)``, ``("take",)`` (mini pile).
     A decision the script does not expect raises ``AssertionError``.
     """
 
@@ -151,6 +153,10 @@ class ScriptedStrategy(Strategy):
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
         return np.asarray(self._next(("point_at",), obs)[1], np.int64)
+
+    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
+        step = self._next(("add", "take"), obs)
+        return np.array([-1 if step[0] == "take" else card_id(step[1])])
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         return np.asarray([self._next(("link",), obs)[1]], np.int64)
@@ -241,6 +247,9 @@ def play_from(
         party={
             "point_taken_draws": int(rec[L.R_POINT_TAKEN_DRAWS] if finished else s[L.F_POINT_TAKEN_DRAWS]),
             "link_echo_draws": int(rec[L.R_LINK_ECHO_DRAWS] if finished else s[L.F_LINK_ECHO_DRAWS]),
+            "pileups": int(rec[L.R_PILEUPS] if finished else s[L.F_PILEUPS]),
+            "pileup_cards": int(rec[L.R_PILEUP_CARDS] if finished else s[L.F_PILEUP_CARDS]),
         },
+        mini_pile=_named(b.piles[0, L.MINI]),
         events=played.events,
     )

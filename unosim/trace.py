@@ -109,6 +109,14 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             yield f"  {who} links {names[a]} and {names[b]}: each will draw whenever the other must."
         elif ev == L.EV_LINK_END:
             yield f"  The link of {names[a]} and {names[b]} ends."
+        elif ev == L.EV_PILE_FLIP:
+            yield f"  Turned up for the mini pile: {_card(card)}" + ("." if card < 56 else (" (into the mini pile)." if a else " (onto the discard pile)."))
+        elif ev == L.EV_PILE_ADD:
+            yield f"  {who} adds {_card(card)} to the mini pile."
+        elif ev == L.EV_PILE_TAKE:
+            yield f"  {who} cannot add and takes the mini pile: {a} cards; the colour is now {_colour(b)}."
+        elif ev == L.EV_PILE_AS_WILD:
+            yield "  No card can start a mini pile: the Wild Pile Up acts as a Wild."
         elif ev == L.EV_TRUNCATE:
             yield f"The round stops after {a} turns (max_turns) and is recorded as truncated."
         else:

@@ -13,14 +13,14 @@ at exactly one dispatch site below, which keeps the compiled kernel small.
 """
 
 from .deal import start_game
-from .effects import apply_catch, apply_challenge, apply_votes, resolve_effects
+from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
 from .finish import record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
     C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_PHASE, F_ROW, F_TURN,
     MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
-    PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, ROW_AUTO,
+    PH_PILEUP, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, ROW_AUTO,
 )
 from .piles import cards_accounted
 from .policy import policy_decision
@@ -76,6 +76,8 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_VOTE:
                 apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_PILEUP:
+                apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_EFFECTS:
             resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_START_TURN:

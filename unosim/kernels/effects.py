@@ -5,13 +5,14 @@ from .jit import rule
 
 from .finish import pass_turn, wrap
 from .layout import (
-    C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
-    EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
+    C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
+    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
     F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
-    F_UNO_PENALTIES, PH_CHALLENGE, PH_EFFECTS, PH_VOTE,
+    F_UNO_PENALTIES, F_COLOUR, F_DISC_N, F_MINI_COLOUR, F_MINI_N, F_PILEUP_CARDS, F_PILEUPS, F_WINNER, MINI, PH_CHALLENGE,
+    PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
 )
-from .piles import forced_draw, log
-from .tables import FACE_OF
+from .piles import draw_one, echo, forced_draw, log
+from .tables import COLOUR_OF, FACE_OF
 
 
 @rule
@@ -47,6 +48,9 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         elif face == 13:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
             return
+    elif card == 58:  # P-5 Wild Pile Up
+        start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)
+        return
     elif card == 57:  # W-2 Wild Draw Four
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
@@ -81,6 +85,72 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         forced_draw(s, victim, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
         pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+
+
+@rule
+def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
+    """P-5: turn up cards until a non-wild starts the mini pile (wilds go to the discard pile or
+    the mini pile); the next player holds it. No non-wild left: the card acts as a Wild."""
+    g = game[s]
+    available = 0  # non-wild cards that can still be turned up (T-5 reshuffles the discard pile)
+    for t in range(56):
+        available += piles[s, DRAW, t] + piles[s, DISC, t]
+    while available > 0:
+        c = draw_one(s, slot, game, keys, piles, cfg, ev, nev)
+        if c < 56:
+            piles[s, MINI, c] += 1
+            slot[s, F_MINI_N] += 1
+            slot[s, F_MINI_COLOUR] = COLOUR_OF[c]
+            slot[s, F_COLOUR] = COLOUR_OF[c]
+            log(cfg, ev, nev, g, EV_PILE_FLIP, -1, c, 1, 0)
+            slot[s, F_PILEUPS] += 1
+            slot[s, F_ACTOR] = seat_at(seat, 1, slot, s, cfg)
+            slot[s, F_PHASE] = PH_PILEUP
+            return
+        if cfg[C_PILEUP_WILDS] == 1:
+            piles[s, MINI, c] += 1
+            slot[s, F_MINI_N] += 1
+        else:
+            piles[s, DISC, c] += 1
+            slot[s, F_DISC_N] += 1
+        log(cfg, ev, nev, g, EV_PILE_FLIP, -1, c, cfg[C_PILEUP_WILDS], 0)
+    # no non-wild left anywhere: the card acts as a Wild and its player names a colour
+    log(cfg, ev, nev, g, EV_PILE_AS_WILD, seat, -1, 0, 0)
+    slot[s, F_ACTOR] = seat
+    slot[s, F_PHASE] = PH_COLOUR
+
+
+@rule
+def apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """P-5: the holder adds ``card`` to the mini pile (no effect; emptying the hand wins at once),
+    or takes the whole pile (-1): the active colour becomes the pile's, play goes on after them."""
+    actor = slot[s, F_ACTOR]
+    g = game[s]
+    if card >= 0:
+        hands[s, actor, card] -= 1
+        hsize[s, actor] -= 1
+        piles[s, MINI, card] += 1
+        slot[s, F_MINI_N] += 1
+        log(cfg, ev, nev, g, EV_PILE_ADD, actor, card, 0, 0)
+        if hsize[s, actor] == 0:
+            slot[s, F_WINNER] = actor
+            slot[s, F_PENDING] = -1
+            slot[s, F_PHASE] = PH_WIN
+        else:
+            slot[s, F_ACTOR] = seat_at(actor, 1, slot, s, cfg)
+        return
+    n = slot[s, F_MINI_N]
+    for t in range(piles.shape[2]):
+        hands[s, actor, t] += piles[s, MINI, t]
+        piles[s, MINI, t] = 0
+    hsize[s, actor] += n
+    slot[s, F_MINI_N] = 0
+    slot[s, F_PILEUP_CARDS] += n
+    slot[s, F_COLOUR] = slot[s, F_MINI_COLOUR]
+    log(cfg, ev, nev, g, EV_PILE_TAKE, actor, -1, n, slot[s, F_MINI_COLOUR])
+    if cfg[C_LINK_PILEUP]:
+        echo(s, actor, n, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    pass_turn(s, seat_at(actor, 1, slot, s, cfg), slot, cfg)
 
 
 @rule

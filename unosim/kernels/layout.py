@@ -158,6 +158,10 @@ EV_NO_CHALLENGE = 17  # victim accepts the Wild Draw Four
 EV_VOTE = 18  # seat points at seat a (Point Taken, A-4)
 EV_LINK = 19  # seat links seats a and b (Wild Drawn Together, P-6)
 EV_LINK_END = 20  # the link of seats a and b ends (Point Taken, A-4)
+EV_PILE_FLIP = 21  # -, card turned up for a mini pile, a = 1 if it went to the mini pile (0: discard)
+EV_PILE_ADD = 22  # seat adds card to the mini pile
+EV_PILE_TAKE = 23  # seat takes the mini pile: a cards, b = its colour
+EV_PILE_AS_WILD = 24  # no non-wild could be turned up: the Wild Pile Up acts as a Wild
 N_EV_COLS = 6
 
 DR_TURN = 0  # drew for the turn (T-3/T-4)

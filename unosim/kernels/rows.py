@@ -9,11 +9,12 @@ to its strategy as views, with no copy.
 from .jit import rule
 
 from .layout import (
-    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_PENDING, F_PHASE, F_SEAT, F_TOP,
+    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_MINI_COLOUR, F_PENDING, F_PHASE, F_SEAT, F_TOP,
     F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
-    PH_DRAWN, PH_TURN, PH_VOTE,
+    PH_DRAWN, PH_PILEUP, PH_TURN, PH_VOTE,
 )
 from .legality import fill_legal, wd4_legal
+from .tables import COLOUR_OF
 
 
 @rule
@@ -73,3 +74,12 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
         row_info[q, r, I_ARG] = slot[s, F_FORGOT]
     elif ph == PH_VOTE:
         row_info[q, r, I_ARG] = slot[s, F_SEAT]
+    elif ph == PH_PILEUP:  # P-5: cards of the mini pile's colour and all wilds may be added
+        colour = slot[s, F_MINI_COLOUR]
+        row_info[q, r, I_ARG] = colour
+        n = 0
+        for t in range(hands.shape[2]):
+            ok = hands[s, seat, t] > 0 and (t >= 56 or COLOUR_OF[t] == colour)
+            row_legal[q, r, t] = ok
+            n += hands[s, seat, t] * ok
+        row_info[q, r, I_NLEGAL] = n

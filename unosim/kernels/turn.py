@@ -111,8 +111,9 @@ def apply_drawn(s, play, colour, forget, pair, slot, game, hands, hsize, piles, 
 
 @rule
 def apply_colour(s, colour, slot, game, cfg, ev, nev):
-    """PH_COLOUR decision: the first player names the colour of a wild start card."""
+    """PH_COLOUR decision: the first player names the colour of a wild start card (then plays),
+    or the player of a Wild Pile Up that acts as a Wild (P-5; then the next player plays)."""
     seat = slot[s, F_ACTOR]
     slot[s, F_COLOUR] = colour
     log(cfg, ev, nev, game[s], EV_COLOUR, seat, -1, colour, 0)
-    pass_turn(s, seat, slot, cfg)
+    pass_turn(s, seat if slot[s, F_TURNS] == 0 else seat_at(seat, 1, slot, s, cfg), slot, cfg)
