@@ -24,11 +24,7 @@ GRID_PLAYERS = (2, 4, 8, 16)
 
 
 def _config(rules: str, players: int, strategies: str, seed: int, batch_size: int | None) -> RunConfig:
-    ruleset = RuleSet.preset(rules)
-    deck = ruleset.load_deck().size
-    overrides = None
-    if players * ruleset.hand_size + 1 > deck:
-        overrides = [f"deck_copies={-(-(players * ruleset.hand_size + 1) // deck)}"]
+    overrides = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}"]
     return RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, batch_size=batch_size, overrides=overrides)
 
 

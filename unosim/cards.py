@@ -61,6 +61,8 @@ N_COLOURED = N_COLOURS * FACES_PER_COLOUR  # 56
 SKIP, REVERSE, DRAW_TWO, POINT_TAKEN = 10, 11, 12, 13
 WILD, WILD_DRAW_FOUR, WILD_PILE_UP, WILD_DRAWN_TOGETHER = 56, 57, 58, 59
 N_TYPES = 60
+NAMES_A_COLOUR = (WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER)
+"""Wilds whose player names the active colour (W-1, W-2, P-6); Wild Pile Up does not (P-5)."""
 
 COLOURED_FACE_NAMES = tuple(str(n) for n in range(10)) + (
     "skip",

@@ -17,7 +17,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from . import registry
-from .cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .config import RunConfig
 from .kernels import layout as L
 from .kernels.advance import advance
@@ -29,7 +29,7 @@ from .rules import RuleSet
 from .strategy import Strategy
 
 _NEEDS_COLOUR = np.zeros(N_TYPES + 1, bool)  # index -1 (draw) maps to the last entry
-_NEEDS_COLOUR[[56, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER]] = True
+_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
 
 _CHOICES = {
     "first_card": ("apply_actions", "reflip_actions", "ignore_effect"),
@@ -44,8 +44,9 @@ class StrategyError(RuntimeError):
     """A strategy returned an illegal or ill-shaped decision."""
 
 
-def encode_rules(rules: RuleSet, players: int, n_strategies: int, *, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
-    """Pack a rule set into the kernels' ``cfg`` vector (``C_*`` in ``layout``)."""
+def encode_rules(rules: RuleSet, players: int, *, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
+    """Pack a rule set into the kernels' ``cfg`` vector (``C_*`` in ``layout``); the strategy
+    entries are set by :meth:`Engine.set_strategies`."""
     cfg = np.zeros(L.N_CFG, np.int32)
     cfg[L.C_PLAYERS] = players
     cfg[L.C_HAND] = rules.hand_size
@@ -75,7 +76,6 @@ def encode_rules(rules: RuleSet, players: int, n_strategies: int, *, match: bool
     cfg[L.C_MATCH] = match
     cfg[L.C_TRACE] = trace
     cfg[L.C_CHECK] = check
-    cfg[L.C_N_STRATS] = n_strategies
     return cfg
 
 
@@ -203,11 +203,11 @@ class Engine:
         self.trace = trace
         self.compiled = compiled
         self.batch_size = batch_size or config.effective_batch_size
-        self.cfg = encode_rules(config.rules, config.players, 1, match=config.match, trace=trace, check=check)
-        names = [str(s) for s in config.strategies]
-        distinct = list(dict.fromkeys(names))
-        strategies = [registry.make(config.strategies[names.index(n)].name, dict(config.strategies[names.index(n)].params)) for n in distinct]
-        self.set_strategies(strategies, distinct, [distinct.index(n) for n in names])
+        self.cfg = encode_rules(config.rules, config.players, match=config.match, trace=trace, check=check)
+        specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
+        labels = list(specs)
+        strategies = [registry.make(spec.name, dict(spec.params)) for spec in specs.values()]
+        self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self.rkey = np.uint64(run_key(config.seed))
 
@@ -265,11 +265,15 @@ class Engine:
             raise self._fail(k, decision, obs, row, "value is not finite")
         return arr
 
+    def _whole(self, k: int, decision: str, obs: Observation, value: Any, shape: tuple[int, ...]) -> NDArray[np.int64]:
+        """``value`` as whole numbers (cards, seats, colours), checked like :meth:`_array`."""
+        arr = self._array(k, decision, obs, value, shape)
+        if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+            raise self._fail(k, decision, obs, -1, "expected whole numbers (card types, seats or colours)")
+        return arr.astype(np.int64)
+
     def _cards(self, k: int, decision: str, obs: Observation, value: Any) -> NDArray[np.int64]:
-        cards = self._array(k, decision, obs, value, (len(obs),))
-        if cards.dtype.kind == "f" and np.any(cards != np.round(cards)):
-            raise self._fail(k, decision, obs, -1, "card types must be whole numbers")
-        cards = cards.astype(np.int64)
+        cards = self._whole(k, decision, obs, value, (len(obs),))
         row = first_illegal_card(cards, obs.legal, obs.bluffable, WILD_DRAW_FOUR)
         if row >= 0:
             legal = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
@@ -280,7 +284,7 @@ class Engine:
 
     def _colours(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64]) -> NDArray[Any]:
         """Ask ``choose_colour`` and check the answer (0..3 per row)."""
-        colours = self._array(k, "choose_colour", obs, strat.choose_colour(obs, cards), (len(obs),))
+        colours = self._whole(k, "choose_colour", obs, strat.choose_colour(obs, cards), (len(obs),))
         bad = (colours < 0) | (colours > 3)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -299,7 +303,7 @@ class Engine:
         if linking.any():
             rows = np.flatnonzero(linking)
             sub = obs.subset(rows)
-            pairs = self._array(k, "choose_link", sub, strat.choose_link(sub), (len(rows), 2)).astype(np.int64)
+            pairs = self._whole(k, "choose_link", sub, strat.choose_link(sub), (len(rows), 2))
             bad = (pairs < 0).any(axis=1) | (pairs >= obs.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
@@ -339,7 +343,7 @@ class Engine:
     _catch = _flag("catch_uno")
 
     def _pileup(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        cards = self._array(k, "add_to_pile", obs, strat.add_to_pile(obs), (len(obs),)).astype(np.int64)
+        cards = self._whole(k, "add_to_pile", obs, strat.add_to_pile(obs), (len(obs),))
         may_take = (obs.n_legal == 0) | self.config.rules.pileup_may_refuse
         row = first_illegal_card(cards, obs.legal, np.zeros(len(obs), bool), WILD_DRAW_FOUR)
         if row < 0:
@@ -351,7 +355,7 @@ class Engine:
         dec[:, L.D_CARD] = cards
 
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        targets = self._array(k, "point_at", obs, strat.point_at(obs), (len(obs),)).astype(np.int64)
+        targets = self._whole(k, "point_at", obs, strat.point_at(obs), (len(obs),))
         bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])

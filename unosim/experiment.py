@@ -343,9 +343,7 @@ def _cell_rules(preset: RuleSet, overrides: dict[str, Any], players: int) -> Rul
     fixed = {k: v for k, v in overrides.items() if not (k == "deck_copies" and v == "auto")}
     rules = preset.replace(**fixed) if fixed else preset
     if overrides.get("deck_copies") == "auto":
-        size = rules.load_deck().size
-        need = players * rules.hand_size + 1
-        rules = rules.replace(deck_copies=min(MAX_DECK_COPIES, max(1, -(-need // size))))
+        rules = rules.replace(deck_copies=min(MAX_DECK_COPIES, rules.copies_needed(players)))
     return rules
 
 

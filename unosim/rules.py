@@ -119,6 +119,10 @@ class RuleSet:
             for f in fields(RuleSet)
         ]
 
+    def copies_needed(self, players: int) -> int:
+        """The fewest deck copies that deal ``players`` hands and leave a card to start the discard pile (§1)."""
+        return max(1, -(-(players * self.hand_size + 1) // self.load_deck().size))
+
     def check_table(self, players: int) -> None:
         """Refuse a player count outside 2–16 or a table the deck cannot deal."""
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -129,7 +133,7 @@ class RuleSet:
         size = self.load_deck().size * self.deck_copies
         need = players * self.hand_size + 1
         if need > size:
-            fix = -(-need // self.load_deck().size)
+            fix = self.copies_needed(players)
             hint = (
                 f"Use deck_copies={fix} (--set deck_copies={fix}), fewer players or a smaller hand_size."
                 if fix <= MAX_DECK_COPIES

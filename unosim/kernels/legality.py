@@ -2,12 +2,19 @@
 
 from .jit import rule
 
+from ..cards import NAMES_A_COLOUR
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
 from .tables import COLOUR_OF, FACE_OF
 
 N_COLOURED = 56
 WILD_DRAW_FOUR = 57
 WD4_INCL_WILDS, WD4_NO_COLOUR, WD4_NO_COLOUR_OR_NUMBER, WD4_ALWAYS = 0, 1, 2, 3
+
+
+@rule
+def needs_colour(card):
+    """Its player names a colour: Wild, Wild Draw Four, Wild Drawn Together (``cards.NAMES_A_COLOUR``)."""
+    return card == NAMES_A_COLOUR[0] or card == NAMES_A_COLOUR[1] or card == NAMES_A_COLOUR[2]
 
 
 @rule

@@ -11,17 +11,11 @@ the records. Multi-actor decisions (UNO catches) still go through Python.
 
 from .jit import rule
 from .layout import C_PLAYERS, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_TURN
-from .legality import playable, top_face, wd4_legal
+from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, POINTS_OF
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY = 0, 1, 2
-
-
-@rule
-def needs_colour(card):
-    """Wild, Wild Draw Four and Wild Drawn Together name a colour (W-1, W-2, P-6)."""
-    return card == 56 or card == 57 or card == 59
 
 
 @rule

@@ -10,7 +10,7 @@ from .layout import (
     F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_ROW, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
     PH_EFFECTS, PH_WIN, ROW_AUTO,
 )
-from .legality import has_legal, playable, wd4_legal
+from .legality import has_legal, needs_colour, playable, wd4_legal
 from .piles import draw_one, echo, log
 from .tables import COLOUR_OF, KIND_OF
 
@@ -81,7 +81,7 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
         slot[s, F_PENDING] = last
         slot[s, F_ACTOR] = seat
         slot[s, F_PHASE] = PH_DRAWN
-        if last_ok == 1 and (last == 58 or last < 56) and (cfg[C_AUTO_DRAWN] >> seat_strat[s, seat]) & 1:
+        if last_ok == 1 and not needs_colour(last) and (cfg[C_AUTO_DRAWN] >> seat_strat[s, seat]) & 1:
             slot[s, F_ROW] = ROW_AUTO
     else:
         pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
