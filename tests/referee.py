@@ -4,8 +4,11 @@ It keeps its own hands, top card, colour, direction and turn order, written
 from RULES.md directly (not from the engine), and checks that every play was
 legal (T-1, W-2), that every turn went to the right seat (T-6, S-3, A-1..A-3,
 W-2 outcomes), that forced draws had the right size, and that the final hands
-agree with the record. Classic rules, plus Point Taken (A-4) and Wild Drawn
-Together with its link echoes (P-6, P-7).
+agree with the record. Classic rules, plus Point Taken (A-4), Wild Drawn
+Together with its link echoes (P-6, P-7), Wild Pile Up (P-5) and speed play
+(P-1..P-3): a jump-in only with the identical card, only right after a number
+card was played (not by its player), play going on after the jumper, and the
+turn player's jump-in counted as their turn.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Referee:
         self.mini_colour = -1
         self.pile_actor: int | None = None
         self.pile_player = -1
+        self.jump_from: int | None = None  # player of a number card that may now be jumped on (P-1/P-2)
 
     def seat(self, base: int, steps: int) -> int:
         return (base + steps * self.dir) % self.P
@@ -196,6 +200,20 @@ class Referee:
             assert self.colour >= 0
             self.turn, self.drawn_this_turn = seat, None
             self.turns += 1
+            self.jump_from = None
+        elif ev == L.EV_PLAY and b:  # a jump-in (P-1/P-2)
+            assert self.r.speed_play and self.jump_from is not None, "a jump-in without a number card just played"
+            assert card == self.top and seat != self.jump_from, f"seat {seat} jumped in with {card} on {self.top}"
+            assert self.hands[seat][card] > 0 and not self.pending
+            if seat == self.expect_turn:  # their jump-in is their turn (T-7)
+                self.turns += 1
+            self.hands[seat][card] -= 1
+            self.after_play(seat, card)
+            self.jump_from = seat if self.winner is None else None
+        elif ev == L.EV_WRONG_JUMP:  # P-3
+            assert self.r.speed_play_error_rate > 0 and self.jump_from is not None and seat != self.jump_from
+            assert card == self.top and self.hands[seat][card] == 0
+            self.forced(seat, 1, L.DR_WRONG_JUMP)
         elif ev == L.EV_PLAY:
             assert seat == self.turn, f"seat {seat} played out of turn (turn of {self.turn})"
             assert self.hands[seat][card] > 0, f"seat {seat} played {card} it does not hold"
@@ -213,6 +231,8 @@ class Referee:
             assert 0 <= self.colour < 4 or card == 58
             self.turn = -1
             self.after_play(seat, card)
+            number = card < 56 and face(card) <= 9
+            self.jump_from = seat if self.r.speed_play and number and self.winner is None else None
         elif ev in (L.EV_DRAW, L.EV_EMPTY):
             got = ev == L.EV_DRAW
             if a == L.DR_TURN:

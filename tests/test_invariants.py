@@ -60,22 +60,32 @@ def test_invariants_with_point_taken_and_links(players: int) -> None:
     assert played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0 and played.rec[:, L.R_LINK_ECHO_DRAWS].sum() > 0
 
 
-@pytest.mark.parametrize(
-    "overrides",
-    [[], ["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false"]],
-    ids=["defaults", "options"],
-)
+PARTY_OPTIONS = {
+    "defaults": ([], GAMES),
+    "options": (["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false",
+                 "speed_play_error_rate=0.03"], 2500),
+}
+
+
+@pytest.mark.parametrize("options", list(PARTY_OPTIONS))
 @pytest.mark.parametrize("players", [2, 6, 12, 16])
-def test_invariants_party_without_speed_play(players: int, overrides: list[str]) -> None:
-    """The party preset, every party card, speed play off (not yet played): all 224 cards
-    accounted for after every step (mini pile included), legal plays and additions, turn order."""
+def test_invariants_party(players: int, options: str) -> None:
+    """The party preset in full (every party card, speed play): all 224 cards accounted for
+    after every step (mini pile included), legal plays, additions and jump-ins, turn order
+    after jump-ins and reverses. 10,000 games with the defaults, 2,500 with options flipped."""
+    overrides, games = PARTY_OPTIONS[options]
     config = RunConfig.build(
-        rules="party", players=players, strategies=lineup(players), seed=13,
-        overrides=["speed_play=false", "max_turns=1500", *overrides],
+        rules="party", players=players, strategies=lineup(players), seed=13, overrides=["max_turns=1500", *overrides],
     )
-    played = Engine(config, trace=True, check=True).play(0, 2500)
-    assert check_played(config.rules, players, played) == 2500
-    assert played.rec[:, L.R_PILEUPS].sum() > 0 and played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0
+    played = Engine(config, trace=True, check=True).play(0, games)
+    assert check_played(config.rules, players, played) == games
+    rec = played.rec
+    assert rec[:, L.R_PILEUPS].sum() > 0 and rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0
+    assert rec[:, L.R_JUMP_INS].sum() > 0
+    assert (rec[:, L.R_WRONG_JUMP_INS].sum() > 0) == (options == "options")
+    # every jump-in counted in the records is a traced (and refereed) jump-in play
+    jumps = played.events[(played.events[:, 1] == L.EV_PLAY) & (played.events[:, 5] == 1)]
+    assert len(jumps) == rec[:, L.R_JUMP_INS].sum()
 
 
 def test_referee_catches_a_tampered_log() -> None:

@@ -97,10 +97,9 @@ def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> Non
             "multi-round matches (--match, E-3/E-4) are not played by this engine version yet; "
             "drop --match to play single rounds."
         )
-    if rules.speed_play or rules.relink_must_differ:
+    if rules.relink_must_differ:
         raise ValueError(
-            "speed play (P-1..P-4) and relink_must_differ are not played by this engine version yet "
-            "(every party card is); use --set speed_play=false, or --rules classic or classic-house."
+            "relink_must_differ is not played by this engine version yet; drop --set relink_must_differ=true."
         )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
@@ -120,6 +119,7 @@ class Buffers:
     seat_strat: NDArray[np.int32]
     seat_ctr: NDArray[np.int32]
     seat_dec: NDArray[np.int32]
+    seat_w: NDArray[np.float64]
     opening: NDArray[np.int8]
     row_slot: NDArray[np.int32]
     row_seat: NDArray[np.int32]
@@ -127,7 +127,7 @@ class Buffers:
     row_legal: NDArray[np.bool_]
     row_info: NDArray[np.int32]
     dec: NDArray[np.int32]
-
+    dec_w: NDArray[np.float64]
     group_base: NDArray[np.int64]
     group_count: NDArray[np.int64]
 
@@ -152,6 +152,7 @@ class Buffers:
             seat_strat=np.zeros((batch, players), np.int32),
             seat_ctr=np.zeros((batch, players), np.int32),
             seat_dec=np.zeros((batch, players), np.int32),
+            seat_w=np.zeros((batch, players), np.float64),
             opening=np.zeros((batch, players, hand_size), np.int8),
             row_slot=np.zeros((2, rows), np.int32),
             row_seat=np.zeros((2, rows), np.int32),
@@ -159,6 +160,7 @@ class Buffers:
             row_legal=np.zeros((2, rows, N_TYPES), np.bool_),
             row_info=np.zeros((2, rows, L.N_INFO), np.int32),
             dec=np.zeros((2, rows, L.N_DEC), np.int32),
+            dec_w=np.zeros((2, rows), np.float64),
             group_base=base,
             group_count=np.zeros(len(caps), np.int64),
         )
@@ -247,7 +249,10 @@ class Engine:
             lo = bases[grp]
             phase, k = divmod(grp, ns)
             obs = Observation(b, phase, parity, slice(lo, lo + count))
-            _DISPATCH[phase](self, self.strategies[k], k, obs, b.dec[parity, lo : lo + count])
+            if phase == L.PH_JUMPIN:
+                self._jumpin(self.strategies[k], k, obs, b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count])
+            else:
+                _DISPATCH[phase](self, self.strategies[k], k, obs, b.dec[parity, lo : lo + count])
 
     def _fail(self, k: int, decision: str, obs: Observation, row: int, what: str) -> StrategyError:
         game = int(obs.game[row]) if row >= 0 else -1
@@ -362,8 +367,21 @@ class Engine:
             raise self._fail(k, "point_at", obs, row, f"seat {targets[row]} is not another player's seat")
         dec[:, L.D_FLAG] = targets
 
-    def _unsupported(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        raise NotImplementedError(f"phase {obs.phase!r} is not played yet")
+    def _jumpin(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32], weights: NDArray[np.float64]) -> None:
+        """P-1/P-2: a reaction weight per row (0 = no jump-in), and the UNO call of a jump-in to one card."""
+        w = self._array(k, "jump_in", obs, strat.jump_in(obs), (len(obs),)).astype(np.float64)
+        if (w < 0).any():
+            row = int(np.flatnonzero(w < 0)[0])
+            raise self._fail(k, "jump_in", obs, row, f"reaction weight {w[row]} is negative; use 0 for no jump-in")
+        weights[:] = w
+        dec[:, L.D_FLAG] = 0
+        if strat.never_forgets_uno:
+            return
+        going_to_one = (w > 0) & (obs.hand_size == 2)
+        if going_to_one.any():
+            rows = np.flatnonzero(going_to_one)
+            sub = obs.subset(rows)
+            dec[rows, L.D_FLAG] = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),)).astype(bool)
 
 
 class Run:
@@ -398,9 +416,9 @@ class Run:
         b, e = self.buffers, self.engine
         self.nev[0] = 0
         n_rows = advance(
-            b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.opening,
+            b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
             self.rec, self.points, self.opening, self.first, self.end, self.next_game, e.rkey, e.deck, e.cfg,
-            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec,
+            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec, b.dec_w,
             b.group_base, b.group_count, self.err, self.scratch, self.actors,
         )
         if self.err[0] >= 0:
@@ -435,8 +453,7 @@ _DISPATCH = {
     L.PH_CATCH: Engine._catch,
     L.PH_PILEUP: Engine._pileup,
     L.PH_VOTE: Engine._vote,
-    L.PH_JUMPIN: Engine._unsupported,
-}
+}  # PH_JUMPIN answers weights too: Engine._jumpin
 
 
 def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:

@@ -78,7 +78,10 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             yield f"Turn {a + 1}: {who}."
         elif ev == L.EV_PLAY:
             colour = f" and names {_colour(a)}" if card >= 56 else ""
-            yield f"  {who} plays {_card(card)}{colour}."
+            if b:
+                yield f"  {who} jumps in with the identical {_card(card)}!"
+            else:
+                yield f"  {who} plays {_card(card)}{colour}."
         elif ev == L.EV_DRAW:
             yield f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]})."
         elif ev == L.EV_EMPTY:
@@ -117,6 +120,8 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             yield f"  {who} cannot add and takes the mini pile: {a} cards; the colour is now {_colour(b)}."
         elif ev == L.EV_PILE_AS_WILD:
             yield "  No card can start a mini pile: the Wild Pile Up acts as a Wild."
+        elif ev == L.EV_WRONG_JUMP:
+            yield f"  {who} jumps in on {_card(card)} without an identical card and must draw 1."
         elif ev == L.EV_TRUNCATE:
             yield f"The round stops after {a} turns (max_turns) and is recorded as truncated."
         else:

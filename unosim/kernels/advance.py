@@ -17,44 +17,73 @@ from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, re
 from .finish import record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_PHASE, F_ROW, F_TURN,
-    MULTI_ACTOR,
-    N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_NEWGAME,
+    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_JUMPERS, F_PHASE,
+    F_ROW, F_TURN, MULTI_ACTOR,
+    N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_JUMPIN, PH_NEWGAME,
     PH_PILEUP, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, ROW_AUTO,
 )
 from .piles import cards_accounted
-from .policy import policy_decision
+from .policy import jump_weight, pick_vote, policy_decision
 from .rows import row_actors, write_row
+from .speed import apply_jumpin
 from .turn import apply_colour, apply_drawn, apply_turn
 
 
 @rule
-def scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_dec, ns):
-    """Copy the decisions of multi-actor phases (one row per seat) into ``seat_dec``."""
+def scatter_multi(prev, row_slot, row_seat, dec, dec_w, group_base, group_count, seat_dec, seat_w, ns):
+    """Copy the decisions of multi-actor phases (one row per seat) into ``seat_dec`` (and the
+    jump-in reaction weights into ``seat_w``)."""
     for ph in MULTI_ACTOR:
         for k in range(ns):
             g = ph * ns + k
             for r in range(group_base[g], group_base[g] + group_count[g]):
                 seat_dec[row_slot[prev, r], row_seat[prev, r]] = dec[prev, r, D_FLAG]
+                if ph == PH_JUMPIN:
+                    seat_w[row_slot[prev, r], row_seat[prev, r]] = dec_w[prev, r]
 
 
 @rule
-def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
-             rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev):
+def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
+    """Votes (every seat) and jump-ins (the seats that may jump in): when every seat that answers
+    has a compiled policy, write their answers into ``seat_dec``/``seat_w`` and return True."""
+    n = cfg[C_PLAYERS]
+    mask = (1 << n) - 1 if ph == PH_VOTE else slot[s, F_JUMPERS]
+    for p in range(n):
+        if (mask >> p) & 1 and cfg[C_POLICY0 + seat_strat[s, p]] == 0:
+            return False
+    for p in range(n):
+        if (mask >> p) & 1:
+            pol = cfg[C_POLICY0 + seat_strat[s, p]]
+            if ph == PH_VOTE:
+                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n)
+            else:
+                seat_w[s, p] = jump_weight(pol, s, p, keys, seat_ctr)
+    return True
+
+
+@rule
+def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
+             rec_points, rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev):
     """Run slot ``s`` until it waits for a decision (or has no game left)."""
     while True:
         ph = slot[s, F_PHASE]
         if ph < N_DECISION_PHASES:
             r = slot[s, F_ROW]
+            answered = r >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
             if r == -1:
                 # no row answered yet: a strategy with a compiled policy decides here
-                if ph > PH_CHALLENGE:
-                    return
-                actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
-                pol = cfg[C_POLICY0 + seat_strat[s, actor]]
-                if pol == 0:
-                    return
-                card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, actors)
+                if ph == PH_VOTE or ph == PH_JUMPIN:
+                    if not compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
+                        return
+                    card, colour, flag, pair = -1, -1, 0, -1
+                else:
+                    if ph == PH_CATCH:
+                        return
+                    actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
+                    pol = cfg[C_POLICY0 + seat_strat[s, actor]]
+                    if pol == 0:
+                        return
+                    card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
                 slot[s, F_ROW] = -1
@@ -78,6 +107,8 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_PILEUP:
                 apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_JUMPIN:
+                apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_EFFECTS:
             resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_START_TURN:
@@ -100,9 +131,9 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
 
 @kernel
 def advance(
-    slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening,
+    slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening,
     rec, rec_points, rec_open, first, end, next_game, rkey, deck, cfg, ev, nev,
-    parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, group_base, group_count, err, scratch, actors,
+    parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
 ):
     """Advance every slot to its next decision; return the number of rows written.
 
@@ -115,13 +146,13 @@ def advance(
     """
     ns = cfg[C_N_STRATS]
     prev = 1 - parity
-    scatter_multi(prev, row_slot, row_seat, dec, group_base, group_count, seat_dec, ns)
+    scatter_multi(prev, row_slot, row_seat, dec, dec_w, group_base, group_count, seat_dec, seat_w, ns)
     for g in range(group_count.shape[0]):
         group_count[g] = 0
     total = 0
     for s in range(slot.shape[0]):
-        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, opening, rec, rec_points,
-                 rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev)
+        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
+                 rec_points, rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev)
         ph = slot[s, F_PHASE]
         if ph == PH_IDLE:
             continue

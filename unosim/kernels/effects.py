@@ -3,22 +3,17 @@ challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
 
 from .jit import rule
 
-from .finish import pass_turn, wrap
+from .finish import pass_turn, seat_at
 from .layout import (
-    C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
+    C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_SPEED, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
     DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
     F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
     F_UNO_PENALTIES, F_COLOUR, F_DISC_N, F_MINI_COLOUR, F_MINI_N, F_PILEUP_CARDS, F_PILEUPS, F_WINNER, MINI, PH_CHALLENGE,
     PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
 )
 from .piles import draw_one, echo, forced_draw, log
+from .speed import start_jumpin
 from .tables import COLOUR_OF, FACE_OF
-
-
-@rule
-def seat_at(seat, steps, slot, s, cfg):
-    """The seat ``steps`` places from ``seat`` in the current direction."""
-    return wrap(seat + steps * slot[s, F_DIR], cfg[C_PLAYERS])
 
 
 @rule
@@ -47,6 +42,9 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             nxt = seat_at(seat, 2, slot, s, cfg)
         elif face == 13:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
+            return
+        elif cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
+            start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
     elif card == 58:  # P-5 Wild Pile Up
         start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)

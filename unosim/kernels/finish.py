@@ -25,6 +25,12 @@ def wrap(seat, n):
 
 
 @rule
+def seat_at(seat, steps, slot, s, cfg):
+    """The seat ``steps`` places from ``seat`` in the current direction."""
+    return wrap(seat + steps * slot[s, F_DIR], cfg[C_PLAYERS])
+
+
+@rule
 def pass_turn(s, seat, slot, cfg):
     """T-6: the turn goes to ``seat`` (any integer, taken modulo the table)."""
     slot[s, F_NEXT] = wrap(seat, cfg[C_PLAYERS])

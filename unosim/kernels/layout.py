@@ -17,17 +17,18 @@ array            shape, dtype           meaning
                                         (``DISC``) and the mini pile (``MINI``)
 ``seat_strat``   ``[B, P]`` i32         strategy index playing each seat
 ``seat_ctr``     ``[B, P]`` i32         counter of each seat's strategy random stream
-``seat_dec``     ``[B, P]`` i32         multi-actor decision (catch flag; vote target)
+``seat_dec``     ``[B, P]`` i32         multi-actor decision (catch flag; vote target; UNO forgotten
+                                        with a jump-in)
+``seat_w``       ``[B, P]`` f64         jump-in reaction weight of each seat (0: no jump-in)
 ``opening``      ``[B, P, H]`` i8       opening hand of each seat (card types)
 ===============  =====================  ==============================================
 
-Reserved for UNO Party! and matches (issue 3), named here so that the layout
-does not change when they are played: the phases ``PH_PILEUP``, ``PH_VOTE``,
-``PH_JUMPIN``, the ``MINI`` pile row, the fields ``F_MINI_*``, ``F_ALIVE``,
-``F_ROUND``, the decision columns ``D_A``/``D_B`` (link pair), and two arrays
-still to be allocated: ``seat_w[B, P]`` (jump-in reaction weights) and
-``scores[B, P]`` (match scores). The engine refuses party rules and matches
-until then (``engine.check_supported``).
+Reserved for multi-round matches, named here so that the layout does not
+change when they are played: the fields ``F_ALIVE`` and ``F_ROUND``. The
+engine refuses matches until then (``engine.check_supported``).
+
+Besides ``dec`` (int32), the decision buffers hold ``dec_w[2, R]`` (f64): the
+reaction weight answered on a jump-in row, scattered into ``seat_w``.
 
 ``K = N_TYPES`` card types (``unosim.cards``), ``P`` players, ``H`` hand size.
 The top card of the discard pile is ``slot[:, F_TOP]``, not part of ``DISC``.
@@ -100,16 +101,18 @@ F_POINT_TAKEN_DRAWS = 33
 F_LINK_ECHO_DRAWS = 34
 F_ROUND = 35  # round number within a match (0 for single rounds)
 F_ALIVE = 36  # bit mask of seats still in the match (elimination)
-F_KIND0 = 37  # F_KIND0 + kind: cards of each kind played
+F_JUMPERS = 37  # bit mask of the seats that may jump in (PH_JUMPIN, P-1/P-2)
+F_KIND0 = 38  # F_KIND0 + kind: cards of each kind played
 N_FIELDS = F_KIND0 + 9
 
 # ---- observation row info columns -----------------------------------------
 I_TOP = 0
 I_COLOUR = 1
 I_DIR = 2
-I_TURN = 3
+I_TURN = 3  # seat whose turn it is (PH_JUMPIN: the seat whose turn comes next)
 I_DRAWN = 4  # the card just drawn (PH_DRAWN), else -1
-I_ARG = 5  # phase argument: forgetful seat (PH_CATCH), played card (PH_CHALLENGE), mini pile colour
+I_ARG = 5  # phase argument: forgetful seat (PH_CATCH), player of the card (PH_CHALLENGE, PH_VOTE, PH_JUMPIN),
+#             mini pile colour (PH_PILEUP)
 I_BLUFFABLE = 6  # 1 if a Wild Draw Four may be played now as a bluff
 I_PHASE = 7
 I_HSIZE = 8  # cards the acting seat holds
@@ -140,7 +143,7 @@ N_REC = R_KIND0 + 9
 EV_DEAL = 0  # seat, -, -, -  (the opening hand is in the record)
 EV_START = 1  # -, card, colour, first seat
 EV_TURN = 2  # seat starts a turn
-EV_PLAY = 3  # seat, card, colour, 1 if out of turn
+EV_PLAY = 3  # seat, card, colour, 1 if a jump-in (P-1)
 EV_DRAW = 4  # seat, card, reason (DR_*), -
 EV_KEEP = 5  # seat keeps the drawn card
 EV_SKIP = 6  # seat loses its turn
@@ -162,6 +165,7 @@ EV_PILE_FLIP = 21  # -, card turned up for a mini pile, a = 1 if it went to the 
 EV_PILE_ADD = 22  # seat adds card to the mini pile
 EV_PILE_TAKE = 23  # seat takes the mini pile: a cards, b = its colour
 EV_PILE_AS_WILD = 24  # no non-wild could be turned up: the Wild Pile Up acts as a Wild
+EV_WRONG_JUMP = 25  # seat jumps in with a card that is not identical (P-3); its draw follows
 N_EV_COLS = 6
 
 DR_TURN = 0  # drew for the turn (T-3/T-4)
@@ -217,7 +221,7 @@ ROW_AUTO = -2  # F_ROW of a PH_DRAWN decision the strategy declared in advance: 
 # ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
 D_CARD = 0  # card to play / add, -1 = draw / take
 D_COLOUR = 1
-D_FLAG = 2  # play drawn / challenge / catch / vote target
+D_FLAG = 2  # play drawn / challenge / catch / vote target / UNO forgotten with a jump-in
 D_FORGET = 3
 D_A = 4  # link pair
 D_B = 5

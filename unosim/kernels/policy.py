@@ -6,11 +6,17 @@ challenge) itself instead of emitting an observation row. Each policy here is
 the exact transcription of its Python methods, drawing the same uniforms from
 the same per-(game, seat) stream in the same order, so both paths give
 identical games — a test plays every shipped strategy both ways and compares
-the records. Multi-actor decisions (UNO catches) still go through Python.
+the records. Mini-pile additions are compiled too, and so are the
+multi-actor votes and jump-ins when every seat that answers has a policy; UNO
+catches (asked only after a forgotten call, which these policies never make)
+go through Python.
 """
 
 from .jit import rule
-from .layout import C_PLAYERS, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_TURN
+from .layout import (
+    C_PLAYERS, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_MINI_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP,
+    PH_TURN,
+)
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, POINTS_OF
@@ -172,6 +178,44 @@ def pick_link(pol, s, seat, keys, hsize, seat_ctr, n):
 
 
 @rule
+def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
+    """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
+    able physical card; ``greedy`` (the base default), the highest-point one, ties by copies."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    colour = slot[s, F_MINI_COLOUR]
+    best = -1
+    total = 0
+    for t in range(hands.shape[2]):
+        n = hands[s, seat, t]
+        if n > 0 and (t >= 56 or COLOUR_OF[t] == colour):
+            score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+            if score > best:
+                best = score
+                total = n
+            elif score == best:
+                total += n
+    x = int(u * total)
+    for t in range(hands.shape[2]):
+        n = hands[s, seat, t]
+        if n > 0 and (t >= 56 or COLOUR_OF[t] == colour) and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
+            x -= n
+            if x < 0:
+                return t
+    return -1
+
+
+@rule
+def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n):
+    """A-4 seat to point at: ``random``, a uniform other seat; ``greedy`` (the base default), the
+    other seat with fewest cards, ties uniform."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    if pol == POLICY_RANDOM:
+        x = int(u * (n - 1))
+        return x + (x >= seat)
+    return fewest_cards(s, seat, seat, -1, u, hsize, n)
+
+
+@rule
 def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
     n = cfg[C_PLAYERS]
@@ -190,4 +234,14 @@ def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
         return -1, colour, play, pair
     if ph == PH_COLOUR:
         return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1
+    if ph == PH_PILEUP:
+        return pick_addition(pol, s, seat, keys, hands, slot, seat_ctr), -1, 0, -1
     return -1, -1, 0, -1  # PH_CHALLENGE: never challenge
+
+
+@rule
+def jump_weight(pol, s, seat, keys, seat_ctr):
+    """P-2 reaction weight: ``random`` jumps in with probability 1/2, ``greedy`` always; weight 1."""
+    if pol == POLICY_RANDOM:
+        return 1.0 if seat_uniform(keys, seat_ctr, s, seat) < 0.5 else 0.0
+    return 1.0

@@ -9,9 +9,10 @@ to its strategy as views, with no copy.
 from .jit import rule
 
 from .layout import (
-    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_MINI_COLOUR, F_PENDING, F_PHASE, F_SEAT, F_TOP,
+    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_JUMPERS, F_MINI_COLOUR, F_NEXT, F_PENDING, F_PHASE,
+    F_SEAT, F_TOP,
     F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
-    PH_DRAWN, PH_PILEUP, PH_TURN, PH_VOTE,
+    PH_DRAWN, PH_JUMPIN, PH_PILEUP, PH_TURN, PH_VOTE,
 )
 from .legality import fill_legal, wd4_legal
 from .tables import COLOUR_OF
@@ -29,6 +30,14 @@ def row_actors(s, slot, cfg, actors):
         m = 0
         for p in range(cfg[C_PLAYERS]):
             if p != slot[s, F_FORGOT]:
+                actors[m] = p
+                m += 1
+        return m
+    if ph == PH_JUMPIN:
+        m = 0
+        mask = slot[s, F_JUMPERS]
+        for p in range(cfg[C_PLAYERS]):
+            if (mask >> p) & 1:
                 actors[m] = p
                 m += 1
         return m
@@ -74,6 +83,12 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
         row_info[q, r, I_ARG] = slot[s, F_FORGOT]
     elif ph == PH_VOTE:
         row_info[q, r, I_ARG] = slot[s, F_SEAT]
+    elif ph == PH_JUMPIN:  # P-1: the identical card may be played; the turn comes to F_NEXT
+        card = slot[s, F_TOP]
+        row_info[q, r, I_ARG] = slot[s, F_SEAT]
+        row_info[q, r, I_TURN] = slot[s, F_NEXT]
+        row_legal[q, r, card] = True
+        row_info[q, r, I_NLEGAL] = hands[s, seat, card]
     elif ph == PH_PILEUP:  # P-5: cards of the mini pile's colour and all wilds may be added
         colour = slot[s, F_MINI_COLOUR]
         row_info[q, r, I_ARG] = colour

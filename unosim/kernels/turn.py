@@ -2,8 +2,7 @@
 
 from .jit import rule
 
-from .effects import seat_at
-from .finish import pass_turn
+from .finish import pass_turn, seat_at
 from .layout import (
     C_AUTO_DRAWN, C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
     EV_LINK, EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
@@ -16,9 +15,9 @@ from .tables import COLOUR_OF, KIND_OF
 
 
 @rule
-def play_card(s, seat, card, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev):
+def play_card(s, seat, card, colour, forget, pair, jump, slot, game, hands, hsize, piles, cfg, ev, nev):
     """``seat`` plays ``card`` onto the discard pile (``colour`` for wilds, the link ``pair`` = a * 16 + b for
-    a Wild Drawn Together, -1: the link ends)."""
+    a Wild Drawn Together, -1: the link ends; ``jump``: 1 for a jump-in, P-1)."""
     if card == 57:
         slot[s, F_BLUFF] = 0 if wd4_legal(s, seat, hands, slot, cfg) else 1
     hands[s, seat, card] -= 1
@@ -32,7 +31,7 @@ def play_card(s, seat, card, colour, forget, pair, slot, game, hands, hsize, pil
     slot[s, F_LAST_PLAYER] = seat
     slot[s, F_SEAT] = seat
     slot[s, F_PENDING] = card
-    log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], 0)
+    log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], jump)
     if card == 59:  # P-6: the new link replaces any earlier one
         slot[s, F_LINK_A] = pair // 16 if pair >= 0 else -1
         slot[s, F_LINK_B] = pair % 16 if pair >= 0 else -1
@@ -95,7 +94,7 @@ def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, pi
     if card < 0:
         draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
     else:
-        play_card(s, seat, card, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
+        play_card(s, seat, card, colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
 
 
 @rule
@@ -103,7 +102,7 @@ def apply_drawn(s, play, colour, forget, pair, slot, game, hands, hsize, piles, 
     """PH_DRAWN decision: play the drawn card (same turn) or keep it."""
     seat = slot[s, F_ACTOR]
     if play:
-        play_card(s, seat, slot[s, F_PENDING], colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
+        play_card(s, seat, slot[s, F_PENDING], colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
     else:
         log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
         pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)

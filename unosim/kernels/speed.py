@@ -1,0 +1,89 @@
+"""Speed play (P-1..P-4): jump-ins on a number card just played, the race, wrong jump-ins.
+
+After a number card is played (in turn, drawn, or itself jumped in) and it
+did not end the round, every other player holding an identical card may jump
+in (``PH_JUMPIN``, one row per such seat; the answer is a reaction weight,
+0 = no). One jumper wins, drawn from the game stream in proportion to the
+weights; they play the card at once and play goes on after them (P-1). If the
+winner is the player whose turn came next, the jump-in is their turn (T-7).
+Before the race, every other player without an identical card jumps in
+wrongly at ``speed_play_error_rate`` and draws 1 (P-3).
+"""
+
+from .jit import rule
+
+from .finish import pass_turn, seat_at
+from .layout import (
+    C_MAX_TURNS, C_PLAYERS, C_SPEED_ERR_PPM, DR_WRONG_JUMP, EV_WRONG_JUMP, F_JUMP_INS, F_JUMPERS, F_NEXT, F_PHASE,
+    F_TOP, F_TURN, F_TURNS, F_WRONG_JUMP_INS, PH_JUMPIN,
+)
+from .piles import forced_draw, log
+from .rng import next_uniform
+from .turn import play_card
+
+
+@rule
+def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """P-1..P-3 after ``seat`` played the number card on top; ``nxt`` would play next."""
+    card = slot[s, F_TOP]
+    n = cfg[C_PLAYERS]
+    mask = 0
+    for p in range(n):
+        if p != seat and hands[s, p, card] > 0:
+            mask |= 1 << p
+    ppm = cfg[C_SPEED_ERR_PPM]
+    if ppm > 0:  # P-3: decided together with the jump-ins, penalised before the race
+        wrong = 0
+        for i in range(1, n):
+            q = seat_at(seat, i, slot, s, cfg)
+            if not (mask >> q) & 1 and next_uniform(keys, slot, s) * 1_000_000.0 < ppm:
+                wrong |= 1 << q
+                log(cfg, ev, nev, game[s], EV_WRONG_JUMP, q, card, 0, 0)
+        for i in range(1, n):
+            q = seat_at(seat, i, slot, s, cfg)
+            if (wrong >> q) & 1:
+                slot[s, F_WRONG_JUMP_INS] += 1
+                forced_draw(s, q, 1, DR_WRONG_JUMP, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    if mask == 0:
+        pass_turn(s, nxt, slot, cfg)
+        return
+    slot[s, F_JUMPERS] = mask
+    slot[s, F_NEXT] = nxt
+    slot[s, F_PHASE] = PH_JUMPIN
+
+
+@rule
+def apply_jumpin(s, seat_w, seat_dec, asked, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """The race (P-2): a jumper drawn in proportion to the weights ``seat_w`` plays the card.
+
+    ``asked``: the weights came from Python rows, whose ``seat_dec`` holds
+    each seat's UNO-forgotten flag (compiled policies never forget).
+    """
+    mask = slot[s, F_JUMPERS]
+    n = cfg[C_PLAYERS]
+    nxt = slot[s, F_NEXT]
+    slot[s, F_JUMPERS] = 0
+    total = 0.0
+    for p in range(n):
+        if (mask >> p) & 1:
+            total += seat_w[s, p]
+    if total <= 0.0:
+        pass_turn(s, nxt, slot, cfg)
+        return
+    x = next_uniform(keys, slot, s) * total
+    winner = -1
+    for p in range(n):
+        if (mask >> p) & 1 and seat_w[s, p] > 0.0:
+            winner = p
+            x -= seat_w[s, p]
+            if x < 0.0:
+                break
+    if winner == nxt:  # T-7: their jump-in is their turn's play
+        if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
+            pass_turn(s, nxt, slot, cfg)  # E-5: the round stops instead
+            return
+        slot[s, F_TURNS] += 1
+        slot[s, F_TURN] = winner
+    slot[s, F_JUMP_INS] += 1
+    forget = seat_dec[s, winner] if asked else 0
+    play_card(s, winner, slot[s, F_TOP], -1, forget, -1, 1, slot, game, hands, hsize, piles, cfg, ev, nev)
