@@ -88,24 +88,37 @@ def test_point_taken_and_links_agree_with_reference(strategy: str) -> None:
     assert not failures, "; ".join(failures)
 
 
-@pytest.mark.parametrize("players", [4, 12])
-@pytest.mark.parametrize("strategy", ["random", "greedy"])
-def test_party_without_speed_play_agrees_with_reference(players: int, strategy: str) -> None:
-    """The party preset (every party card: Point Taken, Wild Pile Up, Wild Drawn Together,
-    S-2 start, W-2 incl. wilds) with speed_play=false, the one part not yet played."""
-    options = {**PRESETS["party"], "speed_play": False}
-    fast = simulate(rules="party", players=players, games=30_000, strategies=strategy, seed=9, overrides=["speed_play=false"])
-    n_ref = REF_GAMES if players == 4 else REF_GAMES // 2
-    ref = [play_game(options, players, [strategy] * players, seed) for seed in range(n_ref)]
-    assert fast["pileups"].sum() > 0
-    failures = []
-    for column, key in (("turns", "turns"), ("winner_points", "winner_points"), ("cards_drawn", "cards_drawn"),
-                        ("pileups", "pileups"), ("pileup_cards", "pileup_cards_taken"), ("point_taken_draws", "point_taken_draws"),
-                        ("link_echo_draws", "link_echo_draws"), ("challenges", "challenges"), ("truncated", "truncated")):
-        failures.append(_compare(column, fast[column].to_numpy(float), np.array([g[key] for g in ref], float)))
+PARTY_COLUMNS = (
+    ("turns", "turns"), ("winner_points", "winner_points"), ("cards_drawn", "cards_drawn"), ("pileups", "pileups"),
+    ("pileup_cards", "pileup_cards_taken"), ("point_taken_draws", "point_taken_draws"), ("link_echo_draws", "link_echo_draws"),
+    ("challenges", "challenges"), ("jump_ins", "jump_ins"), ("wrong_jump_ins", "wrong_jump_ins"), ("truncated", "truncated"),
+)
+
+
+def _party_agrees(players: int, strategy: str, overrides: dict[str, object], n_ref: int, seed: int) -> None:
+    """Every party event count per game, game length, points and seat-offset win rates."""
+    options = {**PRESETS["party"], **overrides}
+    fast = simulate(rules="party", players=players, games=30_000, strategies=strategy, seed=seed,
+                    overrides=[f"{k}={v}" for k, v in overrides.items()])
+    ref = [play_game(options, players, [strategy] * players, s) for s in range(n_ref)]
+    assert fast["pileups"].sum() > 0 and fast["jump_ins"].sum() > 0
+    failures = [_compare(column, fast[column].to_numpy(float), np.array([g[key] for g in ref], float)) for column, key in PARTY_COLUMNS]
     offsets = fast["winner_offset"].fillna(0).to_numpy()
     ref_offset = np.array([g["winner_offset"] or 0 for g in ref])
     for k in range(1, players + 1):
         failures.append(_compare(f"win rate of offset {k}", (offsets == k).astype(float), (ref_offset == k).astype(float)))
     failures = [f for f in failures if f]
     assert not failures, "; ".join(failures)
+
+
+@pytest.mark.parametrize("players", [4, 12])
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+def test_party_agrees_with_reference(players: int, strategy: str) -> None:
+    """The party preset in full: Point Taken, Wild Pile Up, Wild Drawn Together, S-2 start,
+    W-2 incl. wilds, and speed play (jump-ins, chains, the race)."""
+    _party_agrees(players, strategy, {}, REF_GAMES if players == 4 else REF_GAMES // 2, seed=9)
+
+
+def test_party_wrong_jump_ins_agree_with_reference() -> None:
+    """P-3 at speed_play_error_rate=0.05, 6 players."""
+    _party_agrees(6, "random", {"speed_play_error_rate": 0.05}, REF_GAMES // 2, seed=10)

@@ -7,6 +7,7 @@ import pytest
 
 from unosim.config import RunConfig
 from unosim.engine import Engine
+from unosim.kernels import layout as L
 from unosim.position import Position, play_from
 
 DRAW = ["yellow 1"] * 30  # one card kind: every draw is a yellow 1
@@ -103,12 +104,10 @@ def test_P7_uno_penalty_is_echoed() -> None:
     assert after.hand_sizes == [3, 1, 3] and after.counters["uno_penalties"] == 1
 
 
-def test_speed_play_and_relink_must_differ_are_refused_until_played() -> None:
-    with pytest.raises(ValueError, match="not played"):
-        Engine(RunConfig.build(rules="party", players=4, games=10))
-    with pytest.raises(ValueError, match="not played"):
-        Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["speed_play=false", "relink_must_differ=true"]))
-    Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["speed_play=false"]))
+def test_relink_must_differ_is_refused_until_played() -> None:
+    with pytest.raises(ValueError, match="relink_must_differ=true"):
+        Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["relink_must_differ=true"]))
+    Engine(RunConfig.build(rules="party", players=4, games=10))
 
 
 # ---------------------------------------------------------------- P-5 Wild Pile Up
@@ -156,6 +155,20 @@ def test_P5_a_reshuffle_starts_the_pile_when_the_draw_pile_is_empty() -> None:
     # the reshuffled pile holds green 4 and the old top (a wild, turned up to the discard pile if drawn first)
     assert after.hands[1] == {"red 7": 1, "green 4": 1}
     assert after.draw.get("wild", 0) + after.discard.get("wild", 0) == 1 and after.party["pileups"] == 1
+
+
+def test_P5_a_reshuffle_while_a_mini_pile_is_out_leaves_the_pile_alone() -> None:
+    """T-5 with P-5 and pileup_flipped_wilds=mini_pile: a wild turned up goes into the mini pile; the
+    draw pile then runs out and the discard pile (below its top) is reshuffled, the mini pile not."""
+    pos = Position(hands=[["wild pile up", "blue 5"], ["yellow 7"], ["red 5"]], top="red 3", draw=["wild"], discard=["green 4"])
+    after = play_from(
+        pos, rules="party", overrides={**PARTY, "pileup_flipped_wilds": "mini_pile"}, script=[("play", "wild pile up"), ("take",)]
+    )
+    # turned up: the wild (into the mini pile), then after the reshuffle the red 3 or the green 4
+    assert after.hand_sizes[1] == 3 and after.hands[1]["wild"] == 1 and after.party["pileup_cards"] == 2
+    assert after.draw.get("red 3", 0) + after.draw.get("green 4", 0) == 1 and after.discard == {}
+    kinds = after.events[:, 1].tolist()
+    assert kinds.index(L.EV_RESHUFFLE) < kinds.index(L.EV_PILE_TAKE)
 
 
 def test_P5_refusing_to_add_is_illegal_unless_the_option_allows_it() -> None:

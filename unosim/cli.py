@@ -193,6 +193,7 @@ def _print_summary(result: Any) -> None:
             markup=False,
             highlight=False,
         )
+        _print_truncated(result)
         return
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -209,6 +210,18 @@ def _print_summary(result: Any) -> None:
         mean = pc.mean(column.cast(pa.float64()) if pa.types.is_boolean(kind) else column).as_py()
         summary.add_row(name, "" if mean is None else f"{mean:,.4g}")
     out_console.print(summary)
+
+
+def _print_truncated(result: Any) -> None:
+    """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
+    import pyarrow.compute as pc
+
+    from .dataset import read_table
+
+    truncated = read_table(result.path, columns=["truncated"]).column("truncated")
+    n = pc.sum(truncated).as_py() or 0
+    share = 100 * n / len(truncated) if len(truncated) else 0.0
+    err_console.print(f"truncated at max_turns (E-5): {n:,} of {len(truncated):,} games ({share:.3f} %)", markup=False, highlight=False)
 
 
 # ---------------------------------------------------------------- replay
@@ -323,7 +336,7 @@ def study(
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
-    """The default study: game length and seat advantage at 2–16 players (classic, classic-house).
+    """The default study: game length and seat advantage at 2–16 players (classic, classic-house, party).
 
     Writes the parquet dataset to OUT and the plots and report.md to OUT/report.
     """

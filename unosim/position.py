@@ -112,7 +112,8 @@ class ScriptedStrategy(Strategy):
     ``("colour", colour)``, ``("challenge", bool)``, ``("forget_uno", bool)``,
     ``("catch_uno", [bool per other seat, in seat order])``,
     ``("point_at", [target per seat, in seat order])``, ``("link", (a, b))``,
-    ``("add", card)``, ``("take",)`` (mini pile).
+    ``("add", card)``, ``("take",)`` (mini pile),
+    ``("jump_in", [reaction weight per seat that may jump in, in seat order])``.
     A decision the script does not expect raises ``AssertionError``.
     """
 
@@ -160,6 +161,9 @@ class ScriptedStrategy(Strategy):
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         return np.asarray([self._next(("link",), obs)[1]], np.int64)
+
+    def jump_in(self, obs: Observation) -> NDArray[np.floating]:
+        return np.asarray(self._next(("jump_in",), obs)[1], np.float64)
 
 
 def _named(counts: NDArray[np.integer]) -> dict[str, int]:
@@ -249,6 +253,8 @@ def play_from(
             "link_echo_draws": int(rec[L.R_LINK_ECHO_DRAWS] if finished else s[L.F_LINK_ECHO_DRAWS]),
             "pileups": int(rec[L.R_PILEUPS] if finished else s[L.F_PILEUPS]),
             "pileup_cards": int(rec[L.R_PILEUP_CARDS] if finished else s[L.F_PILEUP_CARDS]),
+            "jump_ins": int(rec[L.R_JUMP_INS] if finished else s[L.F_JUMP_INS]),
+            "wrong_jump_ins": int(rec[L.R_WRONG_JUMP_INS] if finished else s[L.F_WRONG_JUMP_INS]),
         },
         mini_pile=_named(b.piles[0, L.MINI]),
         events=played.events,

@@ -79,7 +79,7 @@ def _narrate(t: GameTrace) -> Iterator[str]:
         elif ev == L.EV_PLAY:
             colour = f" and names {_colour(a)}" if card >= 56 else ""
             if b:
-                yield f"  {who} jumps in with the identical {_card(card)}!"
+                yield f"  {who} jumps in with the identical {_card(card)}! Play goes on after them."
             else:
                 yield f"  {who} plays {_card(card)}{colour}."
         elif ev == L.EV_DRAW:
