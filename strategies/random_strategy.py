@@ -17,7 +17,7 @@ class RandomStrategy(Strategy):
 
     By default it never draws by choice while holding a playable card, always
     plays a playable drawn card, never challenges or bluffs. Party: points at a
-    uniform other player, links two distinct uniform players (itself allowed),
+    uniform other player, links two distinct uniform players (itself allowed) among ``obs.link_choices``,
     adds a uniform able physical card to a mini pile, jumps in with probability
     1/2. The rates below (all 0 by default) make it deliberately erratic, which
     the invariant tests use to reach every rule path.
@@ -99,9 +99,10 @@ class RandomStrategy(Strategy):
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         u = obs.random(2)
-        first = (u[:, 0] * obs.players).astype(np.int64)
-        second = (u[:, 1] * (obs.players - 1)).astype(np.int64)
-        second += second >= first
+        allowed = obs.link_choices
+        first = argmax_ties(np.zeros(allowed.shape), u[:, 0], allowed)
+        allowed[np.arange(len(obs)), first] = False
+        second = argmax_ties(np.zeros(allowed.shape), u[:, 1], allowed)
         return np.stack([first, second], axis=1)
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:

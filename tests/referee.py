@@ -316,8 +316,14 @@ class Referee:
             self.pile_player, self.pile_actor = -1, None
             self.expect_turn = self.seat(seat, 1)
         elif ev == L.EV_LINK:
-            assert self.top == 59 and a != b and 0 <= a < P and 0 <= b < P
-            self.link = (a, b)
+            assert self.top == 59
+            old = set(self.link) if self.link and self.r.relink_must_differ else set()
+            if a == -1:  # nobody can be linked (relink_must_differ): the old link ends
+                assert b == -1 and P - len(old) < 2
+                self.link = None
+            else:
+                assert a != b and 0 <= a < P and 0 <= b < P and not {a, b} & old, (a, b, old)
+                self.link = (a, b)
         elif ev == L.EV_LINK_END:
             assert self.link == (a, b), (self.link, a, b)
             self.link = None

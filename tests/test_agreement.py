@@ -119,6 +119,11 @@ def test_party_agrees_with_reference(players: int, strategy: str) -> None:
     _party_agrees(players, strategy, {}, REF_GAMES if players == 4 else REF_GAMES // 2, seed=9)
 
 
-def test_party_wrong_jump_ins_agree_with_reference() -> None:
-    """P-3 at speed_play_error_rate=0.05, 6 players."""
-    _party_agrees(6, "random", {"speed_play_error_rate": 0.05}, REF_GAMES // 2, seed=10)
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+def test_party_options_agree_with_reference(strategy: str) -> None:
+    """6 players with options flipped: P-3 wrong jump-ins at speed_play_error_rate=0.05,
+    relink_must_differ, flipped wilds into the mini pile, taking the pile echoed over a link,
+    a Point Taken ending the link after its draws."""
+    options = {"speed_play_error_rate": 0.05, "relink_must_differ": True, "pileup_flipped_wilds": "mini_pile",
+               "link_shares_pileup": True, "point_taken_breaks_link_first": False}
+    _party_agrees(6, strategy, options, REF_GAMES // 2, seed=10)

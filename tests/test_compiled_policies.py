@@ -34,11 +34,21 @@ def test_noisy_random_is_not_compiled_and_still_matches_itself() -> None:
     assert [s.compiled_policy for s in plain.strategies] == [1, 2]
 
 
-def test_a_python_seat_among_jumpers_sends_every_jumper_to_python() -> None:
+@pytest.mark.parametrize("overrides", [[], ["relink_must_differ=true"]])
+def test_a_python_seat_among_jumpers_sends_every_jumper_to_python(overrides: list[str]) -> None:
     """Votes and jump-ins are compiled only when every answering seat has a policy; a mixed
     table asks all of them in Python and still plays the same games as the all-Python path."""
     lineup = ["random", "random(catch_uno_rate=0.5, forget_uno_rate=0.2)", "greedy", "random", "greedy", "random"]
-    config = RunConfig.build(rules="party", players=6, strategies=lineup, seed=7)
+    config = RunConfig.build(rules="party", players=6, strategies=lineup, seed=7, overrides=overrides)
     fast = Engine(config, compiled=True).play(0, 2000)
     slow = Engine(config, compiled=False).play(0, 2000)
     assert np.array_equal(fast.rec, slow.rec) and fast.rec[:, L.R_JUMP_INS].sum() > 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 9])
+def test_compiled_links_respect_relink_must_differ(players: int) -> None:
+    config = RunConfig.build(rules="party", players=players, strategies=(["random", "greedy"] * 5)[:players], seed=8,
+                             overrides=["relink_must_differ=true"])
+    fast = Engine(config, compiled=True).play(0, 2000)
+    slow = Engine(config, compiled=False).play(0, 2000)
+    assert np.array_equal(fast.rec, slow.rec) and np.array_equal(fast.points, slow.points)

@@ -63,7 +63,7 @@ def test_invariants_with_point_taken_and_links(players: int) -> None:
 PARTY_OPTIONS = {
     "defaults": ([], GAMES),
     "options": (["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false",
-                 "speed_play_error_rate=0.03"], 2500),
+                 "speed_play_error_rate=0.03", "relink_must_differ=true"], 2500),
 }
 
 

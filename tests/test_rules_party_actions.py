@@ -104,10 +104,28 @@ def test_P7_uno_penalty_is_echoed() -> None:
     assert after.hand_sizes == [3, 1, 3] and after.counters["uno_penalties"] == 1
 
 
-def test_relink_must_differ_is_refused_until_played() -> None:
-    with pytest.raises(ValueError, match="relink_must_differ=true"):
-        Engine(RunConfig.build(rules="party", players=4, games=10, overrides=["relink_must_differ=true"]))
-    Engine(RunConfig.build(rules="party", players=4, games=10))
+@pytest.mark.parametrize("relink", [False, True])
+def test_P6_relink_must_differ_forbids_the_old_pair(relink: bool) -> None:
+    """P-6 with relink_must_differ: the new pair shares no member with the old one (default: it may)."""
+    from unosim.engine import StrategyError
+
+    pos = Position(hands=[["wild drawn together", "blue 5"], ["green 2"], ["green 3"], ["green 4"]], top="red 3", draw=DRAW, link=(1, 2))
+    script = [("play", "wild drawn together"), ("colour", "green"), ("link", (2, 3))]
+    if relink:
+        with pytest.raises(StrategyError, match=r"choose_link.*\[0, 3\]"):
+            play_from(pos, overrides={"relink_must_differ": True}, script=script)
+        after = play_from(pos, overrides={"relink_must_differ": True}, script=script[:2] + [("link", (3, 0))])
+        assert after.link == (3, 0)
+    else:
+        assert play_from(pos, script=script).link == (2, 3)
+
+
+def test_P6_relink_must_differ_with_nobody_left_to_link_ends_the_link() -> None:
+    """P-6 [reading of relink_must_differ]: three players, seats 1 and 2 linked: only seat 0 may be
+    linked, so no pair exists; the strategy is not asked and the old link ends."""
+    pos = Position(hands=[["wild drawn together", "blue 5"], ["green 2"], ["green 3"]], top="red 3", draw=DRAW, link=(1, 2))
+    after = play_from(pos, overrides={"relink_must_differ": True}, script=[("play", "wild drawn together"), ("colour", "green")])
+    assert after.link is None and after.turn == 1
 
 
 # ---------------------------------------------------------------- P-5 Wild Pile Up
@@ -169,6 +187,19 @@ def test_P5_a_reshuffle_while_a_mini_pile_is_out_leaves_the_pile_alone() -> None
     assert after.draw.get("red 3", 0) + after.draw.get("green 4", 0) == 1 and after.discard == {}
     kinds = after.events[:, 1].tolist()
     assert kinds.index(L.EV_RESHUFFLE) < kinds.index(L.EV_PILE_TAKE)
+
+
+def test_P5_U1_adding_down_to_one_card_needs_the_UNO_call() -> None:
+    """U-1 with P-5: an addition that leaves one card is a call like a play; forgotten and caught,
+    the player draws 2 (U-2) and the pile goes on to the next player."""
+    pos = Position(hands=[["wild pile up", "blue 5"], ["green 7", "red 2"], ["red 5"]], top="red 3", draw=["green 4"] * 6)
+    after = play_from(
+        pos, rules="party", overrides=PARTY,
+        script=[("play", "wild pile up"), ("forget_uno", False), ("add", "green 7"), ("forget_uno", True),
+                ("catch_uno", [True, False]), ("take",)],
+    )
+    assert after.hands[1] == {"red 2": 1, "green 4": 2} and after.hands[2] == {"red 5": 1, "green 4": 1, "green 7": 1}
+    assert after.counters["uno_penalties"] == 1 and after.turn == 0 and after.colour == "green"
 
 
 def test_P5_refusing_to_add_is_illegal_unless_the_option_allows_it() -> None:

@@ -97,10 +97,6 @@ def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> Non
             "multi-round matches (--match, E-3/E-4) are not played by this engine version yet; "
             "drop --match to play single rounds."
         )
-    if rules.relink_must_differ:
-        raise ValueError(
-            "relink_must_differ is not played by this engine version yet; drop --set relink_must_differ=true."
-        )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
 
@@ -110,6 +106,7 @@ class Buffers:
     """The batch state and the observation/decision row buffers (see ``layout``)."""
 
     players: int
+    relink_must_differ: bool
     slot: NDArray[np.int32]
     game: NDArray[np.int64]
     keys: NDArray[np.uint64]
@@ -132,7 +129,7 @@ class Buffers:
     group_count: NDArray[np.int64]
 
     @classmethod
-    def allocate(cls, batch: int, players: int, hand_size: int, n_strategies: int) -> Buffers:
+    def allocate(cls, batch: int, players: int, hand_size: int, n_strategies: int, relink_must_differ: bool = False) -> Buffers:
         """Buffers for ``batch`` slots; each (phase, strategy) group gets its own row region."""
         caps = [
             batch * players if phase in L.MULTI_ACTOR else batch
@@ -143,6 +140,7 @@ class Buffers:
         rows = int(sum(caps))
         return cls(
             players=players,
+            relink_must_differ=relink_must_differ,
             slot=np.zeros((batch, L.N_FIELDS), np.int32),
             game=np.full(batch, -1, np.int64),
             keys=np.zeros(batch, np.uint64),
@@ -304,25 +302,35 @@ class Engine:
             rows = np.flatnonzero(wild)
             dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
         dec[:, L.D_A] = -1
-        linking = cards == WILD_DRAWN_TOGETHER
-        if linking.any():
-            rows = np.flatnonzero(linking)
+        rows = np.flatnonzero(cards == WILD_DRAWN_TOGETHER)
+        if len(rows):  # P-6; with fewer than two seats to link (relink_must_differ) the link just ends
+            rows = rows[obs.subset(rows).link_choices.sum(axis=1) >= 2]
+        if len(rows):
             sub = obs.subset(rows)
+            allowed = sub.link_choices
             pairs = self._whole(k, "choose_link", sub, strat.choose_link(sub), (len(rows), 2))
             bad = (pairs < 0).any(axis=1) | (pairs >= obs.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
+            if not bad.any():
+                at = np.arange(len(rows))
+                bad = ~allowed[at, pairs[:, 0]] | ~allowed[at, pairs[:, 1]]
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
-                raise self._fail(k, "choose_link", sub, row, f"pair {pairs[row].tolist()} is not two distinct seats of 0..{obs.players - 1}")
+                may = np.flatnonzero(allowed[row]).tolist()
+                raise self._fail(k, "choose_link", sub, row, f"pair {pairs[row].tolist()} is not two distinct seats of {may} (P-6)")
             dec[rows, L.D_A], dec[rows, L.D_B] = pairs[:, 0], pairs[:, 1]
-        dec[:, L.D_FORGET] = 0
+        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
+
+    def _uno_calls(self, strat: Strategy, k: int, obs: Observation, shedding: NDArray[np.bool_], out: NDArray[np.int32]) -> None:
+        """U-1: ``forget_uno`` for the rows whose card (played, added to a mini pile, or jumped in)
+        leaves one card in hand; ``out`` gets 1 where the call is forgotten."""
+        out[:] = 0
         if strat.never_forgets_uno:
             return
-        going_to_one = (cards >= 0) & (obs.hand_size == 2)
+        going_to_one = shedding & (obs.hand_size == 2)
         if going_to_one.any():
             rows = np.flatnonzero(going_to_one)
             sub = obs.subset(rows)
-            forget = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),))
-            dec[rows, L.D_FORGET] = forget.astype(bool)
+            out[rows] = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),)).astype(bool)
 
     def _turn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         cards = self._cards(k, "play", obs, strat.play(obs))
@@ -358,6 +366,7 @@ class Engine:
             able = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             raise self._fail(k, "add_to_pile", obs, row, f"card {int(cards[row])} may not be added; must add one of {able} (P-5)")
         dec[:, L.D_CARD] = cards
+        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
 
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         targets = self._whole(k, "point_at", obs, strat.point_at(obs), (len(obs),))
@@ -374,14 +383,7 @@ class Engine:
             row = int(np.flatnonzero(w < 0)[0])
             raise self._fail(k, "jump_in", obs, row, f"reaction weight {w[row]} is negative; use 0 for no jump-in")
         weights[:] = w
-        dec[:, L.D_FLAG] = 0
-        if strat.never_forgets_uno:
-            return
-        going_to_one = (w > 0) & (obs.hand_size == 2)
-        if going_to_one.any():
-            rows = np.flatnonzero(going_to_one)
-            sub = obs.subset(rows)
-            dec[rows, L.D_FLAG] = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),)).astype(bool)
+        self._uno_calls(strat, k, obs, w > 0, dec[:, L.D_FLAG])
 
 
 class Run:
@@ -393,7 +395,7 @@ class Run:
         self.engine = engine
         self.first, self.end = first, first + n_games
         batch = max(1, min(engine.batch_size, n_games))
-        b = Buffers.allocate(batch, P, H, len(engine.strategies))
+        b = Buffers.allocate(batch, P, H, len(engine.strategies), cfg.rules.relink_must_differ)
         b.slot[:, L.F_PHASE] = L.PH_NEWGAME
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup

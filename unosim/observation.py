@@ -25,6 +25,8 @@ Fields
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``discard``        ``[n, N_TYPES]`` the discard pile's counts (top card included)
 ``link``           ``[n, 2]`` linked seats, -1 where none
+``link_choices``   ``[n, players]`` seats that may be linked by a Wild Drawn Together now
+                   (all, or all but the current pair under ``relink_must_differ``)
 """
 
 from __future__ import annotations
@@ -133,6 +135,20 @@ class Observation:
     def link(self) -> NDArray[np.int32]:
         """``[n, 2]`` linked seats (-1 where there is no link)."""
         return self._b.slot[self.slot][:, [L.F_LINK_A, L.F_LINK_B]]
+
+    @property
+    def link_choices(self) -> NDArray[np.bool_]:
+        """``[n, players]`` seats a Wild Drawn Together may link now (P-6).
+
+        Every seat, except the current pair's under ``relink_must_differ``.
+        """
+        allowed = np.ones((len(self), self.players), bool)
+        if self._b.relink_must_differ:
+            link = self.link
+            rows = np.flatnonzero(link[:, 0] >= 0)
+            allowed[rows, link[rows, 0]] = False
+            allowed[rows, link[rows, 1]] = False
+        return allowed
 
     def random(self, k: int | None = None) -> NDArray[np.float64]:
         """Uniforms in [0, 1) from each row's own (game, seat) stream.

@@ -132,13 +132,17 @@ class Strategy:
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         """Two seats to link with a Wild Drawn Together (P-6), shape ``(n, 2)``.
 
-        Default: the two other players with fewest cards (both players with two).
+        Both must be in ``obs.link_choices``. Default: the two other players
+        with fewest cards (the player too when fewer than two others may be
+        linked, e.g. with two players).
         """
         n = len(obs)
         sizes = -obs.hand_sizes.astype(np.float64)
-        others = np.ones(sizes.shape, bool)
-        if obs.players > 2:
-            others[np.arange(n), obs.seat] = False
+        allowed = obs.link_choices
+        others = allowed.copy()
+        others[np.arange(n), obs.seat] = False
+        few = others.sum(axis=1) < 2
+        others[few] = allowed[few]
         first = argmax_ties(sizes, obs.random(), others)
         others[np.arange(n), first] = False
         second = argmax_ties(sizes, obs.random(), others)

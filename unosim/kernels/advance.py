@@ -106,7 +106,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
             elif ph == PH_VOTE:
                 apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_PILEUP:
-                apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_JUMPIN:
                 apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_EFFECTS:

@@ -6,10 +6,10 @@ from .jit import rule
 from .finish import pass_turn, seat_at
 from .layout import (
     C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_SPEED, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
-    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
+    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_UNO_FORGET, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
     F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
     F_UNO_PENALTIES, F_COLOUR, F_DISC_N, F_MINI_COLOUR, F_MINI_N, F_PILEUP_CARDS, F_PILEUPS, F_WINNER, MINI, PH_CHALLENGE,
-    PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
+    PH_CATCH, PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
 )
 from .piles import draw_one, echo, forced_draw, log
 from .speed import start_jumpin
@@ -119,9 +119,10 @@ def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
 
 
 @rule
-def apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """P-5: the holder adds ``card`` to the mini pile (no effect; emptying the hand wins at once),
-    or takes the whole pile (-1): the active colour becomes the pile's, play goes on after them."""
+def apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """P-5: the holder adds ``card`` to the mini pile (no effect; emptying the hand wins at once;
+    going down to one card needs the UNO call, U-1), or takes the whole pile (-1): the active
+    colour becomes the pile's, play goes on after them."""
     actor = slot[s, F_ACTOR]
     g = game[s]
     if card >= 0:
@@ -134,8 +135,12 @@ def apply_pileup(s, card, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             slot[s, F_WINNER] = actor
             slot[s, F_PENDING] = -1
             slot[s, F_PHASE] = PH_WIN
-        else:
-            slot[s, F_ACTOR] = seat_at(actor, 1, slot, s, cfg)
+            return
+        slot[s, F_ACTOR] = seat_at(actor, 1, slot, s, cfg)
+        if hsize[s, actor] == 1 and forget:  # the catch phase returns to the pile (apply_catch)
+            slot[s, F_FORGOT] = actor
+            log(cfg, ev, nev, g, EV_UNO_FORGET, actor, -1, 0, 0)
+            slot[s, F_PHASE] = PH_CATCH
         return
     n = slot[s, F_MINI_N]
     for t in range(piles.shape[2]):
@@ -197,4 +202,5 @@ def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
         slot[s, F_UNO_PENALTIES] += 1
         log(cfg, ev, nev, game[s], EV_CATCH, forgot, -1, catcher, 0)
         forced_draw(s, forgot, cfg[C_UNO_PENALTY], DR_UNO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-    slot[s, F_PHASE] = PH_EFFECTS
+    # back to the mini pile after an addition (P-5), else on to the played card's effect
+    slot[s, F_PHASE] = PH_PILEUP if slot[s, F_MINI_N] > 0 else PH_EFFECTS

@@ -14,8 +14,8 @@ go through Python.
 
 from .jit import rule
 from .layout import (
-    C_PLAYERS, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_MINI_COLOUR, F_PENDING, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP,
-    PH_TURN,
+    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
+    F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
@@ -140,12 +140,12 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
 
 
 @rule
-def fewest_cards(s, seat, skip_a, skip_b, u, hsize, n):
-    """The seat with the fewest cards other than ``skip_a``/``skip_b``, ties uniform (``argmax_ties``)."""
+def fewest_cards(s, excl, u, hsize, n):
+    """The seat with the fewest cards among seats not in bit mask ``excl``, ties uniform (``argmax_ties``)."""
     best = 1 << 30
     ties = 0
     for p in range(n):
-        if p != skip_a and p != skip_b:
+        if not (excl >> p) & 1:
             if hsize[s, p] < best:
                 best = hsize[s, p]
                 ties = 1
@@ -153,7 +153,7 @@ def fewest_cards(s, seat, skip_a, skip_b, u, hsize, n):
                 ties += 1
     x = int(u * ties)
     for p in range(n):
-        if p != skip_a and p != skip_b and hsize[s, p] == best:
+        if not (excl >> p) & 1 and hsize[s, p] == best:
             if x == 0:
                 return p
             x -= 1
@@ -161,19 +161,46 @@ def fewest_cards(s, seat, skip_a, skip_b, u, hsize, n):
 
 
 @rule
-def pick_link(pol, s, seat, keys, hsize, seat_ctr, n):
-    """P-6 link pair, packed ``a * 16 + b``: ``random``, two distinct uniform seats; ``greedy``
-    (the base default), the two other players with fewest cards (both players with two)."""
+def nth_allowed(excl, x, n):
+    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
+    for p in range(n):
+        if not (excl >> p) & 1:
+            if x == 0:
+                return p
+            x -= 1
+    return -1
+
+
+@rule
+def link_excluded(slot, s, cfg):
+    """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6)."""
+    if cfg[C_RELINK_DIFFER] and slot[s, F_LINK_A] >= 0:
+        return (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
+    return 0
+
+
+@rule
+def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
+    """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
+    ``random``, two distinct uniform seats; ``greedy`` (the base default), the two other players
+    with fewest cards (the player too when fewer than two others may be linked)."""
+    n = cfg[C_PLAYERS]
+    excl = link_excluded(slot, s, cfg)
+    m = 0
+    for p in range(n):
+        m += 1 - ((excl >> p) & 1)
+    if m < 2:
+        return -1
     u0 = seat_uniform(keys, seat_ctr, s, seat)
     u1 = seat_uniform(keys, seat_ctr, s, seat)
     if pol == POLICY_RANDOM:
-        a = int(u0 * n)
-        b = int(u1 * (n - 1))
-        b += b >= a
+        a = nth_allowed(excl, int(u0 * m), n)
+        b = nth_allowed(excl | (1 << a), int(u1 * (m - 1)), n)
         return a * 16 + b
-    own = seat if n > 2 else -1
-    a = fewest_cards(s, seat, own, -1, u0, hsize, n)
-    b = fewest_cards(s, seat, own, a, u1, hsize, n)
+    if m - 1 + ((excl >> seat) & 1) >= 2:  # at least two others may be linked
+        excl |= 1 << seat
+    a = fewest_cards(s, excl, u0, hsize, n)
+    b = fewest_cards(s, excl | (1 << a), u1, hsize, n)
     return a * 16 + b
 
 
@@ -212,25 +239,24 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n):
     if pol == POLICY_RANDOM:
         x = int(u * (n - 1))
         return x + (x >= seat)
-    return fewest_cards(s, seat, seat, -1, u, hsize, n)
+    return fewest_cards(s, 1 << seat, u, hsize, n)
 
 
 @rule
 def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
-    n = cfg[C_PLAYERS]
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
-        pair = pick_link(pol, s, seat, keys, hsize, seat_ctr, n) if card == 59 else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == 59 else -1
         return card, colour, 0, pair
     seat = slot[s, F_ACTOR]
     if ph == PH_DRAWN:
         card = slot[s, F_PENDING]
         play = 1 if playable(s, seat, card, hands, slot, cfg) == 1 else 0
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if play and needs_colour(card) else -1
-        pair = pick_link(pol, s, seat, keys, hsize, seat_ctr, n) if play and card == 59 else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == 59 else -1
         return -1, colour, play, pair
     if ph == PH_COLOUR:
         return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1
