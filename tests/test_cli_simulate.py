@@ -155,23 +155,19 @@ def test_user_errors_helper_is_reusable() -> None:
     assert result.exit_code == 2 and result.output == "error: value = 3; use 2.\n"
 
 
-def test_rules_the_engine_does_not_play_are_refused_before_work(tmp_path: Path) -> None:
-    from unosim import engine
-    from unosim.rules import RuleSet
+def test_party_simulate_reports_the_truncated_share(tmp_path: Path) -> None:
+    """The party preset plays in full from the CLI; the summary states the share of rounds
+    stopped at max_turns (E-5), counted from the written dataset."""
+    import unosim
 
-    check = getattr(engine, "check_supported", None)
-    if check is None:
-        pytest.skip("this engine has no check_supported")
-    try:
-        check(RuleSet.preset("party"), 4)
-    except ValueError:
-        pass
-    else:
-        pytest.skip("this engine plays the party rules")
-    result = invoke("simulate", "--rules", "party", "--out", str(tmp_path / "out"))
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "not played by this engine version yet" in flat(result.output)
-    assert not (tmp_path / "out").exists()
-    experiment = invoke("run", str(REPO / "experiments" / "player_count.toml"), "--out", str(tmp_path / "pc"))
-    assert experiment.exit_code == 2 and "cell 15 (party rules, 2 players)" in flat(experiment.output)
-    assert not (tmp_path / "pc").exists()
+    result = invoke("simulate", "--rules", "party", "--players", "6", "--games", "3000", "--seed", "2",
+                    "--set", "max_turns=40", "--out", str(tmp_path / "p6"), "--quiet")
+    assert result.exit_code == 0, result.output
+    df = unosim.load(tmp_path / "p6")
+    assert len(df) == 3000 and df["jump_ins"].sum() > 0
+    loud = invoke("simulate", "--rules", "party", "--players", "6", "--games", "3000", "--seed", "2",
+                  "--set", "max_turns=40", "--out", str(tmp_path / "p6b"))
+    n = int(df["truncated"].sum())
+    assert 0 < n < 3000
+    assert f"truncated at max_turns (E-5): {n:,} of 3,000 games ({100 * n / 3000:.3f} %)" in flat(loud.output)
+

@@ -93,11 +93,6 @@ def test_strategy_parameters_are_described() -> None:
     assert desc["params"]["draw_rate"] == 0.25 and desc["class"].endswith(":RandomStrategy")
 
 
-def test_party_rules_are_refused_until_played() -> None:
-    with pytest.raises(ValueError, match="not played"):
-        Engine(RunConfig.build(rules="party", players=4, games=10))
-
-
 def test_conservation_check_fires_on_a_corrupted_state() -> None:
     engine = Engine(RunConfig.build(players=4, games=50), batch_size=8, check=True, compiled=False)
     run = engine.start(0, 50)

@@ -16,10 +16,13 @@ Fields
 ``legal``          ``[n, N_TYPES]`` cards the player may play (``turn``, ``drawn``)
                    or add (``pileup``); drawing is always allowed in ``turn``
 ``bluffable``      a Wild Draw Four held may be played as a bluff (challenges on)
-``top``, ``colour``, ``direction``, ``turn``   the table
+``top``, ``colour``, ``direction``, ``turn``   the table (``jumpin``: ``turn`` is the seat
+                   whose turn comes next)
 ``drawn``          the card just drawn (``drawn`` phase), else -1
 ``target``         phase argument: the seat that forgot UNO (``catch``), the seat
-                   that played the Wild Draw Four (``challenge``)
+                   that played the Wild Draw Four (``challenge``), the Point Taken
+                   (``vote``) or the number card on top (``jumpin``); the mini
+                   pile's colour (``pileup``)
 ``hand_size``      cards the acting seat holds
 ``n_legal``        legal physical cards held (``turn``)
 ``hand_sizes``     ``[n, players]`` every seat's hand size
@@ -87,7 +90,8 @@ class Observation:
 
     @property
     def target(self) -> NDArray[np.int32]:
-        """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge)."""
+        """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge),
+        the Point Taken (vote) or the number card on top (jumpin); the mini pile's colour (pileup)."""
         return self.info[:, L.I_ARG]
 
     @property

@@ -155,7 +155,11 @@ class Strategy:
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         """Reaction weight for jumping in with the identical card (P-1/P-2); 0 = don't.
 
-        Default: always jump in, weight 1.
+        Asked, after a number card is played, of every other seat holding the
+        identical card (``obs.top``; ``obs.target`` played it, ``obs.turn``
+        would play next). Among the seats answering a positive weight, one wins
+        the race with probability proportional to its weight and plays the card
+        at once; play goes on after them. Default: always jump in, weight 1.
         """
         return np.ones(len(obs), np.float64)
 
