@@ -140,6 +140,17 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
 
 
 @rule
+def nth_allowed(excl, x, n):
+    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
+    for p in range(n):
+        if not (excl >> p) & 1:
+            if x == 0:
+                return p
+            x -= 1
+    return -1
+
+
+@rule
 def fewest_cards(s, excl, u, hsize, n):
     """The seat with the fewest cards among seats not in bit mask ``excl``, ties uniform (``argmax_ties``)."""
     best = 1 << 30
@@ -151,24 +162,10 @@ def fewest_cards(s, excl, u, hsize, n):
                 ties = 1
             elif hsize[s, p] == best:
                 ties += 1
-    x = int(u * ties)
     for p in range(n):
-        if not (excl >> p) & 1 and hsize[s, p] == best:
-            if x == 0:
-                return p
-            x -= 1
-    return -1
-
-
-@rule
-def nth_allowed(excl, x, n):
-    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
-    for p in range(n):
-        if not (excl >> p) & 1:
-            if x == 0:
-                return p
-            x -= 1
-    return -1
+        if hsize[s, p] != best:
+            excl |= 1 << p
+    return nth_allowed(excl, int(u * ties), n)
 
 
 @rule
