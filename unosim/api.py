@@ -68,7 +68,8 @@ def simulate(
     Returns
     -------
     pandas.DataFrame
-        One row per game in game order (schema: :mod:`unosim.records`).
+        One row per game in game order; with ``match=True`` one row per match
+        (its rounds: ``unosim.load(out, table="rounds")``). Schemas: :mod:`unosim.records`.
 
     Raises
     ------
@@ -95,11 +96,14 @@ def simulate(
     return result.to_pandas()
 
 
-def load(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:
-    """Load a dataset directory as a DataFrame (see :func:`unosim.dataset.load`)."""
+def load(
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
+) -> pd.DataFrame:
+    """Load a dataset directory as a DataFrame (see :func:`unosim.dataset.load`); ``table="rounds"``
+    loads the rounds of a match dataset."""
     from .dataset import load as _load
 
-    return _load(path, columns=columns, allow_incomplete=allow_incomplete)
+    return _load(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
 
 
 def run_experiment(experiment: str | Path, out: str | Path | None = None, **options: Any) -> RunResult:

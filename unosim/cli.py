@@ -111,7 +111,7 @@ def simulate(
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
-    """Play games and write one record per game.
+    """Play games and write one record per game (with --match: one per match, and one per round).
 
     [dim]Example: unosim simulate --rules classic --players 4 --games 200000 --seed 1
     --strategies random,greedy,random,greedy --out runs/a[/]
@@ -186,7 +186,20 @@ def _print_summary(result: Any) -> None:
     """One line on what was written; for an in-memory run, the mean of each numeric column."""
     rate = result.games_played / result.seconds if result.seconds > 0 else 0.0
     if result.path is not None:
+        from . import dataset
+
         resumed = f", {result.chunks_resumed} already done" if result.chunks_resumed else ""
+        if dataset.has_rounds(dataset.read_metadata(result.path)):
+            rounds = dataset.load(result.path, columns=["rounds"])["rounds"]
+            err_console.print(
+                f"wrote {result.games:,} matches ({int(rounds.sum()):,} rounds, {rounds.mean():.2f} rounds per match on "
+                f"average) to {result.path} ({result.chunks} chunks{resumed}) in {result.seconds:.1f} s, "
+                f"{rate:,.0f} matches/s; load with unosim.load({str(result.path)!r}) (matches) and "
+                f"unosim.load({str(result.path)!r}, table='rounds')",
+                markup=False,
+                highlight=False,
+            )
+            return
         err_console.print(
             f"wrote {result.games:,} games to {result.path} ({result.chunks} chunks{resumed}) in "
             f"{result.seconds:.1f} s, {rate:,.0f} games/s; load with unosim.load({str(result.path)!r})",

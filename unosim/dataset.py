@@ -14,6 +14,19 @@ A dataset is one directory::
         cell-000-part-00001.parquet
         cell-001-part-00000.parquet       ...
 
+A match run (``--match``) has two tables: the main files hold one row per
+match, and the subdirectory ``rounds/`` holds the same chunk names with one row
+per round of those matches (schemas: :mod:`unosim.records`)::
+
+    runs/m/
+        _unosim.json
+        part-00000.parquet                matches [0, chunk_size)
+        rounds/part-00000.parquet         their rounds, in (game, round) order
+
+The rounds file of a chunk is written before its main file, and a chunk counts
+as done only when both exist. ``load(path)`` returns the matches,
+``load(path, table="rounds")`` the rounds.
+
 Chunk ``i`` holds the games ``[i * chunk_size, (i + 1) * chunk_size)`` of its
 run (or cell), one row per game, in game order; file names are zero-padded so
 their lexical order is the row order. Files are written under a temporary
@@ -71,6 +84,10 @@ METADATA_KEY = b"unosim"
 """Parquet key-value metadata key holding the dataset metadata JSON."""
 CHUNK_KEY = b"unosim.chunk"
 """Parquet key-value metadata key holding the chunk's position in the dataset."""
+ROUNDS_DIR = "rounds"
+"""Subdirectory holding the per-round table of a match dataset."""
+TABLES = ("main", "rounds")
+"""Tables of a dataset: ``main`` (games, or matches) and ``rounds`` (match datasets only)."""
 IDENTITY_KEYS = (
     "format",
     "format_version",
@@ -107,6 +124,12 @@ def expected_files(meta: dict[str, Any]) -> list[str]:
     if meta["kind"] == "experiment":
         return [pattern.format(cell=c, chunk=i) for c in range(len(meta["cells"])) for i in range(chunks)]
     return [pattern.format(chunk=i) for i in range(chunks)]
+
+
+def has_rounds(meta: dict[str, Any]) -> bool:
+    """Whether the dataset is made of matches, which also have a ``rounds`` table."""
+    configs = [meta.get("config") or {}] + [cell.get("config") or {} for cell in meta.get("cells") or []]
+    return any(c.get("match") for c in configs)
 
 
 def is_chunk_file(name: str) -> bool:
@@ -184,24 +207,41 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     raise ValueError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
 
 
-def missing_files(path: str | Path, meta: dict[str, Any] | None = None) -> list[str]:
-    """Chunk files a complete dataset at ``path`` would have but this one lacks."""
+def missing_files(path: str | Path, meta: dict[str, Any] | None = None, *, table: str = "main") -> list[str]:
+    """Chunk files (of ``table``) a complete dataset at ``path`` would have but this one lacks."""
     path = Path(path)
     meta = meta if meta is not None else read_metadata(path)
-    return [name for name in expected_files(meta) if not (path / name).is_file()]
+    where = path / ROUNDS_DIR if table == "rounds" else path
+    return [name for name in expected_files(meta) if not (where / name).is_file()]
 
 
-def read_table(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pa.Table:
+def read_table(
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
+) -> pa.Table:
     """All rows of a dataset (or one chunk file) as a ``pyarrow.Table``, in row order.
 
     See :func:`load` for the parameters.
     """
     path = Path(path)
+    if table not in TABLES:
+        raise ValueError(f"table = {table!r}; choose one of: {', '.join(TABLES)}.")
     if path.is_file():
+        if table == "rounds":
+            path = path.parent / ROUNDS_DIR / path.name
         return pq.read_table(path, columns=columns)
     meta = read_metadata(path)
+    if table == "rounds":
+        if not has_rounds(meta):
+            raise ValueError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
+        return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete)
+    return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete)
+
+
+def _read_chunks(
+    path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool
+) -> pa.Table:
+    """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
     names = expected_files(meta)
-    missing = missing_files(path, meta)
     if missing and not allow_incomplete:
         raise ValueError(
             f"dataset {path} is incomplete: {len(missing)} of {len(names)} chunk files are missing "
@@ -216,7 +256,9 @@ def read_table(path: str | Path, *, columns: list[str] | None = None, allow_inco
     return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
 
 
-def load(path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False) -> pd.DataFrame:
+def load(
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
+) -> pd.DataFrame:
     """Load a dataset written by ``unosim simulate --out`` or ``unosim run``.
 
     Parameters
@@ -228,18 +270,27 @@ def load(path: str | Path, *, columns: list[str] | None = None, allow_incomplete
     allow_incomplete : bool
         Read the chunks present in a dataset that was interrupted; by default
         an incomplete dataset is refused.
+    table : {"main", "rounds"}
+        ``main``: one row per game, or per match in a match dataset.
+        ``rounds``: one row per round of a match dataset.
 
     Returns
     -------
     pandas.DataFrame
-        One row per game, sorted by ``game`` (experiments: by ``cell``, then
-        ``game``), with a fresh ``RangeIndex``. The dataset metadata is read
-        with :func:`read_metadata`.
+        The rows sorted by ``game`` (experiments: by ``cell``, then ``game``;
+        rounds: then by ``round``), with a fresh ``RangeIndex``. The dataset
+        metadata is read with :func:`read_metadata`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``table``, ``table="rounds"`` on a dataset of single
+        rounds, or an incomplete dataset (unless ``allow_incomplete``).
     """
     path = Path(path)
-    table = read_table(path, columns=columns, allow_incomplete=allow_incomplete)
-    frame = table.replace_schema_metadata(None).to_pandas()
-    keys = [k for k in ("cell", "game") if k in frame.columns]
+    data = read_table(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
+    frame = data.replace_schema_metadata(None).to_pandas()
+    keys = [k for k in ("cell", "game", "round") if k in frame.columns]
     if keys and not _is_sorted(frame, keys):
         frame = frame.sort_values(keys, kind="stable")
     return frame.reset_index(drop=True)
@@ -258,8 +309,11 @@ __all__ = [
     "FORMAT_VERSION",
     "METADATA_FILE",
     "METADATA_KEY",
+    "ROUNDS_DIR",
+    "TABLES",
     "expected_files",
     "file_pattern",
+    "has_rounds",
     "identity",
     "load",
     "missing_files",

@@ -24,7 +24,7 @@ from .kernels.advance import advance
 from .kernels.rng import run_key
 from .observation import Observation
 from .primitives import first_illegal_card
-from .records import records_table
+from .records import matches_table, records_table, rounds_table
 from .rules import RuleSet
 from .strategy import Strategy
 
@@ -92,10 +92,10 @@ def auto_drawn_mask(strategies: list[Strategy]) -> int:
 
 def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:
     """Refuse rules the engine does not play yet, before any work starts."""
-    if match:
+    if match and rules.elimination:
         raise ValueError(
-            "multi-round matches (--match, E-3/E-4) are not played by this engine version yet; "
-            "drop --match to play single rounds."
+            "elimination is not played yet (E-4: players reaching the target drop out); "
+            "drop --set elimination=true to play penalty matches that end when someone reaches the target."
         )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
@@ -166,13 +166,22 @@ class Buffers:
 
 @dataclass
 class Played:
-    """Raw per-game results of :meth:`Engine.play` (row ``i`` is game ``first + i``)."""
+    """Raw results of :meth:`Engine.play`.
+
+    Single rounds: row ``i`` of ``rec``/``points``/``opening`` is game ``first + i``.
+    Matches: those rows are the rounds, sorted by match then round (``round_game`` holds
+    each row's match, ``rec[:, R_ROUND]`` its round); ``match_scores[i]`` and
+    ``match_winner[i]`` are the final totals and winner of match ``first + i``.
+    """
 
     first: int
     rec: NDArray[np.int32]
     points: NDArray[np.int16]
     opening: NDArray[np.int8]
     events: NDArray[np.int32] | None = None
+    round_game: NDArray[np.int64] | None = None
+    match_scores: NDArray[np.int32] | None = None
+    match_winner: NDArray[np.int32] | None = None
 
 
 class Engine:
@@ -393,21 +402,25 @@ class Run:
         cfg = engine.config
         P, H = cfg.players, cfg.rules.hand_size
         self.engine = engine
-        self.first, self.end = first, first + n_games
+        self.first = first
         batch = max(1, min(engine.batch_size, n_games))
         b = Buffers.allocate(batch, P, H, len(engine.strategies), cfg.rules.relink_must_differ)
         b.slot[:, L.F_PHASE] = L.PH_NEWGAME
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup
         engine.buffers = self.buffers = b
-        self.rec = np.zeros((n_games, L.N_REC), np.int32)
-        self.points = np.zeros((n_games, P), np.int16)
-        self.opening = np.zeros((n_games, P, H), np.int8)
+        self.match = cfg.match
+        rows = 2 * max(n_games, batch) if self.match else n_games  # matches: round rows, grown when full
+        self.rec = np.zeros((rows, L.N_REC), np.int32)
+        self.points = np.zeros((rows, P), np.int16)
+        self.opening = np.zeros((rows, P, H), np.int8)
+        self.match_scores = np.zeros((n_games, P + 1) if self.match else (1, 1), np.int32)  # totals, then the winner
         self.ev_cap = batch * 512 if engine.trace else 1
         self.ev = np.zeros((self.ev_cap, L.N_EV_COLS), np.int32)
         self.events: list[NDArray[np.int32]] = []
         self.nev = np.zeros(1, np.int64)
-        self.next_game = np.array([first], np.int64)
+        self.ctr = np.zeros(L.N_CTR, np.int64)
+        self.ctr[L.CT_NEXT], self.ctr[L.CT_END] = first, first + n_games
         self.err = np.full(1, -1, np.int64)
         self.scratch = np.zeros(int(engine.deck.sum()), np.int16)
         self.actors = np.zeros(max(P, 64), np.int64)
@@ -415,11 +428,22 @@ class Run:
 
     def advance(self) -> int:
         """Apply pending decisions and run every slot to its next decision; return the rows waiting."""
+        while True:
+            n_rows = self._advance_once()
+            if not self.ctr[L.CT_WAIT]:
+                return n_rows
+            self._grow_rounds()  # a finished match round waited for room in the round buffers
+            if n_rows:
+                return n_rows  # it is recorded in the next call
+            # nothing to decide: call again at once (no decision row is pending, so this is safe)
+
+    def _advance_once(self) -> int:
         b, e = self.buffers, self.engine
         self.nev[0] = 0
+        self.ctr[L.CT_WAIT] = 0
         n_rows = advance(
             b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
-            self.rec, self.points, self.opening, self.first, self.end, self.next_game, e.rkey, e.deck, e.cfg,
+            self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, e.deck, e.cfg,
             self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec, b.dec_w,
             b.group_base, b.group_count, self.err, self.scratch, self.actors,
         )
@@ -430,6 +454,17 @@ class Run:
                 raise RuntimeError("trace buffer overflow; replay fewer games at once")
             self.events.append(self.ev[: self.nev[0]].copy())
         return n_rows
+
+    def _grow_rounds(self) -> None:
+        """Double the round buffers of a match run, keeping the rows written."""
+        n = int(self.ctr[L.CT_ROUNDS])
+
+        def grown(a: NDArray[Any]) -> NDArray[Any]:
+            out = np.zeros((2 * a.shape[0],) + a.shape[1:], a.dtype)
+            out[:n] = a[:n]
+            return out
+
+        self.rec, self.points, self.opening = map(grown, (self.rec, self.points, self.opening))
 
     def step(self) -> bool:
         """One lockstep step: advance, then ask the strategies. False when every game is done."""
@@ -442,6 +477,14 @@ class Run:
     def finish(self) -> Played:
         """The raw records (and events, when tracing) of the games played."""
         played = Played(self.first, self.rec, self.points, self.opening)
+        if self.match:
+            n = int(self.ctr[L.CT_ROUNDS])
+            order = np.lexsort((self.rec[:n, L.R_ROUND], self.rec[:n, L.R_MATCH]))  # rows in (match, round) order
+            rec = self.rec[order]
+            played = Played(
+                self.first, rec, self.points[order], self.opening[order], round_game=self.first + rec[:, L.R_MATCH].astype(np.int64),
+                match_scores=self.match_scores[:, :-1], match_winner=self.match_scores[:, -1],
+            )
         if self.engine.trace:
             played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
         return played
@@ -461,11 +504,29 @@ _DISPATCH = {
 def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
     """Play games ``first_game .. first_game + n_games - 1`` of the run ``config``.
 
-    Returns one row per game in game order (schema: :mod:`unosim.records`).
-    Results depend only on (config, game index), never on batch size or chunking.
+    Returns one row per game in game order (schema: :mod:`unosim.records`); for a
+    match run (``config.match``) one row per match (the match table; the rounds
+    come from :func:`play_tables`). Results depend only on (config, game index),
+    never on batch size or chunking.
+    """
+    return play_tables(config, first_game, n_games)[0]
+
+
+def play_tables(config: RunConfig, first_game: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
+    """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``.
+
+    Returns
+    -------
+    main : pyarrow.Table
+        One row per game (single rounds) or per match (``config.match``), in index order.
+    rounds : pyarrow.Table or None
+        Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
+        Schemas: :mod:`unosim.records`.
     """
     engine = Engine(config)
     played = engine.play(first_game, n_games)
-    return records_table(config, played)
+    if not config.match:
+        return records_table(config, played), None
+    return matches_table(config, played), rounds_table(config, played)
 
 

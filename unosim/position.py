@@ -191,7 +191,7 @@ def play_from(
     engine.set_strategies([scripted], ["scripted"], [0] * players)
     run = engine.start(0, 1)
     b = run.buffers
-    run.next_game[0] = 1  # no further game is dealt into the slot
+    run.ctr[L.CT_NEXT] = 1  # no further game is dealt into the slot
     hands = np.stack([_counts(h) for h in position.hands])
     draw, discard, top = _counts(position.draw), _counts(position.discard), card_id(position.top)
     engine.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)

@@ -1,4 +1,5 @@
-"""The per-game record: one row per game, the schema in one place.
+"""The per-game record (one row per game), and for match runs the per-round and
+per-match records: the schemas in one place.
 
 =====================  ==================  ==============================================
 column                 type                meaning
@@ -33,6 +34,34 @@ column                 type                meaning
 
 Per-seat values are list columns indexed by seat; :func:`seats` turns a frame
 into one row per (game, seat) with the seat's offset from the dealer.
+
+Matches (``RunConfig.match``, E-3/E-4) give two tables. The **rounds** table
+has one row per round: the per-game columns above, where ``game`` is the
+index of the match (the replay key) and a column ``round`` (int32, from 0)
+follows it; rows are in (game, round) order. ``dealer`` moves one seat left
+each round (S-4); a truncated round (E-5) scores nothing. The **matches** table
+(the main table of a match run) has one row per match:
+
+=======================  ==============  ==============================================
+column                   type            meaning
+=======================  ==============  ==============================================
+``game``                 int64           global match index within the run (replay key)
+``seed``                 int64           run seed
+``players``              int8            players at the table
+``rounds``               int32           rounds played
+``first_dealer``         int8            dealer of round 0 (seat)
+``match_winner``         int8            seat that won the match: highest total
+                                         (``winner_takes``, E-3) or lowest (``penalty``,
+                                         E-4); ties broken uniformly at random
+``match_winner_offset``  int8            its offset from the first dealer: 1 = first
+                                         player of round 0, P = first dealer
+``truncated_rounds``     int32           rounds stopped at ``max_turns`` (scored nothing)
+``scores``               list<int32>     final total of each seat (index = seat)
+``strategies``           list<string>    strategy of each seat (index = seat)
+=======================  ==============  ==============================================
+
+A match ends after the first round in which a total reaches ``target_score``
+(or after 10,000 rounds, reachable only when rounds keep truncating).
 """
 
 from __future__ import annotations
@@ -70,8 +99,54 @@ def _per_seat(values: np.ndarray, type_: pa.DataType) -> pa.ListArray:
 
 
 def records_table(config: RunConfig, played: Played) -> pa.Table:
-    """Turn the raw records of :meth:`Engine.play` into the per-game table."""
+    """Turn the raw records of :meth:`Engine.play` (single rounds) into the per-game table."""
+    n = played.rec.shape[0]
+    games = np.arange(played.first, played.first + n, dtype=np.int64)
+    return pa.table(_game_columns(config, played.rec, played.points, played.opening, games))
+
+
+def rounds_table(config: RunConfig, played: Played) -> pa.Table:
+    """The per-round table of a match run: the per-game columns plus ``round`` after ``game``."""
+    assert played.round_game is not None
+    cols = _game_columns(config, played.rec, played.points, played.opening, played.round_game)
+    cols = {"game": cols.pop("game"), "round": pa.array(played.rec[:, L.R_ROUND]), **cols}
+    return pa.table(cols)
+
+
+def matches_table(config: RunConfig, played: Played) -> pa.Table:
+    """The per-match table of a match run (one row per match, in match order)."""
+    assert played.round_game is not None and played.match_scores is not None and played.match_winner is not None
+    n = played.match_scores.shape[0]
+    P = config.players
     rec = played.rec
+    match = played.round_game - played.first
+    rounds = np.bincount(match, minlength=n)
+    truncated = np.bincount(match, weights=rec[:, L.R_TRUNCATED], minlength=n)
+    first_dealer = np.zeros(n, np.int8)
+    opening_round = rec[:, L.R_ROUND] == 0
+    first_dealer[match[opening_round]] = rec[opening_round, L.R_DEALER]
+    winner = played.match_winner
+    offset = (winner - first_dealer) % P
+    offset[offset == 0] = P
+    names = np.array([str(s) for s in config.strategies], dtype=object)
+    return pa.table({
+        "game": pa.array(np.arange(played.first, played.first + n, dtype=np.int64)),
+        "seed": pa.array(np.full(n, config.seed, np.int64)),
+        "players": pa.array(np.full(n, P, np.int8)),
+        "rounds": pa.array(rounds.astype(np.int32)),
+        "first_dealer": pa.array(first_dealer),
+        "match_winner": pa.array(winner.astype(np.int8)),
+        "match_winner_offset": pa.array(offset.astype(np.int8)),
+        "truncated_rounds": pa.array(truncated.astype(np.int32)),
+        "scores": _per_seat(played.match_scores, pa.int32()),
+        "strategies": _per_seat(np.broadcast_to(names, (n, P)), pa.string()),
+    })
+
+
+def _game_columns(
+    config: RunConfig, rec: np.ndarray, hand_points: np.ndarray, opening: np.ndarray, games: np.ndarray
+) -> dict[str, pa.Array]:
+    """The per-game columns of records ``rec`` (one row per game or round)."""
     n = rec.shape[0]
     P = config.players
     winner = rec[:, L.R_WINNER]
@@ -79,11 +154,11 @@ def records_table(config: RunConfig, played: Played) -> pa.Table:
     dealer = rec[:, L.R_DEALER]
     offset = (winner - dealer) % P
     offset[offset == 0] = P
-    points = played.points.astype(np.int32)
+    points = hand_points.astype(np.int32)
     winner_points = points.sum(axis=1) - np.where(truncated, 0, points[np.arange(n), np.maximum(winner, 0)])
     winner_points[truncated] = 0
     cols: dict[str, pa.Array] = {
-        "game": pa.array(np.arange(played.first, played.first + n, dtype=np.int64)),
+        "game": pa.array(games.astype(np.int64)),
         "seed": pa.array(np.full(n, config.seed, np.int64)),
         "players": pa.array(np.full(n, P, np.int8)),
         "dealer": pa.array(dealer.astype(np.int8)),
@@ -101,12 +176,12 @@ def records_table(config: RunConfig, played: Played) -> pa.Table:
         cols[f"played_{kind}"] = pa.array(rec[:, L.R_KIND0 + k].astype(np.int16))
     names = np.array([str(s) for s in config.strategies], dtype=object)
     cols["strategies"] = _per_seat(np.broadcast_to(names, (n, P)), pa.string())
-    cols["hand_points"] = _per_seat(played.points, pa.int16())
-    H = played.opening.shape[2]
-    inner = _per_seat(played.opening.reshape(n * P, H), pa.int8())
+    cols["hand_points"] = _per_seat(hand_points, pa.int16())
+    H = opening.shape[2]
+    inner = _per_seat(opening.reshape(n * P, H), pa.int8())
     offsets = pa.array(np.arange(0, (n + 1) * P, P, dtype=np.int32))
     cols["opening_hand"] = pa.ListArray.from_arrays(offsets, inner)
-    return pa.table(cols)
+    return cols
 
 
 def seats(frame: pd.DataFrame) -> pd.DataFrame:

@@ -29,6 +29,12 @@ memory holds at most the chunks in flight (about two per worker), whatever the
 number of games. Only without an output directory (``out=None``, the in-memory
 Python API) are the chunks gathered and returned as one table.
 
+Matches
+-------
+A match run (``config.match``) writes two files per chunk: the rounds to
+``rounds/<chunk file>`` first, then the matches to ``<chunk file>``; a chunk
+counts as done only when both are complete (see :mod:`unosim.dataset`).
+
 Resume
 ------
 The dataset metadata (:mod:`unosim.dataset`) is written before the first
@@ -112,7 +118,7 @@ class RunResult:
     path : Path or None
         The dataset directory, or ``None`` for an in-memory run.
     table : pyarrow.Table or None
-        The rows of an in-memory run (``path is None``).
+        The rows of an in-memory run (``path is None``): games, or matches.
     games : int
         Games (rows) in the whole dataset.
     games_played : int
@@ -123,6 +129,8 @@ class RunResult:
         Chunks played by this call.
     seconds : float
         Wall time of this call.
+    rounds : pyarrow.Table or None
+        The rounds of an in-memory match run.
     """
 
     path: Path | None
@@ -132,18 +140,24 @@ class RunResult:
     chunks: int
     chunks_played: int
     seconds: float
+    rounds: pa.Table | None = None
 
     @property
     def chunks_resumed(self) -> int:
         """Chunks that were already on disk and so skipped."""
         return self.chunks - self.chunks_played
 
-    def to_pandas(self) -> pd.DataFrame:
-        """The rows as a DataFrame (read from disk for a written dataset)."""
-        if self.table is not None:
-            return self.table.to_pandas()
-        assert self.path is not None
-        return dataset.load(self.path)
+    def to_pandas(self, table: str = "main") -> pd.DataFrame:
+        """The rows of ``table`` (``"main"`` or, for matches, ``"rounds"``) as a DataFrame
+        (read from disk for a written dataset)."""
+        if self.path is not None:
+            return dataset.load(self.path, table=table)
+        if table == "rounds":
+            if self.rounds is None:
+                raise ValueError("this run played single rounds: it has no rounds table; use table='main'.")
+            return self.rounds.to_pandas()
+        assert self.table is not None
+        return self.table.to_pandas()
 
 
 # ------------------------------------------------------------------ public entry point
@@ -292,26 +306,30 @@ def execute(
                 highlight=False,
             )
         total = sum(p.n_games for p in plan.parts)
-        tables: dict[str, pa.Table] = {}
+        tables: dict[str, tuple[pa.Table, pa.Table | None]] = {}
         target = None if out is None or not write_in_workers else str(out)
         with _progress(console, plan.description, total, total - sum(p.n_games for p in parts)) as bar:
             tasks = (joblib.delayed(play_part)(p, target) for p in parts)
             parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
             by_name = {p.filename: p for p in parts}
-            for filename, table in parallel(tasks):
+            for filename, played in parallel(tasks):
                 part = by_name[filename]
-                if table is not None and out is not None:
-                    dataset.write_chunk(table, out / filename, dict(part.file_metadata))
-                elif table is not None:
-                    tables[filename] = table
+                if played is not None and out is not None:
+                    write_part(part, out, *played)
+                elif played is not None:
+                    tables[filename] = played
                 if bar is not None:
                     bar[0].advance(bar[1], part.n_games)
-    result_table = None
+    result_table = rounds_table = None
     if out is None:
-        result_table = pa.concat_tables([tables[p.filename] for p in plan.parts], promote_options="default")
+        result_table = pa.concat_tables([tables[p.filename][0] for p in plan.parts], promote_options="default")
+        if any(p.config.match for p in plan.parts):
+            rounds = [tables[p.filename][1] for p in plan.parts]
+            rounds_table = pa.concat_tables([r for r in rounds if r is not None], promote_options="default")
     return RunResult(
         path=out,
         table=result_table,
+        rounds=rounds_table,
         games=total,
         games_played=sum(p.n_games for p in parts),
         chunks=len(plan.parts),
@@ -340,19 +358,28 @@ def check_supported(parts: tuple[Part, ...]) -> None:
             ) from None
 
 
-def play_part(part: Part, directory: str | None) -> tuple[str, pa.Table | None]:
-    """Play one chunk (in a worker); write it to ``directory`` or return its table."""
-    table = engine.play_range(part.config, part.first_game, part.n_games)
+def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
+    """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
+    table, rounds = engine.play_tables(part.config, part.first_game, part.n_games)
     if table.num_rows != part.n_games:
         raise RuntimeError(
             f"the engine returned {table.num_rows} rows for {part.n_games} games "
             f"(games {part.first_game}..{part.first_game + part.n_games - 1})"
         )
     table = add_columns(table, part.columns)
+    rounds = add_columns(rounds, part.columns) if rounds is not None else None
     if directory is None:
-        return part.filename, table
-    dataset.write_chunk(table, Path(directory) / part.filename, dict(part.file_metadata))
+        return part.filename, (table, rounds)
+    write_part(part, Path(directory), table, rounds)
     return part.filename, None
+
+
+def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) -> None:
+    """Write a chunk's files atomically: the rounds of a match run first, then the main table."""
+    if rounds is not None:
+        (out / dataset.ROUNDS_DIR).mkdir(exist_ok=True)
+        dataset.write_chunk(rounds, out / dataset.ROUNDS_DIR / part.filename, dict(part.file_metadata))
+    dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
 
 
 def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Table:
@@ -401,7 +428,7 @@ def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tu
         raise ValueError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
     names = sorted(p.name for p in out.iterdir())
     if dataset.METADATA_FILE not in names:
-        foreign = [n for n in names if not (dataset.is_chunk_file(n) or dataset.is_temp_file(n))]
+        foreign = [n for n in names if not (dataset.is_chunk_file(n) or dataset.is_temp_file(n) or n == dataset.ROUNDS_DIR)]
         if foreign:
             raise ValueError(
                 f"output directory {out} is not empty and holds no unosim dataset (e.g. {foreign[0]!r}); "
@@ -434,8 +461,11 @@ def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tu
 def prepare_directory(out: Path, meta: dict[str, Any], *, clear: bool) -> None:
     """Create ``out``, remove old dataset files if ``clear``, delete temporary files, write metadata."""
     out.mkdir(parents=True, exist_ok=True)
-    for path in out.iterdir():
+    rounds = out / dataset.ROUNDS_DIR
+    for path in [*out.iterdir(), *(rounds.iterdir() if rounds.is_dir() else ())]:
         name = path.name
+        if path.is_dir():
+            continue
         if dataset.is_temp_file(name) or (clear and (dataset.is_chunk_file(name) or name == dataset.METADATA_FILE)):
             path.unlink(missing_ok=True)
     if not (out / dataset.METADATA_FILE).is_file():
@@ -443,20 +473,27 @@ def prepare_directory(out: Path, meta: dict[str, Any], *, clear: bool) -> None:
 
 
 def finished_files(out: Path, parts: tuple[Part, ...]) -> set[str]:
-    """Chunk files already complete: present, readable, with the expected rows."""
+    """Chunks already complete: files present, readable, of the expected games and rows
+    (matches: the rounds file too)."""
     done = set()
     for part in parts:
-        path = out / part.filename
-        if not path.is_file():
-            continue
-        try:
-            info = pq.read_metadata(path)
-            chunk = json.loads((info.metadata or {})[dataset.CHUNK_KEY])
-        except (OSError, KeyError, ValueError, pa.ArrowException):
-            continue
-        if info.num_rows == part.n_games and chunk.get("first_game") == part.first_game:
+        if _chunk_written(out / part.filename, part, part.n_games) and (
+            not part.config.match or _chunk_written(out / dataset.ROUNDS_DIR / part.filename, part, None)
+        ):
             done.add(part.filename)
     return done
+
+
+def _chunk_written(path: Path, part: Part, rows: int | None) -> bool:
+    """Whether ``path`` is a complete chunk file of ``part`` (with ``rows`` rows, if given)."""
+    if not path.is_file():
+        return False
+    try:
+        info = pq.read_metadata(path)
+        chunk = json.loads((info.metadata or {})[dataset.CHUNK_KEY])
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return False
+    return (rows is None or info.num_rows == rows) and chunk.get("first_game") == part.first_game
 
 
 def _differences(old: Any, new: Any, path: str = "") -> list[str]:

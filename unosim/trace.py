@@ -42,6 +42,8 @@ def replay(config: RunConfig, game: int) -> GameTrace:
 
     if not 0 <= game:
         raise ValueError(f"game = {game}; a game index is a whole number ≥ 0.")
+    if config.match:
+        raise ValueError("replay plays single rounds; replaying a match (--match) is not supported yet.")
     played = Engine(config, batch_size=1, trace=True).play(game, 1)
     row = records_table(config, played).to_pylist()[0]
     return GameTrace(config, game, played.events, played.opening[0], row)

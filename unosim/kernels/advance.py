@@ -12,15 +12,15 @@ later slots of this pass still have to read. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
 """
 
-from .deal import start_game
+from .deal import deal_round, new_game, next_round
 from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
-from .finish import record, start_turn, win
+from .finish import end_round, record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_N_STRATS, C_PLAYERS, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_JUMPERS, F_PHASE,
+    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, CT_END, CT_NEXT, CT_ROUNDS, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_JUMPERS, F_PHASE,
     F_ROW, F_TURN, MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_JUMPIN, PH_NEWGAME,
-    PH_PILEUP, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, ROW_AUTO,
+    PH_PILEUP, PH_ROUND, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, R_MATCH, ROW_AUTO,
 )
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
@@ -63,8 +63,9 @@ def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, sea
 
 @rule
 def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-             rec_points, rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev):
-    """Run slot ``s`` until it waits for a decision (or has no game left)."""
+             rec_points, rec_open, match_scores, first, ctr, rkey, deck,
+             scratch, actors, cfg, ev, nev):
+    """Run slot ``s`` until it waits for a decision (or has no game left, or no room to record a match round)."""
     while True:
         ph = slot[s, F_PHASE]
         if ph < N_DECISION_PHASES:
@@ -116,15 +117,31 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
         elif ph == PH_WIN:
             win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_END:
-            record(s, slot, game, hands, opening, rec, rec_points, rec_open, first)
-        elif ph == PH_NEWGAME:
-            if next_game[0] < end:
-                g = next_game[0]
-                next_game[0] = g + 1
-                start_game(s, g, rkey, deck, scratch, slot, game, keys, hands, hsize, piles, seat_ctr, opening, cfg, ev, nev)
+            if cfg[C_MATCH]:
+                i = ctr[CT_ROUNDS]
+                if i >= rec.shape[0]:
+                    ctr[CT_WAIT] = 1  # record buffers full: wait here until Python grows them
+                    return
+                ctr[CT_ROUNDS] = i + 1
+                rec[i, R_MATCH] = game[s] - first
             else:
-                slot[s, F_PHASE] = PH_IDLE
-                game[s] = -1
+                i = game[s] - first
+            record(s, i, slot, hands, opening, rec, rec_points, rec_open)
+            if cfg[C_MATCH]:
+                end_round(s, slot, game, keys, hands, match_scores, first, cfg)
+            else:
+                slot[s, F_PHASE] = PH_NEWGAME
+        elif ph == PH_NEWGAME and ctr[CT_NEXT] >= ctr[CT_END]:
+            slot[s, F_PHASE] = PH_IDLE
+            game[s] = -1
+        elif ph == PH_NEWGAME or ph == PH_ROUND:
+            if ph == PH_ROUND:
+                dealer = next_round(s, slot, cfg)
+            else:
+                g = ctr[CT_NEXT]
+                ctr[CT_NEXT] = g + 1
+                dealer = new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg)
+            deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)
         else:
             return
 
@@ -132,8 +149,8 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
 @kernel
 def advance(
     slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening,
-    rec, rec_points, rec_open, first, end, next_game, rkey, deck, cfg, ev, nev,
-    parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
+    rec, rec_points, rec_open, match_scores, first, ctr, rkey, deck, cfg,
+    ev, nev, parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
 ):
     """Advance every slot to its next decision; return the number of rows written.
 
@@ -142,7 +159,9 @@ def advance(
     previous call's row counts on entry and this call's on return.
     ``scratch`` (deck size) and ``actors`` (at least 64: seats acting, or the
     candidate cards of a compiled policy) are work buffers: kernels do not
-    allocate.
+    allocate. ``ctr`` holds the batch counters ``CT_*``. Match runs (``cfg[C_MATCH]``) write one
+    record row per round and the match results into ``match_scores`` (see ``layout``);
+    single-round runs write row ``game - first`` and leave ``match_scores`` untouched.
     """
     ns = cfg[C_N_STRATS]
     prev = 1 - parity
@@ -152,9 +171,10 @@ def advance(
     total = 0
     for s in range(slot.shape[0]):
         run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-                 rec_points, rec_open, first, end, next_game, rkey, deck, scratch, actors, cfg, ev, nev)
+                 rec_points, rec_open, match_scores, first, ctr, rkey, deck,
+                 scratch, actors, cfg, ev, nev)
         ph = slot[s, F_PHASE]
-        if ph == PH_IDLE:
+        if ph == PH_IDLE or ph == PH_END:
             continue
         if cfg[C_CHECK] and not cards_accounted(s, hands, hsize, piles, slot, deck, cfg[C_PLAYERS]):
             err[0] = s

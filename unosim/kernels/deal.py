@@ -1,4 +1,5 @@
-"""Setting up a game: S-1 deal, S-2/S-3 first card, S-4 dealer and first player.
+"""Setting up a game: S-1 deal, S-2/S-3 first card, S-4 dealer and first player (and the
+dealer moving left in the rounds of a match).
 
 State arguments as in :mod:`unosim.kernels.effects`.
 """
@@ -9,7 +10,7 @@ from .finish import pass_turn
 from .layout import (
     C_DEALER, C_FIRST_CARD, C_FIRST_WILD, C_HAND, C_PLAYERS, DISC, DR_START, DRAW, EV_DEAL, EV_RETURN,
     EV_SKIP, EV_START, F_ACTOR, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
-    F_LINK_A, F_LINK_B, F_PHASE, F_ROW, F_TOP, F_WINNER, MINI, PH_COLOUR,
+    F_LINK_A, F_LINK_B, F_PHASE, F_RNG, F_ROUND, F_ROW, F_TOP, F_WINNER, MINI, PH_COLOUR,
 )
 from .piles import draw_one, forced_draw, log
 from .rng import game_key, rand_below
@@ -115,10 +116,27 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
 
 
 @rule
-def start_game(s, g, rkey, deck, scratch, slot, game, keys, hands, hsize, piles, seat_ctr, opening, cfg, ev, nev):
-    """Put game ``g`` into slot ``s``: draw the dealer (S-4), deal and start."""
+def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
+    """Put game (or match) ``g`` into slot ``s``; return its dealer (S-4), to deal with :func:`deal_round`."""
     reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
     dealer = rand_below(keys, slot, s, cfg[C_PLAYERS])  # always drawn, so a fixed dealer keeps the same deal
     if cfg[C_DEALER] >= 0:
         dealer = cfg[C_DEALER] % cfg[C_PLAYERS]
-    deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)
+    return dealer
+
+
+@rule
+def next_round(s, slot, cfg):
+    """Clear the finished round's fields for the next round of the match, keeping the game's random
+    stream (so a match replays from its index); return the new dealer, one seat to the left (S-4)."""
+    dealer = slot[s, F_DEALER] + 1
+    if dealer == cfg[C_PLAYERS]:
+        dealer = 0
+    counter = slot[s, F_RNG]
+    n = slot[s, F_ROUND] + 1
+    for f in range(slot.shape[1]):
+        slot[s, f] = 0
+    slot[s, F_RNG] = counter
+    slot[s, F_ROUND] = n
+    slot[s, F_ROW] = -1
+    return dealer

@@ -1,17 +1,19 @@
-"""Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records."""
+"""Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records, match scoring (E-3, E-4)."""
 
 from .jit import rule
 
 from .layout import (
-    C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
+    C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
     F_CHALLENGES_WON, F_DEALER, F_DIR, F_DRAWN, F_JUMP_INS, F_KIND0, F_LINK_ECHO_DRAWS, F_NEXT, F_PENDING,
     F_PHASE, F_PILEUP_CARDS, F_PILEUPS, F_PLAYED, F_POINT_TAKEN_DRAWS, F_ROUND, F_TRUNCATED, F_TURN,
-    F_TURNS, F_UNO_PENALTIES, F_WINNER, F_WRONG_JUMP_INS, PH_END, PH_NEWGAME, PH_START_TURN, PH_TURN,
+    F_TURNS, F_UNO_PENALTIES, F_WINNER, F_WRONG_JUMP_INS, MAX_ROUNDS, PH_END, PH_NEWGAME, PH_ROUND,
+    PH_START_TURN, PH_TURN,
     R_CHALLENGES, R_CHALLENGES_WON, R_DEALER, R_DRAWN, R_JUMP_INS, R_KIND0, R_LINK_ECHO_DRAWS,
     R_PILEUP_CARDS, R_PILEUPS, R_PLAYED, R_POINT_TAKEN_DRAWS, R_ROUND, R_TRUNCATED, R_TURNS,
     R_UNO_PENALTIES, R_WINNER, R_WRONG_JUMP_INS,
 )
 from .piles import give, log
+from .rng import rand_below
 from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF
 
 @rule
@@ -79,9 +81,8 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
 
 
 @rule
-def record(s, slot, game, hands, opening, rec, rec_points, rec_open, first):
-    """Write the finished game of slot ``s`` into row ``game - first``; free the slot."""
-    i = game[s] - first
+def record(s, i, slot, hands, opening, rec, rec_points, rec_open):
+    """Write the finished game (or match round) of slot ``s`` into record row ``i``."""
     rec[i, R_DEALER] = slot[s, F_DEALER]
     rec[i, R_WINNER] = slot[s, F_WINNER]
     rec[i, R_TURNS] = slot[s, F_TURNS]
@@ -104,4 +105,55 @@ def record(s, slot, game, hands, opening, rec, rec_points, rec_open, first):
         rec_points[i, p] = hand_points(s, p, hands)
         for h in range(opening.shape[2]):
             rec_open[i, p, h] = opening[s, p, h]
-    slot[s, F_PHASE] = PH_NEWGAME
+
+
+@rule
+def score_round(s, m, slot, hands, match_scores, cfg):
+    """Add the finished round to the totals of match row ``m``: E-3 the winner scores the points
+    left in the other hands, E-4 (penalty) every seat adds its own; a truncated round scores nothing (E-5)."""
+    if slot[s, F_TRUNCATED]:
+        return
+    winner = slot[s, F_WINNER]
+    for p in range(cfg[C_PLAYERS]):
+        if cfg[C_SCORING] == 1:
+            match_scores[m, p] += hand_points(s, p, hands)
+        elif p != winner:
+            match_scores[m, winner] += hand_points(s, p, hands)
+
+
+@rule
+def pick_match_winner(s, m, slot, keys, match_scores, cfg):
+    """E-3 the highest total wins, E-4 the lowest; a tie is broken uniformly at random (game stream)."""
+    sign = -1 if cfg[C_SCORING] == 1 else 1
+    best = sign * match_scores[m, 0]
+    ties = 0
+    for p in range(cfg[C_PLAYERS]):
+        v = sign * match_scores[m, p]
+        if v > best:
+            best, ties = v, 1
+        elif v == best:
+            ties += 1
+    k = rand_below(keys, slot, s, ties) if ties > 1 else 0
+    for p in range(cfg[C_PLAYERS]):
+        if sign * match_scores[m, p] == best:
+            if k == 0:
+                return p
+            k -= 1
+    return -1
+
+
+@rule
+def end_round(s, slot, game, keys, hands, match_scores, first, cfg):
+    """Score the round just recorded; end the match once a total reaches the target score (E-3/E-4)
+    or after ``MAX_ROUNDS`` rounds, else go on to the next round (PH_ROUND, S-4)."""
+    m = game[s] - first
+    score_round(s, m, slot, hands, match_scores, cfg)
+    over = slot[s, F_ROUND] + 1 >= MAX_ROUNDS
+    for p in range(cfg[C_PLAYERS]):
+        if match_scores[m, p] >= cfg[C_TARGET]:
+            over = True
+    if over:
+        match_scores[m, cfg[C_PLAYERS]] = pick_match_winner(s, m, slot, keys, match_scores, cfg)
+        slot[s, F_PHASE] = PH_NEWGAME
+    else:
+        slot[s, F_PHASE] = PH_ROUND

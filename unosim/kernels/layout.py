@@ -23,9 +23,19 @@ array            shape, dtype           meaning
 ``opening``      ``[B, P, H]`` i8       opening hand of each seat (card types)
 ===============  =====================  ==============================================
 
-Reserved for multi-round matches, named here so that the layout does not
-change when they are played: the fields ``F_ALIVE`` and ``F_ROUND``. The
-engine refuses matches until then (``engine.check_supported``).
+The counters ``ctr[N_CTR]`` (i64) of a batch: ``CT_NEXT`` next game to deal,
+``CT_END`` one past the last game, ``CT_ROUNDS`` round records written and
+``CT_WAIT`` (set to 1 when a round waited for room; matches only).
+
+Multi-round matches (``cfg[C_MATCH]``, E-3/E-4, S-4): a slot plays a whole
+match; ``F_ROUND`` numbers its rounds from 0. Each finished round is written
+as record row ``ctr[CT_ROUNDS]`` (``rec``, ``rec_points``, ``rec_open``;
+``rec[:, R_MATCH]`` is its match, ``game - first``), the running totals live
+in ``match_scores[game - first, seat]`` (i32) and the match winner's seat in
+``match_scores[game - first, P]``. When the record buffers are full a finished
+round waits in ``PH_END`` (``ctr[CT_WAIT] = 1``) until Python grows them.
+``F_ALIVE`` is reserved for elimination (E-4), which the engine refuses
+(``engine.check_supported``).
 
 Besides ``dec`` (int32), the decision buffers hold ``dec_w[2, R]`` (f64): the
 reaction weight answered on a jump-in row, scattered into ``seat_w``.
@@ -53,10 +63,11 @@ PH_IDLE = 9  # no game left for this slot
 PH_EFFECTS = 10  # apply the effect of the card just played (F_PENDING by F_SEAT)
 PH_START_TURN = 11  # give the turn to F_NEXT (or stop the round past max_turns)
 PH_WIN = 12  # F_WINNER has no card left: last-card draws, then the end
-PH_END = 13  # record the finished game, then PH_NEWGAME
+PH_END = 13  # record the finished game (round), then PH_NEWGAME (or PH_ROUND)
+PH_ROUND = 14  # deal the next round of the match in the slot (S-4)
 PHASE_NAMES = (
     "turn", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin",
-    "newgame", "idle", "effects", "start_turn", "win", "end",
+    "newgame", "idle", "effects", "start_turn", "win", "end", "round",
 )
 MULTI_ACTOR = (PH_CATCH, PH_VOTE, PH_JUMPIN)
 
@@ -99,7 +110,7 @@ F_PILEUPS = 31
 F_PILEUP_CARDS = 32
 F_POINT_TAKEN_DRAWS = 33
 F_LINK_ECHO_DRAWS = 34
-F_ROUND = 35  # round number within a match (0 for single rounds)
+F_ROUND = 35  # round number within a match, from 0 (0 for single rounds)
 F_ALIVE = 36  # bit mask of seats still in the match (elimination)
 F_JUMPERS = 37  # bit mask of the seats that may jump in (PH_JUMPIN, P-1/P-2)
 F_KIND0 = 38  # F_KIND0 + kind: cards of each kind played
@@ -136,8 +147,18 @@ R_PILEUP_CARDS = 12
 R_POINT_TAKEN_DRAWS = 13
 R_LINK_ECHO_DRAWS = 14
 R_ROUND = 15
-R_KIND0 = 16
+R_MATCH = 16  # matches: the round's match, game - first
+R_KIND0 = 17
 N_REC = R_KIND0 + 9
+
+# ---- batch counters: ctr[CT_*] (int64) -------------------------------------------
+CT_NEXT = 0  # next game to deal into a free slot
+CT_END = 1  # one past the last game of the batch
+CT_ROUNDS = 2  # round records written (matches)
+CT_WAIT = 3  # 1 when a finished round waited for room in the record buffers
+N_CTR = 4
+
+MAX_ROUNDS = 10_000  # a match stops after this many rounds (only reachable when rounds truncate, E-5)
 
 # ---- trace events: rows (game, event, seat, card, a, b) -------------------------
 EV_DEAL = 0  # seat, -, -, -  (the opening hand is in the record)
