@@ -199,6 +199,7 @@ def _print_summary(result: Any) -> None:
                 markup=False,
                 highlight=False,
             )
+            _print_truncated(result, "rounds")
             return
         err_console.print(
             f"wrote {result.games:,} games to {result.path} ({result.chunks} chunks{resumed}) in "
@@ -206,7 +207,7 @@ def _print_summary(result: Any) -> None:
             markup=False,
             highlight=False,
         )
-        _print_truncated(result)
+        _print_truncated(result, "main")
         return
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -225,16 +226,19 @@ def _print_summary(result: Any) -> None:
     out_console.print(summary)
 
 
-def _print_truncated(result: Any) -> None:
+def _print_truncated(result: Any, table: str) -> None:
     """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
     import pyarrow.compute as pc
 
     from .dataset import read_table
 
-    truncated = read_table(result.path, columns=["truncated"]).column("truncated")
+    truncated = read_table(result.path, columns=["truncated"], table=table).column("truncated")
     n = pc.sum(truncated).as_py() or 0
     share = 100 * n / len(truncated) if len(truncated) else 0.0
-    err_console.print(f"truncated at max_turns (E-5): {n:,} of {len(truncated):,} games ({share:.3f} %)", markup=False, highlight=False)
+    what = "rounds" if table == "rounds" else "games"
+    err_console.print(
+        f"truncated at max_turns (E-5): {n:,} of {len(truncated):,} {what} ({share:.3f} %)", markup=False, highlight=False
+    )
 
 
 # ---------------------------------------------------------------- replay

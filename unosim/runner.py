@@ -308,7 +308,8 @@ def execute(
         total = sum(p.n_games for p in plan.parts)
         tables: dict[str, tuple[pa.Table, pa.Table | None]] = {}
         target = None if out is None or not write_in_workers else str(out)
-        with _progress(console, plan.description, total, total - sum(p.n_games for p in parts)) as bar:
+        unit = "matches" if any(p.config.match for p in plan.parts) else "games"
+        with _progress(console, plan.description, total, total - sum(p.n_games for p in parts), unit) as bar:
             tasks = (joblib.delayed(play_part)(p, target) for p in parts)
             parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
             by_name = {p.filename: p for p in parts}
@@ -589,11 +590,11 @@ def _console(quiet: bool) -> Any:
     return Console(stderr=True)
 
 
-def _progress(console: Any, description: str, total: int, completed: int) -> Any:
+def _progress(console: Any, description: str, total: int, completed: int, unit: str = "games") -> Any:
     """A rich progress bar yielding ``(progress, task_id)``, or a null context.
 
-    Shows games done, games per second and the time left, both measured over
-    the games this call played (chunks found done when resuming do not count).
+    Shows games (or matches: ``unit``) done, their rate and the time left, both
+    measured over this call's work (chunks found done when resuming do not count).
     """
     if console is None:
         return nullcontext(None)
@@ -612,7 +613,7 @@ def _progress(console: Any, description: str, total: int, completed: int) -> Any
     class RateColumn(ProgressColumn):
         def render(self, task: Any) -> Text:
             speed = rate(task)
-            return Text("" if speed is None else f"{speed:,.0f} games/s", style="progress.data.speed")
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s", style="progress.data.speed")
 
     class EtaColumn(ProgressColumn):
         def render(self, task: Any) -> Text:
