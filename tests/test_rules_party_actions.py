@@ -1,14 +1,16 @@
-"""Scenario tests for the party cards this engine version plays: A-4 Point Taken,
-P-6 Wild Drawn Together and P-7 links (RULES.md). One exact position each."""
+"""Scenario tests for the party rules (RULES.md): S-2 the start card, A-4 Point Taken, P-5 Wild
+Pile Up, P-6 Wild Drawn Together and P-7 links. One exact position each (speed play, P-1..P-4:
+``test_rules_speed_play.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from unosim.cards import CARD_FACE
 from unosim.config import RunConfig
 from unosim.engine import Engine
 from unosim.kernels import layout as L
-from unosim.position import Position, play_from
+from unosim.position import Position, card_id, play_from
 
 DRAW = ["yellow 1"] * 30  # one card kind: every draw is a yellow 1
 
@@ -218,3 +220,49 @@ def test_P5_taking_the_pile_is_a_draw_for_a_link_only_with_the_option(shares: bo
     after = play_from(pos, rules="party", overrides={**PARTY, "link_shares_pileup": shares}, script=[("play", "wild pile up"), ("take",)])
     # the first card turned up is random among the draw pile's counts: only sizes are exact here
     assert after.hand_sizes[1] == 2 and after.hand_sizes[2] == (2 if shares else 1)
+
+
+# ---------------------------------------------------------------- S-2 the party start card
+def test_S2_reflip_actions_flips_until_a_number_and_keeps_the_others_under_it() -> None:
+    """S-2 reflip_actions (party default): non-number cards turned up stay under the start card,
+    without effect; the dealer's left starts, clockwise, with full hands."""
+    from test_rules_classic import events, first_decisions, game_rows
+
+    n = 300
+    b, trace = first_decisions(n, rules="party")
+    reflipped = 0
+    for g in range(n):
+        rows = game_rows(trace, g)
+        ((_, start, _, _),) = events(rows, "START")
+        assert CARD_FACE[card_id(start)] <= 9 and card_id(start) < 56
+        under = events(rows, "RETURN")
+        assert all(a == 1 for _, _, a, _ in under)  # they stay under the pile, not back into the deck
+        assert int(b.slot[g, L.F_DISC_N]) == len(under)
+        assert int(b.slot[g, L.F_DIR]) == 1 and int(b.slot[g, L.F_TURN]) == (int(b.slot[g, L.F_DEALER]) + 1) % 4
+        assert b.hsize[g].tolist() == [7] * 4 and events(rows, "SKIP") == [] and events(rows, "DRAW") == []
+        reflipped += bool(under)
+    assert reflipped > 10
+
+
+def test_S2_ignore_effect_keeps_an_action_start_card_without_effect() -> None:
+    """S-2 ignore_effect: the first card stays on top whatever it is, with no effect; a wild start
+    card has the first player choose the colour."""
+    from test_rules_classic import events, first_decisions, game_rows
+
+    n = 300
+    b, trace = first_decisions(n, rules="party", first_card="ignore_effect")
+    seen = set()
+    for g in range(n):
+        rows = game_rows(trace, g)
+        ((_, start, _, _),) = events(rows, "START")
+        first = (int(b.slot[g, L.F_DEALER]) + 1) % 4
+        assert events(rows, "RETURN") == [] and events(rows, "SKIP") == [] and events(rows, "DRAW") == []
+        assert int(b.slot[g, L.F_DIR]) == 1 and b.hsize[g].tolist() == [7] * 4
+        phase = int(b.slot[g, L.F_PHASE])
+        if card_id(start) >= 56:
+            assert phase == L.PH_COLOUR and int(b.slot[g, L.F_ACTOR]) == first
+            seen.add("wild")
+        else:
+            assert phase == L.PH_TURN and int(b.slot[g, L.F_TURN]) == first
+            seen.add("action" if CARD_FACE[card_id(start)] >= 10 else "number")
+    assert seen == {"wild", "action", "number"}
