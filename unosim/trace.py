@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .cards import CARD_NAMES, COLOUR_NAMES
+from .cards import CARD_NAMES, COLOUR_NAMES, NAMES_A_COLOUR
 from .config import RunConfig
 from .kernels import layout as L
 
@@ -79,7 +79,7 @@ def _narrate(t: GameTrace) -> Iterator[str]:
         elif ev == L.EV_TURN:
             yield f"Turn {a + 1}: {who}."
         elif ev == L.EV_PLAY:
-            colour = f" and names {_colour(a)}" if card >= 56 else ""
+            colour = f" and names {_colour(a)}" if card in NAMES_A_COLOUR else ""
             if b:
                 yield f"  {who} jumps in with the identical {_card(card)}! Play goes on after them."
             else:
