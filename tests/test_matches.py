@@ -352,3 +352,22 @@ def test_cli_match_run_prints_rounds_per_match(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "rounds per match on average" in flat(result.output)
         assert len(unosim.load(out)) == 40 and len(unosim.load(out, table="rounds")) >= 40
+
+
+@pytest.mark.parametrize(("rules", "players", "extra"), [
+    ("classic-house", 4, []),
+    ("party", 5, ["scoring=penalty", "speed_play_error_rate=0.05", "relink_must_differ=true"]),
+    ("party", 3, ["scoring=penalty", "uno_penalty=2"]),
+])
+def test_E_4_elimination_rounds_pass_the_referee(rules: str, players: int, extra: list[str]) -> None:
+    """The independent referee re-plays every traced round: eliminated seats never act."""
+    from referee import check_played_matches
+
+    config = RunConfig.build(rules=rules, players=players, games=300, seed=31, match=True,
+                             strategies=(["random(forget_uno_rate=0.3, catch_uno_rate=0.5)", "greedy", "random"] * 2)[:players],
+                             overrides=["elimination=true", "target_score=150", *extra])
+    played = Engine(config, trace=True, check=True).play(0, 300)
+    rounds = check_played_matches(config.rules, players, played)
+    assert rounds == len(played.rec)
+    alive_rounds = (played.opening[:, :, 0] >= 0).sum(axis=1)
+    assert (alive_rounds < players).sum() > 100 and (alive_rounds == 2).sum() > 50
