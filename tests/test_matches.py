@@ -371,3 +371,14 @@ def test_E_4_elimination_rounds_pass_the_referee(rules: str, players: int, extra
     assert rounds == len(played.rec)
     alive_rounds = (played.opening[:, :, 0] >= 0).sum(axis=1)
     assert (alive_rounds < players).sum() > 100 and (alive_rounds == 2).sum() > 50
+
+
+def test_E_4_elimination_runs_write_tables_that_load(tmp_path: Path) -> None:
+    """Eliminated seats' empty opening hands go through parquet and back."""
+    config = RunConfig.build(rules="classic-house", players=4, games=300, seed=5, match=True,
+                             overrides=["target_score=150", "elimination=true"])
+    run(config, tmp_path / "elim", jobs=1, chunk_size=100, quiet=True)
+    matches, rounds = unosim.load(tmp_path / "elim"), unosim.load(tmp_path / "elim", table="rounds")
+    assert len(matches) == 300 and len(rounds) == matches["rounds"].sum()
+    assert any(len(h) == 0 for hands in rounds["opening_hand"] for h in hands)
+    check_elimination_rules(matches, rounds, target=150)
