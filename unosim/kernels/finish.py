@@ -27,12 +27,6 @@ def wrap(seat, n):
 
 
 @rule
-def all_alive(slot, s, cfg):
-    """True while every seat is still in the match (always, but in elimination matches, E-4)."""
-    return slot[s, F_ALIVE] == (1 << cfg[C_PLAYERS]) - 1
-
-
-@rule
 def n_alive(slot, s, cfg):
     """Seats still in the match: the table size for the 2-player rules (A-2)."""
     n = cfg[C_PLAYERS]
