@@ -17,7 +17,7 @@ class RandomStrategy(Strategy):
 
     By default it never draws by choice while holding a playable card, always
     plays a playable drawn card, never challenges or bluffs. Party: points at a
-    uniform other player, links two distinct uniform players (itself allowed) among ``obs.link_choices``,
+    uniform other player (still in the match), links two distinct uniform players (itself allowed) among ``obs.link_choices``,
     adds a uniform able physical card to a mini pile, jumps in with probability
     1/2. The rates below (all 0 by default) make it deliberately erratic, which
     the invariant tests use to reach every rule path.
@@ -93,7 +93,7 @@ class RandomStrategy(Strategy):
         return (obs.random() * 4).astype(np.int8)
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
-        others = np.ones((len(obs), obs.players), bool)
+        others = obs.alive.copy()  # only seats still in the match (E-4 elimination)
         others[np.arange(len(obs)), obs.seat] = False
         return argmax_ties(np.zeros(others.shape), obs.random(), others)
 

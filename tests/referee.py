@@ -9,6 +9,11 @@ Together with its link echoes (P-6, P-7), Wild Pile Up (P-5) and speed play
 (P-1..P-3): a jump-in only with the identical card, only right after a number
 card was played (not by its player), play going on after the jumper, and the
 turn player's jump-in counted as their turn.
+
+Rounds of elimination matches (E-4): the seats without an opening hand are out
+of the match; the others play as a smaller table (turn order, the 2-player
+Reverse, votes, links, jump-ins and catches only among them).
+:func:`check_played_matches` referees every round of a traced match run.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ class Referee:
     def __init__(self, rules: RuleSet, players: int, opening: np.ndarray) -> None:
         self.r = rules
         self.P = players
-        self.hands = [Counter(int(c) for c in opening[p]) for p in range(players)]
+        self.hands = [Counter(int(c) for c in opening[p] if c >= 0) for p in range(players)]
+        self.alive = [p for p in range(players) if len(opening[p]) and opening[p][0] >= 0]  # E-4 elimination
         self.top = -1
         self.colour = -1
         self.dir = 1
@@ -62,7 +68,9 @@ class Referee:
         self.jump_from: int | None = None  # player of a number card that may now be jumped on (P-1/P-2)
 
     def seat(self, base: int, steps: int) -> int:
-        return (base + steps * self.dir) % self.P
+        """The seat ``steps`` places from ``base`` in the current direction, among the seats in the match."""
+        order = self.alive
+        return order[(order.index(base) + steps * self.dir) % len(order)]
 
     def matches(self, card: int) -> bool:
         if card in WILDS:
@@ -137,7 +145,7 @@ class Referee:
             nxt = self.seat(seat, 2)
         elif card < 56 and f == 11:
             self.dir = -self.dir
-            nxt = seat if self.P == 2 and self.r.reverse_two_players_skips else self.seat(seat, 1)
+            nxt = seat if len(self.alive) == 2 and self.r.reverse_two_players_skips else self.seat(seat, 1)
         elif card < 56 and f == 12:
             self.forced(nxt, 2, L.DR_DRAW_TWO)
             nxt = self.seat(seat, 2)
@@ -163,29 +171,30 @@ class Referee:
         if self.turn_draw is not None and not (ev in (L.EV_DRAW, L.EV_EMPTY) and a == L.DR_TURN):
             self.close_turn_draw()
         if ev == L.EV_DEAL:
+            assert seat in self.alive and a in self.alive
             self.dealer = a
         elif ev == L.EV_RETURN:
             pass
         elif ev == L.EV_START:
             self.top, self.colour = card, colour(card)
-            first = (self.dealer + 1) % P
+            first = self.seat(self.dealer, 1)
             assert b == first
             self.expect_turn = first
             if card < 56 and self.r.first_card == "apply_actions":
                 f = face(card)
                 if f == 10:
-                    self.expect_turn = (self.dealer + 2) % P
+                    self.expect_turn = self.seat(self.dealer, 2)
                 elif f == 11:
                     self.dir = -1
-                    self.expect_turn = (self.dealer - 1) % P
+                    self.expect_turn = self.seat(self.dealer, 1)
                 elif f == 12:
                     self.forced(first, 2, L.DR_START)
-                    self.expect_turn = (self.dealer + 2) % P
+                    self.expect_turn = self.seat(self.dealer, 2)
             elif card >= 56:
                 assert card == 56 and self.r.first_wild == "first_player_chooses" or self.r.first_card == "ignore_effect"
         elif ev == L.EV_COLOUR:
             if self.turns == 0:  # a wild start card: the first player names the colour, then plays
-                assert seat == (self.dealer + 1) % P and self.top >= 56
+                assert seat == self.seat(self.dealer, 1) and self.top >= 56
             else:  # a Wild Pile Up that acts as a Wild: its player names the colour; the next one plays
                 assert self.top == 58 and seat == self.pile_player
                 self.pile_player = -1
@@ -212,6 +221,7 @@ class Referee:
             self.jump_from = seat if self.winner is None else None
         elif ev == L.EV_WRONG_JUMP:  # P-3
             assert self.r.speed_play_error_rate > 0 and self.jump_from is not None and seat != self.jump_from
+            assert seat in self.alive
             assert card == self.top and self.hands[seat][card] == 0
             self.forced(seat, 1, L.DR_WRONG_JUMP)
         elif ev == L.EV_PLAY:
@@ -277,7 +287,7 @@ class Referee:
         elif ev == L.EV_UNO_FORGET:
             assert self.hands[seat].total() == 1
         elif ev == L.EV_CATCH:
-            assert a != seat
+            assert a != seat and a in self.alive
             if self.r.uno_penalty > 0:
                 self.pending.insert(0, [seat, self.r.uno_penalty, L.DR_UNO, 0])
         elif ev == L.EV_RESHUFFLE:
@@ -319,21 +329,21 @@ class Referee:
             assert self.top == 59
             old = set(self.link) if self.link and self.r.relink_must_differ else set()
             if a == -1:  # nobody can be linked (relink_must_differ): the old link ends
-                assert b == -1 and P - len(old) < 2
+                assert b == -1 and len(set(self.alive) - old) < 2
                 self.link = None
             else:
-                assert a != b and 0 <= a < P and 0 <= b < P and not {a, b} & old, (a, b, old)
+                assert a != b and a in self.alive and b in self.alive and not {a, b} & old, (a, b, old)
                 self.link = (a, b)
         elif ev == L.EV_LINK_END:
             assert self.link == (a, b), (self.link, a, b)
             self.link = None
         elif ev == L.EV_VOTE:
-            assert self.vote_player >= 0 and seat == len(self.votes) and a != seat and 0 <= a < P
+            assert self.vote_player >= 0 and seat == self.alive[len(self.votes)] and a != seat and a in self.alive
             self.votes.append(a)
-            if len(self.votes) == P:
+            if len(self.votes) == len(self.alive):
                 player, self.vote_player = self.vote_player, -1
                 self.link_must_end = True
-                for i in range(P):
+                for i in range(len(self.alive)):
                     p = self.seat(player, i)
                     self.forced(p, min(self.votes.count(p), self.r.point_taken_cap), L.DR_POINT_TAKEN)
                 self.expect_turn = self.seat(player, 1)
@@ -379,3 +389,27 @@ def check_played(rules: RuleSet, players: int, played) -> int:
         except AssertionError as exc:
             raise AssertionError(f"game {played.first + i}: {exc}") from exc
     return len(played.rec)
+
+
+def check_played_matches(rules: RuleSet, players: int, played) -> int:
+    """Referee every round of a traced match run (rounds are cut at their deals); return how many."""
+    events = played.events
+    events = events[np.argsort(events[:, 0], kind="stable")]
+    rec = played.rec
+    order = np.lexsort((rec[:, L.R_ROUND], played.round_game))
+    bounds = np.searchsorted(events[:, 0], np.arange(played.first, played.first + len(played.match_winner) + 1))
+    done = 0
+    for m in range(len(played.match_winner)):
+        ev = events[bounds[m] : bounds[m + 1]]
+        deal = ev[:, 1] == L.EV_DEAL
+        starts = np.flatnonzero(deal & ~np.concatenate([[False], deal[:-1]]))
+        rows = order[played.round_game[order] == played.first + m]
+        assert len(starts) == len(rows), f"match {played.first + m}: {len(starts)} deals, {len(rows)} rounds"
+        ends = np.append(starts[1:], len(ev))
+        for k, i in enumerate(rows):
+            try:
+                check_game(rules, players, ev[starts[k] : ends[k]], played.opening[i], rec[i], played.points[i])
+            except AssertionError as exc:
+                raise AssertionError(f"match {played.first + m} round {k}: {exc}") from exc
+            done += 1
+    return done

@@ -92,11 +92,6 @@ def auto_drawn_mask(strategies: list[Strategy]) -> int:
 
 def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:
     """Refuse rules the engine does not play yet, before any work starts."""
-    if match and rules.elimination:
-        raise ValueError(
-            "elimination is not played yet (E-4: players reaching the target drop out); "
-            "drop --set elimination=true to play penalty matches that end when someone reaches the target."
-        )
     if rules.dealer != "random" and int(rules.dealer) >= players:
         raise ValueError(f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'.")
 
@@ -380,6 +375,13 @@ class Engine:
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         targets = self._whole(k, "point_at", obs, strat.point_at(obs), (len(obs),))
         bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
+        if not bad.any():
+            bad = ~obs.alive[np.arange(len(obs)), targets]
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                may = np.flatnonzero(obs.alive[row]).tolist()
+                raise self._fail(k, "point_at", obs, row,
+                                 f"seat {targets[row]} is out of the match (E-4 elimination); point at one of {may}, not oneself")
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise self._fail(k, "point_at", obs, row, f"seat {targets[row]} is not another player's seat")

@@ -26,10 +26,14 @@ Fields
 ``hand_size``      cards the acting seat holds
 ``n_legal``        legal physical cards held (``turn``)
 ``hand_sizes``     ``[n, players]`` every seat's hand size
+``alive``          ``[n, players]`` seats still in the match (all of them, except in
+                   ``elimination`` matches, E-4: an eliminated seat holds no card, takes
+                   no turn, cannot vote, be pointed at, be linked, jump in or catch)
 ``discard``        ``[n, N_TYPES]`` the discard pile's counts (top card included)
 ``link``           ``[n, 2]`` linked seats, -1 where none
 ``link_choices``   ``[n, players]`` seats that may be linked by a Wild Drawn Together now
-                   (all, or all but the current pair under ``relink_must_differ``)
+                   (all seats still in the match, or all but the current pair under
+                   ``relink_must_differ``)
 """
 
 from __future__ import annotations
@@ -127,6 +131,14 @@ class Observation:
         return self._cache["hand_sizes"]
 
     @property
+    def alive(self) -> NDArray[np.bool_]:
+        """``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4)."""
+        if "alive" not in self._cache:
+            mask = self._b.slot[self.slot, L.F_ALIVE]
+            self._cache["alive"] = ((mask[:, None] >> np.arange(self.players)) & 1).astype(bool)
+        return self._cache["alive"]
+
+    @property
     def discard(self) -> NDArray[np.int16]:
         """``[n, N_TYPES]`` counts of the discard pile, top card included."""
         if "discard" not in self._cache:
@@ -144,9 +156,10 @@ class Observation:
     def link_choices(self) -> NDArray[np.bool_]:
         """``[n, players]`` seats a Wild Drawn Together may link now (P-6).
 
-        Every seat, except the current pair's under ``relink_must_differ``.
+        Every seat still in the match (:attr:`alive`), except the current pair's under
+        ``relink_must_differ``.
         """
-        allowed = np.ones((len(self), self.players), bool)
+        allowed = self.alive.copy()
         if self._b.relink_must_differ:
             link = self.link
             rows = np.flatnonzero(link[:, 0] >= 0)

@@ -66,6 +66,7 @@ class Position:
 
     ``hands`` lists each seat's cards; ``draw`` the draw pile; ``discard`` the
     discard pile below ``top``; ``colour`` defaults to the top card's colour.
+    ``eliminated`` lists seats out of the match (E-4 elimination; their hands must be empty).
     """
 
     hands: Sequence[Sequence[Card]]
@@ -78,6 +79,7 @@ class Position:
     discard: Sequence[Card] = ()
     link: tuple[int, int] | None = None
     turns: int = 0
+    eliminated: Sequence[int] = ()
 
 
 @dataclass
@@ -213,6 +215,10 @@ def play_from(
     s[L.F_LINK_A], s[L.F_LINK_B] = position.link if position.link else (-1, -1)
     s[L.F_FORGOT] = s[L.F_WINNER] = s[L.F_LAST_PLAYER] = -1
     s[L.F_ROW] = -1
+    s[L.F_ALIVE] = (1 << players) - 1
+    for p in position.eliminated:
+        assert not position.hands[p], f"eliminated seat {p} holds cards"
+        s[L.F_ALIVE] &= ~(1 << p)
     s[L.F_TURNS] = position.turns
     s[L.F_NEXT] = position.turn
     s[L.F_PHASE] = L.PH_START_TURN

@@ -29,7 +29,8 @@ column                 type                meaning
 ``strategies``         list<string>        strategy of each seat (index = seat)
 ``hand_points``        list<int16>         points left in each seat's hand
 ``opening_hand``       list<list<int8>>    each seat's opening hand as card types
-                                           (encoding: :mod:`unosim.cards`)
+                                           (encoding: :mod:`unosim.cards`); empty for a
+                                           seat eliminated from the match (E-4)
 =====================  ==================  ==============================================
 
 Per-seat values are list columns indexed by seat; :func:`seats` turns a frame
@@ -39,7 +40,11 @@ Matches (``RunConfig.match``, E-3/E-4) give two tables. The **rounds** table
 has one row per round: the per-game columns above, where ``game`` is the
 index of the match (the replay key) and a column ``round`` (int32, from 0)
 follows it; rows are in (game, round) order. ``dealer`` moves one seat left
-each round (S-4); a truncated round (E-5) scores nothing. The **matches** table
+each round (S-4); a truncated round (E-5) scores nothing. With ``elimination``
+(E-4) a seat whose total reaches the target drops out: in the later rounds of
+its match it is dealt nothing (``hand_points`` 0, ``opening_hand`` empty), is
+never the dealer or the winner, and the dealer moves to the next seat still
+in the match; seat offsets (``winner_offset``) still count every seat. The **matches** table
 (the main table of a match run) has one row per match:
 
 =======================  ==============  ==============================================
@@ -52,7 +57,10 @@ column                   type            meaning
 ``first_dealer``         int8            dealer of round 0 (seat)
 ``match_winner``         int8            seat that won the match: highest total
                                          (``winner_takes``, E-3) or lowest (``penalty``,
-                                         E-4); ties broken uniformly at random
+                                         E-4); ties broken uniformly at random. With
+                                         ``elimination``: the last seat left, or the
+                                         lowest total among the seats left when they
+                                         all reach the target in the same round
 ``match_winner_offset``  int8            its offset from the first dealer: 1 = first
                                          player of round 0, P = first dealer
 ``truncated_rounds``     int32           rounds stopped at ``max_turns`` (scored nothing)
@@ -178,7 +186,13 @@ def _game_columns(
     cols["strategies"] = _per_seat(np.broadcast_to(names, (n, P)), pa.string())
     cols["hand_points"] = _per_seat(hand_points, pa.int16())
     H = opening.shape[2]
-    inner = _per_seat(opening.reshape(n * P, H), pa.int8())
+    flat = opening.reshape(n * P, H)
+    dealt = flat[:, 0] >= 0  # a seat eliminated from the match (E-4) was dealt no hand: an empty list
+    if dealt.all():
+        inner = _per_seat(flat, pa.int8())
+    else:
+        inner_offsets = np.concatenate([[0], np.cumsum(np.where(dealt, H, 0))]).astype(np.int32)
+        inner = pa.ListArray.from_arrays(pa.array(inner_offsets), pa.array(flat[dealt].reshape(-1), type=pa.int8()))
     offsets = pa.array(np.arange(0, (n + 1) * P, P, dtype=np.int32))
     cols["opening_hand"] = pa.ListArray.from_arrays(offsets, inner)
     return cols

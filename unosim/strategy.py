@@ -123,9 +123,10 @@ class Strategy:
 
     # ------------------------------------------------------------ party decisions
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
-        """Seat to point at for a Point Taken (A-4). Default: the other player with fewest cards."""
+        """Seat to point at for a Point Taken (A-4): another seat still in the match (``obs.alive``).
+        Default: the other player with fewest cards."""
         sizes = -obs.hand_sizes.astype(np.float64)
-        others = np.ones(sizes.shape, bool)
+        others = obs.alive.copy()
         others[np.arange(len(obs)), obs.seat] = False
         return argmax_ties(sizes, obs.random(), others)
 

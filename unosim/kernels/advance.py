@@ -17,7 +17,7 @@ from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, re
 from .finish import end_round, record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, CT_END, CT_NEXT, CT_ROUNDS, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_JUMPERS, F_PHASE,
+    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, CT_END, CT_NEXT, CT_ROUNDS, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_ALIVE, F_JUMPERS, F_PHASE,
     F_ROW, F_TURN, MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_JUMPIN, PH_NEWGAME,
     PH_PILEUP, PH_ROUND, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, R_MATCH, ROW_AUTO,
@@ -47,7 +47,8 @@ def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, sea
     """Votes (every seat) and jump-ins (the seats that may jump in): when every seat that answers
     has a compiled policy, write their answers into ``seat_dec``/``seat_w`` and return True."""
     n = cfg[C_PLAYERS]
-    mask = (1 << n) - 1 if ph == PH_VOTE else slot[s, F_JUMPERS]
+    alive = slot[s, F_ALIVE]
+    mask = alive if ph == PH_VOTE else slot[s, F_JUMPERS]
     for p in range(n):
         if (mask >> p) & 1 and cfg[C_POLICY0 + seat_strat[s, p]] == 0:
             return False
@@ -55,7 +56,7 @@ def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, sea
         if (mask >> p) & 1:
             pol = cfg[C_POLICY0 + seat_strat[s, p]]
             if ph == PH_VOTE:
-                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n)
+                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n, alive)
             else:
                 seat_w[s, p] = jump_weight(pol, s, p, keys, seat_ctr)
     return True

@@ -6,10 +6,10 @@ State arguments as in :mod:`unosim.kernels.effects`.
 
 from .jit import rule
 
-from .finish import pass_turn
+from .finish import pass_turn, seat_at
 from .layout import (
     C_DEALER, C_FIRST_CARD, C_FIRST_WILD, C_HAND, C_PLAYERS, DISC, DR_START, DRAW, EV_DEAL, EV_RETURN,
-    EV_SKIP, EV_START, F_ACTOR, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
+    EV_SKIP, EV_START, F_ACTOR, F_ALIVE, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
     F_LINK_A, F_LINK_B, F_PHASE, F_RNG, F_ROUND, F_ROW, F_TOP, F_WINNER, MINI, PH_COLOUR,
 )
 from .piles import draw_one, forced_draw, log
@@ -33,8 +33,12 @@ def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
 
 @rule
 def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev):
-    """Deal a round with ``dealer`` (S-1), flip the first card (S-2/S-3), start play (S-4)."""
+    """Deal a round with ``dealer`` (S-1), flip the first card (S-2/S-3), start play (S-4).
+
+    Only the seats still in the match (``F_ALIVE``, E-4 elimination) get cards; they play as a
+    smaller table (eliminated seats are skipped)."""
     n_players = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
     hand = cfg[C_HAND]
     g = game[s]
     for t in range(piles.shape[2]):
@@ -42,7 +46,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
         piles[s, DISC, t] = 0
         piles[s, MINI, t] = 0
     for p in range(n_players):
-        hsize[s, p] = hand
+        hsize[s, p] = hand if (alive >> p) & 1 else 0
         for t in range(hands.shape[2]):
             hands[s, p, t] = 0  # a new round of a match starts from empty hands too
     # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck deals the hands
@@ -53,6 +57,10 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
             n += 1
     i = 0
     for p in range(n_players):
+        if not (alive >> p) & 1:
+            for h in range(hand):
+                opening[s, p, h] = -1  # eliminated: no hand
+            continue
         for h in range(hand):
             j = i + rand_below(keys, slot, s, n - i)
             card = scratch[j]
@@ -62,7 +70,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
             hands[s, p, card] += 1
             piles[s, DRAW, card] -= 1
             opening[s, p, h] = card
-    slot[s, F_DRAW_N] = n - n_players * hand
+    slot[s, F_DRAW_N] = n - i
     slot[s, F_DISC_N] = 0
     slot[s, F_DEALER] = dealer
     slot[s, F_DIR] = 1
@@ -72,7 +80,8 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     slot[s, F_WINNER] = -1
     slot[s, F_LAST_PLAYER] = -1
     for p in range(n_players):
-        log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
+        if (alive >> p) & 1:
+            log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
     # S-2/S-3: the first card
     mode = cfg[C_FIRST_CARD]
     card = -1
@@ -91,7 +100,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
         else:
             break
     slot[s, F_TOP] = card
-    first_player = (dealer + 1) % n_players
+    first_player = seat_at(dealer, 1, slot, s, cfg)
     log(cfg, ev, nev, g, EV_START, -1, card, COLOUR_OF[card], first_player)
     if card >= 56:
         slot[s, F_COLOUR] = -1
@@ -104,14 +113,14 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     if mode == APPLY_ACTIONS:
         if face == 10:  # Skip: the first player is skipped
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
-            nxt = (dealer + 2) % n_players
+            nxt = seat_at(dealer, 2, slot, s, cfg)
         elif face == 11:  # Reverse counts as played: the dealer's right starts, counter-clockwise
             slot[s, F_DIR] = -1
-            nxt = (dealer - 1 + n_players) % n_players
+            nxt = seat_at(dealer, 1, slot, s, cfg)
         elif face == 12:  # Draw Two: the first player draws 2 and loses the turn
             forced_draw(s, first_player, 2, DR_START, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
-            nxt = (dealer + 2) % n_players
+            nxt = seat_at(dealer, 2, slot, s, cfg)
     pass_turn(s, nxt, slot, cfg)
 
 
@@ -119,6 +128,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
 def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
     """Put game (or match) ``g`` into slot ``s``; return its dealer (S-4), to deal with :func:`deal_round`."""
     reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
+    slot[s, F_ALIVE] = (1 << cfg[C_PLAYERS]) - 1  # every seat plays (E-4 elimination removes seats)
     dealer = rand_below(keys, slot, s, cfg[C_PLAYERS])  # always drawn, so a fixed dealer keeps the same deal
     if cfg[C_DEALER] >= 0:
         dealer = cfg[C_DEALER] % cfg[C_PLAYERS]
@@ -128,15 +138,23 @@ def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
 @rule
 def next_round(s, slot, cfg):
     """Clear the finished round's fields for the next round of the match, keeping the game's random
-    stream (so a match replays from its index); return the new dealer, one seat to the left (S-4)."""
+    stream (so a match replays from its index) and the seats still in the match; return the new
+    dealer, the next seat to the left still in the match (S-4, E-4)."""
+    n = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
     dealer = slot[s, F_DEALER] + 1
-    if dealer == cfg[C_PLAYERS]:
+    if dealer == n:
         dealer = 0
+    while not (alive >> dealer) & 1:
+        dealer += 1
+        if dealer == n:
+            dealer = 0
     counter = slot[s, F_RNG]
-    n = slot[s, F_ROUND] + 1
+    rnd = slot[s, F_ROUND] + 1
     for f in range(slot.shape[1]):
         slot[s, f] = 0
     slot[s, F_RNG] = counter
-    slot[s, F_ROUND] = n
+    slot[s, F_ROUND] = rnd
+    slot[s, F_ALIVE] = alive
     slot[s, F_ROW] = -1
     return dealer

@@ -3,10 +3,10 @@ challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
 
 from .jit import rule
 
-from .finish import pass_turn, seat_at
+from .finish import n_alive, pass_turn, seat_at
 from .layout import (
     C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_SPEED, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
-    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_UNO_FORGET, EV_VOTE, F_ACTOR, F_BLUFF, F_CHALLENGES,
+    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_UNO_FORGET, EV_VOTE, F_ACTOR, F_ALIVE, F_BLUFF, F_CHALLENGES,
     F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
     F_UNO_PENALTIES, F_COLOUR, F_DISC_N, F_MINI_COLOUR, F_MINI_N, F_PILEUP_CARDS, F_PILEUPS, F_WINNER, MINI, PH_CHALLENGE,
     PH_CATCH, PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
@@ -31,7 +31,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         elif face == 11:  # A-2 Reverse: direction flips; with two players it also acts as Skip
             slot[s, F_DIR] = -slot[s, F_DIR]
             log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
-            if cfg[C_PLAYERS] == 2 and cfg[C_REV2_SKIPS]:
+            if cfg[C_REV2_SKIPS] and n_alive(slot, s, cfg) == 2:  # two players (left in the match)
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
                 nxt = seat
             else:
@@ -169,18 +169,22 @@ def end_link(s, slot, game, cfg, ev, nev):
 def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """A-4: each player draws one card per player pointing at them (at most ``point_taken_cap``),
     starting with the player of the Point Taken, then in the current direction; play goes on
-    with the player after them. The link ends before the draws (option) or after them."""
+    with the player after them. The link ends before the draws (option) or after them.
+    Only the seats still in the match (E-4 elimination) vote and are voted for."""
     player = slot[s, F_SEAT]
     n = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
     for p in range(n):
-        log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
+        if (alive >> p) & 1:
+            log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
     if cfg[C_PT_LINK_FIRST]:
         end_link(s, slot, game, cfg, ev, nev)
-    for i in range(n):
+    for i in range(n_alive(slot, s, cfg)):
         p = seat_at(player, i, slot, s, cfg)
         votes = 0
         for q in range(n):
-            votes += seat_dec[s, q] == p
+            if (alive >> q) & 1 and seat_dec[s, q] == p:
+                votes += 1
         k = min(votes, cfg[C_PT_CAP])
         if k > 0:
             slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(s, p, k, DR_POINT_TAKEN, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
@@ -190,11 +194,12 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
 
 @rule
 def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """U-1/U-2: if any other player catches the forgotten call, the forgetter draws."""
+    """U-1/U-2: if any other player (still in the match) catches the forgotten call, the forgetter draws."""
     forgot = slot[s, F_FORGOT]
+    alive = slot[s, F_ALIVE]
     catcher = -1
     for p in range(cfg[C_PLAYERS]):
-        if p != forgot and seat_dec[s, p] != 0:
+        if p != forgot and (alive >> p) & 1 and seat_dec[s, p] != 0:
             catcher = p
             break
     slot[s, F_FORGOT] = -1

@@ -3,8 +3,8 @@
 from .jit import rule
 
 from .layout import (
-    C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
-    F_CHALLENGES_WON, F_DEALER, F_DIR, F_DRAWN, F_JUMP_INS, F_KIND0, F_LINK_ECHO_DRAWS, F_NEXT, F_PENDING,
+    C_ELIMINATION, C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
+    F_CHALLENGES_WON, F_ALIVE, F_DEALER, F_DIR, F_DRAWN, F_JUMP_INS, F_KIND0, F_LINK_ECHO_DRAWS, F_NEXT, F_PENDING,
     F_PHASE, F_PILEUP_CARDS, F_PILEUPS, F_PLAYED, F_POINT_TAKEN_DRAWS, F_ROUND, F_TRUNCATED, F_TURN,
     F_TURNS, F_UNO_PENALTIES, F_WINNER, F_WRONG_JUMP_INS, MAX_ROUNDS, PH_END, PH_NEWGAME, PH_ROUND,
     PH_START_TURN, PH_TURN,
@@ -27,9 +27,32 @@ def wrap(seat, n):
 
 
 @rule
+def n_alive(slot, s, cfg):
+    """Seats still in the match: the table size for the 2-player rules (A-2)."""
+    n = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
+    if alive == (1 << n) - 1:
+        return n
+    m = 0
+    for p in range(n):
+        m += (alive >> p) & 1
+    return m
+
+
+@rule
 def seat_at(seat, steps, slot, s, cfg):
-    """The seat ``steps`` places from ``seat`` in the current direction."""
-    return wrap(seat + steps * slot[s, F_DIR], cfg[C_PLAYERS])
+    """The seat ``steps`` places from ``seat`` in the current direction (``steps`` >= 0), counting only
+    the seats still in the match (E-4 elimination: eliminated seats are skipped)."""
+    n = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
+    d = slot[s, F_DIR]
+    if alive == (1 << n) - 1:
+        return wrap(seat + steps * d, n)
+    for _ in range(steps):
+        seat = wrap(seat + d, n)
+        while not (alive >> seat) & 1:
+            seat = wrap(seat + d, n)
+    return seat
 
 
 @rule
@@ -68,7 +91,7 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     seat = slot[s, F_WINNER]
     card = slot[s, F_PENDING]
     if cfg[C_LAST_DRAWS] and (card == 57 or FACE_OF[card] == FACE_DRAW_TWO):
-        victim = wrap(seat + slot[s, F_DIR], cfg[C_PLAYERS])
+        victim = seat_at(seat, 1, slot, s, cfg)
         # the round is over: no link echo, which could hand the winner cards
         give(s, victim, 4 if card == 57 else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if cfg[C_TRACE]:
@@ -123,11 +146,15 @@ def score_round(s, m, slot, hands, match_scores, cfg):
 
 @rule
 def pick_match_winner(s, m, slot, keys, match_scores, cfg):
-    """E-3 the highest total wins, E-4 the lowest; a tie is broken uniformly at random (game stream)."""
+    """E-3 the highest total wins, E-4 the lowest, among the seats still in the match; a tie is
+    broken uniformly at random (game stream)."""
     sign = -1 if cfg[C_SCORING] == 1 else 1
-    best = sign * match_scores[m, 0]
+    alive = slot[s, F_ALIVE]
+    best = -(1 << 30)
     ties = 0
     for p in range(cfg[C_PLAYERS]):
+        if not (alive >> p) & 1:
+            continue
         v = sign * match_scores[m, p]
         if v > best:
             best, ties = v, 1
@@ -135,7 +162,7 @@ def pick_match_winner(s, m, slot, keys, match_scores, cfg):
             ties += 1
     k = rand_below(keys, slot, s, ties) if ties > 1 else 0
     for p in range(cfg[C_PLAYERS]):
-        if sign * match_scores[m, p] == best:
+        if (alive >> p) & 1 and sign * match_scores[m, p] == best:
             if k == 0:
                 return p
             k -= 1
@@ -145,15 +172,40 @@ def pick_match_winner(s, m, slot, keys, match_scores, cfg):
 @rule
 def end_round(s, slot, game, keys, hands, match_scores, first, cfg):
     """Score the round just recorded; end the match once a total reaches the target score (E-3/E-4)
-    or after ``MAX_ROUNDS`` rounds, else go on to the next round (PH_ROUND, S-4)."""
+    or after ``MAX_ROUNDS`` rounds, else go on to the next round (PH_ROUND, S-4).
+
+    Elimination (E-4): the seats reaching the target drop out of ``F_ALIVE``; the match ends when
+    one seat remains (it wins), or when every remaining seat reaches the target in the same round
+    (the lowest total among them wins)."""
     m = game[s] - first
     score_round(s, m, slot, hands, match_scores, cfg)
-    over = slot[s, F_ROUND] + 1 >= MAX_ROUNDS
-    for p in range(cfg[C_PLAYERS]):
-        if match_scores[m, p] >= cfg[C_TARGET]:
-            over = True
+    n = cfg[C_PLAYERS]
+    alive = slot[s, F_ALIVE]
+    reached = 0
+    for p in range(n):
+        if (alive >> p) & 1 and match_scores[m, p] >= cfg[C_TARGET]:
+            reached |= 1 << p
+    winner = -1
+    over = False
+    if cfg[C_ELIMINATION] and reached != 0:
+        left = alive & ~reached
+        if left == 0:
+            over = True  # all remaining reached it together: the lowest total among them wins
+        else:
+            slot[s, F_ALIVE] = left
+            if left & (left - 1) == 0:  # exactly one seat remains: it wins
+                for p in range(n):
+                    if (left >> p) & 1:
+                        winner = p
+                over = True
+    elif reached != 0:
+        over = True
+    if not over and slot[s, F_ROUND] + 1 >= MAX_ROUNDS:
+        over = True
     if over:
-        match_scores[m, cfg[C_PLAYERS]] = pick_match_winner(s, m, slot, keys, match_scores, cfg)
+        if winner < 0:
+            winner = pick_match_winner(s, m, slot, keys, match_scores, cfg)
+        match_scores[m, n] = winner
         slot[s, F_PHASE] = PH_NEWGAME
     else:
         slot[s, F_PHASE] = PH_ROUND

@@ -34,8 +34,14 @@ as record row ``ctr[CT_ROUNDS]`` (``rec``, ``rec_points``, ``rec_open``;
 in ``match_scores[game - first, seat]`` (i32) and the match winner's seat in
 ``match_scores[game - first, P]``. When the record buffers are full a finished
 round waits in ``PH_END`` (``ctr[CT_WAIT] = 1``) until Python grows them.
-``F_ALIVE`` is reserved for elimination (E-4), which the engine refuses
-(``engine.check_supported``).
+``F_ALIVE`` is the bit mask of the seats still in the match: every seat
+(``(1 << P) - 1``) from ``new_game`` on, and it stays so except in elimination
+matches (``cfg[C_ELIMINATION]`` with penalty scoring, E-4), where ``end_round``
+drops the seats whose total reached the target. An eliminated seat is dealt
+nothing (its ``opening`` row is -1), and ``seat_at`` skips it (a fast path
+keeps the plain modular step while every seat is alive); it takes no turn,
+does not vote or catch, cannot be pointed at, linked or jump in, and the
+2-player rules (A-2) count only the seats left (``finish.n_alive``).
 
 Besides ``dec`` (int32), the decision buffers hold ``dec_w[2, R]`` (f64): the
 reaction weight answered on a jump-in row, scattered into ``seat_w``.
@@ -111,7 +117,7 @@ F_PILEUP_CARDS = 32
 F_POINT_TAKEN_DRAWS = 33
 F_LINK_ECHO_DRAWS = 34
 F_ROUND = 35  # round number within a match, from 0 (0 for single rounds)
-F_ALIVE = 36  # bit mask of seats still in the match (elimination)
+F_ALIVE = 36  # bit mask of seats still in the match (all but in elimination matches, E-4)
 F_JUMPERS = 37  # bit mask of the seats that may jump in (PH_JUMPIN, P-1/P-2)
 F_KIND0 = 38  # F_KIND0 + kind: cards of each kind played
 N_FIELDS = F_KIND0 + 9

@@ -14,7 +14,7 @@ go through Python.
 
 from .jit import rule
 from .layout import (
-    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
+    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_ALIVE, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
     F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
@@ -170,10 +170,12 @@ def fewest_cards(s, excl, u, hsize, n):
 
 @rule
 def link_excluded(slot, s, cfg):
-    """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6)."""
+    """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6),
+    and the seats eliminated from the match (E-4)."""
+    excl = ((1 << cfg[C_PLAYERS]) - 1) & ~slot[s, F_ALIVE]
     if cfg[C_RELINK_DIFFER] and slot[s, F_LINK_A] >= 0:
-        return (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
-    return 0
+        excl |= (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
+    return excl
 
 
 @rule
@@ -229,14 +231,20 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
 
 
 @rule
-def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n):
-    """A-4 seat to point at: ``random``, a uniform other seat; ``greedy`` (the base default), the
-    other seat with fewest cards, ties uniform."""
+def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive):
+    """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
+    ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform."""
     u = seat_uniform(keys, seat_ctr, s, seat)
+    full = (1 << n) - 1
     if pol == POLICY_RANDOM:
-        x = int(u * (n - 1))
-        return x + (x >= seat)
-    return fewest_cards(s, 1 << seat, u, hsize, n)
+        if alive == full:
+            x = int(u * (n - 1))
+            return x + (x >= seat)
+        m = 0
+        for p in range(n):
+            m += (alive >> p) & 1
+        return nth_allowed((full & ~alive) | (1 << seat), int(u * (m - 1)), n)
+    return fewest_cards(s, (full & ~alive) | (1 << seat), u, hsize, n)
 
 
 @rule

@@ -9,7 +9,7 @@ to its strategy as views, with no copy.
 from .jit import rule
 
 from .layout import (
-    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_COLOUR, F_DIR, F_FORGOT, F_JUMPERS, F_MINI_COLOUR, F_NEXT, F_PENDING, F_PHASE,
+    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_ALIVE, F_COLOUR, F_DIR, F_FORGOT, F_JUMPERS, F_MINI_COLOUR, F_NEXT, F_PENDING, F_PHASE,
     F_SEAT, F_TOP,
     F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
     PH_DRAWN, PH_JUMPIN, PH_PILEUP, PH_TURN, PH_VOTE,
@@ -20,16 +20,22 @@ from .tables import COLOUR_OF
 
 @rule
 def row_actors(s, slot, cfg, actors):
-    """Seats that act in slot ``s``'s phase, written into ``actors``; returns how many."""
+    """Seats that act in slot ``s``'s phase, written into ``actors``; returns how many.
+    Seats eliminated from the match (E-4) never act."""
     ph = slot[s, F_PHASE]
     if ph == PH_VOTE:
+        m = 0
+        alive = slot[s, F_ALIVE]
         for p in range(cfg[C_PLAYERS]):
-            actors[p] = p
-        return cfg[C_PLAYERS]
+            if (alive >> p) & 1:
+                actors[m] = p
+                m += 1
+        return m
     if ph == PH_CATCH:
         m = 0
+        alive = slot[s, F_ALIVE]
         for p in range(cfg[C_PLAYERS]):
-            if p != slot[s, F_FORGOT]:
+            if p != slot[s, F_FORGOT] and (alive >> p) & 1:
                 actors[m] = p
                 m += 1
         return m

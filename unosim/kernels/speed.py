@@ -12,7 +12,7 @@ wrongly at ``speed_play_error_rate`` and draws 1 (P-3).
 
 from .jit import rule
 
-from .finish import pass_turn, seat_at
+from .finish import n_alive, pass_turn, seat_at
 from .layout import (
     C_MAX_TURNS, C_PLAYERS, C_SPEED_ERR_PPM, DR_WRONG_JUMP, EV_WRONG_JUMP, F_JUMP_INS, F_JUMPERS, F_NEXT, F_PHASE,
     F_TOP, F_TURN, F_TURNS, F_WRONG_JUMP_INS, PH_JUMPIN,
@@ -27,6 +27,7 @@ def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, n
     """P-1..P-3 after ``seat`` played the number card on top; ``nxt`` would play next."""
     card = slot[s, F_TOP]
     n = cfg[C_PLAYERS]
+    others = n_alive(slot, s, cfg)  # seats still in the match (E-4 elimination); the others hold no card
     mask = 0
     for p in range(n):
         if p != seat and hands[s, p, card] > 0:
@@ -34,12 +35,12 @@ def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, n
     ppm = cfg[C_SPEED_ERR_PPM]
     if ppm > 0:  # P-3: decided together with the jump-ins, penalised before the race
         wrong = 0
-        for i in range(1, n):
+        for i in range(1, others):
             q = seat_at(seat, i, slot, s, cfg)
             if not (mask >> q) & 1 and next_uniform(keys, slot, s) * 1_000_000.0 < ppm:
                 wrong |= 1 << q
                 log(cfg, ev, nev, game[s], EV_WRONG_JUMP, q, card, 0, 0)
-        for i in range(1, n):
+        for i in range(1, others):
             q = seat_at(seat, i, slot, s, cfg)
             if (wrong >> q) & 1:
                 slot[s, F_WRONG_JUMP_INS] += 1
