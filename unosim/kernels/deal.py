@@ -4,7 +4,7 @@ dealer moving left in the rounds of a match).
 State arguments as in :mod:`unosim.kernels.effects`.
 """
 
-from .jit import rule
+from .jit import kernel, rule
 
 from .finish import pass_turn, seat_at
 from .layout import (
@@ -31,7 +31,7 @@ def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
         seat_ctr[s, p] = 0
 
 
-@rule
+@kernel
 def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev):
     """Deal a round with ``dealer`` (S-1), flip the first card (S-2/S-3), start play (S-4).
 

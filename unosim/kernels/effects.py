@@ -1,7 +1,7 @@
 """Effects of played cards: A-1 Skip, A-2 Reverse, A-3 Draw Two, W-1, W-2 and its
 challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
 
-from .jit import rule
+from .jit import kernel, rule
 
 from .finish import n_alive, pass_turn, seat_at
 from .layout import (
@@ -60,7 +60,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     pass_turn(s, nxt, slot, cfg)
 
 
-@rule
+@kernel
 def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """W-2: the victim challenges (or not) the Wild Draw Four of ``F_SEAT``."""
     victim = slot[s, F_ACTOR]
@@ -85,7 +85,7 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
 
 
-@rule
+@kernel
 def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
     """P-5: turn up cards until a non-wild starts the mini pile (wilds go to the discard pile or
     the mini pile); the next player holds it. No non-wild left: the card acts as a Wild."""
@@ -165,7 +165,7 @@ def end_link(s, slot, game, cfg, ev, nev):
         slot[s, F_LINK_B] = -1
 
 
-@rule
+@kernel
 def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """A-4: each player draws one card per player pointing at them (at most ``point_taken_cap``),
     starting with the player of the Point Taken, then in the current direction; play goes on
@@ -192,7 +192,7 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
     pass_turn(s, seat_at(player, 1, slot, s, cfg), slot, cfg)
 
 
-@rule
+@kernel
 def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """U-1/U-2: if any other player (still in the match) catches the forgotten call, the forgetter draws."""
     forgot = slot[s, F_FORGOT]

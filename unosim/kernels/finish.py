@@ -1,6 +1,6 @@
 """Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records, match scoring (E-3, E-4)."""
 
-from .jit import rule
+from .jit import kernel, rule
 
 from .layout import (
     C_ELIMINATION, C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
@@ -39,20 +39,29 @@ def n_alive(slot, s, cfg):
     return m
 
 
+@kernel
+def walk_alive(seat, steps, d, alive, n):
+    """``steps`` seats on from ``seat`` in direction ``d``, skipping seats not in bit mask ``alive``.
+
+    Not inlined: it runs only once a seat is eliminated (E-4), and one copy keeps the
+    kernel's compile time down (``seat_at`` is inlined at every call site).
+    """
+    for _ in range(steps):
+        seat = wrap(seat + d, n)
+        while not (alive >> seat) & 1:
+            seat = wrap(seat + d, n)
+    return seat
+
+
 @rule
 def seat_at(seat, steps, slot, s, cfg):
     """The seat ``steps`` places from ``seat`` in the current direction (``steps`` >= 0), counting only
     the seats still in the match (E-4 elimination: eliminated seats are skipped)."""
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
-    d = slot[s, F_DIR]
     if alive == (1 << n) - 1:
-        return wrap(seat + steps * d, n)
-    for _ in range(steps):
-        seat = wrap(seat + d, n)
-        while not (alive >> seat) & 1:
-            seat = wrap(seat + d, n)
-    return seat
+        return wrap(seat + steps * slot[s, F_DIR], n)
+    return walk_alive(seat, steps, slot[s, F_DIR], alive, n)
 
 
 @rule
@@ -85,7 +94,7 @@ def hand_points(s, seat, hands):
     return total
 
 
-@rule
+@kernel
 def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """E-1: ``F_WINNER`` has no card left. E-2: a last Draw Two / WD4 still makes the next draw."""
     seat = slot[s, F_WINNER]
@@ -103,7 +112,7 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     slot[s, F_PHASE] = PH_END
 
 
-@rule
+@kernel
 def record(s, i, slot, hands, opening, rec, rec_points, rec_open):
     """Write the finished game (or match round) of slot ``s`` into record row ``i``."""
     rec[i, R_DEALER] = slot[s, F_DEALER]
@@ -169,7 +178,7 @@ def pick_match_winner(s, m, slot, keys, match_scores, cfg):
     return -1
 
 
-@rule
+@kernel
 def end_round(s, slot, game, keys, hands, match_scores, first, cfg):
     """Score the round just recorded; end the match once a total reaches the target score (E-3/E-4)
     or after ``MAX_ROUNDS`` rounds, else go on to the next round (PH_ROUND, S-4).
