@@ -23,25 +23,14 @@ def row_actors(s, slot, cfg, actors):
     """Seats that act in slot ``s``'s phase, written into ``actors``; returns how many.
     Seats eliminated from the match (E-4) never act."""
     ph = slot[s, F_PHASE]
-    if ph == PH_VOTE:
+    if ph == PH_VOTE or ph == PH_CATCH or ph == PH_JUMPIN:
+        if ph == PH_JUMPIN:  # the seats holding the identical card
+            mask = slot[s, F_JUMPERS]
+        else:  # everyone still in the match; for a catch, but the forgetful seat
+            mask = slot[s, F_ALIVE]
+            if ph == PH_CATCH:
+                mask &= ~(1 << slot[s, F_FORGOT])
         m = 0
-        alive = slot[s, F_ALIVE]
-        for p in range(cfg[C_PLAYERS]):
-            if (alive >> p) & 1:
-                actors[m] = p
-                m += 1
-        return m
-    if ph == PH_CATCH:
-        m = 0
-        alive = slot[s, F_ALIVE]
-        for p in range(cfg[C_PLAYERS]):
-            if p != slot[s, F_FORGOT] and (alive >> p) & 1:
-                actors[m] = p
-                m += 1
-        return m
-    if ph == PH_JUMPIN:
-        m = 0
-        mask = slot[s, F_JUMPERS]
         for p in range(cfg[C_PLAYERS]):
             if (mask >> p) & 1:
                 actors[m] = p
