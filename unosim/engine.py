@@ -375,16 +375,15 @@ class Engine:
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
         targets = self._whole(k, "point_at", obs, strat.point_at(obs), (len(obs),))
         bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
-        if not bad.any():
-            bad = ~obs.alive[np.arange(len(obs)), targets]
-            if bad.any():
-                row = int(np.flatnonzero(bad)[0])
-                may = np.flatnonzero(obs.alive[row]).tolist()
-                raise self._fail(k, "point_at", obs, row,
-                                 f"seat {targets[row]} is out of the match (E-4 elimination); point at one of {may}, not oneself")
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise self._fail(k, "point_at", obs, row, f"seat {targets[row]} is not another player's seat")
+        out = ~obs.alive[np.arange(len(obs)), targets]
+        if out.any():
+            row = int(np.flatnonzero(out)[0])
+            may = np.flatnonzero(obs.alive[row]).tolist()
+            raise self._fail(k, "point_at", obs, row,
+                             f"seat {targets[row]} is out of the match (E-4 elimination); point at one of {may}, not oneself")
         dec[:, L.D_FLAG] = targets
 
     def _jumpin(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32], weights: NDArray[np.float64]) -> None:

@@ -106,6 +106,12 @@ def _per_seat(values: np.ndarray, type_: pa.DataType) -> pa.ListArray:
     return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(n * p), type=type_))
 
 
+def _strategies(config: RunConfig, n: int) -> pa.ListArray:
+    """The ``strategies`` column of ``n`` rows: each seat's strategy spec."""
+    names = np.array([str(s) for s in config.strategies], dtype=object)
+    return _per_seat(np.broadcast_to(names, (n, config.players)), pa.string())
+
+
 def records_table(config: RunConfig, played: Played) -> pa.Table:
     """Turn the raw records of :meth:`Engine.play` (single rounds) into the per-game table."""
     n = played.rec.shape[0]
@@ -136,7 +142,6 @@ def matches_table(config: RunConfig, played: Played) -> pa.Table:
     winner = played.match_winner
     offset = (winner - first_dealer) % P
     offset[offset == 0] = P
-    names = np.array([str(s) for s in config.strategies], dtype=object)
     return pa.table({
         "game": pa.array(np.arange(played.first, played.first + n, dtype=np.int64)),
         "seed": pa.array(np.full(n, config.seed, np.int64)),
@@ -147,7 +152,7 @@ def matches_table(config: RunConfig, played: Played) -> pa.Table:
         "match_winner_offset": pa.array(offset.astype(np.int8)),
         "truncated_rounds": pa.array(truncated.astype(np.int32)),
         "scores": _per_seat(played.match_scores, pa.int32()),
-        "strategies": _per_seat(np.broadcast_to(names, (n, P)), pa.string()),
+        "strategies": _strategies(config, n),
     })
 
 
@@ -182,8 +187,7 @@ def _game_columns(
         cols[name] = pa.array(rec[:, col].astype(np.int16))
     for k, kind in enumerate(KIND_NAMES):
         cols[f"played_{kind}"] = pa.array(rec[:, L.R_KIND0 + k].astype(np.int16))
-    names = np.array([str(s) for s in config.strategies], dtype=object)
-    cols["strategies"] = _per_seat(np.broadcast_to(names, (n, P)), pa.string())
+    cols["strategies"] = _strategies(config, n)
     cols["hand_points"] = _per_seat(hand_points, pa.int16())
     H = opening.shape[2]
     flat = opening.reshape(n * P, H)

@@ -27,16 +27,20 @@ def wrap(seat, n):
 
 
 @rule
+def count_seats(mask, n):
+    """How many of seats ``0 .. n-1`` are in bit mask ``mask``."""
+    m = 0
+    for p in range(n):
+        m += (mask >> p) & 1
+    return m
+
+
+@rule
 def n_alive(slot, s, cfg):
     """Seats still in the match: the table size for the 2-player rules (A-2)."""
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
-    if alive == (1 << n) - 1:
-        return n
-    m = 0
-    for p in range(n):
-        m += (alive >> p) & 1
-    return m
+    return n if alive == (1 << n) - 1 else count_seats(alive, n)
 
 
 @kernel

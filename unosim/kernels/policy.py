@@ -12,6 +12,7 @@ catches (asked only after a forgotten call, which these policies never make)
 go through Python.
 """
 
+from .finish import count_seats
 from .jit import rule
 from .layout import (
     C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_ALIVE, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
@@ -185,9 +186,7 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     with fewest cards (the player too when fewer than two others may be linked)."""
     n = cfg[C_PLAYERS]
     excl = link_excluded(slot, s, cfg)
-    m = 0
-    for p in range(n):
-        m += 1 - ((excl >> p) & 1)
+    m = n - count_seats(excl, n)
     if m < 2:
         return -1
     u0 = seat_uniform(keys, seat_ctr, s, seat)
@@ -235,16 +234,10 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
     ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform."""
     u = seat_uniform(keys, seat_ctr, s, seat)
-    full = (1 << n) - 1
+    excl = (((1 << n) - 1) & ~alive) | (1 << seat)
     if pol == POLICY_RANDOM:
-        if alive == full:
-            x = int(u * (n - 1))
-            return x + (x >= seat)
-        m = 0
-        for p in range(n):
-            m += (alive >> p) & 1
-        return nth_allowed((full & ~alive) | (1 << seat), int(u * (m - 1)), n)
-    return fewest_cards(s, (full & ~alive) | (1 << seat), u, hsize, n)
+        return nth_allowed(excl, int(u * (n - count_seats(excl, n))), n)
+    return fewest_cards(s, excl, u, hsize, n)
 
 
 @rule
