@@ -6,7 +6,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.observation import Observation
-from unosim.kernels.policy import POLICY_GREEDY
 from unosim.primitives import CARD_SCORE_POINTS, sample_best
 from unosim.strategy import Strategy
 
@@ -20,11 +19,6 @@ class GreedyStrategy(Strategy):
     """
 
     name = "greedy"
-
-    @property
-    def compiled_policy(self) -> int:  # type: ignore[override]
-        """The kernel's transcription of this class (when it never forgets UNO)."""
-        return POLICY_GREEDY if self.forget_uno_rate == 0 else 0
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())

@@ -6,7 +6,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.cards import WILD_DRAW_FOUR
-from unosim.kernels.policy import POLICY_RANDOM
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, sample_counts
 from unosim.strategy import DRAW, Strategy
@@ -59,13 +58,8 @@ class RandomStrategy(Strategy):
 
     @property
     def plays_legal_drawn_card(self) -> bool:
+        """With no keeping and no bluffing, :meth:`play_drawn` is the base class's."""
         return self.keep_rate == 0 and self.bluff_rate == 0
-
-    @property
-    def compiled_policy(self) -> int:  # type: ignore[override]
-        """The kernel's transcription of this class, used when every rate is at its default."""
-        plain = self.draw_rate == self.keep_rate == self.bluff_rate == self.challenge_rate == 0
-        return POLICY_RANDOM if plain and self.forget_uno_rate == 0 else 0
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         cards = sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
@@ -99,7 +93,7 @@ class RandomStrategy(Strategy):
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         u = obs.random(2)
-        allowed = obs.link_choices
+        allowed = obs.link_choices.copy()
         first = argmax_ties(np.zeros(allowed.shape), u[:, 0], allowed)
         allowed[np.arange(len(obs)), first] = False
         second = argmax_ties(np.zeros(allowed.shape), u[:, 1], allowed)

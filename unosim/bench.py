@@ -16,6 +16,7 @@ from typing import Any
 from . import __version__
 from .config import RunConfig
 from .engine import Engine, check_supported
+from .fast_paths import compiled_policy
 from .kernels import layout as L
 from .rules import RuleSet
 
@@ -78,7 +79,7 @@ def bench(
         "games_per_second": round(games / elapsed, 1),
         "mean_turns": round(turns / games, 3),
         "turns_per_second": round(turns / elapsed, 1),
-        "compiled_strategies": compiled and any(s.compiled_policy for s in engine.strategies),
+        "compiled_strategies": compiled and any(compiled_policy(s) for s in engine.strategies),
         "unosim_version": __version__,
         "python": platform.python_version(),
         "machine": platform.machine(),

@@ -9,6 +9,7 @@ point used by the runner.
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,10 +20,11 @@ from numpy.typing import NDArray
 from . import registry
 from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .config import RunConfig
+from .fast_paths import asks_forget_uno, auto_drawn_mask, compiled_policy
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.rng import run_key
-from .observation import Observation
+from .observation import Observation, SeatStreams
 from .primitives import first_illegal_card
 from .records import matches_table, records_table, rounds_table
 from .rules import RuleSet
@@ -41,7 +43,7 @@ _CHOICES = {
 
 
 class StrategyError(RuntimeError):
-    """A strategy returned an illegal or ill-shaped decision."""
+    """A strategy returned an illegal or ill-shaped decision, or raised an exception."""
 
 
 def encode_rules(rules: RuleSet, players: int, *, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
@@ -77,17 +79,6 @@ def encode_rules(rules: RuleSet, players: int, *, match: bool, trace: bool, chec
     cfg[L.C_TRACE] = trace
     cfg[L.C_CHECK] = check
     return cfg
-
-
-def auto_drawn_mask(strategies: list[Strategy]) -> int:
-    """Bit k set when strategy k declares that it always plays a legal drawn card
-    (the default :meth:`Strategy.play_drawn`) and never forgets UNO: the engine
-    then plays such a card without asking (same result, one round trip less)."""
-    mask = 0
-    for k, strat in enumerate(strategies):
-        if strat.plays_legal_drawn_card and strat.never_forgets_uno:
-            mask |= 1 << k
-    return mask
 
 
 def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:
@@ -223,9 +214,10 @@ class Engine:
         self.cfg[L.C_N_STRATS] = len(strategies)
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
         self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
+        self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         if self.compiled:
             for k, strat in enumerate(self.strategies):
-                self.cfg[L.C_POLICY0 + k] = strat.compiled_policy
+                self.cfg[L.C_POLICY0 + k] = compiled_policy(strat)
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""
@@ -250,11 +242,54 @@ class Engine:
                 continue
             lo = bases[grp]
             phase, k = divmod(grp, ns)
-            obs = Observation(b, phase, parity, slice(lo, lo + count))
+            obs = self._observe(phase, parity, lo, lo + count)
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count])
             else:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, b.dec[parity, lo : lo + count])
+
+    def _observe(self, phase: int, parity: int, lo: int, hi: int) -> Observation:
+        """The engine's own record of decision rows ``lo:hi`` (strategies get read-only copies)."""
+        b = self.buffers
+        slots = b.row_slot[parity, lo:hi]
+        fields = b.slot[slots]
+        info = b.row_info[parity, lo:hi]
+        alive = ((fields[:, L.F_ALIVE, None] >> np.arange(b.players)) & 1).astype(bool)
+        link = fields[:, [L.F_LINK_A, L.F_LINK_B]]
+        choices = alive.copy()
+        if b.relink_must_differ:
+            linked = np.flatnonzero(link[:, 0] >= 0)
+            choices[linked, link[linked, 0]] = False
+            choices[linked, link[linked, 1]] = False
+        discard = b.piles[slots, L.DISC].astype(np.int16)
+        discard[np.arange(hi - lo), info[:, L.I_TOP]] += 1
+        seats = b.row_seat[parity, lo:hi]
+        return Observation(
+            phase=phase, players=b.players, seat=seats, game=b.game[slots], hand=b.row_hand[parity, lo:hi],
+            legal=b.row_legal[parity, lo:hi], info=info, hand_sizes=b.hsize[slots], alive=alive, discard=discard,
+            link=link, link_choices=choices, streams=SeatStreams(b.keys, b.seat_ctr, slots, seats), copy=False,
+        )
+
+    def _ask(self, k: int, decision: str, obs: Observation, *args: Any) -> Any:
+        """Call strategy ``k``'s ``decision`` on a read-only copy of ``obs``; an exception it raises
+        becomes a :class:`StrategyError` naming the strategy, the decision, the game and seat,
+        with the traceback frames of the strategy's own code."""
+        method = getattr(self.strategies[k], decision)
+        try:
+            return method(obs.copy(), *args)
+        except Exception as exc:
+            frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
+            where = f"a batch of {len(obs)} decisions"
+            for row in range(min(len(obs), 64)):  # which game? ask row by row (the run stops anyway)
+                try:
+                    method(obs.subset(np.array([row])), *(a[row : row + 1] for a in args))
+                except Exception:
+                    where = f"game {int(obs.game[row])} (seat {int(obs.seat[row])})"
+                    break
+            raise StrategyError(
+                f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}\n"
+                "Traceback of the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
+            ) from None
 
     def _fail(self, k: int, decision: str, obs: Observation, row: int, what: str) -> StrategyError:
         game = int(obs.game[row]) if row >= 0 else -1
@@ -291,7 +326,7 @@ class Engine:
 
     def _colours(self, strat: Strategy, k: int, obs: Observation, cards: NDArray[np.int64]) -> NDArray[Any]:
         """Ask ``choose_colour`` and check the answer (0..3 per row)."""
-        colours = self._whole(k, "choose_colour", obs, strat.choose_colour(obs, cards), (len(obs),))
+        colours = self._whole(k, "choose_colour", obs, self._ask(k, "choose_colour", obs, cards), (len(obs),))
         bad = (colours < 0) | (colours > 3)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -312,7 +347,7 @@ class Engine:
         if len(rows):
             sub = obs.subset(rows)
             allowed = sub.link_choices
-            pairs = self._whole(k, "choose_link", sub, strat.choose_link(sub), (len(rows), 2))
+            pairs = self._whole(k, "choose_link", sub, self._ask(k, "choose_link", sub), (len(rows), 2))
             bad = (pairs < 0).any(axis=1) | (pairs >= obs.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
             if not bad.any():
                 at = np.arange(len(rows))
@@ -328,20 +363,20 @@ class Engine:
         """U-1: ``forget_uno`` for the rows whose card (played, added to a mini pile, or jumped in)
         leaves one card in hand; ``out`` gets 1 where the call is forgotten."""
         out[:] = 0
-        if strat.never_forgets_uno:
+        if not self.asks_forget_uno[k]:
             return
         going_to_one = shedding & (obs.hand_size == 2)
         if going_to_one.any():
             rows = np.flatnonzero(going_to_one)
             sub = obs.subset(rows)
-            out[rows] = self._array(k, "forget_uno", sub, strat.forget_uno(sub), (len(rows),)).astype(bool)
+            out[rows] = self._array(k, "forget_uno", sub, self._ask(k, "forget_uno", sub), (len(rows),)).astype(bool)
 
     def _turn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        cards = self._cards(k, "play", obs, strat.play(obs))
+        cards = self._cards(k, "play", obs, self._ask(k, "play", obs))
         self._follow_ups(strat, k, obs, cards, dec)
 
     def _drawn(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        flags = self._array(k, "play_drawn", obs, strat.play_drawn(obs), (len(obs),)).astype(bool)
+        flags = self._array(k, "play_drawn", obs, self._ask(k, "play_drawn", obs), (len(obs),)).astype(bool)
         cards = np.where(flags, obs.drawn, -1).astype(np.int64)
         self._cards(k, "play_drawn", obs, cards)
         dec[:, L.D_FLAG] = flags
@@ -352,7 +387,7 @@ class Engine:
 
     def _flag(name: str):  # noqa: N805 - builds a method
         def decide(self: Engine, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-            dec[:, L.D_FLAG] = self._array(k, name, obs, getattr(strat, name)(obs), (len(obs),)).astype(bool)
+            dec[:, L.D_FLAG] = self._array(k, name, obs, self._ask(k, name, obs), (len(obs),)).astype(bool)
 
         return decide
 
@@ -360,7 +395,7 @@ class Engine:
     _catch = _flag("catch_uno")
 
     def _pileup(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        cards = self._whole(k, "add_to_pile", obs, strat.add_to_pile(obs), (len(obs),))
+        cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))
         may_take = (obs.n_legal == 0) | self.config.rules.pileup_may_refuse
         row = first_illegal_card(cards, obs.legal, np.zeros(len(obs), bool), WILD_DRAW_FOUR)
         if row < 0:
@@ -373,7 +408,7 @@ class Engine:
         self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
 
     def _vote(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32]) -> None:
-        targets = self._whole(k, "point_at", obs, strat.point_at(obs), (len(obs),))
+        targets = self._whole(k, "point_at", obs, self._ask(k, "point_at", obs), (len(obs),))
         bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
@@ -388,7 +423,7 @@ class Engine:
 
     def _jumpin(self, strat: Strategy, k: int, obs: Observation, dec: NDArray[np.int32], weights: NDArray[np.float64]) -> None:
         """P-1/P-2: a reaction weight per row (0 = no jump-in), and the UNO call of a jump-in to one card."""
-        w = self._array(k, "jump_in", obs, strat.jump_in(obs), (len(obs),)).astype(np.float64)
+        w = self._array(k, "jump_in", obs, self._ask(k, "jump_in", obs), (len(obs),)).astype(np.float64)
         if (w < 0).any():
             row = int(np.flatnonzero(w < 0)[0])
             raise self._fail(k, "jump_in", obs, row, f"reaction weight {w[row]} is negative; use 0 for no jump-in")

@@ -1,9 +1,14 @@
 """What a strategy sees: a batch of decisions, public information only.
 
 An :class:`Observation` covers ``n`` decision rows of one phase (all asking
-the same strategy). Arrays have the row as first axis. Eager fields are views
-into the engine's observation buffers (no copy); the rest is gathered on first
-access. A strategy must treat every array as read-only.
+the same strategy). Arrays have the row as first axis.
+
+Fair play: every array is a read-only copy made for this call, and the
+observation holds no reference to the engine's state, so nothing hidden
+(other hands, the draw pile) is reachable from it; answers are checked by the
+engine against its own copy of the legal moves, never against these arrays.
+Only :meth:`Observation.random` reaches back into the engine, through a private
+stream object that advances this decision's (game, seat) counters.
 
 Fields
 ------
@@ -38,34 +43,101 @@ Fields
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
 from .kernels import layout as L
 from .kernels.rng import seat_uniforms
 
+__all__ = ["Observation", "SeatStreams"]
+
+
+def _frozen(a: NDArray) -> NDArray:
+    """``a`` as a read-only array that owns its data (no ``.base`` into engine buffers)."""
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+class SeatStreams:
+    """The per-(game, seat) uniform streams of a batch of decision rows (see :mod:`unosim.kernels.rng`).
+
+    Holds only the stream keys and counters, which :meth:`Observation.random` advances.
+    """
+
+    __slots__ = ("_counters", "_keys", "_seats", "_slots")
+
+    def __init__(self, keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> None:
+        self._keys, self._counters, self._slots, self._seats = keys, counters, slots, seats
+
+    def draw(self, k: int) -> NDArray[np.float64]:
+        """``k`` uniforms per row, shape ``[n, k]``."""
+        return seat_uniforms(self._keys, self._counters, self._slots, self._seats, k)
+
+    def subset(self, rows: NDArray[np.intp]) -> SeatStreams:
+        """The streams of ``rows`` only."""
+        return SeatStreams(self._keys, self._counters, self._slots[rows], self._seats[rows])
+
 
 class Observation:
-    """A batch of decisions of one phase for one strategy (see module doc)."""
+    """A batch of decisions of one phase for one strategy (see module doc).
 
-    def __init__(self, buffers: Any, phase: int, parity: int, index: slice | NDArray[np.intp]) -> None:
-        self._b = buffers
-        self._parity = parity
-        self._index = index
+    Built by the engine; every array argument is copied and made read-only
+    (``copy=False`` keeps them as given: the engine's own record of the decision).
+    """
+
+    __slots__ = (
+        "alive", "discard", "game", "hand", "hand_sizes", "info", "legal", "link", "link_choices",
+        "phase", "phase_id", "players", "seat", "_streams",
+    )
+
+    def __init__(
+        self,
+        *,
+        phase: int,
+        players: int,
+        seat: NDArray[np.int32],
+        game: NDArray[np.int64],
+        hand: NDArray[np.int8],
+        legal: NDArray[np.bool_],
+        info: NDArray[np.int32],
+        hand_sizes: NDArray[np.int32],
+        alive: NDArray[np.bool_],
+        discard: NDArray[np.int16],
+        link: NDArray[np.int32],
+        link_choices: NDArray[np.bool_],
+        streams: SeatStreams,
+        copy: bool = True,
+    ) -> None:
+        frozen = _frozen if copy else np.asarray
         self.phase = L.PHASE_NAMES[phase]
         self.phase_id = phase
-        self.players = buffers.players
-        self.slot = buffers.row_slot[parity, index]
-        self.seat = buffers.row_seat[parity, index]
-        self.hand = buffers.row_hand[parity, index]
-        self.legal = buffers.row_legal[parity, index]
-        self.info = buffers.row_info[parity, index]
-        self._cache: dict[str, NDArray] = {}
+        self.players = players
+        self.seat = frozen(seat)
+        """Acting seat per row."""
+        self.game = frozen(game)
+        """Global game index of each row."""
+        self.hand = frozen(hand)
+        """``[n, N_TYPES]`` own cards per type."""
+        self.legal = frozen(legal)
+        """``[n, N_TYPES]`` cards that may be played (``turn``, ``drawn``) or added (``pileup``)."""
+        self.info = frozen(info)
+        """``[n, N_INFO]`` the table fields behind the named properties below (``layout.I_*``)."""
+        self.hand_sizes = frozen(hand_sizes)
+        """``[n, players]`` hand size of every seat."""
+        self.alive = frozen(alive)
+        """``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4)."""
+        self.discard = frozen(discard)
+        """``[n, N_TYPES]`` counts of the discard pile, top card included."""
+        self.link = frozen(link)
+        """``[n, 2]`` linked seats (-1 where there is no link)."""
+        self.link_choices = frozen(link_choices)
+        """``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the
+        match, except the current pair's under ``relink_must_differ``."""
+        self._streams = streams
 
     def __len__(self) -> int:
-        return int(self.slot.shape[0])
+        return int(self.seat.shape[0])
 
     @property
     def top(self) -> NDArray[np.int32]:
@@ -118,55 +190,6 @@ class Observation:
         """Number of decision rows."""
         return len(self)
 
-    @property
-    def game(self) -> NDArray[np.int64]:
-        """Global game index of each row."""
-        return self._b.game[self.slot]
-
-    @property
-    def hand_sizes(self) -> NDArray[np.int32]:
-        """``[n, players]`` hand size of every seat."""
-        if "hand_sizes" not in self._cache:
-            self._cache["hand_sizes"] = self._b.hsize[self.slot]
-        return self._cache["hand_sizes"]
-
-    @property
-    def alive(self) -> NDArray[np.bool_]:
-        """``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4)."""
-        if "alive" not in self._cache:
-            mask = self._b.slot[self.slot, L.F_ALIVE]
-            self._cache["alive"] = ((mask[:, None] >> np.arange(self.players)) & 1).astype(bool)
-        return self._cache["alive"]
-
-    @property
-    def discard(self) -> NDArray[np.int16]:
-        """``[n, N_TYPES]`` counts of the discard pile, top card included."""
-        if "discard" not in self._cache:
-            d = self._b.piles[self.slot, L.DISC].astype(np.int16)
-            d[np.arange(len(self)), self.top] += 1
-            self._cache["discard"] = d
-        return self._cache["discard"]
-
-    @property
-    def link(self) -> NDArray[np.int32]:
-        """``[n, 2]`` linked seats (-1 where there is no link)."""
-        return self._b.slot[self.slot][:, [L.F_LINK_A, L.F_LINK_B]]
-
-    @property
-    def link_choices(self) -> NDArray[np.bool_]:
-        """``[n, players]`` seats a Wild Drawn Together may link now (P-6).
-
-        Every seat still in the match (:attr:`alive`), except the current pair's under
-        ``relink_must_differ``.
-        """
-        allowed = self.alive.copy()
-        if self._b.relink_must_differ:
-            link = self.link
-            rows = np.flatnonzero(link[:, 0] >= 0)
-            allowed[rows, link[rows, 0]] = False
-            allowed[rows, link[rows, 1]] = False
-        return allowed
-
     def random(self, k: int | None = None) -> NDArray[np.float64]:
         """Uniforms in [0, 1) from each row's own (game, seat) stream.
 
@@ -174,14 +197,20 @@ class Observation:
         Drawing from these streams (never from a shared generator) keeps
         results independent of batch size and chunking.
         """
-        u = seat_uniforms(self._b.keys, self._b.seat_ctr, self.slot, self.seat, 1 if k is None else k)
+        u = self._streams.draw(1 if k is None else k)
         return u[:, 0] if k is None else u
 
-    def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
-        """The observation restricted to ``rows`` (a mask or indices)."""
-        rows = np.flatnonzero(rows) if rows.dtype == bool else rows
-        if isinstance(self._index, slice):
-            index = np.arange(self._index.start, self._index.stop)[rows]
-        else:
-            index = self._index[rows]
-        return Observation(self._b, self.phase_id, self._parity, index)
+    def copy(self) -> Observation:
+        """A read-only copy sharing nothing with this observation but the random streams."""
+        return self.subset(slice(None))
+
+    def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp] | slice) -> Observation:
+        """The observation restricted to ``rows`` (a mask, indices or a slice); arrays are copies."""
+        if isinstance(rows, np.ndarray) and rows.dtype == bool:
+            rows = np.flatnonzero(rows)
+        return Observation(
+            phase=self.phase_id, players=self.players, seat=self.seat[rows], game=self.game[rows],
+            hand=self.hand[rows], legal=self.legal[rows], info=self.info[rows], hand_sizes=self.hand_sizes[rows],
+            alive=self.alive[rows], discard=self.discard[rows], link=self.link[rows],
+            link_choices=self.link_choices[rows], streams=self._streams if isinstance(rows, slice) else self._streams.subset(rows),
+        )

@@ -4,7 +4,8 @@ Every function takes arrays whose first axis is the decision row and one
 uniform per row from :meth:`unosim.Observation.random`, so results never depend
 on the batch. Idioms that keep NumPy strategies fast: use these instead of
 per-row Python loops; avoid fresh large temporaries; compute on ``obs.hand``
-and ``obs.legal`` views directly.
+and ``obs.legal`` directly (they are read-only: ``.copy()`` an array before
+changing it).
 """
 
 from __future__ import annotations

@@ -74,20 +74,24 @@ class Strategy:
 
     @property
     def never_forgets_uno(self) -> bool:
-        """True when :meth:`forget_uno` is the default at rate 0 (the engine then skips asking)."""
-        return self.forget_uno_rate == 0.0 and type(self).forget_uno is Strategy.forget_uno
+        """Declared shortcut: :meth:`forget_uno` always answers no (the engine then skips asking).
 
-    compiled_policy = 0
-    """Id of a compiled in-kernel version of this strategy (0: none; see ``kernels/policy.py``)."""
+        Trusted only while ``forget_uno`` is the method of the class declaring this
+        property (see :mod:`unosim.fast_paths`): a subclass overriding
+        ``forget_uno`` is always asked.
+        """
+        return self.forget_uno_rate == 0.0
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """True when :meth:`play_drawn` is the default (play a legal drawn card, never bluff).
+        """Declared shortcut: :meth:`play_drawn` plays a legal drawn card and never bluffs.
 
         The engine then plays a legal drawn card (other than a wild needing a
-        colour) without asking: the same decision, one round trip less.
+        colour) without asking: the same decision, one round trip less. Trusted
+        only while ``play_drawn`` is the method of the class declaring this
+        property (see :mod:`unosim.fast_paths`).
         """
-        return type(self).play_drawn is Strategy.play_drawn
+        return True
 
     # ------------------------------------------------------------ decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:

@@ -1,0 +1,233 @@
+"""Fast paths never replace a user's code, and a strategy cannot cheat.
+
+- A subclass of a shipped strategy that overrides one decision is asked that
+  decision: its games differ from the parent's, and the compiled and Python
+  paths still agree (the compiled transcription is keyed by the exact class,
+  declared shortcuts are trusted only while the methods they summarise are
+  the declaring class's; :mod:`unosim.fast_paths`).
+- Observations are read-only copies holding no reference to the engine's
+  state; answers are checked against the engine's own copy of the legal moves.
+- A strategy that raises stops the run with one paragraph naming the
+  strategy, the decision, the game and seat, and its own traceback frames.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+from unosim import registry
+from unosim.config import RunConfig
+from unosim.engine import Buffers, Engine, StrategyError
+from unosim.fast_paths import DECISIONS, compiled_policy
+from unosim.kernels import layout as L
+from unosim.primitives import CARD_SCORE_POINTS, argmax_ties, sample_best
+from unosim.strategy import Strategy
+
+# ------------------------------------------------------------------ overrides
+# One replacement per decision: legal, and different from what any built-in does.
+
+
+def _lowest_points(self, obs):
+    return sample_best(obs.hand, obs.legal, -CARD_SCORE_POINTS, obs.random())
+
+
+def _never_play_drawn(self, obs):
+    return np.zeros(len(obs), bool)
+
+
+def _always_red(self, obs, cards):
+    return np.zeros(len(obs), np.int64)
+
+
+def _always_challenge(self, obs):
+    return np.ones(len(obs), bool)
+
+
+def _always_forget(self, obs):
+    return np.ones(len(obs), bool)
+
+
+def _never_catch(self, obs):
+    return np.zeros(len(obs), bool)
+
+
+def _point_at_most_cards(self, obs):
+    others = obs.alive.copy()
+    others[np.arange(len(obs)), obs.seat] = False
+    return argmax_ties(obs.hand_sizes.astype(np.float64), obs.random(), others)
+
+
+def _link_lowest_seats(self, obs):
+    choices = obs.link_choices
+    order = np.argsort(~choices, axis=1, kind="stable")  # allowed seats first, in seat order
+    return order[:, :2]
+
+
+def _never_jump_in(self, obs):
+    return np.zeros(len(obs))
+
+
+OVERRIDES = {
+    "play": _lowest_points,
+    "play_drawn": _never_play_drawn,
+    "choose_colour": _always_red,
+    "challenge": _always_challenge,
+    "forget_uno": _always_forget,
+    "catch_uno": _never_catch,
+    "point_at": _point_at_most_cards,
+    "choose_link": _link_lowest_seats,
+    "add_to_pile": _lowest_points,
+    "jump_in": _never_jump_in,
+}
+PARTY_DECISIONS = {"point_at", "choose_link", "add_to_pile", "jump_in"}
+
+
+def test_every_decision_has_an_override() -> None:
+    assert set(OVERRIDES) == set(DECISIONS)
+
+
+def _table(parent: type, decision: str) -> tuple[RunConfig, list[Strategy], list[Strategy]]:
+    """A 4-player table of ``parent`` (and at seat 1 a forgetful ``random`` that never catches, for
+    ``catch_uno``, which is asked only after a forgotten call), and the same table with ``parent`` replaced by a subclass
+    overriding ``decision``."""
+    sub = type(f"{parent.__name__}Overrides_{decision}", (parent,), {decision: OVERRIDES[decision]})
+    rules = "party" if decision in PARTY_DECISIONS else "classic"
+    overrides = ["speed_play=true"] if decision == "jump_in" else None
+    config = RunConfig.build(rules=rules, players=4, strategies="random", seed=5, overrides=overrides)
+    forgetful = registry.make("random", {"forget_uno_rate": 1.0, "catch_uno_rate": 0.0})
+    if decision == "catch_uno":
+        return config, [parent(), forgetful], [sub(), forgetful]
+    return config, [parent()], [sub()]
+
+
+def _play(config: RunConfig, strategies: list[Strategy], *, compiled: bool, games: int = 200):
+    engine = Engine(config, compiled=compiled)
+    lineup = [0, 1, 0, 0] if len(strategies) == 2 else [0] * 4
+    engine.set_strategies(strategies, [type(s).__name__ for s in strategies], lineup)
+    return engine.play(0, games)
+
+
+def _builtin_classes() -> list[type]:
+    return [Strategy] + [registry.resolve(name) for name in sorted(registry.REGISTRY)]
+
+
+@pytest.mark.parametrize("decision", DECISIONS)
+@pytest.mark.parametrize("parent", _builtin_classes(), ids=lambda c: c.__name__)
+def test_an_overridden_decision_is_asked_and_changes_the_games(parent: type, decision: str) -> None:
+    config, base, changed = _table(parent, decision)
+    before = _play(config, base, compiled=True)
+    after = _play(config, changed, compiled=True)
+    assert not np.array_equal(before.rec, after.rec), f"overriding {decision} of {parent.__name__} changed nothing"
+    assert compiled_policy(changed[0]) == 0  # a subclass is never played by its parent's transcription
+    assert np.array_equal(after.rec, _play(config, changed, compiled=False).rec)
+
+
+def test_a_subclass_that_never_jumps_in_makes_no_jump_in() -> None:
+    parent = registry.resolve("random")
+    config, base, changed = _table(parent, "jump_in")
+    assert _play(config, base, compiled=True).rec[:, L.R_JUMP_INS].sum() > 0
+    assert _play(config, changed, compiled=True).rec[:, L.R_JUMP_INS].sum() == 0
+
+
+def test_a_subclass_overriding_nothing_plays_the_same_games_through_python() -> None:
+    random_cls = registry.resolve("random")
+    same = type("PlainSubclass", (random_cls,), {})
+    config = RunConfig.build(rules="party", players=4, strategies="random", seed=3)
+    engine = Engine(config)
+    assert compiled_policy(engine.strategies[0]) != 0 and compiled_policy(same()) == 0
+    assert np.array_equal(_play(config, [random_cls()], compiled=True).rec, _play(config, [same()], compiled=True).rec)
+
+
+# ------------------------------------------------------------------ fair play
+class Spy(Strategy):
+    """Keeps every observation it is given."""
+
+    seen: list = []
+
+    def play(self, obs):
+        Spy.seen.append(obs)
+        return super().play(obs)
+
+
+def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() -> None:
+    Spy.seen = []
+    config = RunConfig.build(rules="party", players=4, strategies="random", seed=1)
+    engine = Engine(config, compiled=False)
+    engine.set_strategies([Spy()], ["spy"], [0, 0, 0, 0])
+    run = engine.start(0, 50)
+    for _ in range(30):
+        run.step()
+    obs = Spy.seen[-1]
+    engine_arrays = [v for v in vars(engine.buffers).values() if isinstance(v, np.ndarray)]
+    fields = [getattr(obs, name) for name in type(obs).__slots__ if name != "_streams"]
+    arrays = [v for v in fields if isinstance(v, np.ndarray)]
+    assert len(arrays) >= 10
+    for a in arrays:
+        assert not a.flags.writeable
+        assert a.base is None or not isinstance(a.base, np.ndarray) or a.base.base is None and a.base.size == a.size
+        assert not any(np.shares_memory(a, e) for e in engine_arrays)
+    for value in fields:
+        assert not isinstance(value, (Buffers, Engine))
+    reachable = gc.get_referents(obs) + gc.get_referents(obs._streams)
+    assert not any(isinstance(v, (Buffers, Engine)) for v in reachable)
+    hidden = (engine.buffers.hands, engine.buffers.piles, engine.buffers.slot)
+    assert not any(any(v is h for h in hidden) for v in reachable)
+    with pytest.raises(ValueError, match="read-only"):
+        obs.legal[:] = True
+
+
+class RewritesLegal(Strategy):
+    """Makes its copy of ``legal`` writable, marks every held card legal, plays the first."""
+
+    def play(self, obs):
+        legal = obs.legal
+        legal.flags.writeable = True
+        legal[:] = obs.hand > 0
+        return np.argmax(legal, axis=1)
+
+
+class WritesLegal(Strategy):
+    """Writes into ``obs.legal`` as it is."""
+
+    def play(self, obs):
+        obs.legal[:] = obs.hand > 0
+        return np.argmax(obs.legal, axis=1)
+
+
+def test_answers_are_checked_against_the_engines_own_legal_moves() -> None:
+    config = RunConfig.build(rules="classic", players=3, strategies="random", seed=0)
+    engine = Engine(config)
+    engine.set_strategies([RewritesLegal()], ["rewrites-legal"], [0, 0, 0])
+    with pytest.raises(StrategyError, match=r"'rewrites-legal' returned an illegal decision for 'play' in game \d+ .* may not be played"):
+        engine.play(0, 200)
+    engine.set_strategies([WritesLegal()], ["writes-legal"], [0, 0, 0])
+    with pytest.raises(StrategyError, match=r"'writes-legal' raised ValueError in 'play'.*read-only"):
+        engine.play(0, 200)
+
+
+class Raises(Strategy):
+    """Fails on game 7's first turn decision only (a bug in a user's code)."""
+
+    def play(self, obs):
+        return self._helper(obs)
+
+    def _helper(self, obs):
+        if (obs.game == 7).any():
+            raise ZeroDivisionError("a bug in the user's code")
+        return super().play(obs)
+
+
+def test_a_strategy_that_raises_is_named_with_its_own_frames() -> None:
+    config = RunConfig.build(rules="classic", players=3, strategies="random", seed=0)
+    engine = Engine(config)
+    engine.set_strategies([Raises()], ["mymodule:Raises"], [0, 0, 0])
+    with pytest.raises(StrategyError) as info:
+        engine.play(0, 50)
+    message = str(info.value)
+    assert message.startswith("strategy 'mymodule:Raises' raised ZeroDivisionError in 'play' in game 7 (seat ")
+    assert "a bug in the user's code" in message
+    assert "in _helper" in message and "in play" in message and "test_fair_play.py" in message
+    assert "engine.py" not in message and "advance" not in message

@@ -1,0 +1,84 @@
+"""Which fast paths the engine may take for a strategy, decided on the engine side.
+
+A fast path answers a decision without asking the strategy's Python method:
+a compiled in-kernel transcription of a shipped strategy
+(:mod:`unosim.kernels.policy`), playing a legal drawn card without asking, or
+skipping the UNO-call question. It must never change what is played, so it is
+taken only when the methods it stands for are exactly the ones it was written
+from. A user's subclass that overrides one decision is therefore always asked
+through Python, whatever flags it inherits.
+
+- **Compiled transcriptions** are registered here, keyed by the exact class
+  (module and qualified name, so that strategies never import kernels), with
+  the parameter values the transcription covers. A subclass, even one that
+  overrides nothing, takes the Python path.
+- **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
+  :attr:`Strategy.never_forgets_uno`) are trusted only when the decision
+  methods they summarise resolve to the class that declared the shortcut (or
+  one of its bases): a subclass overriding ``play_drawn`` or ``forget_uno``
+  loses the shortcut it inherited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM
+from .strategy import Strategy
+
+__all__ = ["COMPILED", "DECISIONS", "asks_forget_uno", "auto_drawn_mask", "compiled_policy", "plays_drawn_unasked"]
+
+DECISIONS = (
+    "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
+    "point_at", "choose_link", "add_to_pile", "jump_in",
+)
+"""Every decision method the engine may call."""
+
+
+def _plain_random(strat: Strategy) -> bool:
+    rates = (strat.draw_rate, strat.keep_rate, strat.bluff_rate, strat.challenge_rate, strat.forget_uno_rate)  # type: ignore[attr-defined]
+    return all(rate == 0 for rate in rates)
+
+
+COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
+    "strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
+    "strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
+}
+"""Exact class -> (policy id in ``kernels/policy.py``, the parameters it transcribes).
+
+UNO catches are never compiled (they go through Python), so ``catch_uno_rate`` is free."""
+
+
+def _class_key(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def compiled_policy(strat: Strategy) -> int:
+    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods)."""
+    entry = COMPILED.get(_class_key(type(strat)))
+    if entry is None or not entry[1](strat):
+        return POLICY_NONE
+    return entry[0]
+
+
+def _trusted(strat: Strategy, shortcut: str, methods: tuple[str, ...]) -> bool:
+    """True when ``methods`` resolve to the class declaring ``shortcut`` or one of its bases."""
+    cls = type(strat)
+    owner = next(k for k in cls.__mro__ if shortcut in vars(k))
+    return all(getattr(cls, m) is getattr(owner, m) for m in methods)
+
+
+def asks_forget_uno(strat: Strategy) -> bool:
+    """Whether the engine must ask ``forget_uno`` (not when a trusted shortcut says it never forgets)."""
+    return not (_trusted(strat, "never_forgets_uno", ("forget_uno",)) and strat.never_forgets_uno)
+
+
+def plays_drawn_unasked(strat: Strategy) -> bool:
+    """Whether a legal drawn card may be played without asking ``play_drawn`` and ``forget_uno``."""
+    declared = _trusted(strat, "plays_legal_drawn_card", ("play_drawn",)) and strat.plays_legal_drawn_card
+    return declared and not asks_forget_uno(strat)
+
+
+def auto_drawn_mask(strategies: list[Strategy]) -> int:
+    """Bit k set when strategy k's legal drawn cards are played without asking (see :func:`plays_drawn_unasked`)."""
+    return sum(1 << k for k, strat in enumerate(strategies) if plays_drawn_unasked(strat))
