@@ -24,3 +24,15 @@ class BadColour(Strategy):
 
     def choose_colour(self, obs, cards):
         return np.full(len(obs), 7)
+
+
+class RaisesOnGame70(Strategy):
+    """A bug in a user's code: fails when asked about game 70."""
+
+    def play(self, obs):
+        return self._pick(obs)
+
+    def _pick(self, obs):
+        if (obs.game == 70).any():
+            raise KeyError("no such card")
+        return super().play(obs)

@@ -14,6 +14,10 @@
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -231,3 +235,20 @@ def test_a_strategy_that_raises_is_named_with_its_own_frames() -> None:
     assert "a bug in the user's code" in message
     assert "in _helper" in message and "in play" in message and "test_fair_play.py" in message
     assert "engine.py" not in message and "advance" not in message
+
+
+def test_a_raising_strategy_in_a_worker_prints_one_paragraph_and_its_frames(tmp_path) -> None:
+    """Through the command line and two loky workers: no joblib or engine frames."""
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tests), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(
+        [sys.executable, "-m", "unosim", "simulate", "--players", "3", "--games", "400", "--jobs", "2", "--chunk-size", "200",
+         "--strategies", "bad_strategies:RaisesOnGame70", "--out", str(tmp_path / "out")],
+        env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    message = proc.stderr[proc.stderr.index("error: "):]  # after the progress bar's last frame
+    assert message.startswith("error: strategy 'bad_strategies:RaisesOnGame70' raised KeyError in 'play' in game 70 (seat ")
+    assert "bad_strategies.py" in message and "in _pick" in message
+    for noise in ("joblib", "loky", "engine.py", "runner.py", "Traceback (most recent call last)"):
+        assert noise not in proc.stderr

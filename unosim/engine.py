@@ -279,13 +279,8 @@ class Engine:
             return method(obs.copy(), *args)
         except Exception as exc:
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
-            where = f"a batch of {len(obs)} decisions"
-            for row in range(min(len(obs), 64)):  # which game? ask row by row (the run stops anyway)
-                try:
-                    method(obs.subset(np.array([row])), *(a[row : row + 1] for a in args))
-                except Exception:
-                    where = f"game {int(obs.game[row])} (seat {int(obs.seat[row])})"
-                    break
+            row = _culprit(method, obs, args)
+            where = f"a batch of {len(obs)} decisions" if row < 0 else f"game {int(obs.game[row])} (seat {int(obs.seat[row])})"
             raise StrategyError(
                 f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}\n"
                 "Traceback of the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
@@ -524,6 +519,24 @@ class Run:
         if self.engine.trace:
             played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
         return played
+
+
+def _culprit(method: Any, obs: Observation, args: tuple[Any, ...]) -> int:
+    """The row whose decision makes ``method`` raise, found by halving the batch; -1 if no
+    single half raises alone. (The run stops anyway, so asking again does no harm.)"""
+    rows = np.arange(len(obs))
+
+    def raises(part: NDArray[np.intp]) -> bool:
+        try:
+            method(obs.subset(part), *(a[part] for a in args))
+        except Exception:
+            return True
+        return False
+
+    while len(rows) > 1:
+        halves = rows[: len(rows) // 2], rows[len(rows) // 2 :]
+        rows = next((h for h in halves if raises(h)), np.zeros(0, np.intp))
+    return int(rows[0]) if len(rows) else -1
 
 
 _DISPATCH = {
