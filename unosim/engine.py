@@ -24,7 +24,7 @@ from .fast_paths import asks_forget_uno, auto_drawn_mask, compiled_policy
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.rng import run_key
-from .observation import Observation, SeatStreams
+from .observation import Observation, SeatStreams, gather_public
 from .primitives import first_illegal_card
 from .records import matches_table, records_table, rounds_table
 from .rules import RuleSet
@@ -252,21 +252,14 @@ class Engine:
         """The engine's own record of decision rows ``lo:hi`` (strategies get read-only copies)."""
         b = self.buffers
         slots = b.row_slot[parity, lo:hi]
-        fields = b.slot[slots]
         info = b.row_info[parity, lo:hi]
-        alive = ((fields[:, L.F_ALIVE, None] >> np.arange(b.players)) & 1).astype(bool)
-        link = fields[:, [L.F_LINK_A, L.F_LINK_B]]
-        choices = alive.copy()
-        if b.relink_must_differ:
-            linked = np.flatnonzero(link[:, 0] >= 0)
-            choices[linked, link[linked, 0]] = False
-            choices[linked, link[linked, 1]] = False
-        discard = b.piles[slots, L.DISC].astype(np.int16)
-        discard[np.arange(hi - lo), info[:, L.I_TOP]] += 1
         seats = b.row_seat[parity, lo:hi]
+        games, sizes, alive, link, choices, discard = gather_public(
+            b.slot, b.hsize, b.piles, b.game, slots, info[:, L.I_TOP], b.relink_must_differ
+        )
         return Observation(
-            phase=phase, players=b.players, seat=seats, game=b.game[slots], hand=b.row_hand[parity, lo:hi],
-            legal=b.row_legal[parity, lo:hi], info=info, hand_sizes=b.hsize[slots], alive=alive, discard=discard,
+            phase=phase, players=b.players, seat=seats, game=games, hand=b.row_hand[parity, lo:hi],
+            legal=b.row_legal[parity, lo:hi], info=info, hand_sizes=sizes, alive=alive, discard=discard,
             link=link, link_choices=choices, streams=SeatStreams(b.keys, b.seat_ctr, slots, seats), copy=False,
         )
 

@@ -44,17 +44,48 @@ Fields
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from .kernels import layout as L
 from .kernels.rng import seat_uniforms
 
-__all__ = ["Observation", "SeatStreams"]
+__all__ = ["Observation", "SeatStreams", "gather_public"]
+
+
+@njit(cache=True)
+def gather_public(slot, hsize, piles, game, slots, top, relink_must_differ):  # pragma: no cover - compiled
+    """The public table of each decision row's game, in one pass: game index, every hand size,
+    seats alive, the link, the seats a Wild Drawn Together may link, and the discard pile's
+    counts (top card included). Fresh arrays, sharing no memory with the engine's."""
+    n = slots.shape[0]
+    players = hsize.shape[1]
+    n_types = piles.shape[2]
+    games = np.empty(n, np.int64)
+    sizes = np.empty((n, players), np.int32)
+    alive = np.empty((n, players), np.bool_)
+    link = np.empty((n, 2), np.int32)
+    choices = np.empty((n, players), np.bool_)
+    discard = np.empty((n, n_types), np.int16)
+    for r in range(n):
+        s = slots[r]
+        games[r] = game[s]
+        mask = slot[s, L.F_ALIVE]
+        a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
+        link[r, 0], link[r, 1] = a, b
+        for p in range(players):
+            sizes[r, p] = hsize[s, p]
+            alive[r, p] = (mask >> p) & 1
+            choices[r, p] = alive[r, p] and not (relink_must_differ and a >= 0 and (p == a or p == b))
+        for t in range(n_types):
+            discard[r, t] = piles[s, L.DISC, t]
+        discard[r, top[r]] += 1
+    return games, sizes, alive, link, choices, discard
 
 
 def _frozen(a: NDArray) -> NDArray:
     """``a`` as a read-only array that owns its data (no ``.base`` into engine buffers)."""
-    a = np.array(a, copy=True)
+    a = a.copy()
     a.flags.writeable = False
     return a
 
