@@ -176,8 +176,9 @@ def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() ->
     for value in fields:
         assert not isinstance(value, (Buffers, Engine))
     reachable = gc.get_referents(obs) + gc.get_referents(obs._streams)
+    assert not any(isinstance(v, np.ndarray) and np.shares_memory(v, engine.buffers.keys) for v in reachable)
     assert not any(isinstance(v, (Buffers, Engine)) for v in reachable)
-    hidden = (engine.buffers.hands, engine.buffers.piles, engine.buffers.slot)
+    hidden = (engine.buffers.hands, engine.buffers.piles, engine.buffers.slot, engine.buffers.keys)  # game keys give the deal
     assert not any(any(v is h for h in hidden) for v in reachable)
     with pytest.raises(ValueError, match="read-only"):
         obs.legal[:] = True

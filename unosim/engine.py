@@ -260,7 +260,7 @@ class Engine:
         return Observation(
             phase=phase, players=b.players, seat=seats, game=games, hand=b.row_hand[parity, lo:hi],
             legal=b.row_legal[parity, lo:hi], info=info, hand_sizes=sizes, alive=alive, discard=discard,
-            link=link, link_choices=choices, streams=SeatStreams(b.keys, b.seat_ctr, slots, seats), copy=False,
+            link=link, link_choices=choices, streams=SeatStreams.of_rows(b.keys, b.seat_ctr, slots, seats), copy=False,
         )
 
     def _ask(self, k: int, decision: str, obs: Observation, *args: Any) -> Any:

@@ -48,7 +48,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from .kernels import layout as L
-from .kernels.rng import seat_uniforms
+from .kernels.rng import GOLDEN, SEAT_SALT, TWO_M53, mix64
 
 __all__ = ["Observation", "SeatStreams", "gather_public"]
 
@@ -90,24 +90,51 @@ def _frozen(a: NDArray) -> NDArray:
     return a
 
 
+@njit(cache=True)
+def _seat_keys(keys, slots, seats):  # pragma: no cover - compiled
+    out = np.empty(slots.shape[0], np.uint64)
+    for r in range(slots.shape[0]):
+        out[r] = mix64(keys[slots[r]] ^ (np.uint64(seats[r] + 1) * SEAT_SALT))
+    return out
+
+
+@njit(cache=True)
+def _stream_uniforms(seat_keys, counters, slots, seats, k):  # pragma: no cover - compiled
+    n = slots.shape[0]
+    out = np.empty((n, k), np.float64)
+    for r in range(n):
+        for j in range(k):
+            c = counters[slots[r], seats[r]]
+            counters[slots[r], seats[r]] = c + 1
+            out[r, j] = float(mix64(seat_keys[r] + np.uint64(c) * GOLDEN) >> np.uint64(11)) * TWO_M53
+    return out
+
+
 class SeatStreams:
     """The per-(game, seat) uniform streams of a batch of decision rows (see :mod:`unosim.kernels.rng`).
 
-    Holds only the stream keys and counters, which :meth:`Observation.random` advances.
+    Holds each row's seat-stream key (never the game's own key, from which the deal could be
+    recomputed) and the engine's per-seat draw counters, which :meth:`Observation.random` advances.
+    The uniforms are those of the kernels' ``seat_uniform``, so compiled and Python paths agree.
     """
 
     __slots__ = ("_counters", "_keys", "_seats", "_slots")
 
-    def __init__(self, keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> None:
-        self._keys, self._counters, self._slots, self._seats = keys, counters, slots, seats
+    def __init__(self, seat_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> None:
+        self._keys, self._counters, self._slots, self._seats = seat_keys, counters, slots, seats
+
+    @classmethod
+    def of_rows(cls, game_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> SeatStreams:
+        """The streams of the (slot, seat) rows, from the games' keys."""
+        return cls(_seat_keys(game_keys, slots, seats), counters, slots, seats)
 
     def draw(self, k: int) -> NDArray[np.float64]:
         """``k`` uniforms per row, shape ``[n, k]``."""
-        return seat_uniforms(self._keys, self._counters, self._slots, self._seats, k)
+        return _stream_uniforms(self._keys, self._counters, self._slots, self._seats, k)
 
     def subset(self, rows: NDArray[np.intp]) -> SeatStreams:
         """The streams of ``rows`` only."""
-        return SeatStreams(self._keys, self._counters, self._slots[rows], self._seats[rows])
+        return SeatStreams(self._keys[rows], self._counters, self._slots[rows], self._seats[rows])
 
 
 class Observation:
