@@ -83,9 +83,8 @@ def gather_public(slot, hsize, piles, game, slots, top, relink_must_differ):  # 
     return games, sizes, alive, link, choices, discard
 
 
-def _frozen(a: NDArray) -> NDArray:
-    """``a`` as a read-only array that owns its data (no ``.base`` into engine buffers)."""
-    a = a.copy()
+def _read_only(a: NDArray) -> NDArray:
+    """Mark ``a`` (a fresh array owning its data) read-only."""
     a.flags.writeable = False
     return a
 
@@ -140,8 +139,7 @@ class SeatStreams:
 class Observation:
     """A batch of decisions of one phase for one strategy (see module doc).
 
-    Built by the engine; every array argument is copied and made read-only
-    (``copy=False`` keeps them as given: the engine's own record of the decision).
+    Built by the engine from fresh arrays made for this call, which it marks read-only.
     """
 
     __slots__ = (
@@ -165,31 +163,29 @@ class Observation:
         link: NDArray[np.int32],
         link_choices: NDArray[np.bool_],
         streams: SeatStreams,
-        copy: bool = True,
     ) -> None:
-        frozen = _frozen if copy else np.asarray
         self.phase = L.PHASE_NAMES[phase]
         self.phase_id = phase
         self.players = players
-        self.seat = frozen(seat)
+        self.seat = _read_only(seat)
         """Acting seat per row."""
-        self.game = frozen(game)
+        self.game = _read_only(game)
         """Global game index of each row."""
-        self.hand = frozen(hand)
+        self.hand = _read_only(hand)
         """``[n, N_TYPES]`` own cards per type."""
-        self.legal = frozen(legal)
+        self.legal = _read_only(legal)
         """``[n, N_TYPES]`` cards that may be played (``turn``, ``drawn``) or added (``pileup``)."""
-        self.info = frozen(info)
+        self.info = _read_only(info)
         """``[n, N_INFO]`` the table fields behind the named properties below (``layout.I_*``)."""
-        self.hand_sizes = frozen(hand_sizes)
+        self.hand_sizes = _read_only(hand_sizes)
         """``[n, players]`` hand size of every seat."""
-        self.alive = frozen(alive)
+        self.alive = _read_only(alive)
         """``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4)."""
-        self.discard = frozen(discard)
+        self.discard = _read_only(discard)
         """``[n, N_TYPES]`` counts of the discard pile, top card included."""
-        self.link = frozen(link)
+        self.link = _read_only(link)
         """``[n, 2]`` linked seats (-1 where there is no link)."""
-        self.link_choices = frozen(link_choices)
+        self.link_choices = _read_only(link_choices)
         """``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the
         match, except the current pair's under ``relink_must_differ``."""
         self._streams = streams
@@ -262,13 +258,13 @@ class Observation:
         """A read-only copy sharing nothing with this observation but the random streams."""
         return self.subset(slice(None))
 
-    def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp] | slice) -> Observation:
-        """The observation restricted to ``rows`` (a mask, indices or a slice); arrays are copies."""
-        if isinstance(rows, np.ndarray) and rows.dtype == bool:
+    def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
+        """The observation restricted to ``rows`` (a mask or indices)."""
+        if rows.dtype == bool:
             rows = np.flatnonzero(rows)
         return Observation(
             phase=self.phase_id, players=self.players, seat=self.seat[rows], game=self.game[rows],
             hand=self.hand[rows], legal=self.legal[rows], info=self.info[rows], hand_sizes=self.hand_sizes[rows],
             alive=self.alive[rows], discard=self.discard[rows], link=self.link[rows],
-            link_choices=self.link_choices[rows], streams=self._streams if isinstance(rows, slice) else self._streams.subset(rows),
+            link_choices=self.link_choices[rows], streams=self._streams.subset(rows),
         )
