@@ -53,3 +53,17 @@ def test_compiled_links_respect_relink_must_differ(players: int) -> None:
     fast = Engine(config, compiled=True).play(0, 2000)
     slow = Engine(config, compiled=False).play(0, 2000)
     assert np.array_equal(fast.rec, slow.rec) and np.array_equal(fast.points, slow.points)
+
+
+def test_a_compiled_seat_that_rarely_catches_is_asked_in_python() -> None:
+    """Catches are never compiled: a compiled ``random`` with ``catch_uno_rate`` < 1 plays the same
+    games on both paths, and its rate matters (fewer penalties than with 1)."""
+    lineup = ["random(catch_uno_rate=0.0)", "random(forget_uno_rate=1.0, catch_uno_rate=0.0)"] * 2
+    config = RunConfig.build(rules="classic", players=4, strategies=lineup, seed=4)
+    fast = Engine(config, compiled=True)
+    assert compiled_policy(fast.strategies[0]) != 0
+    played = fast.play(0, 2000)
+    assert np.array_equal(played.rec, Engine(config, compiled=False).play(0, 2000).rec)
+    assert played.rec[:, L.R_UNO_PENALTIES].sum() == 0
+    catching = RunConfig.build(rules="classic", players=4, strategies=["random", lineup[1]] * 2, seed=4)
+    assert Engine(catching).play(0, 2000).rec[:, L.R_UNO_PENALTIES].sum() > 0
