@@ -435,10 +435,11 @@ def tournament_command(
 ) -> None:
     """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
 
-    Each strategy plays each seat offset from the dealer equally often on the same
-    cards. Prints the leaderboard (win rates with deal-clustered 95 % intervals,
-    points, Bradley–Terry ratings); with --out writes the dataset, OUT/report/leaderboard.md
-    and .csv, head_to_head.csv and the plots (PNG and SVG).
+    Each strategy plays each seat offset from the dealer equally often on the same cards.
+
+    Prints the leaderboard: win rates with deal-clustered 95 % intervals, points, Bradley–Terry ratings.
+
+    With --out also writes the dataset and, in OUT/report, leaderboard.md/.csv, head_to_head.csv and plots (PNG, SVG).
 
     [dim]Example: unosim tournament --rules party --players 6
     --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
@@ -481,7 +482,7 @@ def _print_leaderboard(result: Any) -> None:
                   f"intervals 95 %, clustered by deal; rating = Bradley–Terry log-strength")
     for col, justify in (("#", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right"),
                          (f"points won / {unit}", "right"), (f"points in hand / {'round' if result.match else 'game'}", "right"),
-                         ("rating", "right"), ("95 % CI ", "right")):
+                         ("rating", "right"), ("rating 95 % CI", "right")):
         table.add_column(col, justify=justify)
     for r in result.leaderboard.itertuples(index=False):
         table.add_row(
