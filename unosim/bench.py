@@ -116,7 +116,7 @@ def bench_tournament(
     """Games per second of a seat-fair tournament on one core.
 
     Builds the tournament's seatings (:mod:`unosim.analysis.tournament`) and
-    plays the same deals under each seating in turn, 5 batches at a time, for
+    plays the same deals under each seating in turn, one batch at a time, for
     about ``seconds`` seconds after a warm-up of every seating; counts every game.
 
     Raises
@@ -134,7 +134,7 @@ def bench_tournament(
     engines = [Engine(settings.config(lineup, 1), compiled=compiled) for _, _, lineup in settings.design.cells()]
     for engine in engines:
         engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
-    chunk = 5 * engines[0].batch_size
+    chunk = engines[0].batch_size
     games = turns = 0
     deal = 0
     start = time.perf_counter()
