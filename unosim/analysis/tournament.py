@@ -254,10 +254,12 @@ class Settings:
 
     @property
     def labels(self) -> tuple[str, ...]:
+        """Strategy labels (specs as text), in the order given."""
         return self.design.strategies
 
     @property
     def n_cells(self) -> int:
+        """Seatings: tables × rotations."""
         return len(self.design.tables) * self.players
 
     def config(self, lineup: tuple[int, ...], deals: int) -> RunConfig:
@@ -357,9 +359,6 @@ def make_settings(
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 10:
         raise ValueError(f"bootstrap = {bootstrap!r}; give a whole number of bootstrap replicates ≥ 10.")
     specs = parse_strategy_list(strategies)
-    from ..engine import check_supported
-
-    check_supported(base.rules, players, match=match)
     design = make_design([str(s) for s in specs], players)
     return Settings(
         specs=specs,
@@ -542,6 +541,7 @@ class TournamentResult:
 
     @property
     def design_cells(self) -> int:
+        """Seatings played: tables × rotations."""
         return len(self.design.tables) * self.players
 
 
