@@ -125,6 +125,20 @@ def test_same_seed_same_numbers_for_any_jobs(tmp_path: Path) -> None:
     assert not one.leaderboard["win_rate"].equals(other.leaderboard["win_rate"])
 
 
+def test_a_larger_run_extends_the_dataset_and_a_smaller_one_is_refused(tmp_path: Path) -> None:
+    args = dict(rules="classic", players=2, strategies="random,greedy", seed=6, bootstrap=20, out=tmp_path / "t",
+                chunk_size=100)
+    first = run_tournament(**args, games=400)
+    bigger = run_tournament(**args, games=800)
+    assert (first.deals, bigger.deals) == (200, 400)
+    rows = dataset.load(tmp_path / "t")
+    assert len(rows) == 800 and rows.groupby("cell")["game"].max().tolist() == [399, 399]
+    fresh = run_tournament(**{**args, "out": None}, games=800)
+    pd.testing.assert_frame_equal(bigger.leaderboard, fresh.leaderboard)
+    with pytest.raises(ValueError, match="holds this tournament with more games"):
+        run_tournament(**args, games=400)
+
+
 REPORT_FILES = [
     "leaderboard.md", "leaderboard.csv", "head_to_head.csv", "leaderboard.png", "leaderboard.svg",
     "head_to_head.png", "head_to_head.svg", "report.md",
