@@ -70,10 +70,14 @@ def test_design_is_seat_fair_and_pairs_balanced(n: int, players: int, max_tables
         assert off.max() - off.min() <= 1
     for table in design.tables:
         assert len(table) == players
+    lineups = [lineup for _, _, lineup in design.cells()]
+    assert len(set(lineups)) == len(lineups)  # no seating is played twice (it would replay identical games)
 
 
 def test_fewer_strategies_than_seats_repeat_in_order() -> None:
-    assert make_design(["a", "b"], 6).tables == ((0, 1, 0, 1, 0, 1),)
+    alternating = make_design(["a", "b"], 6)
+    assert alternating.tables == ((0, 1, 0, 1, 0, 1),)
+    assert [lineup for _, _, lineup in alternating.cells()] == [(0, 1, 0, 1, 0, 1), (1, 0, 1, 0, 1, 0)]
     shifted = make_design(["a", "b", "c", "d"], 6).tables
     assert shifted == ((0, 1, 2, 3, 0, 1), (1, 2, 3, 0, 1, 2), (2, 3, 0, 1, 2, 3), (3, 0, 1, 2, 3, 0))
 

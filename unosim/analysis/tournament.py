@@ -23,9 +23,12 @@ The strategies ``S[0..n-1]`` (distinct specs) are placed at tables of ``P`` seat
   count; otherwise the block with the smallest spread found by a fixed search is
   used and :meth:`Design.pair_meetings` shows the counts).
 
-Every table is played in all ``P`` **rotations**: in rotation ``r`` seat ``s``
-holds the table's entry ``(s + r) % P``, so each entry sits once at every seat.
-Each (table, rotation) is one **cell**, and every cell plays the same deals
+Every table is played in all its distinct **rotations**: in rotation ``r`` seat
+``s`` holds the table's entry ``(s + r) % P``. A table whose line-up repeats
+with period ``k`` (``A B A B A B``: ``k = 2``) has ``k`` distinct rotations,
+otherwise ``P``; over them every strategy holds every seat equally often (a
+repeated rotation would replay identical games). Each (table, rotation) is one
+**cell**, and every cell plays the same deals
 ``0 .. D-1`` with the tournament seed. The engine keys all randomness of a game
 by (seed, game index), so the same index is the same deal — the same dealer
 and the same opening hand at every seat — in every cell: each deal is replayed
@@ -152,9 +155,14 @@ class Design:
         base = self.tables[table]
         return tuple(base[(s + rotation) % self.players] for s in range(self.players))
 
+    def rotations(self, table: int) -> int:
+        """Distinct rotations of ``table``: the period of its line-up (``P`` unless it repeats)."""
+        base = self.tables[table]
+        return next(k for k in range(1, self.players + 1) if all(base[(s + k) % self.players] == base[s] for s in range(self.players)))
+
     def cells(self) -> list[tuple[int, int, tuple[int, ...]]]:
         """Every (table, rotation, line-up), in cell order (tables outermost)."""
-        return [(t, r, self.lineup(t, r)) for t in range(len(self.tables)) for r in range(self.players)]
+        return [(t, r, self.lineup(t, r)) for t in range(len(self.tables)) for r in range(self.rotations(t))]
 
     def lineups(self) -> NDArray[np.int64]:
         """Strategy index per (cell, seat)."""
@@ -187,8 +195,8 @@ class Design:
             "strategies": list(self.strategies),
             "players": self.players,
             "tables": [list(t) for t in self.tables],
-            "rotations": self.players,
-            "cells": len(self.tables) * self.players,
+            "rotations": [self.rotations(t) for t in range(len(self.tables))],
+            "cells": len(self.cells()),
         }
 
     @classmethod
@@ -259,8 +267,8 @@ class Settings:
 
     @property
     def n_cells(self) -> int:
-        """Seatings: tables × rotations."""
-        return len(self.design.tables) * self.players
+        """Seatings: (table, rotation) cells."""
+        return len(self.design.cells())
 
     def config(self, lineup: tuple[int, ...], deals: int) -> RunConfig:
         """The run configuration of one cell (every cell shares the seed: common random numbers)."""
@@ -541,8 +549,8 @@ class TournamentResult:
 
     @property
     def design_cells(self) -> int:
-        """Seatings played: tables × rotations."""
-        return len(self.design.tables) * self.players
+        """Seatings played: (table, rotation) cells."""
+        return len(self.design.cells())
 
 
 # ------------------------------------------------------------------ running
