@@ -340,3 +340,15 @@ def test_cluster_ratio_matches_the_clustered_ols_formula() -> None:
     expected = np.sqrt(G / (G - 1) * sum(r.sum() ** 2 for r in resid)) / len(flat_values)
     assert rate == pytest.approx(flat_values.mean())
     assert se == pytest.approx(expected)
+
+
+def test_python_api_returns_tables_and_a_figure(tmp_path: Path, small: TournamentResult) -> None:
+    import unosim
+
+    fig = small.plot()
+    assert len(fig.axes) >= 2  # leaderboard, heatmap (and its colour bar)
+    assert small.head_to_head_matrix().shape == (3, 3)
+    result = unosim.tournament(rules="classic", players=2, strategies="random,greedy", games=200, seed=1,
+                               bootstrap=20, out=tmp_path / "api")
+    assert list(result.leaderboard["strategy"]) == list(result.ratings.sort_values("rating", ascending=False)["strategy"])
+    assert (tmp_path / "api" / "report" / "leaderboard.svg").is_file()
