@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .analysis.tournament import TournamentResult
     from .rules import RuleSet
     from .runner import RunResult
 
@@ -113,4 +114,76 @@ def run_experiment(experiment: str | Path, out: str | Path | None = None, **opti
     return _run_experiment(experiment, out, **options)
 
 
-__all__ = ["load", "run_experiment", "simulate"]
+def tournament(
+    rules: str | RuleSet = "party",
+    players: int = 6,
+    strategies: str | list[str] | tuple[Any, ...] = "random,greedy",
+    games: int = 60_000,
+    seed: int = 0,
+    *,
+    match: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
+    overrides: list[str] | dict[str, Any] | None = None,
+    deck: str | None = None,
+    batch_size: int | None = None,
+    bootstrap: int = 200,
+    out: str | Path | None = None,
+    jobs: int | None = 1,
+    backend: str = "loky",
+    chunk_size: int | None = None,
+    overwrite: bool = False,
+    quiet: bool = True,
+) -> TournamentResult:
+    """Play a seat-fair tournament between strategies and rank them.
+
+    Every deal is replayed under every rotation of a balanced set of tables, so
+    each strategy plays each seat offset from the dealer equally often on the
+    same cards (design: :mod:`unosim.analysis.tournament`).
+
+    Parameters
+    ----------
+    rules, players, overrides, deck, batch_size, match
+        As for :func:`simulate`.
+    strategies : str or list
+        At least two distinct strategies, comma-separated or as a list.
+    games : int
+        About this many games in all (with ``precision``: the first round).
+    seed : int
+        Tournament seed; the same seed gives the same numbers.
+    precision : float, optional
+        Keep playing until every win rate's 95 % half-width is at most this.
+    max_games : int, optional
+        With ``precision``: the most games to play (default 10,000,000).
+    bootstrap : int
+        Bootstrap replicates for the rating intervals.
+    out : str or Path, optional
+        Also write the dataset there and the report (tables and plots) to ``out/report``.
+    jobs, backend, chunk_size, overwrite, quiet
+        As for :func:`simulate` (``chunk_size`` in deals per seating).
+
+    Returns
+    -------
+    TournamentResult
+        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames), ``.plot()``.
+
+    Raises
+    ------
+    ValueError
+        Before any game is played, for any bad value.
+    """
+    from .analysis.tournament import run_tournament
+    from .report.tournament_plots import write_report
+
+    result = run_tournament(
+        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,
+        precision=precision, max_games=max_games, overrides=overrides, deck=deck, batch_size=batch_size,
+        bootstrap=bootstrap, out=out, jobs=jobs, backend=backend, chunk_size=chunk_size, overwrite=overwrite,
+        quiet=quiet,
+    )
+    if out is not None:
+        write_report(result, Path(out) / "report")
+    return result
+
+
+__all__ = ["load", "run_experiment", "simulate", "tournament"]

@@ -97,3 +97,69 @@ def grid(seconds: float, strategies: str = "random", compiled: bool = True) -> l
         for players in GRID_PLAYERS:
             results.append(bench(preset, players, strategies, seconds, compiled=compiled))
     return results
+
+
+# ------------------------------------------------------------------ tournaments
+TOURNAMENT_STRATEGIES = ("random", "greedy", "diversity", "ranking", "wild-saver", "attacker")
+"""The six strategies of the standard tournament bench (issue 8)."""
+
+
+def bench_tournament(
+    rules: str = "party",
+    players: int = 6,
+    strategies: str = ",".join(TOURNAMENT_STRATEGIES),
+    seconds: float = 10.0,
+    *,
+    seed: int = 0,
+    batch_size: int | None = None,
+    compiled: bool = True,
+) -> dict[str, Any]:
+    """Games per second of a seat-fair tournament on one core.
+
+    Builds the tournament's seatings (:mod:`unosim.analysis.tournament`) and
+    plays the same deals under each seating in turn, one batch at a time, for
+    about ``seconds`` seconds after a warm-up of every seating; counts every game.
+
+    Raises
+    ------
+    ValueError
+        Before any work, for unknown strategies (naming every one) or a bad table.
+    """
+    from .analysis.tournament import make_settings
+
+    if not 0 < seconds <= 3600:
+        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+    overrides = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}"]
+    settings = make_settings(rules=rules, players=players, strategies=strategies, overrides=overrides,
+                             seed=seed, batch_size=batch_size)
+    engines = [Engine(settings.config(lineup, 1), compiled=compiled) for _, _, lineup in settings.design.cells()]
+    for engine in engines:
+        engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
+    chunk = engines[0].batch_size
+    games = turns = 0
+    deal = 0
+    start = time.perf_counter()
+    while True:
+        for engine in engines:
+            played = engine.play(deal, chunk)
+            games += chunk
+            turns += int(played.rec[:, L.R_TURNS].sum())
+        deal += chunk
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return {
+        "rules": rules,
+        "players": players,
+        "strategies": ",".join(settings.labels),
+        "seatings": len(engines),
+        "batch_size": engines[0].batch_size,
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+        "mean_turns": round(turns / games, 3),
+        "compiled_strategies": compiled and any(s.compiled_policy for e in engines for s in e.strategies),
+        "unosim_version": __version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }

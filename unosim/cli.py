@@ -305,13 +305,30 @@ def bench(
     rules: Annotated[
         str | None, typer.Option("--rules", help="Preset to measure; omit for the standard grid.", show_default=False)
     ] = None,
-    players: Annotated[int, typer.Option("--players", help="Players (with --rules).")] = 4,
-    strategies: Annotated[str, typer.Option("--strategies", help="Strategies, as for simulate.")] = "random",
+    players: Annotated[
+        int | None, typer.Option("--players", help="Players (with --rules; default 4, with --tournament 6).", show_default=False)
+    ] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            help="Strategies, as for simulate (default random; with --tournament the six of the standard tournament).",
+            show_default=False,
+        ),
+    ] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
     batch_size: Annotated[int | None, typer.Option("--batch-size", help="Games stepped together.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
     python_path: Annotated[
         bool, typer.Option("--python-path", help="Ask the shipped strategies' Python methods, not their compiled versions.")
+    ] = False,
+    tournament: Annotated[
+        bool,
+        typer.Option(
+            "--tournament",
+            help="Measure a seat-fair tournament (default: party rules, 6 players, "
+            "random,greedy,diversity,ranking,wild-saver,attacker): every seating in turn.",
+        ),
     ] = False,
 ) -> None:
     """Single-core games per second (one process, no workers)."""
@@ -320,6 +337,25 @@ def bench(
     from .bench import bench as run_bench
     from .bench import grid
 
+    if tournament:
+        from .bench import TOURNAMENT_STRATEGIES, bench_tournament
+
+        result = bench_tournament(
+            rules or "party", players or 6, strategies or ",".join(TOURNAMENT_STRATEGIES), seconds,
+            batch_size=batch_size, compiled=not python_path,
+        )
+        if as_json:
+            print(json.dumps(result))
+            return
+        out_console.print(
+            f"tournament bench (one core): {result['games_per_second']:,.0f} games/s — {result['rules']}, "
+            f"{result['players']} players, {result['strategies']} ({result['seatings']} seatings, "
+            f"{result['games']:,} games in {result['seconds']:.1f} s)",
+            highlight=False,
+        )
+        return
+    players = players or 4
+    strategies = strategies or "random"
     if rules is not None:
         results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size, compiled=not python_path)]
     else:
@@ -334,6 +370,125 @@ def bench(
         table.add_row(
             r["rules"], str(r["players"]), r["strategies"], f"{r['games_per_second']:,.0f}", f"{r['mean_turns']}",
             str(r["batch_size"]), "yes" if r["compiled_strategies"] else "no",
+        )
+    out_console.print(table)
+
+
+# ---------------------------------------------------------------- tournament
+@app.command("tournament")
+@user_errors()
+def tournament_command(
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            help="At least two distinct strategies, comma-separated (names, name(param=value), package.module:Class). "
+            "Fewer strategies than seats: they repeat around the table in order (A B A B ...); when their number "
+            "does not divide the seats, one table per shift of the list, so each holds equally many seats. "
+            "More strategies than seats: a balanced set of tables (all combinations, or a cyclic design).",
+            show_default=False,
+        ),
+    ],
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "party",
+    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 6,
+    games: Annotated[
+        int, typer.Option("--games", help="About this many games in all (deals × seatings); with --precision the first round.")
+    ] = 60_000,
+    seed: Annotated[int, typer.Option("--seed", help="Tournament seed: the same seed gives the same numbers.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the dataset here and the tables and plots to OUT/report.", show_default=False),
+    ] = None,
+    match: Annotated[bool, typer.Option("--match", help="Play matches to the target score (500) instead of single games.")] = False,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision",
+            help="Keep playing in rounds until every win rate's 95 % interval is at most ± this (e.g. 0.005).",
+            show_default=False,
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option("--max-games", help="With --precision: stop at this many games (default 10,000,000).", show_default=False),
+    ] = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates of the rating intervals.")] = 200,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+    ] = None,
+    batch_size: Annotated[
+        int | None,
+        typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False),
+    ] = None,
+    jobs: Jobs = None,
+    backend: Backend = "loky",
+    scheduler: Scheduler = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Deals per chunk file of each seating.", show_default=False)
+    ] = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+) -> None:
+    """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
+
+    Each strategy plays each seat offset from the dealer equally often on the same cards.
+
+    Prints the leaderboard: win rates with deal-clustered 95 % intervals, points, Bradley–Terry ratings.
+
+    With --out also writes the dataset and, in OUT/report, leaderboard.md/.csv, head_to_head.csv and plots (PNG, SVG).
+
+    [dim]Example: unosim tournament --rules party --players 6
+    --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
+    """
+    from .analysis.tournament import run_tournament
+    from .report.tournament_plots import write_report as write_tournament_report
+
+    def on_round(games_so_far: int, widest: float) -> None:
+        if not quiet:
+            err_console.print(
+                f"{games_so_far:,} games: widest win-rate interval ±{widest:.4f} > ±{precision:g}; playing on",
+                markup=False,
+                highlight=False,
+            )
+
+    result = run_tournament(
+        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,
+        precision=precision, max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size,
+        bootstrap=bootstrap, out=out, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size,
+        overwrite=overwrite, quiet=quiet, on_round=on_round,
+    )
+    _print_leaderboard(result)
+    if not quiet:
+        note = ""
+        if precision is not None:
+            reached = "reached" if result.widest <= precision else "NOT reached (--max-games hit)"
+            note = f"; widest interval ±{result.widest:.4f}, target ±{precision:g} {reached}"
+        err_console.print(f"{result.title} in {result.seconds:.1f} s{note}", markup=False, highlight=False)
+    if out is not None:
+        files = write_tournament_report(result, out / "report")
+        if not quiet:
+            err_console.print(f"dataset: {out}   report: {', '.join(f.name for f in files)} in {out / 'report'}",
+                              markup=False, highlight=False)
+
+
+def _print_leaderboard(result: Any) -> None:
+    """The leaderboard as a rich table with 95 % intervals."""
+    unit = "match" if result.match else "game"
+    table = Table(title=f"Leaderboard — {result.title}", caption=f"fair share 1/P = {result.fair_share:.4f}; "
+                  f"intervals 95 %, clustered by deal; rating = Bradley–Terry log-strength")
+    for col, justify in (("#", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right"),
+                         (f"points won / {unit}", "right"), (f"points in hand / {'round' if result.match else 'game'}", "right"),
+                         ("rating", "right"), ("rating 95 % CI", "right")):
+        table.add_column(col, justify=justify)
+    for r in result.leaderboard.itertuples(index=False):
+        table.add_row(
+            str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
+            f"{r.points:.2f} ± {r.points_pm:.2f}", f"{r.hand_points:.2f} ± {r.hand_points_pm:.2f}",
+            f"{r.rating:+.3f}", f"[{r.rating_lo:+.3f}, {r.rating_hi:+.3f}]",
         )
     out_console.print(table)
 
@@ -380,10 +535,15 @@ def report(
     out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
 ) -> None:
     """Plots (PNG) and a Markdown summary of a dataset."""
+    from .analysis.tournament import is_tournament, load_tournament
     from .dataset import load
     from .plots import report as write_report
+    from .report.tournament_plots import write_report as write_tournament_report
 
-    files = write_report(load(dataset), out or dataset / "report")
+    if is_tournament(dataset):  # a tournament's leaderboard, head-to-head and plots
+        files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
+    else:
+        files = write_report(load(dataset), out or dataset / "report")
     out_console.print("wrote " + ", ".join(str(f) for f in files))
 
 
