@@ -14,7 +14,7 @@ import unosim
 from unosim.analysis.cardvalue import Kinds, SeatChunk, card_values, fit_cell, value_table
 from unosim.analysis.stats import ClusteredOLS, paired_difference
 
-KINDS = Kinds(("skip", "wild"), np.zeros(60, np.int64))  # only the names matter for synthetic chunks
+KINDS = Kinds.of(("skip", "wild"))  # synthetic chunks need only the names and the patterns
 
 
 def synthetic_games(
@@ -45,18 +45,16 @@ def synthetic_games(
     p = 1 / players + seat_effect[offset - 1] + f - f.mean(axis=1, keepdims=True)
     assert (p > 0).all()
     winner = (rng.random(games)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
-    won = (np.arange(players)[None, :] == winner[:, None]).astype(float)
-    return SeatChunk(counts, offset.reshape(n), won.reshape(n), np.repeat(np.arange(games), players))
+    won = np.arange(players)[None, :] == winner[:, None]
+    return SeatChunk(KINDS.pattern_ids(counts).reshape(games, players), offset, won)
 
 
 def in_chunks(chunk: SeatChunk, parts: int):
-    games = chunk.game.max() + 1
-    bounds = np.linspace(0, games, parts + 1).astype(int)
+    bounds = np.linspace(0, len(chunk.pattern), parts + 1).astype(int)
 
     def chunks() -> Iterator[SeatChunk]:
         for a, b in zip(bounds[:-1], bounds[1:]):
-            rows = (chunk.game >= a) & (chunk.game < b)
-            yield SeatChunk(chunk.counts[rows], chunk.offset[rows], chunk.won[rows], chunk.game[rows])
+            yield SeatChunk(chunk.pattern[a:b], chunk.offset[a:b], chunk.won[a:b])
 
     return chunks
 
@@ -65,17 +63,24 @@ def test_streamed_fit_equals_statsmodels_cluster_robust() -> None:
     rng = np.random.default_rng(11)
     P = 4
     data = synthetic_games(rng, 3000, P, np.array([0.02, -0.01]))
-    fits = fit_cell(in_chunks(data, 5), KINDS, P)
-    seat = np.eye(P)[data.offset - 1]
-    X = np.hstack([data.counts.astype(float), seat])
-    ref = sm.OLS(data.won, X).fit(cov_type="cluster", cov_kwds={"groups": data.game})
-    ours = fits[("all seats", "linear")]
-    np.testing.assert_allclose(ours.coef, ref.params, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(ours.se, ref.bse, rtol=1e-9)
-    first = data.offset == 1
-    X1 = np.hstack([data.counts[first].astype(float), np.ones((first.sum(), 1))])
-    ref1 = sm.OLS(data.won[first], X1).fit(cov_type="cluster", cov_kwds={"groups": data.game[first]})
-    np.testing.assert_allclose(fits[("first player", "linear")].se, ref1.bse, rtol=1e-9)
+    counts = KINDS.patterns[data.pattern.ravel()].astype(float)
+    offset, won = data.offset.ravel(), data.won.ravel().astype(float)
+    game = np.repeat(np.arange(3000), P)
+    seat = np.eye(P)[offset - 1]
+    dummies = np.hstack([counts >= c for c in (1, 2, 3)]).astype(float)
+    first = offset == 1
+    for memory in (1 << 30, 0):  # chunks kept for the second pass, or read again
+        fits = fit_cell(in_chunks(data, 5), KINDS, P, memory=memory)
+        for model, Z in (("linear", counts), ("copies", dummies)):
+            keep = Z.any(axis=0)
+            ref = sm.OLS(won, np.hstack([Z[:, keep], seat])).fit(cov_type="cluster", cov_kwds={"groups": game})
+            ours = fits[("all seats", model)]
+            cols = np.r_[keep, np.ones(P, bool)]
+            np.testing.assert_allclose(ours.coef[cols], ref.params, rtol=1e-9, atol=1e-12)
+            np.testing.assert_allclose(ours.se[cols], ref.bse, rtol=1e-9)
+            ref1 = sm.OLS(won[first], np.hstack([Z[first][:, keep], np.ones((first.sum(), 1))])).fit(
+                cov_type="cluster", cov_kwds={"groups": game[first]})
+            np.testing.assert_allclose(fits[("first player", model)].se[np.r_[keep, True]], ref1.bse, rtol=1e-9)
 
 
 def test_planted_effects_are_recovered_within_their_intervals() -> None:

@@ -169,8 +169,10 @@ def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str 
         if np.isnan(v):
             continue
         unclear = low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]
+        strong = abs(v) > 0.6 * spread
         ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize="x-small",
-                color="grey" if unclear else "black", fontstyle="italic" if unclear else "normal")
+                color="white" if strong else ("dimgrey" if unclear else "black"),
+                fontstyle="italic" if unclear else "normal")
     ax.set_xticks(range(table.shape[1]), [str(p) for p in table.columns])
     ax.set_yticks(range(table.shape[0]), [k.replace("_", " ") for k in table.index])
     ax.set_xlabel("players")

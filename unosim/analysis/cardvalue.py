@@ -42,6 +42,8 @@ other number cards (1-4, 6-9, exchangeable with 5 for a random player) the
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +55,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from numpy.typing import NDArray
+from scipy import sparse
+from threadpoolctl import threadpool_limits
 
 from .. import dataset
 from ..cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
@@ -68,7 +72,8 @@ _BATCH_ROWS = 131_072
 
 @dataclass(frozen=True)
 class Kinds:
-    """The columns of a card-value fit: which card types count for which kind.
+    """The columns of a card-value fit: which card types count for which kind, and every
+    opening-count pattern a hand can have.
 
     Attributes
     ----------
@@ -77,15 +82,37 @@ class Kinds:
     column : ndarray
         For each card type, its kind's position in ``names``, or ``len(names)``
         for the baseline (number cards).
+    hand_size : int
+        Cards in an opening hand.
+    most : tuple of int
+        Most cards of each kind a hand can hold (``hand_size`` or the copies in the deck).
+    patterns : ndarray
+        Every count vector (one column per kind) a hand can have, one row per pattern.
     """
 
     names: tuple[str, ...]
     column: NDArray[np.int64]
+    hand_size: int
+    most: tuple[int, ...]
+    patterns: NDArray[np.int64]
 
     @classmethod
-    def of_deck(cls, counts: Iterable[int], *, placebo: bool = False) -> Kinds:
-        """The action kinds present in a deck of per-type ``counts`` (plus placebo kinds)."""
-        counts = np.asarray(list(counts))
+    def of(cls, names: Iterable[str], column: NDArray[np.int64] | None = None, *, hand_size: int = 7,
+           most: Iterable[int] | None = None) -> Kinds:
+        """Kinds ``names`` with the type-to-kind map ``column`` (default: every type a number card)."""
+        names = tuple(names)
+        K = len(names)
+        column = np.full(N_TYPES, K, np.int64) if column is None else np.asarray(column, np.int64)
+        most = tuple(min(hand_size, int(m)) for m in most) if most is not None else (hand_size,) * K
+        patterns = {tuple(np.bincount(c, minlength=K + 1)[:K]) for c in
+                    itertools.combinations_with_replacement(range(K + 1), hand_size)}
+        rows = np.array(sorted(p for p in patterns if all(n <= m for n, m in zip(p, most))), np.int64).reshape(-1, K)
+        return cls(names, column, hand_size, most, rows)
+
+    @classmethod
+    def of_deck(cls, counts: Iterable[int], *, placebo: bool = False, hand_size: int = 7, copies: int = 1) -> Kinds:
+        """The action kinds present in ``copies`` decks of per-type ``counts`` (plus placebo kinds)."""
+        counts = np.asarray(list(counts)) * copies
         present = [k for k in range(1, len(KIND_NAMES)) if counts[CARD_KIND == k].sum() > 0]
         names = [KIND_NAMES[k] for k in present]
         column = np.full(N_TYPES, -1, np.int64)
@@ -96,21 +123,65 @@ class Kinds:
                 column[[c * FACES_PER_COLOUR + face for c in range(N_COLOURS)]] = len(names)
                 names.append(name)
         column[column < 0] = len(names)
-        return cls(tuple(names), column)
+        most = [int(counts[column == i].sum()) for i in range(len(names))]
+        return cls.of(names, column, hand_size=hand_size, most=most)
+
+    @functools.cached_property
+    def _place(self) -> NDArray[np.int64]:
+        """Place value of each kind's count in a hand's code (mixed radix ``most + 1``)."""
+        return np.cumprod([1] + [m + 1 for m in self.most[:-1]]).astype(np.int64)
+
+    @functools.cached_property
+    def _table(self) -> tuple[NDArray[np.int64], NDArray[np.int64] | None]:
+        """Codes of the patterns, and a dense code -> pattern table when it is small."""
+        codes = self.patterns @ self._place
+        size = int(np.prod([m + 1 for m in self.most]))
+        if size > 1 << 23:
+            return codes, None
+        table = np.full(size, -1, np.int64)
+        table[codes] = np.arange(len(codes))
+        return codes, table
+
+    def pattern_ids(self, counts: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Row of :attr:`patterns` of each count vector (rows of ``counts``)."""
+        return self._lookup(np.asarray(counts, np.int64) @ self._place)
+
+    def _lookup(self, code: NDArray[np.int64]) -> NDArray[np.int64]:
+        codes, table = self._table
+        if table is not None:
+            found = table[np.minimum(code, len(table) - 1)]
+            if (found < 0).any():
+                raise ValueError(f"an opening hand holds more than hand_size = {self.hand_size} cards.")
+            return found
+        order = np.argsort(codes)
+        pos = np.minimum(np.searchsorted(codes[order], code), len(codes) - 1)
+        if (codes[order][pos] != code).any():
+            raise ValueError(f"an opening hand holds more than hand_size = {self.hand_size} cards.")
+        return order[pos]
+
+    def card_weights(self) -> NDArray[np.int64]:
+        """Per card type, its contribution to a hand's code (0 for number cards)."""
+        return np.r_[self._place, 0][self.column]
 
 
 @dataclass(frozen=True)
 class SeatChunk:
-    """One row per (game, seat) of a batch: opening counts per kind, offset, won, game."""
+    """A batch of games, one row per game and one column per seat: the opening-count
+    pattern of each seat (row of ``Kinds.patterns``), its offset from the dealer
+    (1 = first to play) and whether it won."""
 
-    counts: NDArray[np.int8]
+    pattern: NDArray[np.int64]
     offset: NDArray[np.int64]
-    won: NDArray[np.float64]
-    game: NDArray[np.int64]
+    won: NDArray[np.bool_]
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held (to decide whether to keep the chunk for the second pass)."""
+        return self.pattern.nbytes + self.offset.nbytes + self.won.nbytes
 
 
 def seat_chunk(table: pa.Table | pa.RecordBatch, kinds: Kinds) -> SeatChunk:
-    """Per-seat opening counts of a batch of games (columns of :data:`COLUMNS`)."""
+    """The seats of a batch of games (columns of :data:`COLUMNS`, one player count)."""
     n = table.num_rows
     players = table.column("players").to_numpy().astype(np.int64)
     if n and (players != players[0]).any():
@@ -119,50 +190,32 @@ def seat_chunk(table: pa.Table | pa.RecordBatch, kinds: Kinds) -> SeatChunk:
     hands = table.column("opening_hand")
     if isinstance(hands, pa.ChunkedArray):
         hands = hands.combine_chunks()
-    seats_lists = pc.list_flatten(hands)
-    seat_len = pc.list_value_length(hands).to_numpy(zero_copy_only=False)
-    if (seat_len != P).any():
+    if (pc.list_value_length(hands).to_numpy(zero_copy_only=False) != P).any():
         raise ValueError("opening_hand must hold one hand per seat.")
-    cards = pc.list_flatten(seats_lists).to_numpy(zero_copy_only=False).astype(np.int64)
-    hand_len = pc.list_value_length(seats_lists).to_numpy(zero_copy_only=False)
-    K = len(kinds.names)
-    col = kinds.column[cards]
+    seat_lists = pc.list_flatten(hands)
+    cards = pc.list_flatten(seat_lists).to_numpy(zero_copy_only=False)
+    hand_len = pc.list_value_length(seat_lists).to_numpy(zero_copy_only=False)
+    weights = kinds.card_weights()
+    weight = weights.astype(np.int32)[cards] if weights.max(initial=0) < 1 << 27 else weights[cards]
     if n and (hand_len == hand_len[0]).all():
-        H = int(hand_len[0])
-        per_seat = col.reshape(n * P, H)
-        counts = np.stack([(per_seat == k).sum(axis=1) for k in range(K)], axis=1).astype(np.int8)
+        code = weight.reshape(n * P, int(hand_len[0])).sum(axis=1, dtype=weight.dtype).astype(np.int64)
     else:
-        seat = np.repeat(np.arange(n * P), hand_len)
-        counts = np.bincount(seat * (K + 1) + col, minlength=n * P * (K + 1)).reshape(n * P, K + 1)[:, :K].astype(np.int8)
-    seat_no = np.tile(np.arange(P), n)
-    dealer = np.repeat(table.column("dealer").to_numpy().astype(np.int64), P)
-    offset = (seat_no - dealer) % max(P, 1)
+        code = np.bincount(np.repeat(np.arange(n * P), hand_len), weights=weight, minlength=n * P).astype(np.int64)
+    seat = np.arange(P)[None, :]
+    dealer = table.column("dealer").to_numpy().astype(np.int64)[:, None]
+    offset = (seat - dealer) % max(P, 1)
     offset[offset == 0] = P
-    winner = table.column("winner").to_numpy(zero_copy_only=False)
-    winner = np.where(np.isnan(winner.astype(float)), -1, winner).astype(np.int64)
-    won = (np.repeat(winner, P) == seat_no).astype(np.float64)
-    return SeatChunk(counts, offset, won, np.repeat(np.arange(n), P))
+    winner = table.column("winner").to_numpy(zero_copy_only=False).astype(float)
+    won = np.nan_to_num(winner, nan=-1).astype(np.int64)[:, None] == seat
+    return SeatChunk(kinds._lookup(code).reshape(n, P), offset, won)
 
 
-# ------------------------------------------------------------------ designs
-def _dummies(counts: NDArray[np.int8]) -> NDArray[np.float64]:
-    return np.concatenate([(counts >= c) for c in range(1, MAX_DUMMY + 1)], axis=1).astype(np.float64)
-
-
-def _designs(chunk: SeatChunk, P: int) -> dict[tuple[str, str], tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]]:
-    """The four designs of a chunk: (scope, model) -> (X, y, cluster)."""
-    counts = chunk.counts.astype(np.float64)
-    seat = np.zeros((len(counts), P))
-    seat[np.arange(len(counts)), chunk.offset - 1] = 1.0
-    dummies = _dummies(chunk.counts)
-    first = chunk.offset == 1
-    one = np.ones((int(first.sum()), 1))
-    return {
-        ("all seats", "linear"): (np.hstack([counts, seat]), chunk.won, chunk.game),
-        ("all seats", "copies"): (np.hstack([dummies, seat]), chunk.won, chunk.game),
-        ("first player", "linear"): (np.hstack([counts[first], one]), chunk.won[first], chunk.game[first]),
-        ("first player", "copies"): (np.hstack([dummies[first], one]), chunk.won[first], chunk.game[first]),
-    }
+# ------------------------------------------------------------------ fits
+def _kind_parts(kinds: Kinds) -> dict[str, NDArray[np.float64]]:
+    """Per pattern, the kind columns of each model: counts (linear) and count dummies (copies)."""
+    counts = kinds.patterns
+    dummies = np.concatenate([(counts >= c) for c in range(1, MAX_DUMMY + 1)], axis=1)
+    return {"linear": counts.astype(np.float64), "copies": dummies.astype(np.float64)}
 
 
 def _names(kinds: Kinds, P: int) -> dict[tuple[str, str], list[str]]:
@@ -176,21 +229,70 @@ def _names(kinds: Kinds, P: int) -> dict[tuple[str, str], list[str]]:
     }
 
 
-def fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: int) -> dict[tuple[str, str], OLSResult]:
+def fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: int, *,
+             memory: int = 1 << 30) -> dict[tuple[str, str], OLSResult]:
+    """The four clustered fits of one cell (see :func:`_fit_cell`), with BLAS on one thread:
+    the products are small, and BLAS threads fighting over busy cores made them 10× slower."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _fit_cell(chunks, kinds, players, memory=memory)
+
+
+def _fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: int, *,
+              memory: int = 1 << 30) -> dict[tuple[str, str], OLSResult]:
     """The four clustered fits of one cell from a re-iterable source of seat chunks.
 
-    ``chunks()`` is called twice (the second pass needs the first pass's
-    coefficients for the residuals); each call must yield the same chunks.
+    First pass: a tally of (pattern, offset, won) over all seats gives ``X'X`` and
+    ``X'y`` of every model, and the whole meat of the first-player models (one row
+    per game, so one row per cluster). Second pass: per game, the sums of the
+    scores of the all-seats models. The chunks of the first pass are kept for the
+    second while they fit in ``memory`` bytes; otherwise ``chunks()`` is called again
+    and must yield the same chunks.
     """
-    fits = {key: ClusteredOLS(names) for key, names in _names(kinds, players).items()}
+    P = players
+    npat = len(kinds.patterns)
+    parts = _kind_parts(kinds)
+    fits = {key: ClusteredOLS(names) for key, names in _names(kinds, P).items()}
+    tally = np.zeros(npat * P * 2, np.int64)
+    kept: list[SeatChunk] | None = []
+    held = 0
     for chunk in chunks():
-        for key, (X, y, _) in _designs(chunk, players).items():
-            fits[key].add_moments(X, y)
-    for fit in fits.values():
-        fit.solve()
-    for chunk in chunks():
-        for key, (X, y, g) in _designs(chunk, players).items():
-            fits[key].add_meat(X, y, g)
+        key = (chunk.pattern * P + chunk.offset - 1) * 2 + chunk.won
+        tally += np.bincount(key.ravel(), minlength=len(tally))
+        if kept is not None:
+            held += chunk.nbytes
+            kept = kept + [chunk] if held <= memory else None
+    tally = tally.reshape(npat, P, 2)
+    pat, off, won = np.nonzero(tally)
+    weight = tally[pat, off, won].astype(np.float64)
+    y = won.astype(np.float64)
+    seat = np.eye(P)[off]
+    first = off == 0
+    one = np.ones((int(first.sum()), 1))
+    for model, Z in parts.items():
+        fits[("all seats", model)].add_moments(np.hstack([Z[pat], seat]), y, weight)
+        X1 = np.hstack([Z[pat[first]], one])
+        fit1 = fits[("first player", model)]
+        fit1.add_moments(X1, y[first], weight[first])
+        fit1.solve()
+        e = fit1.residuals(X1, y[first])
+        fit1.add_scores(X1 * (np.sqrt(weight[first]) * e)[:, None], clusters=int(weight[first].sum()))
+        fits[("all seats", model)].solve()
+    for chunk in (kept if kept is not None else chunks()):
+        n = len(chunk.pattern)
+        rows = np.arange(0, n * P + 1, P)
+        for model, Z in parts.items():
+            fit = fits[("all seats", model)]
+            coef = np.nan_to_num(fit.coef)
+            Kz = Z.shape[1]
+            e = chunk.won - (Z @ coef[:Kz])[chunk.pattern] - coef[Kz:][chunk.offset - 1]
+            # per game: sum over its seats of (kind columns of the seat's pattern) * residual
+            by_pattern = sparse.csr_array((e.ravel(), chunk.pattern.ravel(), rows), shape=(n, npat))
+            scores = np.empty((n, Kz + P))
+            scores[:, :Kz] = by_pattern @ Z
+            by_offset = np.empty((n, P))
+            by_offset.reshape(-1)[(rows[:-1, None] + chunk.offset - 1).ravel()] = e.ravel()
+            scores[:, Kz:] = by_offset
+            fit.add_scores(scores)
     return {key: fit.result() for key, fit in fits.items()}
 
 
@@ -223,6 +325,8 @@ class _Cell:
     rules: str
     players: int
     deck_counts: list[int]
+    hand_size: int
+    copies: int
     files: list[Path]
 
 
@@ -241,12 +345,15 @@ def _cells(path: Path) -> list[_Cell]:
         )
     names = dataset.expected_files(meta)
     if meta["kind"] == "run":
-        return [_Cell(meta["config"]["rules"]["name"], meta["config"]["players"], meta["deck"]["counts"], [path / n for n in names])]
+        config = meta["config"]
+        return [_Cell(config["rules"]["name"], config["players"], meta["deck"]["counts"], config["rules"]["hand_size"],
+                      config["rules"]["deck_copies"], [path / n for n in names])]
     per_cell = len(names) // len(meta["cells"])
     cells = []
     for i, cell in enumerate(meta["cells"]):
         files = [path / n for n in names[i * per_cell:(i + 1) * per_cell]]
-        cells.append(_Cell(cell["rules"], cell["players"], cell["deck"]["counts"], files))
+        rules = cell["config"]["rules"]
+        cells.append(_Cell(cell["rules"], cell["players"], cell["deck"]["counts"], rules["hand_size"], rules["deck_copies"], files))
     return cells
 
 
@@ -288,7 +395,8 @@ def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
         groups.setdefault((cell.rules, cell.players), []).append(cell)
     frames = []
     for (rules, players), cells in groups.items():
-        kinds = Kinds.of_deck(cells[0].deck_counts, placebo=placebo)
+        first = cells[0]
+        kinds = Kinds.of_deck(first.deck_counts, placebo=placebo, hand_size=first.hand_size, copies=first.copies)
         files = [f for c in cells for f in c.files]
         fits = fit_cell(_stream(files, kinds), kinds, players)
         frames.append(value_table(fits, kinds, rules=rules, players=players))

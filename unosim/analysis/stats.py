@@ -99,12 +99,20 @@ class ClusteredOLS:
         self.coef: NDArray[np.float64] | None = None
         self._keep: NDArray[np.bool_] | None = None
 
-    def add_moments(self, X: NDArray[np.floating], y: NDArray[np.floating]) -> None:
-        """First pass: add a chunk's ``X'X`` and ``X'y``."""
+    def add_moments(self, X: NDArray[np.floating], y: NDArray[np.floating], weights: NDArray[np.floating] | None = None) -> None:
+        """First pass: add a chunk's ``X'X`` and ``X'y``; ``weights`` count repeated rows
+        (a row of weight 3 stands for three identical rows)."""
         X = np.asarray(X, np.float64)
-        self.xtx += X.T @ X
-        self.xty += X.T @ np.asarray(y, np.float64)
-        self.rows += len(X)
+        y = np.asarray(y, np.float64)
+        if weights is None:
+            self.xtx += X.T @ X
+            self.xty += X.T @ y
+            self.rows += len(X)
+            return
+        w = np.asarray(weights, np.float64)
+        self.xtx += (X * w[:, None]).T @ X
+        self.xty += X.T @ (w * y)
+        self.rows += int(round(w.sum()))
 
     def solve(self) -> NDArray[np.float64]:
         """The coefficients from the first pass (columns never non-zero are dropped).
@@ -141,6 +149,28 @@ class ClusteredOLS:
         keep = self._keep
         self.meat[np.ix_(keep, keep)] += sums.T @ sums
         self.clusters += len(starts)
+
+    def residuals(self, X: NDArray[np.floating], y: NDArray[np.floating]) -> NDArray[np.float64]:
+        """``y - X b`` with the coefficients of :meth:`solve` (dropped columns count 0)."""
+        if self.coef is None:
+            raise ValueError("call solve() after the first pass before residuals().")
+        return np.asarray(y, np.float64) - np.asarray(X, np.float64) @ np.nan_to_num(self.coef)
+
+    def add_scores(self, scores: NDArray[np.floating], clusters: int | None = None) -> None:
+        """Second pass, when the caller sums the scores itself: ``scores`` holds one row
+        per cluster, ``sum_{i in g} x_i (y_i - x_i'b)`` (all ``K`` columns); ``clusters``
+        (default: its rows) is how many clusters they stand for (with weighted rows,
+        ``sqrt(w) * x * e`` stands for ``w`` clusters of one row)."""
+        if self.coef is None or self._keep is None:
+            raise ValueError("call solve() after the first pass before add_scores().")
+        keep = self._keep
+        S = np.asarray(scores, np.float64)
+        if keep.all():
+            self.meat += S.T @ S
+        else:
+            S = S[:, keep]
+            self.meat[np.ix_(keep, keep)] += S.T @ S
+        self.clusters += len(S) if clusters is None else int(clusters)
 
     def result(self) -> OLSResult:
         """Coefficients and their cluster-robust covariance (after both passes)."""
