@@ -134,12 +134,12 @@ def compare(
     return _compare(rules, players, options, **kwargs)
 
 
-def report(path: str | Path, out: str | Path | None = None) -> list[Path]:
+def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
     (see :func:`unosim.reporting.write_report`)."""
     from .reporting import write_report
 
-    return write_report(path, out)
+    return write_report(path, out, card_values=card_values)
 
 
 __all__ = ["card_values", "compare", "load", "report", "run_experiment", "simulate"]

@@ -384,16 +384,23 @@ def study(
 def report(
     dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
     out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
+    card_values: Annotated[
+        bool | None,
+        typer.Option("--card-values/--no-card-values",
+                     help="Estimate card values (default: for experiments and studies, not for single runs).",
+                     show_default=False),
+    ] = None,
 ) -> None:
     """Plots (PNG, SVG), report.md and a self-contained report.html of a dataset or comparison.
 
     Recognises what DATASET holds: a player-count run or study (game length, its
-    distribution, seat advantage), card values (when every seat plays the same
-    strategy), or a comparison written by `unosim compare --out`.
+    distribution, seat advantage), card values (experiments and studies whose seats
+    all play one strategy; a single run with --card-values), or a comparison
+    written by `unosim compare --out`.
     """
     from .reporting import write_report
 
-    files = write_report(dataset, out or dataset / "report")
+    files = write_report(dataset, out or dataset / "report", card_values=card_values)
     out_console.print(f"wrote {files[-1]}, {files[-2]} and {len(files) - 2} plot files in {files[-1].parent}", highlight=False)
 
 

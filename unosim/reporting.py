@@ -8,10 +8,12 @@ What is recognised
 * a **dataset of single rounds** (``unosim simulate --out``, ``unosim run``,
   ``unosim study``): game length (mean with interval band, distribution per player
   count), cards per game, seat advantage heatmap and the summary table — reading
-  only the scalar columns these need — and, when every seat of every cell plays
-  the same strategy, the **card values** (kind × player count heatmap, lines with
-  interval bands, first/second copy table with flags; streamed, see
-  :mod:`unosim.analysis.cardvalue`);
+  only the scalar columns these need — and, for an experiment (``unosim run``,
+  ``unosim study``) whose seats all play the same strategy, the **card values**
+  (kind × player count heatmap, lines with interval bands, first/second copy
+  table with flags; streamed, see :mod:`unosim.analysis.cardvalue`); a single
+  run gets them on request (``card_values=True``, ``--card-values``), since
+  decoding every opening hand is most of the cost of a large run's report;
 * a **match dataset**: the same player-count section over its rounds.
 """
 
@@ -148,8 +150,14 @@ def comparison_section(comparison: Any) -> Section:
 
 
 # ---------------------------------------------------------------- recognition
-def sections_of(path: str | Path) -> list[Section]:
-    """The sections of the report of ``path`` (see the module docstring)."""
+def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Section]:
+    """The sections of the report of ``path`` (see the module docstring).
+
+    ``card_values``: ``None`` (default) estimates them for an experiment (a study of
+    one or more cells, ``unosim run`` / ``unosim study``) whose seats all play one
+    strategy, and not for a single run (where the report says how to get them);
+    ``True`` or ``False`` forces the choice.
+    """
     from .analysis.compare import COMPARE_FILE, Comparison
 
     path = Path(path)
@@ -160,10 +168,17 @@ def sections_of(path: str | Path) -> list[Section]:
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
     frame = dataset.load(path, columns=columns, table="rounds" if matches else "main")
     sections = [player_count_section(frame)]
-    if not matches and same_strategy_everywhere(meta):
-        from .analysis.cardvalue import card_values
+    possible = not matches and same_strategy_everywhere(meta)
+    wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
+    if possible and wanted:
+        from .analysis.cardvalue import card_values as estimate
 
-        sections.append(card_value_section(card_values(path)))
+        sections.append(card_value_section(estimate(path)))
+    elif possible:
+        sections[0].text += (
+            f" Card values were not estimated for this single run: `unosim report {path} --card-values` or "
+            f"`unosim.card_values({str(path)!r})` streams them from the opening hands."
+        )
     return sections
 
 
@@ -175,12 +190,13 @@ def same_strategy_everywhere(meta: dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------- writing
-def write_report(path: str | Path, out: str | Path | None = None, *, title: str = "unosim report") -> list[Path]:
+def write_report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None,
+                 title: str = "unosim report") -> list[Path]:
     """Write the plots (PNG and SVG), ``report.md`` and ``report.html`` of ``path`` into
     ``out`` (default ``path/report``); return the files written, ``report.md`` and
-    ``report.html`` last."""
+    ``report.html`` last. ``card_values``: see :func:`sections_of`."""
     path = Path(path)
-    sections = sections_of(path)
+    sections = sections_of(path, card_values=card_values)
     return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
 
 
