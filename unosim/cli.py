@@ -432,7 +432,8 @@ def compare(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the datasets, tables and the report here.", show_default=False)
     ] = None,
-    jobs: Jobs = 1,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
 ) -> None:
     """Play rule sets on the same deals; report paired differences with 95 % intervals.
 
@@ -453,7 +454,7 @@ def compare(
     settings.update({k: v for k, v in given.items() if v is not None})
     target = settings.pop("out", None)
     result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), jobs=jobs,
-                         out=target, **settings)
+                         out=target, overwrite=overwrite, **settings)
     skill = result.settings["skill"]
     out = Path(target) if target is not None else None
     table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")

@@ -204,12 +204,12 @@ def load_spec(path: str | Path) -> dict[str, Any]:
 
 
 def _play(variant: Variant, players: int, strategies: list[str], games: int, seed: int, jobs: int | None,
-          out: Path | None) -> pd.DataFrame:
+          out: Path | None, overwrite: bool) -> pd.DataFrame:
     from ..config import RunConfig
     from ..runner import run
 
     config = RunConfig.build(rules=variant.rules(players), players=players, strategies=strategies, seed=seed, games=games)
-    result = run(config, out, jobs=jobs, quiet=True)
+    result = run(config, out, jobs=jobs, quiet=True, overwrite=overwrite)
     columns = ["turns", "winner", "winner_offset", "truncated"]
     if result.path is not None:
         from ..dataset import load
@@ -229,6 +229,7 @@ def compare(
     skill: str = "greedy",
     jobs: int | None = 1,
     out: str | Path | None = None,
+    overwrite: bool = False,
 ) -> Comparison:
     """Play rule sets on the same deals and compare them (see the module docstring).
 
@@ -250,7 +251,10 @@ def compare(
     jobs : int or None
         Worker processes per run (``None``: all cores).
     out : str or Path, optional
-        Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there.
+        Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there;
+        an interrupted comparison resumes.
+    overwrite : bool
+        Replace datasets of other settings under ``out``.
 
     Returns
     -------
@@ -272,8 +276,8 @@ def compare(
         per_variant = {}
         for i, v in enumerate(vs):
             where = (lambda tag: None if out_path is None else out_path / "runs" / f"v{i}-p{p:02d}-{tag}")
-            plain = _play(v, p, ["random"] * p, games, seed, jobs, where("random"))
-            skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, jobs, where("skill"))
+            plain = _play(v, p, ["random"] * p, games, seed, jobs, where("random"), overwrite)
+            skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, jobs, where("skill"), overwrite)
             per_variant[v.label] = {
                 "turns": plain["turns"].to_numpy(float),
                 "first_player_edge": 100 * ((plain["winner_offset"] == 1).to_numpy(float) - 1 / p),
