@@ -462,7 +462,8 @@ def compare(
         table.add_column(col, justify="right")
     for row in result.differences.itertuples():
         table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
-                      f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]", f"{row.variance_reduction:.2f}×")
+                      f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
+                      "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
         from .reporting import write_report

@@ -201,7 +201,8 @@ class Paired:
         Pairs.
     variance_reduction : float
         Variance of the difference if ``a`` and ``b`` were independent samples,
-        divided by the variance of the paired difference (1 = pairing did not help).
+        divided by the variance of the paired difference (1 = pairing did not help;
+        ``nan`` when neither sample varies).
     """
 
     diff: float
@@ -226,7 +227,10 @@ def paired_difference(a: NDArray[np.floating], b: NDArray[np.floating], level: f
     se = float(np.sqrt(var_paired / len(d)))
     half = z_value(level) * se
     mean = float(d.mean())
-    reduction = float(var_unpaired / var_paired) if var_paired > 0 else float("inf")
+    if var_paired > 0:
+        reduction = float(var_unpaired / var_paired)
+    else:  # identical pairs: infinite gain, or no variance at all (nan)
+        reduction = float("inf") if var_unpaired > 0 else float("nan")
     return Paired(mean, se, mean - half, mean + half, float(a.mean()), float(b.mean()), len(d), reduction)
 
 
