@@ -68,3 +68,14 @@ def test_report_of_a_single_run_without_card_values_for_mixed_lineups(tmp_path: 
     names = {f.name for f in files}
     assert "seat_advantage.png" in names and "report.html" in names
     assert "Card values" not in (out / "report" / "report.md").read_text()
+
+
+def test_single_run_gets_card_values_on_request(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    unosim.simulate(rules="classic", players=3, games=3000, seed=2, out=out)
+    unosim.report(out)
+    md = (out / "report" / "report.md").read_text()
+    assert "## Card values" not in md and "--card-values" in md
+    res = CliRunner().invoke(app, ["report", str(out), "--card-values"])
+    assert res.exit_code == 0, res.output
+    assert "## Card values" in (out / "report" / "report.md").read_text()

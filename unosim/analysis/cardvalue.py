@@ -28,8 +28,15 @@ exactly one of them wins). Four fits per (rules, players) cell:
 * ``first player`` (offset 1 only, with an intercept): the same two fits.
 
 The regression streams: every chunk file is read batch by batch with only the
-columns ``players``, ``dealer``, ``winner`` and ``opening_hand``, and only
-``X'X``, ``X'y`` and the clustered meat are kept (two passes over a cell's files).
+columns ``players``, ``dealer``, ``winner`` and ``opening_hand``. A seat is
+reduced to its opening-count *pattern* (one of the few thousand count vectors a
+hand can have), its offset and whether it won. The first pass tallies
+(pattern, offset, won) over all seats, which gives ``X'X`` and ``X'y`` of every
+fit and the whole clustered meat of the first-player fits (one row per game);
+the second pass sums each game's scores for the all-seats fits (the meat needs
+the residuals). The per-seat patterns of a cell are kept in memory between the
+passes when they fit in 1 GB (a cell of 2.5 M games at 16 players: about 700 MB),
+otherwise the files are read again.
 
 Placebo
 -------
