@@ -186,4 +186,33 @@ def tournament(
     return result
 
 
-__all__ = ["load", "run_experiment", "simulate", "tournament"]
+def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
+    """Value of each card kind per (rules, players), in percentage points with 95 % intervals,
+    streamed from a dataset of single rounds (see :func:`unosim.analysis.cardvalue.card_values`)."""
+    from .analysis.cardvalue import card_values as _card_values
+
+    return _card_values(path, placebo=placebo)
+
+
+def compare(
+    rules: str | list[str] = "party",
+    players: str | int | list[int] = 4,
+    options: list[str] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Play rule sets on the same deals and compare them with paired differences
+    (see :func:`unosim.analysis.compare.compare`); returns a ``Comparison``."""
+    from .analysis.compare import compare as _compare
+
+    return _compare(rules, players, options, **kwargs)
+
+
+def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
+    """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
+    (see :func:`unosim.reporting.write_report`)."""
+    from .reporting import write_report
+
+    return write_report(path, out, card_values=card_values)
+
+
+__all__ = ["card_values", "compare", "load", "report", "run_experiment", "simulate", "tournament"]

@@ -514,18 +514,24 @@ def study(
     """
     import tomllib
 
-    from .dataset import load
+    import time
+
     from .experiment import parse_experiment, run_experiment
-    from .plots import report as write_report
+    from .reporting import write_report
 
     data = tomllib.loads(DEFAULT_STUDY.read_text())
     if games is not None:
         data["games"] = games
     exp = parse_experiment(data, source=str(DEFAULT_STUDY), default_name="default_study")
+    start = time.perf_counter()
     run_experiment(exp, out, jobs=jobs, overwrite=overwrite, quiet=quiet)
-    files = write_report(load(out), out / "report")
+    files = write_report(out, out / "report")
     if not quiet:
-        out_console.print(f"dataset: {out}   report: {files[-1]}   plots: {', '.join(f.name for f in files[:-1])}")
+        out_console.print(
+            f"dataset: {out}   report: {files[-1]} (and {files[-2].name}, {len(files) - 2} plot files)   "
+            f"in {time.perf_counter() - start:.0f} s",
+            highlight=False,
+        )
 
 
 @app.command()
@@ -533,18 +539,98 @@ def study(
 def report(
     dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
     out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
+    card_values: Annotated[
+        bool | None,
+        typer.Option("--card-values/--no-card-values",
+                     help="Estimate card values (default: for experiments and studies, not for single runs).",
+                     show_default=False),
+    ] = None,
 ) -> None:
-    """Plots (PNG) and a Markdown summary of a dataset."""
+    """Plots (PNG, SVG), report.md and a self-contained report.html of a dataset or comparison.
+
+    Recognises what DATASET holds: a player-count run or study (game length, its
+    distribution, seat advantage), card values (experiments and studies whose seats
+    all play one strategy; a single run with --card-values), or a comparison
+    written by `unosim compare --out`.
+    """
     from .analysis.tournament import is_tournament, load_tournament
-    from .dataset import load
-    from .plots import report as write_report
     from .report.tournament_plots import write_report as write_tournament_report
+    from .reporting import write_report
 
     if is_tournament(dataset):  # a tournament's leaderboard, head-to-head and plots
         files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
-    else:
-        files = write_report(load(dataset), out or dataset / "report")
-    out_console.print("wrote " + ", ".join(str(f) for f in files))
+        out_console.print("wrote " + ", ".join(str(f) for f in files))
+        return
+    files = write_report(dataset, out or dataset / "report", card_values=card_values)
+    out_console.print(f"wrote {files[-1]}, {files[-2]} and {len(files) - 2} plot files in {files[-1].parent}", highlight=False)
+
+
+# ---------------------------------------------------------------- compare
+@app.command()
+@user_errors()
+def compare(
+    spec: Annotated[
+        Path | None, typer.Argument(metavar="[COMPARISON.toml]", help="A comparison file (see experiments/speed_play.toml).",
+                                    show_default=False)
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Preset(s), comma-separated: e.g. party or classic,classic-house. Default: party.",
+                                 show_default=False)
+    ] = None,
+    players: Annotated[str | None, typer.Option("--players", help="Player counts: 16, 4,8,16 or 2-16. Default: 4.",
+                                                show_default=False)] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", metavar="OPTION=V1,V2", help="A rule option and its values to compare (repeatable).",
+                     show_default=False),
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", help="Games per rule set, player count and line-up. Default: 10,000.",
+                                              show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by every rule set (common random numbers). Default: 0.",
+                                             show_default=False)] = None,
+    skill: Annotated[str | None, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random). Default: greedy.",
+                                              show_default=False)] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the datasets, tables and the report here.", show_default=False)
+    ] = None,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
+) -> None:
+    """Play rule sets on the same deals; report paired differences with 95 % intervals.
+
+    Metrics: game length (turns), the first player's edge, the truncated share and the
+    skill edge (seat 0 playing --skill against random), each with the variance
+    reduction the pairing achieved.
+
+    [dim]Example: unosim compare --rules party --players 2-16 --option speed_play=true,false --out runs/speed[/]
+    """
+    from .analysis.compare import compare as run_compare
+    from .analysis.compare import load_spec, metric_label
+
+    settings: dict[str, Any] = {"rules": "party", "players": "4", "options": [], "games": 10_000, "seed": 0, "skill": "greedy"}
+    if spec is not None:
+        settings.update(load_spec(spec))
+    given = {"rules": rules, "players": players, "options": option or None, "games": games, "seed": seed, "skill": skill,
+             "out": out}
+    settings.update({k: v for k, v in given.items() if v is not None})
+    target = settings.pop("out", None)
+    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), jobs=jobs,
+                         out=target, overwrite=overwrite, **settings)
+    skill = result.settings["skill"]
+    out = Path(target) if target is not None else None
+    table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
+    for col in ("players", "variant", "metric", "difference [95 % CI]", "variance reduction"):
+        table.add_column(col, justify="right")
+    for row in result.differences.itertuples():
+        table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
+                      f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
+                      "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
+    out_console.print(table)
+    if out is not None:
+        from .reporting import write_report
+
+        files = write_report(out)
+        out_console.print(f"report: {files[-1]}", highlight=False)
 
 
 def main() -> None:

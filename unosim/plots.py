@@ -84,6 +84,142 @@ def cards_per_game(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
+# ---------------------------------------------------------------- distributions and heatmaps
+CMAP_SEQUENTIAL = "cividis"
+"""Colour-blind-safe sequential map (seat advantage)."""
+CMAP_DIVERGING = "PuOr"
+"""Colour-blind-safe diverging map centred on 0 (card values)."""
+SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999")
+"""Okabe–Ito colours (colour-blind safe) for lines and bars, in order."""
+
+
+def game_length_distribution(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
+    """Box per player count of turns per game: box = quartiles, whiskers = 5th and 95th
+    percentiles, dot = mean (quantiles, not a kernel density, so it is quick on 10 M games)."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    data = df if rules is None or "rules" not in df.columns else df[df["rules"] == rules]
+    boxes, positions = [], []
+    for p, g in data.groupby("players", sort=True):
+        q = np.percentile(g["turns"].to_numpy(), [5, 25, 50, 75, 95])
+        boxes.append({"whislo": q[0], "q1": q[1], "med": q[2], "q3": q[3], "whishi": q[4], "mean": g["turns"].mean(),
+                      "fliers": [], "label": str(p)})
+        positions.append(int(p))
+    ax.bxp(boxes, positions=positions, showmeans=True, widths=0.6, patch_artist=True,
+           boxprops={"facecolor": SERIES_COLOURS[4], "alpha": 0.6},
+           meanprops={"marker": "o", "markerfacecolor": SERIES_COLOURS[5], "markeredgecolor": "none"},
+           medianprops={"color": SERIES_COLOURS[0]})
+    ax.set_xlabel("players")
+    ax.set_ylabel("turns per game")
+    ax.set_title("Distribution of game length" + (f" — {rules}" if rules else "")
+                 + "\n(box: quartiles, whiskers: 5th–95th percentile, dot: mean)", fontsize="medium")
+    ax.grid(alpha=0.3, axis="y")
+    return ax
+
+
+def game_length_band(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Mean turns per game against players, one line per rule set with its 95 % interval as a band."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    for i, (name, g) in enumerate(_groups(df)):
+        stats = g.groupby("players")["turns"].agg(["mean", "std", "count"])
+        half = Z95 * stats["std"] / np.sqrt(stats["count"])
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        ax.plot(stats.index, stats["mean"], marker="o", color=colour, label=name)
+        ax.fill_between(stats.index, stats["mean"] - half, stats["mean"] + half, color=colour, alpha=0.25)
+    ax.set_xlabel("players")
+    ax.set_ylabel("mean turns per game (band: 95 % CI)")
+    ax.set_title("Game length by number of players")
+    ax.grid(alpha=0.3)
+    ax.legend(title="rules")
+    return ax
+
+
+def seat_advantage_heatmap(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
+    """Heatmap of win rate × players (1 = fair share) by seat offset (rows) and player count (columns)."""
+    ax = ax or plt.figure(figsize=(7, 5)).gca()
+    data = df if rules is None or "rules" not in df.columns else df[df["rules"] == rules]
+    counts = sorted(int(p) for p in data["players"].unique())
+    grid = np.full((max(counts), len(counts)), np.nan)
+    for j, p in enumerate(counts):
+        g = data[data["players"] == p]
+        share = g["winner_offset"].value_counts().reindex(range(1, p + 1), fill_value=0).to_numpy() / max(len(g), 1)
+        grid[:p, j] = share * p
+    spread = max(float(np.nanmax(np.abs(grid - 1))), 0.05)
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap=CMAP_DIVERGING, vmin=1 - spread, vmax=1 + spread,
+                      extent=(-0.5, len(counts) - 0.5, 0.5, max(counts) + 0.5))
+    ax.set_xticks(range(len(counts)), [str(p) for p in counts])
+    ax.set_xlabel("players")
+    ax.set_ylabel("seat offset from the dealer (1 = first to play)")
+    ax.set_title("Seat advantage: win rate × players (1 = fair)" + (f" — {rules}" if rules else ""))
+    ax.figure.colorbar(image, ax=ax, label="win rate × players")
+    return ax
+
+
+def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
+                       scope: str = "all seats") -> Axes:
+    """Heatmap of card values (percentage points) by kind (rows) and player count (columns);
+    cells whose 95 % interval contains 0 are hatched."""
+    ax = ax or plt.figure(figsize=(8, 4.5)).gca()
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    table = data.pivot_table(index="kind", columns="players", values="value", sort=False)
+    low = data.pivot_table(index="kind", columns="players", values="low", sort=False).reindex_like(table)
+    high = data.pivot_table(index="kind", columns="players", values="high", sort=False).reindex_like(table)
+    spread = max(float(np.nanmax(np.abs(table.to_numpy()))), 0.1)
+    image = ax.imshow(table.to_numpy(), aspect="auto", cmap=CMAP_DIVERGING, vmin=-spread, vmax=spread)
+    for (i, j), v in np.ndenumerate(table.to_numpy()):
+        if np.isnan(v):
+            continue
+        unclear = low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]
+        strong = abs(v) > 0.6 * spread
+        ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize="x-small",
+                color="white" if strong else ("dimgrey" if unclear else "black"),
+                fontstyle="italic" if unclear else "normal")
+    ax.set_xticks(range(table.shape[1]), [str(p) for p in table.columns])
+    ax.set_yticks(range(table.shape[0]), [k.replace("_", " ") for k in table.index])
+    ax.set_xlabel("players")
+    ax.set_title(f"Card value ({scope}): change in win probability, pp" + (f" — {rules}" if rules else "")
+                 + "\n(grey italic: 95 % interval contains 0)", fontsize="medium")
+    ax.figure.colorbar(image, ax=ax, label="percentage points")
+    return ax
+
+
+def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
+                     scope: str = "all seats") -> Axes:
+    """Card value (percentage points) against players, one line per kind with its 95 % interval band."""
+    ax = ax or plt.figure(figsize=(8, 4.5)).gca()
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    for i, (kind, g) in enumerate(data.groupby("kind", sort=False)):
+        g = g.sort_values("players")
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        ax.plot(g["players"], g["value"], marker="o", ms=3, color=colour, label=kind.replace("_", " "))
+        ax.fill_between(g["players"], g["low"], g["high"], color=colour, alpha=0.2)
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("players")
+    ax.set_ylabel("change in win probability (pp, band: 95 % CI)")
+    ax.set_title(f"Value of one more card instead of a number card ({scope})" + (f" — {rules}" if rules else ""),
+                 fontsize="medium")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | None = None,
+                           label: str | None = None) -> Axes:
+    """Paired difference (variant − baseline) of one metric against players, with 95 % intervals."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    data = differences[differences["metric"] == metric]
+    for i, (variant, g) in enumerate(data.groupby("variant", sort=False)):
+        g = g.sort_values("players")
+        ax.errorbar(g["players"] + 0.1 * i, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o",
+                    capsize=3, color=SERIES_COLOURS[i % len(SERIES_COLOURS)], label=f"{variant} − {g['baseline'].iloc[0]}")
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("players")
+    ax.set_ylabel(f"paired difference in {label or metric} (95 % CI)")
+    ax.set_title(f"{label or metric}: paired difference on the same deals", fontsize="medium")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per (rules, players): games, mean turns ± 95 % CI, first player's win-rate edge, truncated share."""
     rows = []

@@ -203,14 +203,20 @@ def _game_columns(
 
 
 def seats(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per (game, seat): seat, offset from the dealer, strategy, hand points, won."""
-    P = frame["players"].to_numpy()
+    """One row per (game, seat): seat, offset from the dealer, strategy, hand points, won.
+
+    Works on the Arrow-backed list columns of :func:`unosim.load` without a Python
+    loop over games.
+    """
+    import pyarrow.compute as pc
+
+    P = frame["players"].to_numpy().astype(np.int64)
     rows = np.repeat(np.arange(len(frame)), P)
-    seat = np.concatenate([np.arange(p) for p in P]) if len(frame) else np.zeros(0, int)
+    seat = np.arange(len(rows)) - np.repeat(np.cumsum(P) - P, P)
     out = pd.DataFrame({"game": frame["game"].to_numpy()[rows], "seat": seat})
     offset = (seat - frame["dealer"].to_numpy()[rows]) % P[rows]
     out["offset"] = np.where(offset == 0, P[rows], offset)
-    out["strategy"] = np.concatenate([np.asarray(v) for v in frame["strategies"]]) if len(frame) else []
-    out["hand_points"] = np.concatenate([np.asarray(v) for v in frame["hand_points"]]) if len(frame) else []
+    out["strategy"] = pc.list_flatten(pa.array(frame["strategies"])).to_numpy(zero_copy_only=False)
+    out["hand_points"] = pc.list_flatten(pa.array(frame["hand_points"])).to_numpy(zero_copy_only=False)
     out["won"] = frame["winner"].to_numpy()[rows] == seat
     return out

@@ -155,9 +155,9 @@ class RunResult:
         if table == "rounds":
             if self.rounds is None:
                 raise ValueError("this run played single rounds: it has no rounds table; use table='main'.")
-            return self.rounds.to_pandas()
+            return dataset.to_frame(self.rounds)
         assert self.table is not None
-        return self.table.to_pandas()
+        return dataset.to_frame(self.table)
 
 
 # ------------------------------------------------------------------ public entry point

@@ -1,3 +1,4 @@
-"""Analyses of simulated games: estimands, intervals and designs that read datasets or ask the
-runner for runs (never the engine directly). :mod:`unosim.analysis.tournament` holds the
-seat-fair tournaments."""
+"""Analyses of datasets: statistics (intervals, clustered errors, paired differences),
+card values (:mod:`~unosim.analysis.cardvalue`), rule comparisons (:mod:`~unosim.analysis.compare`)
+and seat-fair tournaments (:mod:`~unosim.analysis.tournament`). Analysis reads datasets (or asks
+the runner for runs); it never reaches into the engine."""

@@ -1,0 +1,69 @@
+"""Rule comparisons on common random numbers: paired differences with intervals, and the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import unosim
+from unosim.analysis.compare import Comparison, load_spec, parse_players, variants
+from unosim.cli import app
+
+EXPERIMENTS = Path(__file__).parents[1] / "experiments"
+
+
+def test_speed_play_at_16_players_paired_difference_in_turns(tmp_path: Path) -> None:
+    result = unosim.compare("party", 16, ["speed_play=true,false"], games=400, seed=3, out=tmp_path / "cmp")
+    diffs = result.differences.set_index("metric")
+    assert list(result.differences["variant"].unique()) == ["party speed_play=false"]
+    turns = diffs.loc["turns"]
+    assert turns["low"] < turns["diff"] < turns["high"]
+    assert turns["games"] == 400 and turns["variance_reduction"] > 0
+    assert set(diffs.index) == {"turns", "first_player_edge", "truncated", "skill_edge"}
+    # the difference is the difference of the two means, game by game on the same deals
+    levels = result.levels.set_index(["variant", "metric"])["mean"]
+    assert turns["diff"] == pytest.approx(levels[("party speed_play=false", "turns")] - levels[("party speed_play=true", "turns")])
+    again = unosim.compare("party", 16, ["speed_play=true,false"], games=400, seed=3)
+    assert np.allclose(again.differences["diff"], result.differences["diff"])
+    files = unosim.report(tmp_path / "cmp")
+    assert (tmp_path / "cmp" / "report" / "compare_turns.png").is_file()
+    assert "data:image/png;base64," in files[-1].read_text()
+    assert Comparison.read(tmp_path / "cmp").settings["variants"] == ["party speed_play=true", "party speed_play=false"]
+
+
+def test_same_rules_on_the_same_deals_differ_by_exactly_zero() -> None:
+    """Two variants that play identically (an option that never acts in classic) give
+    identical games: a paired difference of exactly 0."""
+    result = unosim.compare("classic", 3, ["point_taken_cap=5,2"], games=300, seed=1)
+    turns = result.differences.set_index("metric").loc["turns"]
+    assert turns["diff"] == 0 and turns["se"] == 0
+
+
+def test_cli_compare_prints_the_paired_differences() -> None:
+    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--players", "3", "--option",
+                                   "wd4_challenge=true,false", "--games", "200", "--seed", "2", "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    assert "paired differences against classic wd4_challenge=true" in res.output
+    assert res.output.count("[") >= 4  # one interval per metric
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "1-4", "--option", "speed_play=true,false"], "players"),
+    (["--option", "speed_play"], "OPTION=VALUE"),
+    (["--rules", "party"], "at least two rule sets"),
+    (["--option", "speed_play=maybe,false"], "speed_play"),
+    (["--rules", "nosuch", "--option", "speed_play=true,false"], "not a preset"),
+])
+def test_cli_compare_refuses_bad_input(args: list[str], message: str) -> None:
+    res = CliRunner().invoke(app, ["compare", *args, "--games", "10"])
+    assert res.exit_code == 2 and message in res.output, res.output
+
+
+def test_shipped_comparison_files_parse() -> None:
+    for name, count in (("speed_play", 2), ("point_taken_cap", 3), ("wd4_rules", 8)):
+        spec = load_spec(EXPERIMENTS / f"{name}.toml")
+        assert len(variants(spec["rules"], spec["options"])) == count
+        parse_players(spec["players"])

@@ -1,0 +1,320 @@
+"""Rule-balance comparisons on common random numbers: the same deals played under two or
+more rule sets.
+
+Design
+------
+Every variant (a preset with some rule options set) is played at each player count
+with the same run seed and game indices, so game ``i`` starts from the same
+random stream under every variant (common random numbers: identical deals whenever
+the variants share a deck). Two runs per (variant, players):
+
+* every seat ``random``: game length (turns), the first player's edge (win rate of
+  seat offset 1 minus the fair share ``1/P``) and the truncated share (E-5);
+* seat 0 plays the stronger strategy (``skill``, default ``greedy``), the others
+  ``random``: the *skill edge*, seat 0's win rate minus ``1/P`` — how much skill
+  matters under the rules (the dealer is drawn per game, so seat 0 sits at every
+  offset).
+
+Each metric is reported per variant (mean and 95 % interval) and as the paired
+difference of every variant against the first one (game by game, 95 % interval),
+with the variance reduction the pairing achieved: the variance of the difference
+of two independent samples divided by the variance of the paired difference
+(1 = no gain; games diverge within a few turns, so it can be small).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
+from .stats import mean_interval, paired_difference
+
+METRICS = {
+    "turns": "game length (turns)",
+    "first_player_edge": "first player's edge (pp)",
+    "truncated": "truncated games (%)",
+    "skill_edge": "skill edge of {skill} vs random (pp)",
+}
+"""Metric keys and their labels (units in brackets)."""
+COMPARE_FILE = "_compare.json"
+"""Marker file of a comparison directory (settings); the tables are CSV files next to it."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule set of a comparison: a preset and the options set on top of it."""
+
+    preset: str
+    options: tuple[tuple[str, str], ...]
+
+    @property
+    def label(self) -> str:
+        """``party speed_play=false`` style name."""
+        return " ".join([self.preset] + [f"{k}={v}" for k, v in self.options])
+
+    def rules(self, players: int) -> RuleSet:
+        """The rule set at ``players`` (a second deck shuffled in when one cannot deal)."""
+        rules = PRESETS[self.preset].with_overrides([f"{k}={v}" for k, v in self.options])
+        if rules.copies_needed(players) > rules.deck_copies and "deck_copies" not in dict(self.options):
+            rules = rules.replace(deck_copies=min(MAX_DECK_COPIES, rules.copies_needed(players)))
+        return rules
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of :func:`compare`.
+
+    Attributes
+    ----------
+    levels : pandas.DataFrame
+        Per (players, variant, metric): ``mean``, ``low``, ``high`` (95 %), ``games``.
+    differences : pandas.DataFrame
+        Per (players, variant, metric) for every variant but the first: the paired
+        difference ``variant - baseline`` (``diff``, ``se``, ``low``, ``high``),
+        both means, and ``variance_reduction``.
+    settings : dict
+        What was played (variants, players, games, seed, skill).
+    """
+
+    levels: pd.DataFrame
+    differences: pd.DataFrame
+    settings: dict[str, Any]
+
+    def save(self, out: str | Path) -> list[Path]:
+        """Write ``_compare.json``, ``levels.csv`` and ``differences.csv`` into ``out``."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / COMPARE_FILE).write_text(json.dumps(self.settings, indent=1))
+        self.levels.to_csv(out / "levels.csv", index=False)
+        self.differences.to_csv(out / "differences.csv", index=False)
+        return [out / COMPARE_FILE, out / "levels.csv", out / "differences.csv"]
+
+    @classmethod
+    def read(cls, path: str | Path) -> Comparison:
+        """Read a comparison written by :meth:`save`."""
+        path = Path(path)
+        settings = json.loads((path / COMPARE_FILE).read_text())
+        return cls(pd.read_csv(path / "levels.csv"), pd.read_csv(path / "differences.csv"), settings)
+
+
+def parse_players(text: str | int | list[int]) -> list[int]:
+    """``"2-16"``, ``"4,8,16"``, ``16`` or a list -> player counts (each checked)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        counts = [text]
+    elif isinstance(text, list):
+        counts = list(text)
+    else:
+        counts = []
+        try:
+            for part in str(text).split(","):
+                lo, _, hi = part.strip().partition("-")
+                counts += list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+        except ValueError:
+            counts = []
+    if not counts or not all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in counts):
+        raise ValueError(
+            f"players = {text!r} is not allowed; give counts from {MIN_PLAYERS} to {MAX_PLAYERS}: "
+            "one (16), a list (4,8,16) or a range (2-16)."
+        )
+    return sorted(set(counts))
+
+
+def variants(presets: str | list[str], options: list[str] | None = None) -> list[Variant]:
+    """Every combination of presets and option values: ``["speed_play=true,false"]`` gives two.
+
+    Raises
+    ------
+    ValueError
+        For an unknown preset, a malformed option, an invalid value or fewer than two variants.
+    """
+    names = [p.strip() for p in presets.split(",")] if isinstance(presets, str) else list(presets)
+    for name in names:
+        if name not in PRESETS:
+            raise ValueError(f"rules {name!r} is not a preset; choose from: {', '.join(PRESETS)} (comma-separated for several).")
+    axes: list[list[tuple[str, str]]] = []
+    for text in options or []:
+        key, eq, values = text.partition("=")
+        if not eq or not key.strip() or not values.strip():
+            raise ValueError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
+        axes.append([(key.strip(), v.strip()) for v in values.split(",")])
+    out = [Variant(p, tuple(combo)) for p in names for combo in itertools.product(*axes)]
+    for v in out:
+        try:
+            PRESETS[v.preset].with_overrides([f"{k}={x}" for k, x in v.options])
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"variant {v.label!r} cannot be played: {exc}") from None
+    if len(out) < 2:
+        raise ValueError(
+            "a comparison needs at least two rule sets: give several presets (--rules classic,party) or "
+            "an option with several values (--option speed_play=true,false)."
+        )
+    return out
+
+
+SPEC_KEYS = {
+    "name": "a text",
+    "description": "a text",
+    "rules": "a preset name or a list of them",
+    "players": 'player counts: 16, [4, 8, 16] or "2-16"',
+    "options": 'a table of rule options and the values to compare, e.g. speed_play = [true, false]',
+    "games": "a whole number ≥ 2 (games per rule set, player count and line-up)",
+    "seed": "a whole number ≥ 0",
+    "skill": "a strategy name",
+    "out": "a directory path as text",
+}
+"""Keys of a comparison file (``experiments/speed_play.toml``) and what they allow."""
+
+
+def load_spec(path: str | Path) -> dict[str, Any]:
+    """Read a comparison file into the keyword arguments of :func:`compare` (plus ``out``).
+
+    Raises
+    ------
+    ValueError
+        For an unreadable file, an unknown key or a value of the wrong type.
+    """
+    import tomllib
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path} is not valid TOML: {exc}.") from None
+    for key in data:
+        if key not in SPEC_KEYS:
+            raise ValueError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, list) and v for v in options.values()):
+        raise ValueError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
+
+    def text(value: Any) -> str:
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+    spec: dict[str, Any] = {k: data[k] for k in ("rules", "players", "games", "seed", "skill", "out") if k in data}
+    spec["options"] = [f"{k}={','.join(text(v) for v in values)}" for k, values in options.items()]
+    return spec
+
+
+def _play(variant: Variant, players: int, strategies: list[str], games: int, seed: int, jobs: int | None,
+          out: Path | None, overwrite: bool) -> pd.DataFrame:
+    from ..config import RunConfig
+    from ..runner import run
+
+    config = RunConfig.build(rules=variant.rules(players), players=players, strategies=strategies, seed=seed, games=games)
+    result = run(config, out, jobs=jobs, quiet=True, overwrite=overwrite)
+    columns = ["turns", "winner", "winner_offset", "truncated"]
+    if result.path is not None:
+        from ..dataset import load
+
+        return load(result.path, columns=columns)
+    assert result.table is not None
+    return result.table.select(columns).to_pandas()
+
+
+def compare(
+    rules: str | list[str] = "party",
+    players: str | int | list[int] = 4,
+    options: list[str] | None = None,
+    *,
+    games: int = 10_000,
+    seed: int = 0,
+    skill: str = "greedy",
+    jobs: int | None = 1,
+    out: str | Path | None = None,
+    overwrite: bool = False,
+) -> Comparison:
+    """Play rule sets on the same deals and compare them (see the module docstring).
+
+    Parameters
+    ----------
+    rules : str or list of str
+        Preset(s), e.g. ``"party"`` or ``"classic,classic-house"``.
+    players : str, int or list of int
+        Player counts: ``16``, ``"4,8,16"`` or ``"2-16"``.
+    options : list of str, optional
+        ``OPTION=VALUE[,VALUE...]`` per option; the variants are every
+        combination (with the presets). E.g. ``["speed_play=true,false"]``.
+    games : int
+        Games per (variant, players) and run (the random and the skill run).
+    seed : int
+        Run seed shared by every variant (common random numbers).
+    skill : str
+        The strategy at seat 0 in the skill runs.
+    jobs : int or None
+        Worker processes per run (``None``: all cores).
+    out : str or Path, optional
+        Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there;
+        an interrupted comparison resumes.
+    overwrite : bool
+        Replace datasets of other settings under ``out``.
+
+    Returns
+    -------
+    Comparison
+    """
+    from ..strategy_spec import StrategySpec
+
+    counts = parse_players(players)
+    vs = variants(rules, options)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
+    StrategySpec.parse(skill)
+    for v in vs:
+        for p in counts:
+            _check_playable(v, p)
+    out_path = Path(out) if out is not None else None
+    levels, diffs = [], []
+    for p in counts:
+        per_variant = {}
+        for i, v in enumerate(vs):
+            where = (lambda tag: None if out_path is None else out_path / "runs" / f"v{i}-p{p:02d}-{tag}")
+            plain = _play(v, p, ["random"] * p, games, seed, jobs, where("random"), overwrite)
+            skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, jobs, where("skill"), overwrite)
+            per_variant[v.label] = {
+                "turns": plain["turns"].to_numpy(float),
+                "first_player_edge": 100 * ((plain["winner_offset"] == 1).to_numpy(float) - 1 / p),
+                "truncated": 100 * plain["truncated"].to_numpy(float),
+                "skill_edge": 100 * ((skilled["winner"] == 0).to_numpy(float) - 1 / p),
+            }
+        base = vs[0].label
+        for label, metrics in per_variant.items():
+            for metric, values in metrics.items():
+                mean, low, high = mean_interval(values)
+                levels.append({"players": p, "variant": label, "metric": metric, "mean": mean, "low": low,
+                               "high": high, "games": len(values)})
+                if label != base:
+                    d = paired_difference(per_variant[base][metric], values)
+                    diffs.append({"players": p, "variant": label, "baseline": base, "metric": metric,
+                                  "baseline_mean": d.mean_a, "variant_mean": d.mean_b, "diff": d.diff, "se": d.se,
+                                  "low": d.low, "high": d.high, "variance_reduction": d.variance_reduction,
+                                  "games": d.n})
+    settings = {"kind": "comparison", "variants": [v.label for v in vs], "players": counts, "games": games,
+                "seed": seed, "skill": skill}
+    result = Comparison(pd.DataFrame(levels), pd.DataFrame(diffs), settings)
+    if out_path is not None:
+        result.save(out_path)
+    return result
+
+
+def _check_playable(variant: Variant, players: int) -> None:
+    """Refuse a (variant, players) that cannot be dealt, before any game is played."""
+    try:
+        variant.rules(players).check_table(players)
+    except ValueError as exc:
+        raise ValueError(f"variant {variant.label!r} at {players} players cannot be played: {exc}") from None
+
+
+def metric_label(metric: str, skill: str = "greedy") -> str:
+    """Readable label of a metric key, with its unit."""
+    return METRICS.get(metric, metric).format(skill=skill)
+
+
+__all__ = ["COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "compare", "load_spec", "metric_label", "parse_players", "variants"]
