@@ -3,8 +3,9 @@
 from .api import load, run_experiment, simulate
 from .cards import N_TYPES, card_name, load_deck
 from .config import RunConfig
+from .conformance import check
 from .rules import PRESETS, RuleSet
 
 __version__ = "0.1.0"
 
-__all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "load_deck", "__version__", "load", "run_experiment", "simulate"]
+__all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "check", "load_deck", "__version__", "load", "run_experiment", "simulate"]

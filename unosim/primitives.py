@@ -83,13 +83,62 @@ def _sample_best(counts, mask, score, u):
     return out
 
 
+@njit(cache=True)
+def _sample_best_rows(counts, mask, score, u):
+    n, k = counts.shape
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        best = -1 << 60
+        total = 0
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0:
+                if score[r, t] > best:
+                    best = score[r, t]
+                    total = counts[r, t]
+                elif score[r, t] == best:
+                    total += counts[r, t]
+        if total == 0:
+            continue
+        x = int(u[r] * total)
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0 and score[r, t] == best:
+                x -= counts[r, t]
+                if x < 0:
+                    out[r] = t
+                    break
+    return out
+
+
 def sample_best(counts: NDArray, mask: NDArray[np.bool_], score: NDArray, u: NDArray[np.float64]) -> NDArray[np.int16]:
-    """Among masked columns held (``counts > 0``), pick one of highest ``score[col]``.
+    """Among masked columns held (``counts > 0``), pick one of highest score.
 
     Ties are broken in proportion to ``counts`` (physical cards). ``score`` is
-    one value per card type, e.g. ``CARD_POINTS``. Rows with nothing give -1.
+    one value per card type, e.g. ``CARD_POINTS`` (shape ``[N_TYPES]``), or one
+    per row and card type (shape ``[n, N_TYPES]``). Rows with nothing give -1.
     """
-    return _sample_best(counts, mask, np.asarray(score, np.int64), u)
+    score = np.asarray(score, np.int64)
+    if score.ndim == 2:
+        return _sample_best_rows(counts, mask, score, u)
+    return _sample_best(counts, mask, score, u)
+
+
+@njit(cache=True)
+def _next_seats(seat, direction, alive):
+    n, players = alive.shape
+    out = np.empty(n, np.int64)
+    for r in range(n):
+        s = seat[r]
+        for _ in range(players):
+            s = (s + direction[r]) % players
+            if alive[r, s]:
+                break
+        out[r] = s
+    return out
+
+
+def next_seats(seat: NDArray[np.integer], direction: NDArray[np.integer], alive: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The next seat still in the match after ``seat`` in ``direction`` (``obs.seat``, ``obs.direction``, ``obs.alive``)."""
+    return _next_seats(seat, direction, alive)
 
 
 @njit(cache=True)
@@ -162,4 +211,4 @@ def first_illegal_card(cards, legal, bluffable, wd4):
 CARD_SCORE_POINTS = _POINTS
 """Points per card type as int64, for :func:`sample_best`."""
 
-__all__ = ["CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "sample_best", "sample_counts"]
+__all__ = ["CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_counts"]
