@@ -419,6 +419,10 @@ def report(
 
 def main() -> None:
     """Entry point of the ``unosim`` console script."""
+    import sys
+
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # like ``python -m``: --strategies mymodule:Class finds ./mymodule.py
     app()
 
 

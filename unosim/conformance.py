@@ -245,7 +245,11 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
     spec = StrategySpec.parse(str(strategy))
     report = ConformanceReport(strategy=str(spec))
     start = time.perf_counter()
-    built = _describable(spec, report)
+    try:
+        built = _describable(spec, report)
+    except Exception as exc:  # noqa: BLE001 - e.g. get_params() reading an attribute the constructor never set
+        report.failures.append(Failure("describable", "", f"get_params() failed: {type(exc).__name__}: {exc}"))
+        built = None
     copy = _picklable(built, report) if built is not None else None
     if built is None:
         report.seconds = time.perf_counter() - start

@@ -84,9 +84,14 @@ class Strategy(metaclass=_ChecksParameters):
         constraints: dict[str, Any] = {}
         for cls in reversed(type(self).__mro__):
             constraints.update(getattr(cls, "parameter_constraints", None) or {})
-        params = self.get_params()
-        declared = {k: v for k, v in constraints.items() if k in params}
-        parameters.check(self.label, params, declared)
+        declared = {k: v for k, v in constraints.items() if k in self.param_names()}
+        missing = [k for k in declared if not hasattr(self, k)]
+        if missing:
+            raise TypeError(
+                f"strategy {self.label!r}: the constructor stores no attribute {missing[0]!r}; store every keyword "
+                f"parameter unchanged as self.{missing[0]} (get_params() reads it back)."
+            )
+        parameters.check(self.label, {k: getattr(self, k) for k in declared}, declared)
 
     @property
     def label(self) -> str:
