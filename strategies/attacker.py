@@ -7,7 +7,7 @@ from numpy.typing import NDArray
 
 from unosim.cards import CARD_KIND, IS_WILD, KIND_NAMES
 from unosim.observation import Observation
-from unosim.primitives import next_seats, sample_best
+from unosim.primitives import next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
 
 from .scoring import POINTS, fewest_cards_others
@@ -26,6 +26,7 @@ ATTACK = POINTS - np.where(IS_WILD, 1000, 0) + sum(np.where(_KIND[k], bonus, 0) 
 """Scores when the next player is close to winning: the card that hurts them most first."""
 CALM = POINTS + np.where(_KIND["number"], 1000, 0) - np.where(IS_WILD, 1000, 0) - np.where(_KIND["wild_draw_four"], 1, 0)
 """Scores otherwise: numbers first (most points first), then coloured actions, wilds last, the Wild Draw Four the very last."""
+_TABLES = np.stack([CALM, ATTACK])
 
 
 class AttackerStrategy(Strategy):
@@ -83,8 +84,7 @@ class AttackerStrategy(Strategy):
         return obs.hand_sizes[np.arange(len(obs)), after] <= self.threat
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        score = np.where(self.threatened(obs)[:, None], ATTACK, CALM)
-        return sample_best(obs.hand, obs.legal, score, obs.random())
+        return sample_best_of(obs.hand, obs.legal, _TABLES, self.threatened(obs), obs.random())
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
         return fewest_cards_others(obs, obs.alive, obs.random())

@@ -5,24 +5,20 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_COLOUR, N_COLOURED, N_TYPES
+from unosim.cards import IS_WILD
 from unosim.observation import Observation
-from unosim.primitives import argmax_ties, colour_counts, sample_best
+from unosim.primitives import argmax_ties, colour_counts, sample_best_of
 from unosim.strategy import Strategy
 
 from .scoring import POINTS
 
-_COLOUR = CARD_COLOUR[:N_COLOURED].astype(np.intp)
+COLOURED_FIRST = np.where(IS_WILD, POINTS - 100_000, POINTS)
+"""Points, every wild below every coloured card (whatever its colour bonus)."""
 
 
-def colour_scores(hand: NDArray) -> NDArray[np.int64]:
-    """``[n, N_TYPES]``: coloured cards ranked by how many cards of their colour are held, then points; wilds last."""
-    n = hand.shape[0]
-    score = np.empty((n, N_TYPES), np.int64)
-    np.multiply(colour_counts(hand)[:, _COLOUR], 100, out=score[:, :N_COLOURED])
-    score[:, :N_COLOURED] += POINTS[:N_COLOURED]
-    score[:, N_COLOURED:] = POINTS[N_COLOURED:] - 100_000
-    return score
+def colour_first_pick(obs: Observation, mask: NDArray[np.bool_]) -> NDArray[np.int16]:
+    """The masked coloured card whose colour is held most, then of most points; wilds last."""
+    return sample_best_of(obs.hand, mask, COLOURED_FIRST, None, obs.random(), 100 * colour_counts(obs.hand))
 
 
 class ColourKeeperStrategy(Strategy):
@@ -58,10 +54,10 @@ class ColourKeeperStrategy(Strategy):
     name = "colour-keeper"
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        return sample_best(obs.hand, obs.legal, colour_scores(obs.hand), obs.random())
+        return colour_first_pick(obs, obs.legal)
 
     def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
         return argmax_ties(colour_counts(obs.hand), obs.random())
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
-        return sample_best(obs.hand, obs.legal, colour_scores(obs.hand), obs.random())
+        return colour_first_pick(obs, obs.legal)

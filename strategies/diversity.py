@@ -3,38 +3,77 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES
+from unosim.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
 from unosim.observation import Observation
-from unosim.primitives import colour_counts, sample_best
 from unosim.strategy import Strategy
 
 from .scoring import POINTS
 
-_COLOUR = CARD_COLOUR[:N_COLOURED].astype(np.intp)
-_FACE = CARD_FACE[:N_COLOURED].astype(np.intp)
+_COLOUR = CARD_COLOUR.astype(np.int64)
+_FACE = CARD_FACE.astype(np.int64)
 
 
-def coverage_scores(hand: NDArray) -> NDArray[np.int64]:
-    """``[n, N_TYPES]`` score of giving up one card of each type: fewest colours and faces lost, then most points.
+@njit(cache=True, inline="always")
+def coverage_score(t, held, per_colour, per_face, colour, face, points):
+    """Score of giving up one card of type ``t``: 100 per colour or face it uncovers, plus its points."""
+    if t >= N_COLOURED:
+        return points[t] - 1000
+    lost = 0
+    if held == 1 and per_colour[colour[t]] == 1:
+        lost += 1
+    if held == 1 and per_face[face[t]] == 1:
+        lost += 1
+    return points[t] - 100 * lost
+
+
+@njit(cache=True)
+def _coverage_pick(hand, mask, colour, face, points, u):
+    n, k = hand.shape
+    out = np.full(n, -1, np.int16)
+    per_colour = np.zeros(N_COLOURS, np.int64)
+    per_face = np.zeros(FACES_PER_COLOUR, np.int64)
+    for r in range(n):
+        per_colour[:] = 0
+        per_face[:] = 0
+        for t in range(N_COLOURED):
+            per_colour[colour[t]] += hand[r, t]
+            per_face[face[t]] += hand[r, t]
+        best = -1 << 60
+        total = 0
+        for t in range(k):
+            if mask[r, t] and hand[r, t] > 0:
+                v = coverage_score(t, hand[r, t], per_colour, per_face, colour, face, points)
+                if v > best:
+                    best = v
+                    total = hand[r, t]
+                elif v == best:
+                    total += hand[r, t]
+        if total == 0:
+            continue
+        x = int(u[r] * total)
+        for t in range(k):
+            if mask[r, t] and hand[r, t] > 0:
+                if coverage_score(t, hand[r, t], per_colour, per_face, colour, face, points) == best:
+                    x -= hand[r, t]
+                    if x < 0:
+                        out[r] = t
+                        break
+    return out
+
+
+def coverage_pick(hand: NDArray, mask: NDArray[np.bool_], u: NDArray[np.float64]) -> NDArray[np.int16]:
+    """Among masked cards held, one whose loss uncovers fewest colours and faces, then of most points.
 
     Losing a card uncovers its colour when it is the last card of that colour
     held, and its face when it is the last card of that face; each uncovered
     colour or face costs 100, more than any card's points. Wilds (which match
-    everything) score below every coloured card.
+    everything) come after every coloured card. Ties in proportion to copies
+    held; -1 where nothing is masked.
     """
-    n = hand.shape[0]
-    coloured = hand[:, :N_COLOURED]
-    last = coloured == 1
-    per_colour = colour_counts(hand)
-    per_face = coloured.reshape(n, N_COLOURS, FACES_PER_COLOUR).sum(axis=1)
-    lost = (last & (per_colour[:, _COLOUR] == 1)).astype(np.int64)
-    lost += last & (per_face[:, _FACE] == 1)
-    score = np.empty((n, N_TYPES), np.int64)
-    np.subtract(POINTS[:N_COLOURED], 100 * lost, out=score[:, :N_COLOURED])
-    score[:, N_COLOURED:] = POINTS[N_COLOURED:] - 1000
-    return score
+    return _coverage_pick(hand, mask, _COLOUR, _FACE, POINTS, u)
 
 
 class DiversityStrategy(Strategy):
@@ -74,7 +113,7 @@ class DiversityStrategy(Strategy):
     name = "diversity"
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        return sample_best(obs.hand, obs.legal, coverage_scores(obs.hand), obs.random())
+        return coverage_pick(obs.hand, obs.legal, obs.random())
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
-        return sample_best(obs.hand, obs.legal, coverage_scores(obs.hand), obs.random())
+        return coverage_pick(obs.hand, obs.legal, obs.random())

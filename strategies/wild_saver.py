@@ -7,10 +7,13 @@ from numpy.typing import NDArray
 
 from unosim.cards import N_COLOURED
 from unosim.observation import Observation
-from unosim.primitives import sample_best
+from unosim.primitives import sample_best, sample_best_of
 from unosim.strategy import Strategy
 
 from .scoring import POINTS, WILDS_LAST
+
+_TABLES = np.stack([WILDS_LAST, POINTS])
+"""Scores while saving wilds (row 0) and once at most ``k`` non-wild cards are left (row 1)."""
 
 
 class WildSaverStrategy(Strategy):
@@ -56,9 +59,7 @@ class WildSaverStrategy(Strategy):
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         non_wild = obs.hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64)
-        free = non_wild <= self.k
-        score = np.where(free[:, None], POINTS, WILDS_LAST)
-        return sample_best(obs.hand, obs.legal, score, obs.random())
+        return sample_best_of(obs.hand, obs.legal, _TABLES, non_wild <= self.k, obs.random())
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         return sample_best(obs.hand, obs.legal, WILDS_LAST, obs.random())
