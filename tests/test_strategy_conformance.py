@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 import unosim
 from unosim import registry
 from unosim.cli import app
-from unosim.conformance import CHECKS
 from unosim.config import RunConfig
+from unosim.conformance import CHECKS
 from unosim.engine import Engine
 from unosim.strategy import Strategy
 
@@ -63,12 +63,14 @@ def test_check_command_prints_a_summary_for_a_conforming_strategy() -> None:
         ("bad_strategies:PlaysEverything", "legal decisions", ["for 'play' in game", "may not be played"]),
         ("bad_strategies:WrongShape", "shapes and dtypes", ["for 'play'", "expected an array of shape"]),
         ("bad_strategies:BadColour", "legal decisions", ["for 'choose_colour' in game", "not 0..3"]),
-        ("bad_strategies:CrashesPointing", "legal decisions", ["(party, 2 players, alone)", "raised IndexError: no such seat in decision 'point_at'"]),
+        ("bad_strategies:CrashesPointing", "legal decisions",
+         ["(party, 2 players, alone)", "raised IndexError: no such seat in decision 'point_at'"]),
         ("bad_strategies:Unpicklable", "picklable", ["pickle round trip failed"]),
         ("bad_strategies:HidesItsParameter", "describable", ["depth"]),
-        ("bad_strategies:SharedGenerator", "deterministic", ["(classic, 6 players, alone)", "differs with a second run with the same seed"]),
+        ("bad_strategies:SharedGenerator", "deterministic",
+         ["(classic, 6 players, alone)", "differs with a second run with the same seed"]),
     ],
-)
+)  # fmt: skip
 def test_check_command_names_the_failed_check_and_decision(strategy: str, check: str, words: list[str]) -> None:
     result = runner.invoke(app, ["check", strategy])
     assert result.exit_code == 1, result.output

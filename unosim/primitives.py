@@ -244,4 +244,7 @@ def first_illegal_card(cards, legal, bluffable, wd4):
 CARD_SCORE_POINTS = _POINTS
 """Points per card type as int64, for :func:`sample_best`."""
 
-__all__ = ["CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of", "sample_counts"]
+__all__ = [
+    "CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",
+    "sample_counts",
+]

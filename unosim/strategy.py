@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .cards import CARD_POINTS, WILD_DRAW_FOUR
 from . import parameters
+from .cards import CARD_POINTS, WILD_DRAW_FOUR
 from .observation import Observation
 from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
 
@@ -80,6 +80,8 @@ class Strategy(metaclass=_ChecksParameters):
         ValueError
             For the first parameter whose value is not allowed, e.g.
             ``strategy 'wild-saver': k=-1 is not allowed; use a whole number from 0 to 108.``
+        TypeError
+            When the constructor did not store a declared parameter as an attribute of that name.
         """
         constraints: dict[str, Any] = {}
         for cls in reversed(type(self).__mro__):
