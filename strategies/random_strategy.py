@@ -36,6 +36,7 @@ class RandomStrategy(Strategy):
     """
 
     name = "random"
+    parameter_constraints = {key: (float, 0.0, 1.0) for key in ("draw_rate", "keep_rate", "bluff_rate", "challenge_rate")}
 
     def __init__(
         self,
@@ -52,9 +53,6 @@ class RandomStrategy(Strategy):
         self.keep_rate = keep_rate
         self.bluff_rate = bluff_rate
         self.challenge_rate = challenge_rate
-        for key in ("draw_rate", "keep_rate", "bluff_rate", "challenge_rate"):
-            if not 0.0 <= getattr(self, key) <= 1.0:
-                raise ValueError(f"{key}={getattr(self, key)!r} must be a probability from 0 to 1")
 
     @property
     def plays_legal_drawn_card(self) -> bool:

@@ -36,3 +36,37 @@ class RaisesOnGame70(Strategy):
         if (obs.game == 70).any():
             raise KeyError("no such card")
         return super().play(obs)
+
+
+class CrashesPointing(Strategy):
+    """Raises inside ``point_at`` (a Point Taken, party rules only)."""
+
+    def point_at(self, obs):
+        raise IndexError("no such seat")
+
+
+class Unpicklable(Strategy):
+    """Holds a lambda, which pickle cannot send to a worker."""
+
+    def __init__(self, *, forget_uno_rate=0.0, catch_uno_rate=1.0):
+        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
+        self.score = lambda hand: hand.sum(axis=1)
+
+
+class HidesItsParameter(Strategy):
+    """Stores its parameter under another name, so ``get_params()`` cannot describe it."""
+
+    def __init__(self, *, depth=2):
+        super().__init__()
+        self._depth = depth
+
+
+class SharedGenerator(Strategy):
+    """Draws its randomness from one shared generator instead of ``obs.random()``."""
+
+    def __init__(self, *, forget_uno_rate=0.0, catch_uno_rate=1.0):
+        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
+        self.rng = np.random.default_rng()
+
+    def choose_colour(self, obs, cards):
+        return self.rng.integers(0, 4, len(obs))

@@ -1,14 +1,21 @@
-"""One conformance suite run over every registered strategy (scikit-learn style)."""
+"""One conformance suite run over every registered strategy (scikit-learn style), and
+``unosim check`` failing with the check, the decision and the game for broken ones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+import unosim
 from unosim import registry
+from unosim.cli import app
 from unosim.config import RunConfig
+from unosim.conformance import CHECKS
 from unosim.engine import Engine
 from unosim.strategy import Strategy
+
+runner = CliRunner()
 
 
 @pytest.mark.parametrize("name", sorted(registry.REGISTRY))
@@ -29,3 +36,53 @@ def test_strategy_plays_legal_complete_games(name: str, preset: str, compiled: b
     played = Engine(config, check=True, compiled=compiled).play(0, 500)
     assert np.all(played.rec[:, 2] > 0)  # every game was played (turns > 0)
     assert np.all((played.rec[:, 1] >= 0) | (played.rec[:, 5] == 1))  # a winner unless truncated
+
+
+@pytest.mark.parametrize("name", sorted(registry.REGISTRY))
+def test_builtin_strategy_passes_the_conformance_suite(name: str) -> None:
+    report = unosim.check(name)
+    assert report.ok, report.message()
+    assert report.tables == 18 and all(report.passed[c] > 0 for c in CHECKS)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_check_command_prints_a_summary_for_a_conforming_strategy() -> None:
+    result = runner.invoke(app, ["check", "wild-saver(k=3)", "--games", "4"])
+    assert result.exit_code == 0, result.output
+    out = flat(result.output)
+    assert "unosim check wild-saver(k=3) (18 tables" in out
+    assert all(name in out for name in CHECKS) and "FAIL" not in out
+
+
+@pytest.mark.parametrize(
+    ("strategy", "check", "words"),
+    [
+        ("bad_strategies:PlaysEverything", "legal decisions", ["for 'play' in game", "may not be played"]),
+        ("bad_strategies:WrongShape", "shapes and dtypes", ["for 'play'", "expected an array of shape"]),
+        ("bad_strategies:BadColour", "legal decisions", ["for 'choose_colour' in game", "not 0..3"]),
+        ("bad_strategies:CrashesPointing", "legal decisions",
+         ["(party, 2 players, alone)", "raised IndexError: no such seat in decision 'point_at'"]),
+        ("bad_strategies:Unpicklable", "picklable", ["pickle round trip failed"]),
+        ("bad_strategies:HidesItsParameter", "describable", ["depth"]),
+        ("bad_strategies:SharedGenerator", "deterministic",
+         ["(classic, 6 players, alone)", "differs with a second run with the same seed"]),
+    ],
+)  # fmt: skip
+def test_check_command_names_the_failed_check_and_decision(strategy: str, check: str, words: list[str]) -> None:
+    result = runner.invoke(app, ["check", strategy])
+    assert result.exit_code == 1, result.output
+    message = flat(result.output[result.output.index("error: "):])
+    assert f"strategy {strategy!r}: check {check!r} failed" in message
+    assert all(w in message for w in words), message
+    assert "Traceback" not in result.output
+
+
+def test_check_command_refuses_an_unknown_strategy_with_exit_2() -> None:
+    result = runner.invoke(app, ["check", "nosuch"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and "known strategies: attacker, bluffer, colour-keeper" in flat(result.output)
+    bad = runner.invoke(app, ["check", "wild-saver(k=-1)"])
+    assert bad.exit_code == 2 and "k=-1 is not allowed; use a whole number from 0 to 108" in flat(bad.output)

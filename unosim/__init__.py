@@ -3,9 +3,10 @@
 from .api import card_values, compare, load, report, run_experiment, simulate, tournament
 from .cards import N_TYPES, card_name, load_deck
 from .config import RunConfig
+from .conformance import check
 from .rules import PRESETS, RuleSet
 
 __version__ = "0.1.0"
 
-__all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "load_deck", "__version__", "load", "run_experiment", "simulate",
-           "card_values", "compare", "report", "tournament"]
+__all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "check", "load_deck", "__version__", "load", "run_experiment",
+           "simulate", "card_values", "compare", "report", "tournament"]

@@ -1,6 +1,6 @@
 """The ``unosim`` command line (Typer).
 
-Commands: ``simulate`` (one run), ``run`` (an experiment file). Bad input is
+Commands: ``simulate`` (one run), ``run`` (an experiment file), ``check`` (a strategy's conformance). Bad input is
 refused before any work with a one-paragraph message and exit code 2 (the
 same code the option parser uses for a malformed option); wrap a new command
 in :func:`user_errors` to get the same behaviour. ``UNOSIM_DEBUG=1`` shows the
@@ -493,6 +493,36 @@ def _print_leaderboard(result: Any) -> None:
     out_console.print(table)
 
 
+# ---------------------------------------------------------------- check
+@app.command("check")
+@user_errors()
+def check_command(
+    strategy: Annotated[
+        str, typer.Argument(metavar="STRATEGY", help="A registered name, module:Class, or name(param=value, ...).")
+    ],
+    games: Annotated[int, typer.Option("--games", help="Games per table (18 tables).")] = 12,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed of every table.")] = 0,
+) -> None:
+    """Conformance suite: every preset at 2, 6 and 16 players; legal, well-shaped,
+    deterministic, batch-independent, picklable and describable.
+
+    [dim]Example: unosim check mymodule:MyStrategy[/]
+    """
+    from .conformance import check
+
+    report = check(strategy, games=games, seed=seed)
+    table = Table(title=f"unosim check {report.strategy} ({report.tables} tables, {report.games:,} games, {report.seconds:.1f} s)")
+    for col in ("check", "result", "detail"):
+        table.add_column(col)
+    for name, result, detail in report.rows():
+        style = "green" if result == "ok" else "red" if result == "FAIL" else "dim"
+        table.add_row(name, Text(result, style=style), Text(detail))
+    out_console.print(table)
+    if not report.ok:
+        err_console.print(Text("error: ", style="bold red") + Text(report.message()), soft_wrap=True)
+        raise typer.Exit(1)
+
+
 # ---------------------------------------------------------------- study and report
 DEFAULT_STUDY = Path(__file__).with_name("studies") / "default.toml"
 
@@ -635,6 +665,10 @@ def compare(
 
 def main() -> None:
     """Entry point of the ``unosim`` console script."""
+    import sys
+
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # like ``python -m``: --strategies mymodule:Class finds ./mymodule.py
     app()
 
 

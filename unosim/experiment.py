@@ -77,6 +77,7 @@ from .runner import (
     check_options,
     default_chunk_size,
     describe_deck,
+    describe_strategies,
     execute,
     existing_chunk_size,
     new_metadata,
@@ -126,6 +127,7 @@ class Cell:
             "seed": self.config.seed,
             "config": self.config.to_dict(),
             "deck": describe_deck(self.config),
+            "strategy_params": describe_strategies(self.config),
         }
 
 

@@ -94,6 +94,88 @@ def sample_best(counts: NDArray, mask: NDArray[np.bool_], score: NDArray, u: NDA
 
 
 @njit(cache=True)
+def _sample_best_of(counts, mask, tables, which, colour, colour_bonus, u):
+    n, k = counts.shape
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        table = which[r]
+        best = -1 << 60
+        total = 0
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0:
+                v = tables[table, t]
+                if colour[t] >= 0:
+                    v += colour_bonus[r, colour[t]]
+                if v > best:
+                    best = v
+                    total = counts[r, t]
+                elif v == best:
+                    total += counts[r, t]
+        if total == 0:
+            continue
+        x = int(u[r] * total)
+        for t in range(k):
+            if mask[r, t] and counts[r, t] > 0:
+                v = tables[table, t]
+                if colour[t] >= 0:
+                    v += colour_bonus[r, colour[t]]
+                if v == best:
+                    x -= counts[r, t]
+                    if x < 0:
+                        out[r] = t
+                        break
+    return out
+
+
+def sample_best_of(
+    counts: NDArray,
+    mask: NDArray[np.bool_],
+    tables: NDArray,
+    which: NDArray[np.integer] | None,
+    u: NDArray[np.float64],
+    colour_bonus: NDArray | None = None,
+) -> NDArray[np.int16]:
+    """:func:`sample_best` with a score per row: table ``tables[which[row]]`` plus a bonus per colour.
+
+    Parameters
+    ----------
+    counts, mask, u
+        As for :func:`sample_best`.
+    tables : array ``[k, N_TYPES]``
+        Score tables (one row of scores per card type each).
+    which : int array ``[n]`` or None
+        The table of each decision row (None: table 0 for every row).
+    colour_bonus : int array ``[n, 4]``, optional
+        Added to the score of every coloured card of that colour in that row,
+        e.g. ``100 * colour_counts(obs.hand)`` to prefer the colour held most.
+    """
+    tables = np.atleast_2d(np.asarray(tables, np.int64))
+    n = counts.shape[0]
+    which = np.zeros(n, np.int64) if which is None else np.asarray(which, np.int64)
+    bonus = np.zeros((n, 4), np.int64) if colour_bonus is None else np.asarray(colour_bonus, np.int64)
+    return _sample_best_of(counts, mask, tables, which, _COLOUR, bonus, u)
+
+
+@njit(cache=True)
+def _next_seats(seat, direction, alive):
+    n, players = alive.shape
+    out = np.empty(n, np.int64)
+    for r in range(n):
+        s = seat[r]
+        for _ in range(players):
+            s = (s + direction[r]) % players
+            if alive[r, s]:
+                break
+        out[r] = s
+    return out
+
+
+def next_seats(seat: NDArray[np.integer], direction: NDArray[np.integer], alive: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The next seat still in the match after ``seat`` in ``direction`` (``obs.seat``, ``obs.direction``, ``obs.alive``)."""
+    return _next_seats(seat, direction, alive)
+
+
+@njit(cache=True)
 def _colour_counts(hand, colour):
     n, k = hand.shape
     out = np.zeros((n, 4), np.int32)
@@ -163,4 +245,7 @@ def first_illegal_card(cards, legal, bluffable, wd4):
 CARD_SCORE_POINTS = _POINTS
 """Points per card type as int64, for :func:`sample_best`."""
 
-__all__ = ["CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "sample_best", "sample_counts"]
+__all__ = [
+    "CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",
+    "sample_counts",
+]

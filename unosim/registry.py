@@ -14,6 +14,12 @@ from typing import Any
 REGISTRY: dict[str, str] = {
     "random": "strategies.random_strategy:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
+    "diversity": "strategies.diversity:DiversityStrategy",
+    "ranking": "strategies.ranking:RankingStrategy",
+    "wild-saver": "strategies.wild_saver:WildSaverStrategy",
+    "colour-keeper": "strategies.colour_keeper:ColourKeeperStrategy",
+    "attacker": "strategies.attacker:AttackerStrategy",
+    "bluffer": "strategies.bluffer:BlufferStrategy",
 }
 """Registered strategy names and their entry points."""
 
@@ -43,7 +49,7 @@ def resolve(name: str) -> type:
 
 
 def check_known(name: str, params: dict[str, Any]) -> None:
-    """Refuse an unknown strategy or parameter before any work starts."""
+    """Refuse an unknown strategy, an unknown parameter or a bad value before any work starts."""
     cls = resolve(name)
     allowed = cls.param_names()
     unknown = set(params) - set(allowed)
@@ -52,13 +58,18 @@ def check_known(name: str, params: dict[str, Any]) -> None:
             f"strategy {name!r} has no parameter {sorted(unknown)[0]!r}; its parameters are: "
             f"{', '.join(allowed) or '(none)'}."
         )
+    make(name, params)  # refuses a bad value now, not in a worker
 
 
 def make(name: str, params: dict[str, Any] | None = None) -> Any:
     """Instantiate a strategy from its name or entry point and parameters."""
+    from .parameters import ParameterError
+
     cls = resolve(name)
     try:
         return cls(**(params or {}))
+    except ParameterError:
+        raise  # already names the strategy, the parameter and what to use
     except (TypeError, ValueError) as exc:
         raise ValueError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
 

@@ -219,6 +219,7 @@ def run(
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["config"] = config.to_dict()
     meta["deck"] = describe_deck(config)
+    meta["strategy_params"] = describe_strategies(config)
     meta["extra_columns"] = {k: v.as_py() if isinstance(v, pa.Scalar) else v for k, v in (extra_columns or {}).items()}
     columns = tuple((extra_columns or {}).items())
     parts = tuple(
@@ -261,6 +262,13 @@ def describe_deck(config: RunConfig) -> dict[str, Any]:
     """The deck played, with its per-type counts (a deck file may change later)."""
     deck = config.rules.load_deck()
     return {"name": deck.name, "counts": list(deck.counts), "copies": config.rules.deck_copies}
+
+
+def describe_strategies(config: RunConfig) -> dict[str, Any]:
+    """Every distinct strategy of the line-up by its spec: name, class and all its parameters (defaults included)."""
+    from .registry import make
+
+    return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in config.strategies}
 
 
 def existing_chunk_size(out: Path | None) -> int | None:

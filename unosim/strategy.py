@@ -15,11 +15,12 @@ an error naming the strategy, the decision and the game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from . import parameters
 from .cards import CARD_POINTS, WILD_DRAW_FOUR
 from .observation import Observation
 from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
@@ -30,7 +31,17 @@ TAKE = -1
 """Decision value of :meth:`Strategy.add_to_pile`: take the mini pile."""
 
 
-class Strategy:
+class _ChecksParameters(type):
+    """Metaclass: calls :meth:`Strategy.check_params` once the whole constructor has run,
+    so a subclass may store its parameters before or after calling ``super().__init__``."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        strategy = super().__call__(*args, **kwargs)
+        strategy.check_params()
+        return strategy
+
+
+class Strategy(metaclass=_ChecksParameters):
     """Base class of all strategies; the defaults play sensibly.
 
     Parameters
@@ -39,17 +50,55 @@ class Strategy:
         Probability of forgetting to call UNO when going down to one card (U-1).
     catch_uno_rate : float
         Probability of catching another player's forgotten UNO call (U-1).
+
+    Notes
+    -----
+    Declare what each constructor parameter allows in the class attribute
+    ``parameter_constraints`` (see :mod:`unosim.parameters`); the declarations
+    of the parent classes are inherited. :meth:`check_params` checks them all
+    when the object is built and refuses a bad value with a message naming
+    the strategy, the parameter and what is allowed.
     """
 
     name = "base"
 
+    parameter_constraints: ClassVar[dict[str, Any]] = {
+        "forget_uno_rate": (float, 0.0, 1.0),
+        "catch_uno_rate": (float, 0.0, 1.0),
+    }
+    """Allowed values of each constructor parameter (``(float, low, high)``, ``(int, low, high)``, ...)."""
+
     def __init__(self, *, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         self.forget_uno_rate = forget_uno_rate
         self.catch_uno_rate = catch_uno_rate
-        for key in ("forget_uno_rate", "catch_uno_rate"):
-            value = getattr(self, key)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{key}={value!r} must be a probability from 0 to 1")
+
+    def check_params(self) -> None:
+        """Check every declared parameter constraint (called once the constructor has run).
+
+        Raises
+        ------
+        ValueError
+            For the first parameter whose value is not allowed, e.g.
+            ``strategy 'wild-saver': k=-1 is not allowed; use a whole number from 0 to 108.``
+        TypeError
+            When the constructor did not store a declared parameter as an attribute of that name.
+        """
+        constraints: dict[str, Any] = {}
+        for cls in reversed(type(self).__mro__):
+            constraints.update(getattr(cls, "parameter_constraints", None) or {})
+        declared = {k: v for k, v in constraints.items() if k in self.param_names()}
+        missing = [k for k in declared if not hasattr(self, k)]
+        if missing:
+            raise TypeError(
+                f"strategy {self.label!r}: the constructor stores no attribute {missing[0]!r}; store every keyword "
+                f"parameter unchanged as self.{missing[0]} (get_params() reads it back)."
+            )
+        parameters.check(self.label, {k: getattr(self, k) for k in declared}, declared)
+
+    @property
+    def label(self) -> str:
+        """The strategy's registered name, or its class name when it sets no ``name``."""
+        return self.name if self.name != Strategy.name else type(self).__name__
 
     # ------------------------------------------------------------ description
     @classmethod

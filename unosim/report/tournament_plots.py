@@ -3,7 +3,8 @@
 Plot functions take an ``ax`` and return it. :func:`write_report` writes into a
 directory: ``leaderboard.md`` and ``leaderboard.csv`` (one row per strategy),
 ``head_to_head.csv`` (one row per ordered pair), ``leaderboard.png/.svg``,
-``head_to_head.png/.svg`` and ``report.md`` (the tables and plots together).
+``head_to_head.png/.svg``, ``report.md`` (the tables and plots together) and the
+self-contained ``report.html``.
 It takes the tables of a :class:`unosim.analysis.tournament.TournamentResult`
 (any object with its attributes).
 """
@@ -102,6 +103,30 @@ def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _write_html(result: Any, out: Path) -> list[Path]:
+    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reporting`)."""
+    from ..reporting import Section, write_sections
+
+    board = result.leaderboard
+    figures = []
+    for name, height in (("leaderboard", max(3.5, 0.45 * len(board) + 1.5)), ("head_to_head", max(4.5, 0.6 * len(board) + 2))):
+        fig = Figure(figsize=(8, height))
+        ax = fig.subplots()
+        if name == "leaderboard":
+            leaderboard_plot(board, ax, result.fair_share)
+        else:
+            head_to_head_plot(result.head_to_head_matrix(), ax)
+        fig.tight_layout()
+        figures.append((name, fig))
+    section = Section(
+        "Tournament", f"{result.title}. Win rates per seat-game (fair share 1/P) with 95 % intervals clustered by deal; "
+        "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.",
+        figures, [("Leaderboard", board), ("Head-to-head", result.head_to_head)],
+    )
+    written = write_sections([section], out, title="Tournament report")
+    return [f for f in written if f.name == "report.html"]
+
+
 def write_report(result: Any, directory: str | Path) -> list[Path]:
     """Write the tables and plots of a tournament result into ``directory``; return the files."""
     out = Path(directory)
@@ -109,7 +134,7 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
     board, pairs = result.leaderboard, result.head_to_head
     order = list(board["strategy"])
     matrix = result.head_to_head_matrix()
-    files = []
+    files = _write_html(result, out)
     board.to_csv(out / "leaderboard.csv", index=False)
     pairs.to_csv(out / "head_to_head.csv", index=False)
     (out / "leaderboard.md").write_text(f"# Leaderboard\n\n{result.title}\n\n" + leaderboard_markdown(board))
