@@ -173,7 +173,7 @@ def tournament(
         Before any game is played, for any bad value.
     """
     from .analysis.tournament import run_tournament
-    from .report.tournament_plots import write_report
+    from .tournament_plots import write_report
 
     result = run_tournament(
         rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,

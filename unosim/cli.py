@@ -445,7 +445,7 @@ def tournament_command(
     --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
     """
     from .analysis.tournament import run_tournament
-    from .report.tournament_plots import write_report as write_tournament_report
+    from .tournament_plots import write_report as write_tournament_report
 
     def on_round(games_so_far: int, widest: float) -> None:
         if not quiet:
@@ -584,7 +584,7 @@ def report(
     written by `unosim compare --out`.
     """
     from .analysis.tournament import is_tournament, load_tournament
-    from .report.tournament_plots import write_report as write_tournament_report
+    from .tournament_plots import write_report as write_tournament_report
     from .reporting import write_report
 
     if is_tournament(dataset):  # a tournament's leaderboard, head-to-head and plots

@@ -537,7 +537,7 @@ class TournamentResult:
 
     def plot(self) -> Figure:
         """The leaderboard with intervals and the head-to-head heatmap, side by side."""
-        from ..report.tournament_plots import tournament_figure
+        from ..tournament_plots import tournament_figure
 
         return tournament_figure(self.leaderboard, self.head_to_head_matrix(), self.fair_share, self.title)
 

@@ -105,7 +105,7 @@ def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
 
 def _write_html(result: Any, out: Path) -> list[Path]:
     """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reporting`)."""
-    from ..reporting import Section, write_sections
+    from .reporting import Section, write_sections
 
     board = result.leaderboard
     figures = []
