@@ -1,7 +1,7 @@
 """A referee that re-plays a traced game from its event log and opening hands.
 
 It keeps its own hands, top card, colour, direction and turn order, written
-from RULES.md directly (not from the engine), and checks that every play was
+from the rule book (docs/rules.md) directly (not from the engine), and checks that every play was
 legal (T-1, W-2), that every turn went to the right seat (T-6, S-3, A-1..A-3,
 W-2 outcomes), that forced draws had the right size, and that the final hands
 agree with the record. Classic rules, plus Point Taken (A-4), Wild Drawn
