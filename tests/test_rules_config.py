@@ -60,6 +60,9 @@ def test_table_checks() -> None:
     for bad in (1, 17):
         with pytest.raises(ValueError, match="2 to 16"):
             PRESETS["classic"].check_table(bad)
+    PRESETS["classic"].replace(dealer=3).check_table(4)
+    with pytest.raises(ValueError, match="dealer = 4, but a table of 4 players has seats 0 to 3"):
+        PRESETS["classic"].replace(dealer=4).check_table(4)
 
 
 def test_round_trip_through_dict() -> None:

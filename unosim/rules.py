@@ -158,11 +158,16 @@ class RuleSet:
         return max(1, -(-(players * self.hand_size + 1) // self.load_deck().size))
 
     def check_table(self, players: int) -> None:
-        """Refuse a player count outside 2–16 or a table the deck cannot deal."""
+        """Refuse a player count outside 2–16, a fixed dealer who is not a seat of the table, or a table the deck cannot deal."""
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(
                 f"players = {players!r}; unosim plays {MIN_PLAYERS} to {MAX_PLAYERS} players. "
                 f"Choose a number in that range."
+            )
+        if self.dealer != "random" and self.dealer >= players:
+            raise ValueError(
+                f"dealer = {self.dealer}, but a table of {players} players has seats 0 to {players - 1} (S-4). "
+                f"Choose one of those seats, or dealer=random."
             )
         size = self.load_deck().size * self.deck_copies
         need = players * self.hand_size + 1
