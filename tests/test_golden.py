@@ -37,3 +37,5 @@ def test_golden_cases_cover_the_presets_and_an_elimination_match() -> None:
     matches = [c for c in CASES if c.match]
     text = (GOLDEN_DIR / f"{matches[0].name}.txt").read_text()
     assert "== Round 1:" in text and "== Match over" in text  # more than one round was told
+    seats = [line.split("seats in the match ")[1].split("]")[0] for line in text.splitlines() if line.startswith("== Round")]
+    assert len(set(seats)) >= 2, "the match shows a player dropping out (E-4)"
