@@ -28,9 +28,11 @@ Reverse, votes, links, jump-ins and catches only among them).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
+from unosim.cards import load_deck
 from unosim.kernels import layout as L
 from unosim.rules import RuleSet
 
@@ -46,13 +48,19 @@ def face(card: int) -> int:
     return card - 42 if card >= 56 else card % 14
 
 
+@lru_cache(maxsize=8)
+def deck_counts(deck: str, copies: int) -> Counter:
+    """The cards of ``copies`` copies of the deck, by type (read once per deck, not once per game)."""
+    counts = load_deck(deck).array(copies)
+    return Counter({t: int(n) for t, n in enumerate(counts) if n})
+
+
 class Referee:
     def __init__(self, rules: RuleSet, players: int, opening: np.ndarray) -> None:
         self.r = rules
         self.P = players
         self.hands = [Counter(int(c) for c in opening[p] if c >= 0) for p in range(players)]
-        deck = rules.load_deck().array(rules.deck_copies)
-        self.deck = Counter({t: int(n) for t, n in enumerate(deck) if n})
+        self.deck = deck_counts(rules.deck, rules.deck_copies)
         self.draw = self.deck.copy()  # the draw pile: the deck less the opening hands (S-1)
         for hand in self.hands:
             self.draw.subtract(hand)
@@ -84,8 +92,9 @@ class Referee:
         self.pile_player = -1
         self.jump_from: int | None = None  # player of a number card that may now be jumped on (P-1/P-2)
 
-    def take_from_draw_pile(self, card: int, what: str) -> None:
-        assert self.draw[card] > 0, f"{what} {card}, which is not in the draw pile (T-5)"
+    def take_from_draw_pile(self, card: int, what: str, seat: int = -1) -> None:
+        """``what`` (with ``{seat}`` in it for a draw) is formatted only if the card is missing."""
+        assert self.draw[card] > 0, f"{what.format(seat=seat)} {card}, which is not in the draw pile (T-5)"
         self.draw[card] -= 1
 
     def cards_accounted_for(self) -> None:
@@ -282,7 +291,7 @@ class Referee:
         elif ev in (L.EV_DRAW, L.EV_EMPTY):
             got = ev == L.EV_DRAW
             if got:
-                self.take_from_draw_pile(card, f"seat {seat} drew")
+                self.take_from_draw_pile(card, "seat {seat} drew", seat)
             else:
                 assert self.draw.total() == 0 and self.under.total() == 0, "a draw found 'both piles empty' when they were not"
             if a == L.DR_TURN:
