@@ -1,7 +1,7 @@
 """A referee that re-plays a traced game from its event log and opening hands.
 
 It keeps its own hands, top card, colour, direction and turn order, written
-from RULES.md directly (not from the engine), and checks that every play was
+from the rule book (docs/rules.md) directly (not from the engine), and checks that every play was
 legal (T-1, W-2), that every turn went to the right seat (T-6, S-3, A-1..A-3,
 W-2 outcomes), that forced draws had the right size, and that the final hands
 agree with the record. Classic rules, plus Point Taken (A-4), Wild Drawn
@@ -9,6 +9,15 @@ Together with its link echoes (P-6, P-7), Wild Pile Up (P-5) and speed play
 (P-1..P-3): a jump-in only with the identical card, only right after a number
 card was played (not by its player), play going on after the jumper, and the
 turn player's jump-in counted as their turn.
+
+It also follows the piles as far as the trace shows them: the discard pile
+under the top card is known card by card (plays, start cards left under it,
+wilds turned up for a mini pile), the mini pile too, and the draw pile is the
+rest of the deck. Every card drawn or turned up must be in the draw pile
+(T-5), a reshuffle must come when the draw pile is empty and move exactly the
+cards under the top, and "both piles empty" must be true. A caught player
+(U-1) must have forgotten to call UNO since the last turn began, and be caught
+at most once for it.
 
 Rounds of elimination matches (E-4): the seats without an opening hand are out
 of the match; the others play as a smaller table (turn order, the 2-player
@@ -19,9 +28,11 @@ Reverse, votes, links, jump-ins and catches only among them).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
+from unosim.cards import load_deck
 from unosim.kernels import layout as L
 from unosim.rules import RuleSet
 
@@ -37,11 +48,25 @@ def face(card: int) -> int:
     return card - 42 if card >= 56 else card % 14
 
 
+@lru_cache(maxsize=8)
+def deck_counts(deck: str, copies: int) -> Counter:
+    """The cards of ``copies`` copies of the deck, by type (read once per deck, not once per game)."""
+    counts = load_deck(deck).array(copies)
+    return Counter({t: int(n) for t, n in enumerate(counts) if n})
+
+
 class Referee:
     def __init__(self, rules: RuleSet, players: int, opening: np.ndarray) -> None:
         self.r = rules
         self.P = players
         self.hands = [Counter(int(c) for c in opening[p] if c >= 0) for p in range(players)]
+        self.deck = deck_counts(rules.deck, rules.deck_copies)
+        self.draw = self.deck.copy()  # the draw pile: the deck less the opening hands (S-1)
+        for hand in self.hands:
+            self.draw.subtract(hand)
+        assert all(n >= 0 for n in self.draw.values()), "the opening hands hold cards the deck does not have"
+        self.under: Counter = Counter()  # the discard pile below its top card (T-5)
+        self.forgot: int | None = None  # the seat that forgot to call UNO since the last turn began (U-1)
         self.alive = [p for p in range(players) if len(opening[p]) and opening[p][0] >= 0]  # E-4 elimination
         self.top = -1
         self.colour = -1
@@ -66,6 +91,18 @@ class Referee:
         self.pile_actor: int | None = None
         self.pile_player = -1
         self.jump_from: int | None = None  # player of a number card that may now be jumped on (P-1/P-2)
+
+    def take_from_draw_pile(self, card: int, what: str, seat: int = -1) -> None:
+        """``what`` (with ``{seat}`` in it for a draw) is formatted only if the card is missing."""
+        assert self.draw[card] > 0, f"{what.format(seat=seat)} {card}, which is not in the draw pile (T-5)"
+        self.draw[card] -= 1
+
+    def cards_accounted_for(self) -> None:
+        """Draw pile, discard pile, mini pile and hands together are exactly the deck."""
+        held = self.draw + self.under + self.mini + Counter({self.top: 1} if self.top >= 0 else {})
+        for hand in self.hands:
+            held += hand
+        assert held == +self.deck, f"cards missing {+(self.deck - held)}, extra {+(held - self.deck)}"
 
     def seat(self, base: int, steps: int) -> int:
         """The seat ``steps`` places from ``base`` in the current direction, among the seats in the match."""
@@ -173,9 +210,14 @@ class Referee:
         if ev == L.EV_DEAL:
             assert seat in self.alive and a in self.alive
             self.dealer = a
-        elif ev == L.EV_RETURN:
-            pass
+        elif ev == L.EV_RETURN:  # a start card turned up: left under the pile (S-2) or put back (S-3)
+            self.take_from_draw_pile(card, "start card")
+            if a:
+                self.under[card] += 1
+            else:
+                self.draw[card] += 1
         elif ev == L.EV_START:
+            self.take_from_draw_pile(card, "start card")
             self.top, self.colour = card, colour(card)
             first = self.seat(self.dealer, 1)
             assert b == first
@@ -208,6 +250,7 @@ class Referee:
                 self.link_must_end = False
             assert self.colour >= 0
             self.turn, self.drawn_this_turn = seat, None
+            self.forgot = None  # the chance to catch a forgotten call ends when the next turn starts (U-1)
             self.turns += 1
             self.jump_from = None
         elif ev == L.EV_PLAY and b:  # a jump-in (P-1/P-2)
@@ -217,6 +260,7 @@ class Referee:
             if seat == self.expect_turn:  # their jump-in is their turn (T-7)
                 self.turns += 1
             self.hands[seat][card] -= 1
+            self.under[self.top] += 1
             self.after_play(seat, card)
             self.jump_from = seat if self.winner is None else None
         elif ev == L.EV_WRONG_JUMP:  # P-3
@@ -236,6 +280,7 @@ class Referee:
             else:
                 assert self.matches(card), f"seat {seat} played {card} on top {self.top} colour {self.colour} (T-1)"
             self.hands[seat][card] -= 1
+            self.under[self.top] += 1
             self.top = card
             self.colour = colour(card) if card < 56 else a
             assert 0 <= self.colour < 4 or card == 58
@@ -245,6 +290,10 @@ class Referee:
             self.jump_from = seat if self.r.speed_play and number and self.winner is None else None
         elif ev in (L.EV_DRAW, L.EV_EMPTY):
             got = ev == L.EV_DRAW
+            if got:
+                self.take_from_draw_pile(card, "seat {seat} drew", seat)
+            else:
+                assert self.draw.total() == 0 and self.under.total() == 0, "a draw found 'both piles empty' when they were not"
             if a == L.DR_TURN:
                 assert seat == self.turn
                 if self.turn_draw is None:
@@ -286,23 +335,32 @@ class Referee:
             self.expect_turn = self.seat(seat, 1)
         elif ev == L.EV_UNO_FORGET:
             assert self.hands[seat].total() == 1
+            self.forgot = seat
         elif ev == L.EV_CATCH:
             assert a != seat and a in self.alive
+            assert self.forgot == seat, f"seat {seat} was caught not calling UNO, but it did not forget to call (U-1)"
+            self.forgot = None
             if self.r.uno_penalty > 0:
                 self.pending.insert(0, [seat, self.r.uno_penalty, L.DR_UNO, 0])
         elif ev == L.EV_RESHUFFLE:
-            pass
+            assert self.draw.total() == 0, "a reshuffle while the draw pile still holds cards (T-5)"
+            assert a == self.under.total(), f"{a} cards reshuffled, but {self.under.total()} lay under the top card (T-5)"
+            self.draw += self.under
+            self.under.clear()
         elif ev == L.EV_WIN:
             assert self.winner == seat and not self.pending
             assert a == sum(self.points(p) for p in range(P) if p != seat)
         elif ev == L.EV_PILE_FLIP:
             assert self.top == 58 and self.pile_player >= 0
+            self.take_from_draw_pile(card, "turned up for the mini pile")
             if card < 56:
                 self.mini[card] += 1
                 self.mini_colour = colour(card)
                 self.pile_actor = self.seat(self.pile_player, 1)
             elif a:
                 self.mini[card] += 1
+            else:
+                self.under[card] += 1
         elif ev == L.EV_PILE_AS_WILD:
             assert seat == self.pile_player and self.pile_actor is None
             self.mini.clear()
@@ -367,6 +425,7 @@ def check_game(rules: RuleSet, players: int, events: np.ndarray, opening: np.nda
     for row in events:
         ref.event(*(int(x) for x in row[1:]))
     assert not ref.pending, f"forced draws never made: {ref.pending}"
+    ref.cards_accounted_for()
     assert ref.turns == rec[L.R_TURNS], (ref.turns, rec[L.R_TURNS])
     winner = rec[L.R_WINNER]
     assert (ref.winner if ref.winner is not None else -1) == winner

@@ -1,6 +1,6 @@
 """Independent, deliberately simple pure-Python reference engine for UNO / UNO Party!
 
-Written from ``/work/shared/RULES.md`` alone (rule ids S-, T-, A-, W-, P-, U-, E-
+Written from the rule book alone (``docs/rules.md``; rule ids S-, T-, A-, W-, P-, U-, E-
 are cited in comments).  It plays one game at a time with explicit lists: each
 hand is a list of cards, the draw pile is a real shuffled list (top = end of
 the list), the discard pile a list (top = end), the mini pile a list.  It only
@@ -20,8 +20,8 @@ Cards are ``Card(colour, face)``: colour is one of ``COLOURS`` or ``None`` for a
 wild; face is an int 0-9 or one of "skip", "reverse", "draw_two",
 "point_taken", "wild", "wild_draw_four", "wild_pile_up", "wild_drawn_together".
 
-Places where RULES.md is ambiguous or contradicts itself
---------------------------------------------------------
+Places where the rule book is ambiguous or contradicts itself
+-------------------------------------------------------------
 1. T-7 "one action (a play or a draw) of the player whose turn it is": a turn in
    which the player draws (T-3/T-4) and then plays the drawn card could be one
    or two actions.  Chosen: ONE turn (it is one turn of that player; T-3 says
@@ -129,7 +129,7 @@ def hand_points(hand):
 # ---------------------------------------------------------------- decks (§1)
 
 def build_deck(deck, copies=1):
-    """The deck as a list of cards, from the tables in RULES.md §1."""
+    """The deck as a list of cards, from the tables of docs/rules.md §1."""
     cards = []
     if deck == "classic":
         for colour in COLOURS:

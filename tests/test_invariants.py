@@ -88,22 +88,56 @@ def test_invariants_party(players: int, options: str) -> None:
     assert len(jumps) == rec[:, L.R_JUMP_INS].sum()
 
 
-def test_referee_catches_a_tampered_log() -> None:
+def _classic_log() -> tuple[RunConfig, object]:
     config = RunConfig.build(rules="classic", players=4, strategies="random", seed=5)
-    played = Engine(config, trace=True).play(0, 20)
-    plays = np.flatnonzero(played.events[:, 1] == L.EV_PLAY)
-    tampered = played.events.copy()
-    i = plays[5]
-    tampered[i, 3] = (tampered[i, 3] + 1) % 56  # another card than the one played
-    played.events = tampered
-    with pytest.raises(AssertionError):
+    return config, Engine(config, trace=True).play(0, 20)
+
+
+def test_referee_catches_a_tampered_log() -> None:
+    config, played = _classic_log()
+    i = np.flatnonzero(played.events[:, 1] == L.EV_PLAY)[5]
+    seat, game = played.events[i, 2], played.events[i, 0]
+    played.events[i, 3] = 13  # a red Point Taken, a card the classic deck does not have
+    with pytest.raises(AssertionError, match=rf"game {game}: seat {seat} played 13 it does not hold"):
         check_played(config.rules, 4, played)
 
 
 def test_referee_catches_a_wrong_turn_order() -> None:
-    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=5)
-    played = Engine(config, trace=True).play(0, 20)
-    turns = np.flatnonzero(played.events[:, 1] == L.EV_TURN)
-    played.events[turns[7], 2] = (played.events[turns[7], 2] + 1) % 4
-    with pytest.raises(AssertionError):
+    config, played = _classic_log()
+    i = np.flatnonzero(played.events[:, 1] == L.EV_TURN)[7]
+    right, game = played.events[i, 2], played.events[i, 0]
+    played.events[i, 2] = (right + 1) % 4
+    with pytest.raises(AssertionError, match=rf"game {game}: turn of seat {(right + 1) % 4}, expected {right}"):
         check_played(config.rules, 4, played)
+
+
+def test_referee_catches_a_catch_without_a_forgotten_call() -> None:
+    """U-1: a player may be caught only after forgetting to call UNO."""
+    config = RunConfig.build(rules="classic", players=4, seed=5,
+                             strategies="random(forget_uno_rate=1.0, catch_uno_rate=1.0)")
+    played = Engine(config, trace=True).play(0, 20)
+    forgets = np.flatnonzero(played.events[:, 1] == L.EV_UNO_FORGET)
+    assert len(forgets) > 0
+    i = forgets[0]
+    played.events[i, 1] = L.EV_SKIP  # the forgotten call erased: the catch that follows is unfounded
+    with pytest.raises(AssertionError, match=r"was caught not calling UNO, but it did not forget"):
+        check_played(config.rules, 4, played)
+
+
+def test_referee_follows_the_draw_pile() -> None:
+    """T-5: a card drawn must be in the draw pile; a reshuffle moves exactly the cards under the top."""
+    config, played = _classic_log()
+    draws = np.flatnonzero(played.events[:, 1] == L.EV_DRAW)
+    tampered = played.events.copy()
+    tampered[draws[3], 3] = 13  # drawn a card that no pile holds
+    played.events = tampered
+    with pytest.raises(AssertionError, match=r"drew 13, which is not in the draw pile"):
+        check_played(config.rules, 4, played)
+    config = RunConfig.build(rules="classic", players=10, strategies="random", seed=5)  # 38 cards to draw: reshuffles
+    played = Engine(config, trace=True).play(0, 20)
+    reshuffles = np.flatnonzero(played.events[:, 1] == L.EV_RESHUFFLE)
+    assert len(reshuffles) > 0
+    assert check_played(config.rules, 10, played) == 20
+    played.events[reshuffles[0], 4] += 1
+    with pytest.raises(AssertionError, match=r"cards reshuffled, but \d+ lay under the top card"):
+        check_played(config.rules, 10, played)

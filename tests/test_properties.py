@@ -1,7 +1,13 @@
 """Property tests: any combination of classic rule options keeps every card
-accounted for after every step and passes the independent referee."""
+accounted for after every step and passes the independent referee.
+
+On CI (``CI`` set) the examples are derandomised (tests/conftest.py), so a
+failing run repeats on the same commit; a failure prints its reproduction blob.
+"""
 
 from __future__ import annotations
+
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,3 +45,10 @@ def test_any_classic_options_keep_the_invariants(options: dict, players: int, se
     )
     played = Engine(config, trace=True, check=True, batch_size=64).play(0, 150)
     assert check_played(config.rules, players, played) == 150
+
+
+def test_ci_runs_the_same_examples_every_time() -> None:
+    """The hypothesis profile follows the CI variable: derandomised there, and the blob always printed."""
+    current = settings()
+    assert current.derandomize == bool(os.environ.get("CI"))
+    assert current.print_blob

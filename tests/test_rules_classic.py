@@ -1,9 +1,9 @@
-"""Scenario tests of the classic rules, one (family) per rule id of RULES.md.
+"""Scenario tests of the classic rules, one (family) per rule id of docs/rules.md.
 
 Turn-level rules (T-, A-, W-, U-, E-) put an exact position on the table with
 :func:`unosim.position.play_from`, answer a short script of decisions and
 compare the whole resulting table (hands, piles, top card, colour, whose turn,
-direction, phase, counters) with what RULES.md says. Set-up rules (S-1, S-3,
+direction, phase, counters) with what docs/rules.md says. Set-up rules (S-1, S-3,
 S-4) deal games with the real engine and inspect each game's state at its first
 decision together with its trace.
 

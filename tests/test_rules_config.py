@@ -60,6 +60,9 @@ def test_table_checks() -> None:
     for bad in (1, 17):
         with pytest.raises(ValueError, match="2 to 16"):
             PRESETS["classic"].check_table(bad)
+    PRESETS["classic"].replace(dealer=3).check_table(4)
+    with pytest.raises(ValueError, match="dealer = 4, but a table of 4 players has seats 0 to 3"):
+        PRESETS["classic"].replace(dealer=4).check_table(4)
 
 
 def test_round_trip_through_dict() -> None:
@@ -70,3 +73,20 @@ def test_round_trip_through_dict() -> None:
 def test_options_page_is_current() -> None:
     page = Path(__file__).parents[1] / "docs" / "rule_options.md"
     assert page.read_text() == options_markdown(), "regenerate docs/rule_options.md with unosim.rules.options_markdown()"
+    assert "](rules.md)" in options_markdown(), "the options page links the rule book"
+
+
+def test_rule_book_states_every_option_and_rule_id() -> None:
+    """docs/rules.md names every option of RuleSet, and every rule id an option cites is stated there."""
+    import re
+
+    book = (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
+    stated = set(re.findall(r"^- \*\*([STAWPUE]-\d+)\*\*", book, flags=re.M))
+    assert {"S-1", "T-7", "A-4", "W-2", "P-7", "U-2", "E-5"} <= stated
+    for row in RuleSet.describe():
+        if row["option"] != "name":
+            assert f"`{row['option']}`" in book, f"docs/rules.md does not name option {row['option']}"
+        for rule in re.findall(r"[STAWPUE]-\d+", row["rule"]):
+            assert rule in stated, f"option {row['option']} cites {rule}, which docs/rules.md does not state"
+    assert "P-1..P-4" in {row["rule"] for row in RuleSet.describe()} and {"P-1", "P-4"} <= stated
+    assert "docs/rules.md" in (RuleSet.__doc__ or ""), "RuleSet's docstring points at the rule book"

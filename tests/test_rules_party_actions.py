@@ -1,4 +1,4 @@
-"""Scenario tests for the party rules (RULES.md): S-2 the start card, A-4 Point Taken, P-5 Wild
+"""Scenario tests for the party rules (docs/rules.md): S-2 the start card, A-4 Point Taken, P-5 Wild
 Pile Up, P-6 Wild Drawn Together and P-7 links. One exact position each (speed play, P-1..P-4:
 ``test_rules_speed_play.py``)."""
 

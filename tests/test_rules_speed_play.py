@@ -1,4 +1,4 @@
-"""Scenario tests for speed play, P-1..P-4 (RULES.md §6): one exact position each.
+"""Scenario tests for speed play, P-1..P-4 (docs/rules.md §6): one exact position each.
 
 Jump-in rows are asked of every seat holding the identical card (except the
 player of the card), in seat order; the script answers their reaction

@@ -21,7 +21,7 @@ type id                 card                                   points
 
 Colours ``c``: 0 red, 1 yellow, 2 green, 3 blue. Wild cards have colour -1.
 The *face* of a coloured card is ``type % 14``; faces 14..17 are the four wild
-kinds (``type - 42``), so two cards "match in face" (RULES.md T-1) exactly when
+kinds (``type - 42``), so two cards "match in face" (docs/rules.md T-1) exactly when
 their faces are equal and both are coloured.
 
 Card *kinds* group types for statistics: ``number``, ``skip``, ``reverse``,

@@ -276,7 +276,7 @@ def replay(
         )
     trace = replay_game(config, game)
     for line in trace.narrate():
-        out_console.print(line, highlight=False, markup=False)
+        out_console.print(line, highlight=False, markup=False, soft_wrap=True)  # one narration line per line, never wrapped
     rec = trace.record
     out_console.print(
         f"winner: seat {rec['winner']}, turns: {rec['turns']}, cards drawn: {rec['cards_drawn']}, "

@@ -10,7 +10,7 @@ column                 type                meaning
 ``dealer``             int8                dealer's seat (seat 0..P-1; clockwise = +1)
 ``winner``             int8, nullable      winning seat; null if truncated
 ``winner_offset``      int8, nullable      winner's seat offset from the dealer: 1 = first
-                                           player, P = dealer (RULES.md §8)
+                                           player, P = dealer (docs/rules.md S-4)
 ``turns``              int32               turns (T-7)
 ``cards_played``       int32               cards played onto the discard pile
 ``cards_drawn``        int32               cards drawn into hands, any reason

@@ -91,7 +91,7 @@ def start_turn(s, slot, game, cfg, ev, nev):
 
 @rule
 def hand_points(s, seat, hands):
-    """Points of the cards ``seat`` holds (RULES.md §1)."""
+    """Points of the cards ``seat`` holds (docs/rules.md §1)."""
     total = 0
     for t in range(hands.shape[2]):
         total += hands[s, seat, t] * POINTS_OF[t]

@@ -1,0 +1,111 @@
+"""The ``replay``, ``bench``, ``study`` and ``report`` commands, run in-process through Typer's runner.
+
+Each is kept small: a replay of one game, a bench of a fraction of a second on
+tiny batches, the default study at 10 games per cell, a report of that study.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from unosim import dataset
+from unosim.cli import app
+from unosim.config import RunConfig
+from unosim.runner import run
+from unosim.trace import replay
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+# ---------------------------------------------------------------- replay
+def test_replay_of_a_seed_prints_the_engine_narration() -> None:
+    result = invoke("replay", "--rules", "party", "--players", "3", "--seed", "7", "--game", "2", "--strategies", "random,greedy,random")
+    assert result.exit_code == 0, result.output
+    config = RunConfig.build(rules="party", players=3, seed=7, strategies="random,greedy,random", games=3)
+    trace = replay(config, 2)
+    lines = result.output.splitlines()
+    assert lines[: len(trace.narrate())] == trace.narrate()
+    assert lines[0] == "Game 2 of seed 7: party rules, 3 players."
+    rec = trace.record
+    assert lines[-1] == (f"winner: seat {rec['winner']}, turns: {rec['turns']}, cards drawn: {rec['cards_drawn']}, "
+                         f"truncated: {rec['truncated']}")
+
+
+def test_replay_of_a_written_run_checks_the_dataset_row(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(RunConfig.build(rules="classic", players=4, games=40, seed=3, strategies="greedy"), out, jobs=1, quiet=True)
+    result = invoke("replay", "--run", out, "--game", "17")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "Game 17 of seed 3: classic rules, 4 players."
+    assert result.output.rstrip().endswith("replay matches.")
+    refused = runner.invoke(app, ["replay", "--run", str(out), "--game", "40"])
+    assert refused.exit_code == 2
+    assert "--game 40 is not a game of" in refused.output and "games 0 to 39" in refused.output
+
+
+# ---------------------------------------------------------------- bench
+def test_bench_json_reports_a_rate() -> None:
+    result = invoke("bench", "--rules", "classic", "--players", "2", "--seconds", "0.2", "--batch-size", "32", "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["rules"] == "classic" and figures["players"] == 2 and figures["batch_size"] == 32
+    assert figures["games"] > 0 and figures["games"] % (25 * 32) == 0  # whole chunks of 25 batches
+    assert figures["games_per_second"] == pytest.approx(figures["games"] / figures["seconds"], rel=0.01)
+    assert figures["mean_turns"] > 1
+
+
+def test_bench_table_and_refusal() -> None:
+    result = invoke("bench", "--rules", "party", "--players", "4", "--seconds", "0.1", "--batch-size", "16")
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.output and "party" in result.output
+    refused = runner.invoke(app, ["bench", "--rules", "classic", "--seconds", "0"])
+    assert refused.exit_code == 2 and "seconds = 0.0" in refused.output
+
+
+# ---------------------------------------------------------------- study and report
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("study") / "study"
+    result = invoke("study", "--out", out, "--games", "10", "--jobs", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_study_writes_every_cell_and_the_report(study_dir: Path) -> None:
+    df = dataset.load(study_dir)
+    cells = df.groupby(["rules", "players"]).size()
+    assert set(df["rules"]) == {"classic", "classic-house", "party"}
+    assert sorted(set(df["players"])) == list(range(2, 17))
+    assert len(cells) == 45 and (cells == 10).all()
+    report = study_dir / "report"
+    assert (report / "report.md").is_file()
+    for name in ("game_length", "cards_per_game", "seat_advantage_classic", "seat_advantage_classic-house", "seat_advantage_party"):
+        assert (report / f"{name}.png").stat().st_size > 1000
+
+
+def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    result = invoke("report", study_dir, "--out", out)
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text()
+    assert md.startswith("# unosim study report")
+    assert "![game_length](game_length.png)" in md
+    rows = [line for line in md.splitlines() if line.startswith("| party | ")]
+    assert len(rows) == 15  # one summary row per player count
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(
+        ["game_length.png", "cards_per_game.png", "seat_advantage_classic.png", "seat_advantage_classic-house.png",
+         "seat_advantage_party.png"]
+    )
+
+
+def test_report_of_a_missing_dataset_is_refused(tmp_path: Path) -> None:
+    refused = runner.invoke(app, ["report", str(tmp_path / "nothing")])
+    assert refused.exit_code == 2 and "error" in refused.output
