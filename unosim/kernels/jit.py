@@ -21,16 +21,49 @@ and its passes (inlining, SSA reconstruction, typing) grow faster than the
 function. The small helpers called at many sites (the trace log, seat
 arithmetic, the random streams) are therefore ``leaf`` functions: numba
 compiles each once per signature and LLVM inlines them (they are far below its
-inlining threshold), so the machine code is the same.
+inlining threshold), so the machine code is the same. So are the compiled
+policies' rare decisions (a colour for a wild, a link pair, a vote, a mini-pile
+addition): called at a few sites each, a call costs nothing there.
 """
 
-from numba import njit
+import numba
+from numba import njit, types
+from numba.core.registry import CPUDispatcher
 
-kernel = njit(cache=True, _nrt=False, error_model="numpy")
+
+class OneVersionPerType(CPUDispatcher):
+    """A numba dispatcher that compiles one version per argument *types*.
+
+    Called from compiled code with constants (``log(..., EV_PLAY, seat, -1, 0, 0)``), a
+    plain dispatcher compiles a new version for every combination of constant values
+    (numba types them as literals): 54 versions of ``log``, 12 of ``give``. Here the
+    constants are typed as their plain integer types, and LLVM still sees them once the
+    call is inlined.
+    """
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(map(types.unliteral, args)), {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def _compiled(*, cache: bool):
+    def wrap(func):
+        if numba.config.DISABLE_JIT:
+            return func
+        dispatcher = OneVersionPerType(
+            py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None, "_nrt": False, "error_model": "numpy"}
+        )
+        if cache:
+            dispatcher.enable_caching()
+        return dispatcher
+
+    return wrap
+
+
+kernel = _compiled(cache=True)
 """A compiled function called from Python or from other kernels."""
 
 rule = njit(inline="always", _nrt=False, error_model="numpy")
 """A rule function inlined at its call site by numba."""
 
-leaf = njit(_nrt=False, error_model="numpy")
+leaf = _compiled(cache=False)
 """A small helper called at many sites: compiled once per signature, inlined by LLVM."""
