@@ -2,8 +2,8 @@
 
 numba compiles the engine kernel on its first call in a process and keeps the
 machine code in a disk cache (:mod:`unosim.kernels`: one directory per version
-of the kernel sources). A cold compile takes about a minute and a GB or two of
-memory, so processes must not compile it side by side: the first kernel call
+of the kernel sources). A cold compile takes minutes and GBs of memory, so
+processes must not compile it side by side: the first kernel call
 of every process goes through :func:`ensure_compiled`. While the cache
 directory has no marker file yet (a cold cache), that call holds a file lock
 in the cache directory: one process compiles, the others (loky or Dask
@@ -34,9 +34,9 @@ from .kernels import SOURCE_DIGEST
 
 T = TypeVar("T")
 
-DEFAULT_COMPILE_SECONDS = 60
-"""The cold compile time shown before the first compile on a machine (measured on 2 cores,
-see README); later versions show the time the previous compile took."""
+DEFAULT_COMPILE_SECONDS = 150
+"""The cold compile time shown before the first compile on a machine (about 144 s on a quiet
+2-core machine, see README); later versions show the time the previous compile took."""
 LOG_NAME = "compile.log"
 
 _ready: set[tuple[int, ...]] = set()  # the dispatcher sets called in this process

@@ -1,6 +1,6 @@
 """Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records, match scoring (E-3, E-4)."""
 
-from .jit import kernel, leaf, rule
+from .jit import kernel, rule
 
 from .layout import (
     C_ELIMINATION, C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
@@ -16,7 +16,7 @@ from .piles import give, log
 from .rng import rand_below
 from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF
 
-@leaf
+@rule
 def wrap(seat, n):
     """``seat`` taken modulo ``n`` (no integer division: seats move a few places)."""
     while seat >= n:
@@ -26,7 +26,7 @@ def wrap(seat, n):
     return seat
 
 
-@leaf
+@rule
 def count_seats(mask, n):
     """How many of seats ``0 .. n-1`` are in bit mask ``mask``."""
     m = 0
@@ -35,7 +35,7 @@ def count_seats(mask, n):
     return m
 
 
-@leaf
+@rule
 def n_alive(slot, s, cfg):
     """Seats still in the match: the table size for the 2-player rules (A-2)."""
     n = cfg[C_PLAYERS]
@@ -57,7 +57,7 @@ def walk_alive(seat, steps, d, alive, n):
     return seat
 
 
-@leaf
+@rule
 def seat_at(seat, steps, slot, s, cfg):
     """The seat ``steps`` places from ``seat`` in the current direction (``steps`` >= 0), counting only
     the seats still in the match (E-4 elimination: eliminated seats are skipped)."""
@@ -68,7 +68,7 @@ def seat_at(seat, steps, slot, s, cfg):
     return walk_alive(seat, steps, slot[s, F_DIR], alive, n)
 
 
-@leaf
+@rule
 def pass_turn(s, seat, slot, cfg):
     """T-6: the turn goes to ``seat`` (any integer, taken modulo the table)."""
     slot[s, F_NEXT] = wrap(seat, cfg[C_PLAYERS])

@@ -1,6 +1,6 @@
 """Which cards may be played: T-1 (matching), W-2 (Wild Draw Four legality)."""
 
-from .jit import leaf, rule
+from .jit import rule
 
 from ..cards import NAMES_A_COLOUR
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
@@ -11,19 +11,19 @@ WILD_DRAW_FOUR = 57
 WD4_INCL_WILDS, WD4_NO_COLOUR, WD4_NO_COLOUR_OR_NUMBER, WD4_ALWAYS = 0, 1, 2, 3
 
 
-@leaf
+@rule
 def needs_colour(card):
     """Its player names a colour: Wild, Wild Draw Four, Wild Drawn Together (``cards.NAMES_A_COLOUR``)."""
     return card == NAMES_A_COLOUR[0] or card == NAMES_A_COLOUR[1] or card == NAMES_A_COLOUR[2]
 
 
-@leaf
+@rule
 def top_face(top):
     """Face of the top card that others may match; -1 for a wild (T-1: no face)."""
     return FACE_OF[top] if 0 <= top < N_COLOURED else -1
 
 
-@leaf
+@rule
 def matches(card, face_on_top, colour, symbol_match):
     """T-1: ``card`` matches the active colour or the top card's face, or is wild."""
     if card >= N_COLOURED:

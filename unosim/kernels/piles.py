@@ -1,6 +1,6 @@
 """Drawing cards (T-3, T-5), link echoes (P-7) and the trace log."""
 
-from .jit import kernel, leaf, rule
+from .jit import kernel, rule
 
 from .layout import (
     C_TRACE, DISC, DR_ECHO, DRAW, EV_DRAW, EV_EMPTY, EV_RESHUFFLE, F_DISC_N, F_DRAW_N, F_DRAWN,
@@ -9,7 +9,7 @@ from .layout import (
 from .rng import rand_below
 
 
-@leaf
+@rule
 def log(cfg, ev, nev, g, kind, seat, card, a, b):
     """Append one trace event (only when tracing)."""
     if cfg[C_TRACE]:

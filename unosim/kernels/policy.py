@@ -13,7 +13,7 @@ go through Python.
 """
 
 from .finish import count_seats
-from .jit import leaf, rule
+from .jit import rule
 from .layout import (
     C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_ALIVE, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
     F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
@@ -25,7 +25,7 @@ from .tables import COLOUR_OF, FACE_OF, POINTS_OF
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY = 0, 1, 2
 
 
-@leaf
+@rule
 def pick_colour(pol, s, seat, keys, hands, seat_ctr):
     """``random``: a uniform colour; ``greedy`` (the base default): the colour held most, ties uniform."""
     u = seat_uniform(keys, seat_ctr, s, seat)
@@ -140,7 +140,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     return -1
 
 
-@leaf
+@rule
 def nth_allowed(excl, x, n):
     """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
     for p in range(n):
@@ -151,7 +151,7 @@ def nth_allowed(excl, x, n):
     return -1
 
 
-@leaf
+@rule
 def fewest_cards(s, excl, u, hsize, n):
     """The seat with the fewest cards among seats not in bit mask ``excl``, ties uniform (``argmax_ties``)."""
     best = 1 << 30
@@ -169,7 +169,7 @@ def fewest_cards(s, excl, u, hsize, n):
     return nth_allowed(excl, int(u * ties), n)
 
 
-@leaf
+@rule
 def link_excluded(slot, s, cfg):
     """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6),
     and the seats eliminated from the match (E-4)."""
@@ -179,7 +179,7 @@ def link_excluded(slot, s, cfg):
     return excl
 
 
-@leaf
+@rule
 def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
     ``random``, two distinct uniform seats; ``greedy`` (the base default), the two other players
@@ -202,7 +202,7 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     return a * 16 + b
 
 
-@leaf
+@rule
 def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
     able physical card; ``greedy`` (the base default), the highest-point one, ties by copies."""
@@ -229,7 +229,7 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     return -1
 
 
-@leaf
+@rule
 def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
     ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform."""

@@ -13,7 +13,7 @@ of a deal does not depend on how much randomness a strategy uses.
 import numpy as np
 from numba import njit, uint64
 
-from .jit import leaf
+from .jit import rule
 
 from .layout import F_RNG
 
@@ -29,7 +29,7 @@ def run_key(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
-@leaf
+@rule
 def mix64(z):
     z = uint64(z)
     z = (z ^ (z >> uint64(30))) * M1
@@ -37,12 +37,12 @@ def mix64(z):
     return z ^ (z >> uint64(31))
 
 
-@leaf
+@rule
 def game_key(rkey, g):
     return mix64(uint64(rkey) ^ mix64(uint64(g) + uint64(1)))
 
 
-@leaf
+@rule
 def next_uniform(keys, slot, s):
     """Next uniform in [0, 1) of slot ``s``'s game stream."""
     c = slot[s, F_RNG]
@@ -50,13 +50,13 @@ def next_uniform(keys, slot, s):
     return float(mix64(keys[s] + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
 
 
-@leaf
+@rule
 def rand_below(keys, slot, s, n):
     """Uniform integer in [0, n) from slot ``s``'s game stream."""
     return int(next_uniform(keys, slot, s) * n)
 
 
-@leaf
+@rule
 def seat_uniform(keys, seat_ctr, s, seat):
     """Next uniform of the strategy stream of (game in slot ``s``, ``seat``)."""
     c = seat_ctr[s, seat]
