@@ -334,9 +334,16 @@ def bench(
     """Single-core games per second (one process, no workers)."""
     import json
 
+    from . import kernel_cache
     from .bench import bench as run_bench
     from .bench import grid
 
+    if kernel_cache.is_cold():  # compile before measuring (the warm-up would include it anyway), and say so
+        from .config import RunConfig
+        from .engine import compile_kernels
+
+        with err_console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
+            compile_kernels([RunConfig.build(players=2)])
     if tournament:
         from .bench import TOURNAMENT_STRATEGIES, bench_tournament
 

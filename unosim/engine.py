@@ -10,6 +10,7 @@ point used by the runner.
 from __future__ import annotations
 
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from . import registry
+from . import kernel_cache, registry
 from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .config import RunConfig
 from .fast_paths import asks_forget_uno, auto_drawn_mask, compiled_policy
@@ -274,6 +275,7 @@ class Engine:
         self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self.rkey = np.uint64(run_key(config.seed))
+        kernel_cache.ensure_compiled(Run(self, 0, 0).advance)  # compiles once per machine (file lock), else loads
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
@@ -494,8 +496,10 @@ class Run:
         self.points = np.zeros((rows, P), np.int16)
         self.opening = np.zeros((rows, P, H), np.int8)
         self.match_scores = np.zeros((n_games, P + 1) if self.match else (1, 1), np.int32)  # totals, then the winner
-        self.ev_cap = batch * 512 if engine.trace else 1
-        self.ev = np.zeros((self.ev_cap, L.N_EV_COLS), np.int32)
+        # tracing: most events one phase step of a slot can log (a first card re-flipped up to 4 times the deck
+        # size, with reshuffles; draws, echoes and wrong jump-ins of every seat); see _advance_once
+        self.step_events = 8 * int(engine.deck.sum()) + 8 * P + 64
+        self.ev = np.zeros((max(batch * 512, 2 * self.step_events) if engine.trace else 1, L.N_EV_COLS), np.int32)
         self.events: list[NDArray[np.int32]] = []
         self.nev = np.zeros(1, np.int64)
         self.ctr = np.zeros(L.N_CTR, np.int64)
@@ -509,17 +513,22 @@ class Run:
         """Apply pending decisions and run every slot to its next decision; return the rows waiting."""
         while True:
             n_rows = self._advance_once()
-            if not self.ctr[L.CT_WAIT]:
-                return n_rows
-            self._grow_rounds()  # a finished match round waited for room in the round buffers
-            if n_rows:
-                return n_rows  # it is recorded in the next call
+            waited, paused = self.ctr[L.CT_WAIT], self.ctr[L.CT_PAUSED]
+            if waited:
+                self._grow_rounds()  # a finished match round waited for room in the round buffers
+            if n_rows or not (waited or paused):
+                return n_rows  # a waiting round is recorded, a paused slot goes on, in the next call
             # nothing to decide: call again at once (no decision row is pending, so this is safe)
 
     def _advance_once(self) -> int:
         b, e = self.buffers, self.engine
         self.nev[0] = 0
-        self.ctr[L.CT_WAIT] = 0
+        self.ctr[L.CT_WAIT] = self.ctr[L.CT_PAUSED] = 0
+        if e.trace:  # room for one phase step of every slot that must read its decision before it may pause
+            need = (int(np.count_nonzero(b.slot[:, L.F_ROW] >= 0)) + 1) * self.step_events
+            if self.ev.shape[0] < 2 * need:
+                self.ev = np.zeros((2 * need, L.N_EV_COLS), np.int32)
+            self.ctr[L.CT_TRACE_ROOM] = self.ev.shape[0] - need
         n_rows = advance(
             b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
             self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, e.deck, e.cfg,
@@ -529,8 +538,8 @@ class Run:
         if self.err[0] >= 0:
             raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
         if e.trace:
-            if self.nev[0] > self.ev_cap:
-                raise RuntimeError("trace buffer overflow; replay fewer games at once")
+            if self.nev[0] > self.ev.shape[0]:
+                raise AssertionError(f"trace buffer overflow: {self.nev[0]} events for room {self.ev.shape[0]}")
             self.events.append(self.ev[: self.nev[0]].copy())
         return n_rows
 
@@ -596,6 +605,20 @@ _DISPATCH = {
     L.PH_PILEUP: Engine._pileup,
     L.PH_VOTE: Engine._vote,
 }  # PH_JUMPIN answers weights too: Engine._jumpin
+
+
+def compile_kernels(configs: Iterable[RunConfig]) -> None:
+    """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
+
+    Plays one game of each distinct line-up: the engine kernel compiles (once per machine, see
+    :mod:`unosim.kernel_cache`) and so do the compiled helpers the strategies' Python methods use.
+    """
+    seen = set()
+    for config in configs:
+        key = (tuple(str(spec) for spec in config.strategies), config.match)
+        if key not in seen:
+            seen.add(key)
+            Engine(config, batch_size=1).play(0, 1)
 
 
 def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:

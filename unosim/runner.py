@@ -306,6 +306,7 @@ def execute(
             prepare_directory(out, meta, clear=clear)
             done = finished_files(out, plan.parts)
         parts = [_with_file_metadata(p, meta) for p in plan.parts if p.filename not in done]
+        compile_engine([p.config for p in parts], console)
         if done and console is not None:
             console.print(
                 f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "
@@ -365,6 +366,21 @@ def check_supported(parts: tuple[Part, ...]) -> None:
             raise ValueError(
                 f"cell {part.cell} ({part.config.rules.name} rules, {part.config.players} players): {exc}"
             ) from None
+
+
+def compile_engine(configs: list[RunConfig], console: Any) -> None:
+    """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
+    any worker starts: workers then load the cache instead of compiling side by side. A cold
+    compile shows a status line instead of a games/s figure that would include it."""
+    from . import kernel_cache
+
+    if not configs:
+        return
+    if console is not None and kernel_cache.is_cold():
+        with console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
+            engine.compile_kernels(configs)
+    else:
+        engine.compile_kernels(configs)
 
 
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:

@@ -21,6 +21,8 @@ _here = Path(__file__).parent
 _digest = hashlib.sha1()
 for _path in sorted(_here.glob("*.py")) + [_here.parent / "cards.py"]:
     _digest.update(_path.read_bytes())
+SOURCE_DIGEST = _digest.hexdigest()[:16]
+"""Hash of the kernel sources: names the cache directory and the compile marker (``unosim.kernel_cache``)."""
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    numba.config.CACHE_DIR = str(_base / "unosim" / f"numba-{_digest.hexdigest()[:16]}")
+    numba.config.CACHE_DIR = str(_base / "unosim" / f"numba-{SOURCE_DIGEST}")

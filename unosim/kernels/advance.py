@@ -17,7 +17,7 @@ from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, re
 from .finish import end_round, record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, CT_END, CT_NEXT, CT_ROUNDS, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_ALIVE, F_JUMPERS, F_PHASE,
+    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, C_TRACE, CT_END, CT_NEXT, CT_PAUSED, CT_ROUNDS, CT_TRACE_ROOM, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_ALIVE, F_JUMPERS, F_PHASE,
     F_ROW, F_TURN, MULTI_ACTOR,
     N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_JUMPIN, PH_NEWGAME,
     PH_PILEUP, PH_ROUND, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, R_MATCH, ROW_AUTO,
@@ -66,8 +66,12 @@ def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, sea
 def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
              rec_points, rec_open, match_scores, first, ctr, rkey, deck,
              scratch, actors, cfg, ev, nev):
-    """Run slot ``s`` until it waits for a decision (or has no game left, or no room to record a match round)."""
+    """Run slot ``s`` until it waits for a decision (or has no game left, or no room to record a match round);
+    return True when it paused for room in the trace buffer instead (it then waits for nothing)."""
     while True:
+        if cfg[C_TRACE] and slot[s, F_ROW] < 0 and nev[0] > ctr[CT_TRACE_ROOM]:
+            ctr[CT_PAUSED] = 1
+            return True
         ph = slot[s, F_PHASE]
         if ph < N_DECISION_PHASES:
             r = slot[s, F_ROW]
@@ -76,15 +80,15 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 # no row answered yet: a strategy with a compiled policy decides here
                 if ph == PH_VOTE or ph == PH_JUMPIN:
                     if not compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
-                        return
+                        return False
                     card, colour, flag, pair = -1, -1, 0, -1
                 else:
                     if ph == PH_CATCH:
-                        return
+                        return False
                     actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
                     pol = cfg[C_POLICY0 + seat_strat[s, actor]]
                     if pol == 0:
-                        return
+                        return False
                     card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
@@ -122,7 +126,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 i = ctr[CT_ROUNDS]
                 if i >= rec.shape[0]:
                     ctr[CT_WAIT] = 1  # record buffers full: wait here until Python grows them
-                    return
+                    return False
                 ctr[CT_ROUNDS] = i + 1
                 rec[i, R_MATCH] = game[s] - first
             else:
@@ -144,7 +148,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 dealer = new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg)
             deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)
         else:
-            return
+            return False
 
 
 @kernel
@@ -171,9 +175,10 @@ def advance(
         group_count[g] = 0
     total = 0
     for s in range(slot.shape[0]):
-        run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-                 rec_points, rec_open, match_scores, first, ctr, rkey, deck,
-                 scratch, actors, cfg, ev, nev)
+        if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
+                    rec_points, rec_open, match_scores, first, ctr, rkey, deck,
+                    scratch, actors, cfg, ev, nev):
+            continue  # paused for room in the trace buffer: no decision yet
         ph = slot[s, F_PHASE]
         if ph == PH_IDLE or ph == PH_END:
             continue

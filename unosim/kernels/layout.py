@@ -24,8 +24,13 @@ array            shape, dtype           meaning
 ===============  =====================  ==============================================
 
 The counters ``ctr[N_CTR]`` (i64) of a batch: ``CT_NEXT`` next game to deal,
-``CT_END`` one past the last game, ``CT_ROUNDS`` round records written and
-``CT_WAIT`` (set to 1 when a round waited for room; matches only).
+``CT_END`` one past the last game, ``CT_ROUNDS`` round records written,
+``CT_WAIT`` (set to 1 when a round waited for room; matches only), and for
+tracing ``CT_TRACE_ROOM`` and ``CT_PAUSED``: once the event log holds more than
+``CT_TRACE_ROOM`` events, a slot that has no decision row to read pauses between
+two phases (``CT_PAUSED`` is set, it writes no row) and goes on in the next call,
+after Python has saved the events. Python keeps room for one phase step of every
+slot above ``CT_TRACE_ROOM`` (``engine.TraceLog``), so no event is lost.
 
 Multi-round matches (``cfg[C_MATCH]``, E-3/E-4, S-4): a slot plays a whole
 match; ``F_ROUND`` numbers its rounds from 0. Each finished round is written
@@ -162,7 +167,9 @@ CT_NEXT = 0  # next game to deal into a free slot
 CT_END = 1  # one past the last game of the batch
 CT_ROUNDS = 2  # round records written (matches)
 CT_WAIT = 3  # 1 when a finished round waited for room in the record buffers
-N_CTR = 4
+CT_TRACE_ROOM = 4  # tracing: a slot with no decision to read pauses once more events than this are logged
+CT_PAUSED = 5  # 1 when a slot paused for room in the trace buffer
+N_CTR = 6
 
 MAX_ROUNDS = 10_000  # a match stops after this many rounds (only reachable when rounds truncate, E-5)
 

@@ -1,6 +1,6 @@
 """Compiled versions of the shipped ``random`` and ``greedy`` strategies.
 
-A strategy may declare a compiled policy (:attr:`unosim.Strategy.compiled_policy`);
+The engine registers these transcriptions by exact class (:mod:`unosim.fast_paths`);
 the kernel then decides its single-actor decisions (turn, drawn card, colour,
 challenge) itself instead of emitting an observation row. Each policy here is
 the exact transcription of its Python methods, drawing the same uniforms from

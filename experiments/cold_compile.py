@@ -1,0 +1,88 @@
+"""Cold compile of the engine: time and peak memory in a fresh kernel cache.
+
+Each measurement runs one child process with ``XDG_CACHE_HOME`` pointed at a new
+empty directory (and ``NUMBA_CACHE_DIR`` unset), which builds an engine for the
+preset and plays one game: the kernels compile from scratch. The child reports the
+seconds from its first engine to the end of that game; this process reads the
+child's peak resident memory (``os.wait4``) and its CPU time. The machine's load
+average is printed with each figure: on a shared machine compare figures taken
+together.
+
+Usage::
+
+    python experiments/cold_compile.py                      # party, 4 players, once
+    python experiments/cold_compile.py --rules classic --repeat 3 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+CHILD = """
+import sys, time
+t0 = time.perf_counter()
+from unosim.bench import _config
+from unosim.engine import Engine
+t1 = time.perf_counter()
+Engine(_config(sys.argv[1], int(sys.argv[2]), "random", 0, 1)).play(0, 1)
+t2 = time.perf_counter()
+print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
+"""
+
+
+def measure(rules: str, players: int) -> dict[str, float]:
+    """One cold compile in a child process: import and compile seconds, peak memory, CPU time."""
+    with tempfile.TemporaryDirectory(prefix="unosim-cold-") as cache:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env["XDG_CACHE_HOME"] = cache
+        load = os.getloadavg()[0]
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-c", CHILD, rules, str(players)], env=env, stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        if status != 0:
+            raise SystemExit(f"the child failed (status {status})")
+        imported, compiled = map(float, out.split())
+    return {
+        "rules": rules,
+        "players": players,
+        "compile_seconds": round(compiled, 1),
+        "import_seconds": round(imported, 1),
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "peak_gb": round(usage.ru_maxrss / 1024**2, 2),  # ru_maxrss is in KiB on Linux
+        "load_before": round(load, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="party")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
+    args = parser.parse_args()
+    results = [measure(args.rules, args.players) for _ in range(args.repeat)]
+    if args.json:
+        print(json.dumps(results))
+        return
+    for r in results:
+        print(f"{r['rules']} {r['players']} players: compile {r['compile_seconds']} s (CPU {r['cpu_seconds']} s), "
+              f"peak {r['peak_gb']} GB, load {r['load_before']} -> {r['load_after']}")
+    if len(results) > 1:
+        print(f"median compile {statistics.median(r['compile_seconds'] for r in results):.1f} s, "
+              f"median peak {statistics.median(r['peak_gb'] for r in results):.2f} GB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Compile once per machine: the file lock, the marker, and a --jobs 2 run compiling in one process only.
+
+A cold compile of the engine takes minutes, so these tests never do one: the lock is
+tested on a tiny cached numba function compiled by three processes at once, and the
+run on a copy of this machine's (warm) kernel cache without its marker, which makes the
+starting process take the cold path while the workers must not.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from unosim import kernel_cache
+from unosim.config import RunConfig
+from unosim.engine import Engine
+
+REPO = Path(__file__).resolve().parents[1]
+
+STUB = """
+import sys, time
+from numba import njit
+from unosim import kernel_cache
+
+@njit(cache=True)
+def stub(x):
+    return x + 1
+
+def first_call():
+    time.sleep(1.0)  # the three processes overlap: without the lock, all three would compile
+    return stub(1)
+
+assert kernel_cache.ensure_compiled(first_call, dispatchers=(stub,)) == 2
+print(sum(stub.stats.cache_misses.values()), sum(stub.stats.cache_hits.values()))
+"""
+
+
+def _env(cache_home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(cache_home)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    return env
+
+
+def _cache_of(cache_home: Path) -> Path:
+    return cache_home / "unosim" / kernel_cache.cache_dir().name
+
+
+def test_processes_started_together_compile_once(tmp_path: Path) -> None:
+    (tmp_path / "stub_module.py").write_text(textwrap.dedent(STUB))
+    env = _env(tmp_path / "cache")
+    procs = [
+        subprocess.Popen([sys.executable, "stub_module.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert sorted(outputs) == [["0", "1"], ["0", "1"], ["1", "0"]]  # one compiled (a miss), two loaded (hits)
+    log = (_cache_of(tmp_path / "cache") / kernel_cache.LOG_NAME).read_text().split("\n")
+    kinds = sorted(line.split()[1] for line in log if line)
+    assert kinds == ["compiled", "loaded", "loaded"]
+    # with the marker written, a fourth process loads without taking the cold path
+    assert subprocess.run([sys.executable, "stub_module.py"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120).stdout.split() == ["0", "1"]
+    assert (_cache_of(tmp_path / "cache") / kernel_cache.LOG_NAME).read_text().count("\n") == 3
+
+
+def test_a_run_compiles_in_the_starting_process_only(tmp_path: Path) -> None:
+    """``simulate --jobs 2`` in a cache without marker: the starting process takes the cold path
+    (here it finds the kernels in the copied cache), writes the marker, then the workers load."""
+    Engine(RunConfig.build(players=2, games=1)).play(0, 1)  # this machine's cache is warm from here on
+    home = tmp_path / "home"
+    shutil.copytree(kernel_cache.cache_dir(), _cache_of(home),
+                    ignore=shutil.ignore_patterns("compiled-*", kernel_cache.LOG_NAME, "*.lock"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unosim", "simulate", "--rules", "party", "--players", "4", "--games", "4000",
+         "--chunk-size", "500", "--jobs", "2", "--out", str(tmp_path / "run")],
+        env=_env(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    log = (_cache_of(home) / kernel_cache.LOG_NAME).read_text().split("\n")
+    entries = [line.split() for line in log if line]
+    assert [e[0] for e in entries] == [str(proc.pid)]  # only the starting process took the cold path
+    assert (_cache_of(home) / kernel_cache.marker().name).is_file()
