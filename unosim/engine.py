@@ -25,7 +25,7 @@ from .fast_paths import asks_forget_uno, auto_drawn_mask, compiled_policy
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.rng import run_key
-from .observation import Observation, SeatStreams, gather_public
+from .observation import Observation, SeatStreams, TableFields, gather_public
 from .primitives import first_illegal_card
 from .records import matches_table, records_table, rounds_table
 from .rules import RuleSet
@@ -151,7 +151,7 @@ class Buffers:
         )
 
 
-class Rows:
+class Rows(TableFields):
     """The engine's own record of a group of decision rows (one phase, one strategy).
 
     Answers are checked against these arrays (the engine's row buffers), never against
@@ -186,10 +186,12 @@ class Rows:
 
     @property
     def game(self) -> NDArray[np.int64]:
+        """Global game index of each row."""
         return self._b.game[self.slots]
 
     @property
     def alive(self) -> NDArray[np.bool_]:
+        """``[n, players]`` seats still in the match, from the engine's state."""
         return ((self._b.slot[self.slots, L.F_ALIVE, None] >> np.arange(self.players)) & 1).astype(bool)
 
     @property
@@ -202,22 +204,6 @@ class Rows:
             allowed[linked, link[linked, 0]] = False
             allowed[linked, link[linked, 1]] = False
         return allowed
-
-    @property
-    def bluffable(self) -> NDArray[np.bool_]:
-        return self.info[:, L.I_BLUFFABLE] != 0
-
-    @property
-    def n_legal(self) -> NDArray[np.int32]:
-        return self.info[:, L.I_NLEGAL]
-
-    @property
-    def hand_size(self) -> NDArray[np.int32]:
-        return self.info[:, L.I_HSIZE]
-
-    @property
-    def drawn(self) -> NDArray[np.int32]:
-        return self.info[:, L.I_DRAWN]
 
 
 @dataclass

@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 from .kernels import layout as L
 from .kernels.rng import GOLDEN, SEAT_SALT, TWO_M53, mix64
 
-__all__ = ["Observation", "SeatStreams", "gather_public"]
+__all__ = ["Observation", "SeatStreams", "TableFields", "gather_public"]
 
 
 @njit(cache=True)
@@ -136,7 +136,61 @@ class SeatStreams:
         return SeatStreams(self._keys[rows], self._counters, self._slots[rows], self._seats[rows])
 
 
-class Observation:
+class TableFields:
+    """Named columns of a decision batch's ``info`` array (``layout.I_*``): the table as the acting
+    seat sees it. Shared by :class:`Observation` and the engine's own record of the rows."""
+
+    __slots__ = ()
+    info: NDArray[np.int32]
+
+    @property
+    def top(self) -> NDArray[np.int32]:
+        """Card type on top of the discard pile."""
+        return self.info[:, L.I_TOP]
+
+    @property
+    def colour(self) -> NDArray[np.int32]:
+        """Active colour (0 red, 1 yellow, 2 green, 3 blue; -1 before a wild start card's colour)."""
+        return self.info[:, L.I_COLOUR]
+
+    @property
+    def direction(self) -> NDArray[np.int32]:
+        """+1 clockwise (increasing seat numbers), -1 counter-clockwise."""
+        return self.info[:, L.I_DIR]
+
+    @property
+    def turn(self) -> NDArray[np.int32]:
+        """Seat whose turn it is."""
+        return self.info[:, L.I_TURN]
+
+    @property
+    def drawn(self) -> NDArray[np.int32]:
+        """Card just drawn (``drawn`` phase), else -1."""
+        return self.info[:, L.I_DRAWN]
+
+    @property
+    def target(self) -> NDArray[np.int32]:
+        """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge),
+        the Point Taken (vote) or the number card on top (jumpin); the mini pile's colour (pileup)."""
+        return self.info[:, L.I_ARG]
+
+    @property
+    def bluffable(self) -> NDArray[np.bool_]:
+        """A Wild Draw Four held may be played now as a bluff (challenges on)."""
+        return self.info[:, L.I_BLUFFABLE] != 0
+
+    @property
+    def n_legal(self) -> NDArray[np.int32]:
+        """Legal physical cards held (``turn`` phase; bluffs not counted)."""
+        return self.info[:, L.I_NLEGAL]
+
+    @property
+    def hand_size(self) -> NDArray[np.int32]:
+        """Cards the acting seat holds."""
+        return self.info[:, L.I_HSIZE]
+
+
+class Observation(TableFields):
     """A batch of decisions of one phase for one strategy (see module doc).
 
     Built by the engine from fresh arrays made for this call, which it marks read-only.
@@ -192,52 +246,6 @@ class Observation:
 
     def __len__(self) -> int:
         return int(self.seat.shape[0])
-
-    @property
-    def top(self) -> NDArray[np.int32]:
-        """Card type on top of the discard pile."""
-        return self.info[:, L.I_TOP]
-
-    @property
-    def colour(self) -> NDArray[np.int32]:
-        """Active colour (0 red, 1 yellow, 2 green, 3 blue; -1 before a wild start card's colour)."""
-        return self.info[:, L.I_COLOUR]
-
-    @property
-    def direction(self) -> NDArray[np.int32]:
-        """+1 clockwise (increasing seat numbers), -1 counter-clockwise."""
-        return self.info[:, L.I_DIR]
-
-    @property
-    def turn(self) -> NDArray[np.int32]:
-        """Seat whose turn it is."""
-        return self.info[:, L.I_TURN]
-
-    @property
-    def drawn(self) -> NDArray[np.int32]:
-        """Card just drawn (``drawn`` phase), else -1."""
-        return self.info[:, L.I_DRAWN]
-
-    @property
-    def target(self) -> NDArray[np.int32]:
-        """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge),
-        the Point Taken (vote) or the number card on top (jumpin); the mini pile's colour (pileup)."""
-        return self.info[:, L.I_ARG]
-
-    @property
-    def bluffable(self) -> NDArray[np.bool_]:
-        """A Wild Draw Four held may be played now as a bluff (challenges on)."""
-        return self.info[:, L.I_BLUFFABLE] != 0
-
-    @property
-    def n_legal(self) -> NDArray[np.int32]:
-        """Legal physical cards held (``turn`` phase; bluffs not counted)."""
-        return self.info[:, L.I_NLEGAL]
-
-    @property
-    def hand_size(self) -> NDArray[np.int32]:
-        """Cards the acting seat holds."""
-        return self.info[:, L.I_HSIZE]
 
     @property
     def n(self) -> int:

@@ -103,10 +103,8 @@ def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_html(result: Any, out: Path) -> list[Path]:
-    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reporting`)."""
-    from .reporting import Section, write_sections
-
+def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
+    """The leaderboard and head-to-head figures, each on its own."""
     board = result.leaderboard
     figures = []
     for name, height in (("leaderboard", max(3.5, 0.45 * len(board) + 1.5)), ("head_to_head", max(4.5, 0.6 * len(board) + 2))):
@@ -116,12 +114,21 @@ def _write_html(result: Any, out: Path) -> list[Path]:
             leaderboard_plot(board, ax, result.fair_share)
         else:
             head_to_head_plot(result.head_to_head_matrix(), ax)
+        if title:
+            fig.suptitle(title, fontsize="small")
         fig.tight_layout()
         figures.append((name, fig))
+    return figures
+
+
+def _write_html(result: Any, out: Path) -> list[Path]:
+    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reporting`)."""
+    from .reporting import Section, write_sections
+
     section = Section(
         "Tournament", f"{result.title}. Win rates per seat-game (fair share 1/P) with 95 % intervals clustered by deal; "
         "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.",
-        figures, [("Leaderboard", board), ("Head-to-head", result.head_to_head)],
+        _figures(result), [("Leaderboard", result.leaderboard), ("Head-to-head", result.head_to_head)],
     )
     written = write_sections([section], out, title="Tournament report")
     return [f for f in written if f.name == "report.html"]
@@ -133,21 +140,12 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     board, pairs = result.leaderboard, result.head_to_head
     order = list(board["strategy"])
-    matrix = result.head_to_head_matrix()
     files = _write_html(result, out)
     board.to_csv(out / "leaderboard.csv", index=False)
     pairs.to_csv(out / "head_to_head.csv", index=False)
     (out / "leaderboard.md").write_text(f"# Leaderboard\n\n{result.title}\n\n" + leaderboard_markdown(board))
     files += [out / "leaderboard.csv", out / "head_to_head.csv", out / "leaderboard.md"]
-    for name, height in (("leaderboard", max(3.5, 0.45 * len(board) + 1.5)), ("head_to_head", max(4.5, 0.6 * len(board) + 2))):
-        fig = Figure(figsize=(8, height))
-        ax = fig.subplots()
-        if name == "leaderboard":
-            leaderboard_plot(board, ax, result.fair_share)
-        else:
-            head_to_head_plot(matrix, ax)
-        fig.suptitle(result.title, fontsize="small")
-        fig.tight_layout()
+    for name, fig in _figures(result, result.title):
         for fmt in FORMATS:
             fig.savefig(out / f"{name}.{fmt}", dpi=120)
             files.append(out / f"{name}.{fmt}")
