@@ -9,6 +9,7 @@ from referee import check_played_matches
 
 from unosim.config import RunConfig
 from unosim.engine import Engine
+from unosim.fast_paths import compiled_policy
 
 
 @pytest.mark.parametrize("batch_size", [3, 16])
@@ -16,7 +17,7 @@ def test_traced_party_matches_with_compiled_strategies_pass_the_referee(batch_si
     config = RunConfig.build(rules="party", players=6, games=40, seed=11, match=True, strategies="random",
                              batch_size=batch_size)
     engine = Engine(config, trace=True, check=True)
-    assert all(s.compiled_policy for s in engine.strategies)
+    assert all(compiled_policy(s) for s in engine.strategies)
     run = engine.start(0, config.games)
     calls = 0
     while run.step():

@@ -158,7 +158,7 @@ def bench_tournament(
         "seconds": round(elapsed, 3),
         "games_per_second": round(games / elapsed, 1),
         "mean_turns": round(turns / games, 3),
-        "compiled_strategies": compiled and any(s.compiled_policy for e in engines for s in e.strategies),
+        "compiled_strategies": compiled and any(compiled_policy(s) for e in engines for s in e.strategies),
         "unosim_version": __version__,
         "python": platform.python_version(),
         "machine": platform.machine(),
