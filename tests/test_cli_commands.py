@@ -86,8 +86,9 @@ def test_study_writes_every_cell_and_the_report(study_dir: Path) -> None:
     assert sorted(set(df["players"])) == list(range(2, 17))
     assert len(cells) == 45 and (cells == 10).all()
     report = study_dir / "report"
-    assert (report / "report.md").is_file()
-    for name in ("game_length", "cards_per_game", "seat_advantage_classic", "seat_advantage_classic-house", "seat_advantage_party"):
+    assert (report / "report.md").is_file() and (report / "report.html").is_file()
+    for name in ["game_length", "cards_per_game"] + [f"{plot}_{rules}" for plot in ("seat_advantage_heatmap", "game_length_distribution")
+                                                     for rules in ("classic", "classic-house", "party")]:
         assert (report / f"{name}.png").stat().st_size > 1000
 
 
@@ -96,14 +97,16 @@ def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path
     result = invoke("report", study_dir, "--out", out)
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
-    assert md.startswith("# unosim study report")
+    assert md.startswith(f"# unosim report: {study_dir}")
     assert "![game_length](game_length.png)" in md
     rows = [line for line in md.splitlines() if line.startswith("| party | ")]
     assert len(rows) == 15  # one summary row per player count
     assert sorted(p.name for p in out.glob("*.png")) == sorted(
-        ["game_length.png", "cards_per_game.png", "seat_advantage_classic.png", "seat_advantage_classic-house.png",
-         "seat_advantage_party.png"]
+        ["game_length.png", "cards_per_game.png"] + [f"{plot}_{rules}.png" for plot in ("seat_advantage_heatmap", "game_length_distribution")
+                                                     for rules in ("classic", "classic-house", "party")]
     )
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 8  # every plot embedded
 
 
 def test_report_of_a_missing_dataset_is_refused(tmp_path: Path) -> None:

@@ -319,7 +319,7 @@ class Engine:
             where = f"a batch of {len(rows)} decisions" if row < 0 else f"game {int(rows.game[row])} (seat {int(rows.seat[row])})"
             raise StrategyError(
                 f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}\n"
-                "Traceback of the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
+                "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
 
     def _fail(self, k: int, decision: str, obs: Rows, row: int, what: str) -> StrategyError:

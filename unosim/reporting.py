@@ -173,7 +173,10 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     if possible and wanted:
         from .analysis.cardvalue import card_values as estimate
 
-        sections.append(card_value_section(estimate(path)))
+        try:
+            sections.append(card_value_section(estimate(path)))
+        except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)
+            sections[0].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
     elif possible:
         sections[0].text += (
             f" Card values were not estimated for this single run: `unosim report {path} --card-values` or "
