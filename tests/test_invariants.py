@@ -16,10 +16,15 @@ import pytest
 from referee import check_played
 
 from unosim.config import RunConfig
-from unosim.engine import Engine
+from unosim.engine import Engine, Played
 from unosim.kernels import layout as L
 
-GAMES = 10_000
+EVENTS = 400_000
+"""Events refereed per configuration (at least ``MIN_GAMES`` games): the games are played in
+chunks until the budget is spent, so a configuration of long games (classic-house at 2
+players: about 1,400 events a game) costs the referee as much as one of short games."""
+MIN_GAMES = 300
+CHUNK = 150
 NOISY = "random(draw_rate=0.1, keep_rate=0.2, bluff_rate=0.5, challenge_rate=0.5, forget_uno_rate=0.3, catch_uno_rate=0.5)"
 
 
@@ -27,13 +32,28 @@ def lineup(players: int) -> list[str]:
     return [[NOISY, NOISY, "greedy", "random"][i % 4] for i in range(players)]
 
 
+def play_refereed(config: RunConfig, players: int, checker=check_played) -> Played:
+    """Play (with the engine's own card-accounting check) and referee chunks of games until
+    ``EVENTS`` events and ``MIN_GAMES`` games are reached; return them as one record."""
+    engine = Engine(config, trace=True, check=True)
+    chunks: list[Played] = []
+    games = events = 0
+    while events < EVENTS or games < MIN_GAMES:
+        played = engine.play(games, CHUNK)
+        assert checker(config.rules, players, played) == CHUNK
+        chunks.append(played)
+        games += CHUNK
+        events += len(played.events)
+    return Played(first=0, rec=np.concatenate([c.rec for c in chunks]), points=np.concatenate([c.points for c in chunks]),
+                  opening=np.concatenate([c.opening for c in chunks]), events=np.concatenate([c.events for c in chunks]))
+
+
 @pytest.mark.parametrize("players", [2, 4, 10, 16])
 @pytest.mark.parametrize("preset", ["classic", "classic-house"])
 def test_invariants_random_games(preset: str, players: int) -> None:
     overrides = ["deck_copies=2"] if players == 16 else None
     config = RunConfig.build(rules=preset, players=players, strategies=lineup(players), seed=11, overrides=overrides)
-    played = Engine(config, trace=True, check=True).play(0, GAMES)
-    assert check_played(config.rules, players, played) == GAMES
+    played = play_refereed(config, players)
     rec = played.rec
     # every rule path that the erratic lineup should reach was reached
     assert rec[:, L.R_UNO_PENALTIES].sum() > 0
@@ -55,15 +75,14 @@ def test_invariants_with_point_taken_and_links(players: int) -> None:
         rules="classic", players=players, strategies=lineup(players), seed=12, deck=PARTY_ACTIONS_DECK,
         overrides=["max_turns=1000"],
     )
-    played = Engine(config, trace=True, check=True).play(0, 5000)
-    assert check_played(config.rules, players, played) == 5000
+    played = play_refereed(config, players)
     assert played.rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0 and played.rec[:, L.R_LINK_ECHO_DRAWS].sum() > 0
 
 
 PARTY_OPTIONS = {
-    "defaults": ([], GAMES),
-    "options": (["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false",
-                 "speed_play_error_rate=0.03", "relink_must_differ=true"], 2500),
+    "defaults": [],
+    "options": ["pileup_flipped_wilds=mini_pile", "link_shares_pileup=true", "point_taken_breaks_link_first=false",
+                "speed_play_error_rate=0.03", "relink_must_differ=true"],
 }
 
 
@@ -72,13 +91,12 @@ PARTY_OPTIONS = {
 def test_invariants_party(players: int, options: str) -> None:
     """The party preset in full (every party card, speed play): all 224 cards accounted for
     after every step (mini pile included), legal plays, additions and jump-ins, turn order
-    after jump-ins and reverses. 10,000 games with the defaults, 2,500 with options flipped."""
-    overrides, games = PARTY_OPTIONS[options]
+    after jump-ins and reverses, with the defaults and with options flipped."""
     config = RunConfig.build(
-        rules="party", players=players, strategies=lineup(players), seed=13, overrides=["max_turns=1500", *overrides],
+        rules="party", players=players, strategies=lineup(players), seed=13,
+        overrides=["max_turns=1500", *PARTY_OPTIONS[options]],
     )
-    played = Engine(config, trace=True, check=True).play(0, games)
-    assert check_played(config.rules, players, played) == games
+    played = play_refereed(config, players)
     rec = played.rec
     assert rec[:, L.R_PILEUPS].sum() > 0 and rec[:, L.R_POINT_TAKEN_DRAWS].sum() > 0
     assert rec[:, L.R_JUMP_INS].sum() > 0
