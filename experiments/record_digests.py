@@ -1,8 +1,8 @@
 """Digests of the records of a fixed set of runs: check that a change to the engine does not change play.
 
 Every preset at 2, 6 and 16 players with ``random``, ``greedy`` and a mixed line-up
-(1,500 games each), plus three match runs (party; classic and party with penalty
-scoring and elimination), each summarised as the sha256 of its records (and of its
+(1,500 games each), three match runs (party; classic and party with penalty
+scoring and elimination) and a party run for every value of every choice option, each summarised as the sha256 of its records (and of its
 rounds for matches). Run it before and after a change and compare the files::
 
     python experiments/record_digests.py before.json
@@ -42,6 +42,12 @@ def cases() -> list[dict]:
                       overrides=["scoring=penalty", "elimination=true"]))
     found.append(dict(rules="party", players=5, strategies="greedy", games=40, seed=7, match=True,
                       overrides=["scoring=penalty", "elimination=true"]))
+    # every value of every choice option (the codes the kernels compare against)
+    for option, value in [("first_card", "reflip_actions"), ("first_card", "ignore_effect"), ("first_wild", "reflip"),
+                          ("wd4_legal_when", "no_color_match_incl_wilds"), ("wd4_legal_when", "no_color_or_number_match"),
+                          ("wd4_legal_when", "always"), ("pileup_flipped_wilds", "mini_pile")]:
+        found.append(dict(rules="party", players=6, strategies="random,greedy,random,greedy,random,greedy", games=500, seed=8,
+                          overrides=[f"{option}={value}"]))
     return found
 
 

@@ -24,7 +24,8 @@ import pytest
 
 from unosim import registry
 from unosim.config import RunConfig
-from unosim.engine import Buffers, Engine, StrategyError
+from unosim.batch import Buffers
+from unosim.engine import Engine, StrategyError
 from unosim.fast_paths import COMPILED, DECISIONS, compiled_policy
 from unosim.kernels import layout as L
 from unosim.primitives import CARD_SCORE_POINTS, argmax_ties, sample_best
@@ -168,7 +169,7 @@ def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() ->
     for _ in range(30):
         run.step()
     obs = Spy.seen[-1]
-    engine_arrays = [v for v in vars(engine.buffers).values() if isinstance(v, np.ndarray)]
+    engine_arrays = [v for v in vars(run.buffers).values() if isinstance(v, np.ndarray)]
     fields = [getattr(obs, name) for name in type(obs).__slots__ if name != "_streams"]
     arrays = [v for v in fields if isinstance(v, np.ndarray)]
     assert len(arrays) >= 10
@@ -179,9 +180,9 @@ def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() ->
     for value in fields:
         assert not isinstance(value, (Buffers, Engine))
     reachable = gc.get_referents(obs) + gc.get_referents(obs._streams)
-    assert not any(isinstance(v, np.ndarray) and np.shares_memory(v, engine.buffers.keys) for v in reachable)
+    assert not any(isinstance(v, np.ndarray) and np.shares_memory(v, run.buffers.keys) for v in reachable)
     assert not any(isinstance(v, (Buffers, Engine)) for v in reachable)
-    hidden = (engine.buffers.hands, engine.buffers.piles, engine.buffers.slot, engine.buffers.keys)  # game keys give the deal
+    hidden = (run.buffers.hands, run.buffers.piles, run.buffers.slot, run.buffers.keys)  # game keys give the deal
     assert not any(any(v is h for h in hidden) for v in reachable)
     with pytest.raises(ValueError, match="read-only"):
         obs.legal[:] = True
@@ -254,5 +255,5 @@ def test_a_raising_strategy_in_a_worker_prints_one_paragraph_and_its_frames(tmp_
     message = proc.stderr[proc.stderr.index("error: "):]  # after the progress bar's last frame
     assert message.startswith("error: strategy 'bad_strategies:RaisesOnGame70' raised KeyError in 'play' in game 70 (seat ")
     assert "bad_strategies.py" in message and "in _pick" in message
-    for noise in ("joblib", "loky", "engine.py", "runner.py", "Traceback (most recent call last)"):
+    for noise in ("joblib", "loky", "engine.py", "runner.py", "execution.py", "Traceback (most recent call last)"):
         assert noise not in proc.stderr

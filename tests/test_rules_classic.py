@@ -300,8 +300,7 @@ def test_S3_wild_start_card_first_player_chooses_colour() -> None:
     engine = Engine(cfg, batch_size=1, trace=True, check=True)
     run = engine.start(g, 1)
     run.advance()
-    engine.decide(run.parity)
-    run.parity = 1 - run.parity
+    run.decide()
     run.advance()
     after = slot_state(run.buffers, 0)
     assert after["phase"] == "turn" and after["turn"] == first and after["direction"] == 1

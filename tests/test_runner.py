@@ -16,7 +16,8 @@ import pytest
 from unosim import dataset
 from unosim.config import RunConfig
 from unosim.engine import play_range
-from unosim.runner import default_chunk_size, run
+from unosim.planning import default_chunk_size
+from unosim.runner import run
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ from .config import RunConfig
 from .conformance import check
 from .rules import PRESETS, RuleSet
 
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "check", "load_deck", "__version__", "load", "run_experiment",
            "simulate", "card_values", "compare", "report", "tournament"]

@@ -13,12 +13,15 @@ import platform
 import time
 from typing import Any
 
-from . import __version__
+from .version import __version__
 from .config import RunConfig
-from .engine import Engine, check_supported
+from .engine import Engine
+from .rule_encoding import check_supported
 from .fast_paths import compiled_policy
 from .kernels import layout as L
 from .rules import RuleSet
+
+__all__ = ["GRID_PLAYERS", "GRID_PRESETS", "TOURNAMENT_STRATEGIES", "bench", "bench_tournament", "grid"]
 
 GRID_PRESETS = ("classic", "party")
 GRID_PLAYERS = (2, 4, 8, 16)

@@ -9,6 +9,8 @@ from typing import Any
 from .rules import RuleSet
 from .strategy_spec import StrategySpec, parse_strategies
 
+__all__ = ["DEFAULT_BATCH_CELLS", "default_batch_size", "RunConfig"]
+
 DEFAULT_BATCH_CELLS = 1 << 20
 """Batch sizing: hands of a batch hold about this many bytes (DESIGN.md: 1–2 MB)."""
 

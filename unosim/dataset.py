@@ -1,4 +1,5 @@
-"""Parquet datasets on disk: layout, metadata, atomic chunk files, loading.
+"""Parquet datasets on disk: layout, metadata, atomic chunk files, the output directory's
+lifecycle (new, resumed, refused or overwritten), loading.
 
 Layout
 ------
@@ -67,8 +68,9 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -335,8 +337,123 @@ def _is_sorted(frame: pd.DataFrame, keys: list[str]) -> bool:
     return bool(frame.set_index(keys).index.is_monotonic_increasing)
 
 
+# ------------------------------------------------------------------ the output directory's lifecycle
+def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tuple[dict[str, Any], bool]:
+    """Decide, without changing anything, how to use ``out``.
+
+    Returns the metadata to write into the files (the existing one when
+    resuming, so every file carries the same JSON) and whether the dataset files
+    there must be removed first (``overwrite``).
+    """
+    if not out.exists():
+        return meta, False
+    if not out.is_dir():
+        raise ValueError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
+    names = sorted(p.name for p in out.iterdir())
+    if METADATA_FILE not in names:
+        foreign = [n for n in names if not (is_chunk_file(n) or is_temp_file(n) or n == ROUNDS_DIR)]
+        if foreign:
+            raise ValueError(
+                f"output directory {out} is not empty and holds no unosim dataset (e.g. {foreign[0]!r}); "
+                "give a new or empty directory."
+            )
+        if any(is_chunk_file(n) for n in names) and not overwrite:
+            raise ValueError(
+                f"output directory {out} holds chunk files but no {METADATA_FILE}, so it cannot be "
+                "resumed; give a new directory or use --overwrite to replace them."
+            )
+        return meta, bool(names)
+    try:
+        old = read_metadata(out)
+    except ValueError as exc:
+        if overwrite:
+            return meta, True
+        raise ValueError(f"{exc} Use --overwrite to replace it, or give a new directory.") from None
+    differences = _differences(identity(old), identity(meta))
+    if not differences:
+        return old, False
+    if overwrite:
+        return meta, True
+    shown = "; ".join(differences[:4]) + ("; ..." if len(differences) > 4 else "")
+    raise ValueError(
+        f"output directory {out} holds a dataset made with other settings ({shown}). Run the same "
+        "settings again to resume it, give a new --out directory, or add --overwrite to replace it."
+    )
+
+
+def prepare_directory(out: Path, meta: dict[str, Any], *, clear: bool) -> None:
+    """Create ``out``, remove old dataset files if ``clear``, delete temporary files, write metadata."""
+    out.mkdir(parents=True, exist_ok=True)
+    rounds = out / ROUNDS_DIR
+    for path in [*out.iterdir(), *(rounds.iterdir() if rounds.is_dir() else ())]:
+        name = path.name
+        if path.is_dir():
+            continue
+        if is_temp_file(name) or (clear and (is_chunk_file(name) or name == METADATA_FILE)):
+            path.unlink(missing_ok=True)
+    if not (out / METADATA_FILE).is_file():
+        write_metadata(out, meta)
+
+
+class ChunkFile(NamedTuple):
+    """A chunk file a dataset should hold: its name, its first game and number of games, and
+    whether it has a rounds file too (match runs)."""
+
+    filename: str
+    first_game: int
+    n_games: int
+    has_rounds: bool
+
+
+def finished_files(out: Path, chunks: Iterable[ChunkFile]) -> set[str]:
+    """Chunks already complete: files present, readable, of the expected games and rows
+    (matches: the rounds file too)."""
+    done = set()
+    for chunk in chunks:
+        if _chunk_written(out / chunk.filename, chunk.first_game, chunk.n_games) and (
+            not chunk.has_rounds or _chunk_written(out / ROUNDS_DIR / chunk.filename, chunk.first_game, None)
+        ):
+            done.add(chunk.filename)
+    return done
+
+
+def _chunk_written(path: Path, first_game: int, rows: int | None) -> bool:
+    """Whether ``path`` is a complete chunk file starting at ``first_game`` (with ``rows`` rows, if given)."""
+    if not path.is_file():
+        return False
+    try:
+        info = pq.read_metadata(path)
+        chunk = json.loads((info.metadata or {})[CHUNK_KEY])
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return False
+    return (rows is None or info.num_rows == rows) and chunk.get("first_game") == first_game
+
+
+def _differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Readable list of the places where two JSON values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key in sorted(set(old) | set(new), key=str):
+            found += _differences(old.get(key), new.get(key), f"{path}.{key}" if path else str(key))
+        return found
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        found = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found += _differences(a, b, f"{path}[{i}]")
+        return found
+    if old == new:
+        return []
+    return [f"{path or 'metadata'}: {_short(old)} there, {_short(new)} now"]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 __all__ = [
     "CHUNK_KEY",
+    "ChunkFile",
     "FORMAT",
     "FORMAT_VERSION",
     "METADATA_FILE",
@@ -345,10 +462,13 @@ __all__ = [
     "TABLES",
     "expected_files",
     "file_pattern",
+    "finished_files",
     "has_rounds",
     "identity",
+    "inspect_directory",
     "load",
     "missing_files",
+    "prepare_directory",
     "read_metadata",
     "read_table",
     "to_frame",

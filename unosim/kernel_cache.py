@@ -32,6 +32,8 @@ from filelock import FileLock
 
 from .kernels import SOURCE_DIGEST
 
+__all__ = ["DEFAULT_COMPILE_SECONDS", "LOG_NAME", "cache_dir", "ensure_compiled", "expected_seconds", "is_cold", "marker"]
+
 T = TypeVar("T")
 
 DEFAULT_COMPILE_SECONDS = 150

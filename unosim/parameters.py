@@ -15,10 +15,13 @@ whole number in ``[low, high]``), ``(float, low, high)`` (a number in
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from dataclasses import dataclass
 from typing import Any
+
+__all__ = ["as_constraint", "check", "Constraint", "DistinctNames", "Flag", "Interval", "ParameterError", "signature_params"]
 
 
 class ParameterError(ValueError):
@@ -111,3 +114,9 @@ def check(label: str, values: dict[str, Any], constraints: dict[str, Constraint 
         value = values[key]
         if not rule.allows(value):
             raise ParameterError(f"strategy {label!r}: {key}={value!r} is not allowed; use {rule.describe()}.")
+
+
+def signature_params(cls: type) -> list[str]:
+    """Keyword parameters of a class constructor (scikit-learn style)."""
+    sig = inspect.signature(cls.__init__)
+    return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]

@@ -30,10 +30,12 @@ from numpy.typing import NDArray
 from .cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_TYPES
 from .config import RunConfig
 from .kernels import layout as L
-from .kernels.rng import game_key
+from .kernels.deal import set_position
 from .observation import Observation
 from .rules import RuleSet
 from .strategy import Strategy
+
+__all__ = ["Card", "card_id", "colour_id", "play_from", "Position", "ScriptedStrategy", "Snapshot"]
 
 Card = str | int
 
@@ -196,36 +198,24 @@ def play_from(
     run.ctr[L.CT_NEXT] = 1  # no further game is dealt into the slot
     hands = np.stack([_counts(h) for h in position.hands])
     draw, discard, top = _counts(position.draw), _counts(position.discard), card_id(position.top)
-    engine.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)
-    engine.deck[top] += 1
-    run.scratch = np.zeros(int(engine.deck.sum()), np.int16)
-    s = b.slot[0]
-    s[:] = 0
-    b.game[0] = 0
-    b.keys[0] = game_key(engine.rkey, np.int64(0))
-    b.hands[0] = hands
-    b.hsize[0] = hands.sum(axis=1)
-    b.piles[0, L.DRAW], b.piles[0, L.DISC] = draw, discard
-    s[L.F_DRAW_N], s[L.F_DISC_N] = draw.sum(), discard.sum()
-    s[L.F_TOP] = top
-    colour = CARD_COLOUR[top] if position.colour is None else colour_id(position.colour)
-    s[L.F_COLOUR] = colour
-    s[L.F_DIR] = position.direction
-    s[L.F_DEALER] = (position.turn - 1) % players if position.dealer is None else position.dealer
-    s[L.F_LINK_A], s[L.F_LINK_B] = position.link if position.link else (-1, -1)
-    s[L.F_FORGOT] = s[L.F_WINNER] = s[L.F_LAST_PLAYER] = -1
-    s[L.F_ROW] = -1
-    s[L.F_ALIVE] = (1 << players) - 1
+    run.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # this run's cards (card conservation)
+    run.deck[top] += 1
+    run.scratch = np.zeros(int(run.deck.sum()), np.int16)
+    alive = (1 << players) - 1
     for p in position.eliminated:
         assert not position.hands[p], f"eliminated seat {p} holds cards"
-        s[L.F_ALIVE] &= ~(1 << p)
-    s[L.F_TURNS] = position.turns
-    s[L.F_NEXT] = position.turn
-    s[L.F_PHASE] = L.PH_START_TURN
+        alive &= ~(1 << p)
+    set_position(
+        0, 0, engine.rkey, (position.turn - 1) % players if position.dealer is None else position.dealer,
+        hands.astype(np.int8), draw.astype(np.int8), discard.astype(np.int8), top,
+        CARD_COLOUR[top] if position.colour is None else colour_id(position.colour), position.direction,
+        *(position.link or (-1, -1)), alive, position.turns, position.turn,
+        b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr,
+    )  # fmt: skip
+    s = b.slot[0]
     rows = run.advance()
     while scripted.script and rows:
-        engine.decide(run.parity)
-        run.parity = 1 - run.parity
+        run.decide()
         rows = run.advance()
     assert not scripted.script, f"the game ended or stopped before the script did; left: {scripted.script}"
     played = run.finish()

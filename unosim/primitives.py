@@ -247,5 +247,5 @@ CARD_SCORE_POINTS = _POINTS
 
 __all__ = [
     "CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",
-    "sample_counts",
+    "sample_counts", "first_illegal_card",
 ]

@@ -85,7 +85,9 @@ from .kernels import layout as L
 
 if TYPE_CHECKING:
     from .config import RunConfig
-    from .engine import Played
+    from .batch import Played
+
+__all__ = ["matches_table", "records_table", "rounds_table", "seats"]
 
 _COUNTS = {
     "challenges": L.R_CHALLENGES,

@@ -8,7 +8,6 @@ in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
 from __future__ import annotations
 
 import importlib
-import inspect
 from typing import Any
 
 REGISTRY: dict[str, str] = {
@@ -72,9 +71,3 @@ def make(name: str, params: dict[str, Any] | None = None) -> Any:
         raise  # already names the strategy, the parameter and what to use
     except (TypeError, ValueError) as exc:
         raise ValueError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
-
-
-def signature_params(cls: type) -> list[str]:
-    """Keyword parameters of a class constructor (scikit-learn style)."""
-    sig = inspect.signature(cls.__init__)
-    return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]

@@ -233,4 +233,4 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "write_report"]
+__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "write_report", "write_sections"]

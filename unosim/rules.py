@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .cards import Deck, load_deck
 
@@ -26,39 +26,11 @@ MAX_DECK_COPIES = 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 16
 
 
-def _opt(default: Any, rule: str, doc: str) -> Any:
-    return field(default=default, metadata={"rule": rule, "doc": doc})
-
-
-_EXAMPLES = {
-    "name": "`name=my-house`: the rule set is labelled so in run metadata",
-    "deck": "`deck=party`: the classic rules played with the 224-card UNO Party! deck",
-    "deck_copies": "`deck_copies=2`: 216 classic cards, enough to deal 16 players",
-    "hand_size": "`hand_size=10`: ten cards each",
-    "first_card": "`reflip_actions`: a Skip turned up first goes under the pile and another card is turned",
-    "first_wild": "`reflip`: a Wild turned up first goes back into the deck and another card is turned",
-    "dealer": "`dealer=0`: seat 0 always deals, so seat 1 always starts",
-    "action_symbol_match": "`false`: a red Skip cannot go on a blue Skip",
-    "draw_until_playable": "`true`: with nothing playable, draw until a card can be played (not just one)",
-    "reverse_two_players_skips": "`false`: with two players a Reverse only turns the direction; the other player goes next",
-    "point_taken_cap": "`point_taken_cap=2`: five players pointing at one player make them draw 2",
-    "point_taken_breaks_link_first": "`false`: a linked player's Point Taken draws are echoed by the partner, then the link ends",
-    "wd4_legal_when": "`always`: a Wild Draw Four may be played whatever the hand holds",
-    "wd4_challenge": "`false`: no challenges, and a Wild Draw Four is never bluffed",
-    "pileup_flipped_wilds": "`mini_pile`: a Wild turned up while starting a mini pile goes into it (and to whoever takes it)",
-    "pileup_may_refuse": "`true`: a player holding a card of the pile's colour may still take the pile",
-    "link_shares_pileup": "`true`: a linked player taking a 6-card mini pile makes the partner draw 6",
-    "relink_must_differ": "`true`: with seats 1 and 2 linked, the next Wild Drawn Together links two of the others",
-    "link_echoes_voluntary_draws": "`true`: a linked player drawing by choice while able to play makes the partner draw too",
-    "speed_play": "`false`: a player holding the identical red 5 waits for their turn to play it",
-    "speed_play_error_rate": "`0.05`: after each number card, each player without it jumps in wrongly 5 % of the time and draws 1",
-    "uno_penalty": "`uno_penalty=4`: a player caught not calling UNO draws 4",
-    "last_card_draws": "`false`: going out on a Draw Two ends the round; the next player draws nothing",
-    "scoring": "`penalty`: every player adds their own hand's points; the lowest total wins the match",
-    "target_score": "`target_score=200`: with `--match`, a match ends when someone reaches 200",
-    "elimination": "`true` (with `scoring=penalty`): players reaching the target drop out until one remains",
-    "max_turns": "`max_turns=1000`: a round still going after 1,000 turns stops and is recorded as truncated",
-}
+def _opt(default: Any, rule: str, doc: str, example: str) -> Any:
+    """A rule option: its default, rule id, one-line description and an example ``--set`` value
+    with what it does. A ``Literal`` type lists the choices in their declared order, which is
+    also their code in the kernels (:func:`choice_code`)."""
+    return field(default=default, metadata={"rule": rule, "doc": doc, "example": example})
 
 
 @dataclass(frozen=True)
@@ -71,33 +43,60 @@ class RuleSet:
     flips each one.
     """
 
-    name: str = _opt("classic", "-", "preset this rule set started from (informational)")
-    deck: str = _opt("classic", "§1", "deck composition: shipped name or path of a deck TOML file")
-    deck_copies: int = _opt(1, "§1", "number of copies of the deck shuffled together")
-    hand_size: int = _opt(7, "S-1", "cards dealt to each player")
-    first_card: FirstCard = _opt("apply_actions", "S-2/S-3", "what happens with the first card of the discard pile")
-    first_wild: FirstWild = _opt("first_player_chooses", "S-3", "a Wild as first card: first player chooses the colour, or reflip")
-    dealer: str | int = _opt("random", "S-4", "'random' (uniform seat) or a fixed seat number")
-    action_symbol_match: bool = _opt(True, "T-1", "Skip/Reverse/Draw Two/Point Taken may match by symbol")
-    draw_until_playable: bool = _opt(False, "T-3/T-4", "a player who draws keeps drawing until a card is playable")
-    reverse_two_players_skips: bool = _opt(True, "A-2", "with two players a Reverse acts as a Skip")
-    point_taken_cap: int = _opt(5, "A-4", "most cards one player draws from a Point Taken")
-    point_taken_breaks_link_first: bool = _opt(True, "A-4", "Point Taken ends the link before its draws")
-    wd4_legal_when: Wd4LegalWhen = _opt("no_color_match", "W-2", "when a Wild Draw Four may be played")
-    wd4_challenge: bool = _opt(True, "W-2", "a Wild Draw Four may be challenged (and so bluffed)")
-    pileup_flipped_wilds: PileupFlippedWilds = _opt("discard", "P-5", "where wilds turned up to start a mini pile go")
-    pileup_may_refuse: bool = _opt(False, "P-5", "a player able to add to the mini pile may take it instead")
-    link_shares_pileup: bool = _opt(False, "P-5/P-7", "taking a mini pile counts as drawing for a link")
-    relink_must_differ: bool = _opt(False, "P-6", "a new link must not share a player with the old one")
-    link_echoes_voluntary_draws: bool = _opt(False, "P-7", "a draw chosen while holding a playable card is echoed")
-    speed_play: bool = _opt(False, "P-1..P-4", "out-of-turn jump-ins with identical number cards")
-    speed_play_error_rate: float = _opt(0.0, "P-3", "chance per number card that a player without a match jumps in wrongly")
-    uno_penalty: int = _opt(2, "U-2", "cards drawn by a player caught not calling UNO")
-    last_card_draws: bool = _opt(True, "E-2", "a last Draw Two / Wild Draw Four still makes the next player draw")
-    scoring: Scoring = _opt("winner_takes", "E-3/E-4", "'winner_takes' (highest total wins) or 'penalty' (own hand, lowest wins)")
-    target_score: int = _opt(500, "E-3/E-4", "score that ends a match")
-    elimination: bool = _opt(False, "E-4", "penalty scoring: players reaching the target drop out")
-    max_turns: int = _opt(5000, "E-5/T-7", "turns after which a round is stopped and recorded as truncated")
+    name: str = _opt("classic", "-", "preset this rule set started from (informational)",
+        "`name=my-house`: the rule set is labelled so in run metadata")
+    deck: str = _opt("classic", "§1", "deck composition: shipped name or path of a deck TOML file",
+        "`deck=party`: the classic rules played with the 224-card UNO Party! deck")
+    deck_copies: int = _opt(1, "§1", "number of copies of the deck shuffled together",
+        "`deck_copies=2`: 216 classic cards, enough to deal 16 players")
+    hand_size: int = _opt(7, "S-1", "cards dealt to each player",
+        "`hand_size=10`: ten cards each")
+    first_card: FirstCard = _opt("apply_actions", "S-2/S-3", "what happens with the first card of the discard pile",
+        "`reflip_actions`: a Skip turned up first goes under the pile and another card is turned")
+    first_wild: FirstWild = _opt("first_player_chooses", "S-3", "a Wild as first card: first player chooses the colour, or reflip",
+        "`reflip`: a Wild turned up first goes back into the deck and another card is turned")
+    dealer: str | int = _opt("random", "S-4", "'random' (uniform seat) or a fixed seat number",
+        "`dealer=0`: seat 0 always deals, so seat 1 always starts")
+    action_symbol_match: bool = _opt(True, "T-1", "Skip/Reverse/Draw Two/Point Taken may match by symbol",
+        "`false`: a red Skip cannot go on a blue Skip")
+    draw_until_playable: bool = _opt(False, "T-3/T-4", "a player who draws keeps drawing until a card is playable",
+        "`true`: with nothing playable, draw until a card can be played (not just one)")
+    reverse_two_players_skips: bool = _opt(True, "A-2", "with two players a Reverse acts as a Skip",
+        "`false`: with two players a Reverse only turns the direction; the other player goes next")
+    point_taken_cap: int = _opt(5, "A-4", "most cards one player draws from a Point Taken",
+        "`point_taken_cap=2`: five players pointing at one player make them draw 2")
+    point_taken_breaks_link_first: bool = _opt(True, "A-4", "Point Taken ends the link before its draws",
+        "`false`: a linked player's Point Taken draws are echoed by the partner, then the link ends")
+    wd4_legal_when: Wd4LegalWhen = _opt("no_color_match", "W-2", "when a Wild Draw Four may be played",
+        "`always`: a Wild Draw Four may be played whatever the hand holds")
+    wd4_challenge: bool = _opt(True, "W-2", "a Wild Draw Four may be challenged (and so bluffed)",
+        "`false`: no challenges, and a Wild Draw Four is never bluffed")
+    pileup_flipped_wilds: PileupFlippedWilds = _opt("discard", "P-5", "where wilds turned up to start a mini pile go",
+        "`mini_pile`: a Wild turned up while starting a mini pile goes into it (and to whoever takes it)")
+    pileup_may_refuse: bool = _opt(False, "P-5", "a player able to add to the mini pile may take it instead",
+        "`true`: a player holding a card of the pile's colour may still take the pile")
+    link_shares_pileup: bool = _opt(False, "P-5/P-7", "taking a mini pile counts as drawing for a link",
+        "`true`: a linked player taking a 6-card mini pile makes the partner draw 6")
+    relink_must_differ: bool = _opt(False, "P-6", "a new link must not share a player with the old one",
+        "`true`: with seats 1 and 2 linked, the next Wild Drawn Together links two of the others")
+    link_echoes_voluntary_draws: bool = _opt(False, "P-7", "a draw chosen while holding a playable card is echoed",
+        "`true`: a linked player drawing by choice while able to play makes the partner draw too")
+    speed_play: bool = _opt(False, "P-1..P-4", "out-of-turn jump-ins with identical number cards",
+        "`false`: a player holding the identical red 5 waits for their turn to play it")
+    speed_play_error_rate: float = _opt(0.0, "P-3", "chance per number card that a player without a match jumps in wrongly",
+        "`0.05`: after each number card, each player without it jumps in wrongly 5 % of the time and draws 1")
+    uno_penalty: int = _opt(2, "U-2", "cards drawn by a player caught not calling UNO",
+        "`uno_penalty=4`: a player caught not calling UNO draws 4")
+    last_card_draws: bool = _opt(True, "E-2", "a last Draw Two / Wild Draw Four still makes the next player draw",
+        "`false`: going out on a Draw Two ends the round; the next player draws nothing")
+    scoring: Scoring = _opt("winner_takes", "E-3/E-4", "'winner_takes' (highest total wins) or 'penalty' (own hand, lowest wins)",
+        "`penalty`: every player adds their own hand's points; the lowest total wins the match")
+    target_score: int = _opt(500, "E-3/E-4", "score that ends a match",
+        "`target_score=200`: with `--match`, a match ends when someone reaches 200")
+    elimination: bool = _opt(False, "E-4", "penalty scoring: players reaching the target drop out",
+        "`true` (with `scoring=penalty`): players reaching the target drop out until one remains")
+    max_turns: int = _opt(5000, "E-5/T-7", "turns after which a round is stopped and recorded as truncated",
+        "`max_turns=1000`: a round still going after 1,000 turns stops and is recorded as truncated")
 
     # ------------------------------------------------------------------ build
     def __post_init__(self) -> None:
@@ -148,8 +147,8 @@ class RuleSet:
     def describe() -> list[dict[str, str]]:
         """Option name, rule id, type, one-line description and example, for docs and errors."""
         return [
-            {"option": f.name, "rule": f.metadata["rule"], "type": _type_text(f.type), "doc": f.metadata["doc"],
-             "example": _EXAMPLES[f.name]}
+            {"option": f.name, "rule": f.metadata["rule"], "type": _type_text(f.name, f.type), "doc": f.metadata["doc"],
+             "example": f.metadata["example"]}
             for f in fields(RuleSet)
         ]
 
@@ -210,23 +209,33 @@ def option_names() -> list[str]:
     return [f.name for f in fields(RuleSet)]
 
 
-def _type_text(tp: Any) -> str:
-    tp = {"str | int": "str | int"}.get(tp, tp)
-    if isinstance(tp, str):
-        resolved = _TYPES.get(tp)
-        if resolved is not None:
-            return " | ".join(repr(a) for a in get_args(resolved))
-        return tp
-    return getattr(tp, "__name__", str(tp))
+def _type_text(name: str, tp: Any) -> str:
+    if name in CHOICES:
+        return " | ".join(repr(a) for a in CHOICES[name])
+    return tp if isinstance(tp, str) else getattr(tp, "__name__", str(tp))
 
 
-_TYPES = {
-    "FirstCard": FirstCard,
-    "FirstWild": FirstWild,
-    "Wd4LegalWhen": Wd4LegalWhen,
-    "PileupFlippedWilds": PileupFlippedWilds,
-    "Scoring": Scoring,
+CHOICES: dict[str, tuple[str, ...]] = {
+    name: get_args(tp) for name, tp in get_type_hints(RuleSet).items() if get_origin(tp) is Literal
 }
+"""Every choice option (a ``Literal`` field of :class:`RuleSet`) and its values in their declared
+order. That order is the one place a value's code comes from: the encoder (``unosim.engine``)
+and the kernels' named constants both take it from :func:`choice_code`."""
+
+
+def choice_code(option: str, value: str) -> int:
+    """The kernels' integer code of ``value`` of the choice option ``option``: its index in the ``Literal``.
+
+    Raises
+    ------
+    ValueError
+        If ``option`` is not a choice option or ``value`` is not one of its values.
+    """
+    if option not in CHOICES:
+        raise ValueError(f"{option!r} is not a choice option; the choice options are: {', '.join(CHOICES)}.")
+    if value not in CHOICES[option]:
+        raise ValueError(f"{option}={value!r} is not allowed; allowed: {', '.join(CHOICES[option])}.")
+    return CHOICES[option].index(value)
 
 
 def _unknown_option_message(name: str) -> str:
@@ -273,8 +282,8 @@ def _validate(r: RuleSet) -> None:
             raise bad(f.name, "use a whole number")
         if f.type == "float" and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise bad(f.name, "use a number")
-        if f.type in _TYPES and value not in get_args(_TYPES[f.type]):
-            raise bad(f.name, "allowed: " + ", ".join(get_args(_TYPES[f.type])))
+        if f.name in CHOICES and value not in CHOICES[f.name]:
+            raise bad(f.name, "allowed: " + ", ".join(CHOICES[f.name]))
     if not 1 <= r.deck_copies <= MAX_DECK_COPIES:
         raise bad("deck_copies", f"use 1 to {MAX_DECK_COPIES}")
     if not 1 <= r.hand_size <= 30:

@@ -104,9 +104,7 @@ class Strategy(metaclass=_ChecksParameters):
     @classmethod
     def param_names(cls) -> list[str]:
         """Names of the keyword parameters of the constructor."""
-        from .registry import signature_params
-
-        return signature_params(cls)
+        return parameters.signature_params(cls)
 
     def get_params(self) -> dict[str, Any]:
         """The parameters this strategy was built with."""

@@ -7,7 +7,8 @@ decisions.
 Compiled kernels are cached on disk. numba keys a cache entry on the source
 file of the top-level function only, so a change in a rule module would not
 invalidate it: the cache directory is therefore named after a hash of every
-kernel module's source (``~/.cache/unosim/numba-<hash>``, or under
+kernel module's source (and of ``cards.py`` and ``rules.py``, whose constants and choice codes
+the kernels freeze) (``~/.cache/unosim/numba-<hash>``, or under
 ``$XDG_CACHE_HOME``; an explicit ``NUMBA_CACHE_DIR`` wins).
 """
 
@@ -19,7 +20,7 @@ import numba
 
 _here = Path(__file__).parent
 _digest = hashlib.sha1()
-for _path in sorted(_here.glob("*.py")) + [_here.parent / "cards.py"]:
+for _path in sorted(_here.glob("*.py")) + [_here.parent / "cards.py", _here.parent / "rules.py"]:
     _digest.update(_path.read_bytes())
 SOURCE_DIGEST = _digest.hexdigest()[:16]
 """Hash of the kernel sources: names the cache directory and the compile marker (``unosim.kernel_cache``)."""

@@ -10,13 +10,21 @@ from .finish import pass_turn, seat_at
 from .layout import (
     C_DEALER, C_FIRST_CARD, C_FIRST_WILD, C_HAND, C_PLAYERS, DISC, DR_START, DRAW, EV_DEAL, EV_RETURN,
     EV_SKIP, EV_START, F_ACTOR, F_ALIVE, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
-    F_LINK_A, F_LINK_B, F_PHASE, F_RNG, F_ROUND, F_ROW, F_TOP, F_WINNER, MINI, PH_COLOUR,
+    F_LINK_A, F_LINK_B, F_NEXT, F_PHASE, F_RNG, F_ROUND, F_ROW, F_TOP, F_TURNS, F_WINNER, MINI, PH_COLOUR, PH_START_TURN,
 )
 from .piles import draw_one, forced_draw, log
 from .rng import game_key, rand_below
-from .tables import COLOUR_OF, FACE_OF
+from ..rules import choice_code
+from .tables import (
+    COLOUR_OF, FACE_DRAW_TWO, FACE_OF, FACE_REVERSE, FACE_SKIP, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER,
+    WILD_PILE_UP,
+)
 
-APPLY_ACTIONS, REFLIP_ACTIONS, IGNORE_EFFECT = 0, 1, 2
+FIRST_CARD_APPLY_ACTIONS = choice_code("first_card", "apply_actions")
+FIRST_CARD_REFLIP_ACTIONS = choice_code("first_card", "reflip_actions")
+FIRST_CARD_IGNORE_EFFECT = choice_code("first_card", "ignore_effect")
+FIRST_WILD_FIRST_PLAYER_CHOOSES = choice_code("first_wild", "first_player_chooses")
+FIRST_WILD_REFLIP = choice_code("first_wild", "reflip")
 
 
 @rule
@@ -29,6 +37,57 @@ def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
     slot[s, F_ROW] = -1
     for p in range(hands.shape[1]):
         seat_ctr[s, p] = 0
+
+
+@rule
+def start_round(s, dealer, slot):
+    """The fields every round starts with (S-4): its dealer, play clockwise, no link, no forgotten
+    UNO call, no winner, no card played by a player yet."""
+    slot[s, F_DEALER] = dealer
+    slot[s, F_DIR] = 1
+    slot[s, F_LINK_A] = -1
+    slot[s, F_LINK_B] = -1
+    slot[s, F_FORGOT] = -1
+    slot[s, F_WINNER] = -1
+    slot[s, F_LAST_PLAYER] = -1
+
+
+@kernel
+def set_position(s, g, rkey, dealer, position_hands, draw, discard, top, colour, direction, link_a, link_b, alive, turns,
+                 turn, slot, game, keys, hands, hsize, piles, seat_ctr):
+    """Put a set-up position (:func:`unosim.position.play_from`) into slot ``s`` as game ``g``.
+
+    The slot is reset and the round started exactly as for a dealt game (:func:`reset_slot`,
+    :func:`start_round`); then the position's hands, draw and discard piles, top card and
+    colour, direction, link, seats in play and turn count are set, and the turn goes to
+    ``turn`` (``PH_START_TURN``)."""
+    reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
+    start_round(s, dealer, slot)
+    for p in range(hands.shape[1]):
+        size = 0
+        for t in range(hands.shape[2]):
+            hands[s, p, t] = position_hands[p, t]
+            size += position_hands[p, t]
+        hsize[s, p] = size
+    n_draw = 0
+    n_disc = 0
+    for t in range(piles.shape[2]):
+        piles[s, DRAW, t] = draw[t]
+        piles[s, DISC, t] = discard[t]
+        piles[s, MINI, t] = 0
+        n_draw += draw[t]
+        n_disc += discard[t]
+    slot[s, F_DRAW_N] = n_draw
+    slot[s, F_DISC_N] = n_disc
+    slot[s, F_TOP] = top
+    slot[s, F_COLOUR] = colour
+    slot[s, F_DIR] = direction
+    slot[s, F_LINK_A] = link_a
+    slot[s, F_LINK_B] = link_b
+    slot[s, F_ALIVE] = alive
+    slot[s, F_TURNS] = turns
+    slot[s, F_NEXT] = turn
+    slot[s, F_PHASE] = PH_START_TURN
 
 
 @kernel
@@ -72,13 +131,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
             opening[s, p, h] = card
     slot[s, F_DRAW_N] = n - i
     slot[s, F_DISC_N] = 0
-    slot[s, F_DEALER] = dealer
-    slot[s, F_DIR] = 1
-    slot[s, F_LINK_A] = -1
-    slot[s, F_LINK_B] = -1
-    slot[s, F_FORGOT] = -1
-    slot[s, F_WINNER] = -1
-    slot[s, F_LAST_PLAYER] = -1
+    start_round(s, dealer, slot)
     for p in range(n_players):
         if (alive >> p) & 1:
             log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
@@ -87,22 +140,25 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     card = -1
     for _ in range(4 * n):
         card = draw_one(s, slot, game, keys, piles, cfg, ev, nev)
-        if mode == REFLIP_ACTIONS:
-            if card < 56 and FACE_OF[card] <= 9:
+        if mode == FIRST_CARD_REFLIP_ACTIONS:
+            if card < N_COLOURED and FACE_OF[card] <= 9:
                 break
             piles[s, DISC, card] += 1  # flipped non-number cards stay under it, no effect
             slot[s, F_DISC_N] += 1
             log(cfg, ev, nev, g, EV_RETURN, -1, card, 1, 0)
-        elif mode == APPLY_ACTIONS and (card == 57 or card == 58 or card == 59 or (card == 56 and cfg[C_FIRST_WILD] == 1)):
+        elif mode == FIRST_CARD_APPLY_ACTIONS and (
+            card == WILD_DRAW_FOUR or card == WILD_PILE_UP or card == WILD_DRAWN_TOGETHER
+            or (card == WILD and cfg[C_FIRST_WILD] == FIRST_WILD_REFLIP)
+        ):
             piles[s, DRAW, card] += 1  # back into the deck, flip another
             slot[s, F_DRAW_N] += 1
             log(cfg, ev, nev, g, EV_RETURN, -1, card, 0, 0)
-        else:
+        else:  # a card that stays (FIRST_CARD_IGNORE_EFFECT: any card; a Wild: FIRST_WILD_FIRST_PLAYER_CHOOSES)
             break
     slot[s, F_TOP] = card
     first_player = seat_at(dealer, 1, slot, s, cfg)
     log(cfg, ev, nev, g, EV_START, -1, card, COLOUR_OF[card], first_player)
-    if card >= 56:
+    if card >= N_COLOURED:
         slot[s, F_COLOUR] = -1
         slot[s, F_ACTOR] = first_player
         slot[s, F_PHASE] = PH_COLOUR
@@ -110,14 +166,14 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     slot[s, F_COLOUR] = COLOUR_OF[card]
     face = FACE_OF[card]
     nxt = first_player
-    if mode == APPLY_ACTIONS:
-        if face == 10:  # Skip: the first player is skipped
+    if mode == FIRST_CARD_APPLY_ACTIONS:
+        if face == FACE_SKIP:  # Skip: the first player is skipped
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
             nxt = seat_at(dealer, 2, slot, s, cfg)
-        elif face == 11:  # Reverse counts as played: the dealer's right starts, counter-clockwise
+        elif face == FACE_REVERSE:  # Reverse counts as played: the dealer's right starts, counter-clockwise
             slot[s, F_DIR] = -1
             nxt = seat_at(dealer, 1, slot, s, cfg)
-        elif face == 12:  # Draw Two: the first player draws 2 and loses the turn
+        elif face == FACE_DRAW_TWO:  # Draw Two: the first player draws 2 and loses the turn
             forced_draw(s, first_player, 2, DR_START, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
             nxt = seat_at(dealer, 2, slot, s, cfg)

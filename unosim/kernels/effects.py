@@ -13,7 +13,13 @@ from .layout import (
 )
 from .piles import draw_one, echo, forced_draw, log
 from .speed import start_jumpin
-from .tables import COLOUR_OF, FACE_OF
+from ..rules import choice_code
+from .tables import (
+    COLOUR_OF, FACE_DRAW_TWO, FACE_OF, FACE_POINT_TAKEN, FACE_REVERSE, FACE_SKIP, N_COLOURED, WILD_DRAW_FOUR, WILD_PILE_UP,
+)
+
+PILEUP_FLIPPED_WILDS_DISCARD = choice_code("pileup_flipped_wilds", "discard")
+PILEUP_FLIPPED_WILDS_MINI_PILE = choice_code("pileup_flipped_wilds", "mini_pile")
 
 
 @rule
@@ -23,12 +29,12 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     card = slot[s, F_PENDING]
     g = game[s]
     nxt = seat_at(seat, 1, slot, s, cfg)
-    if card < 56:
+    if card < N_COLOURED:
         face = FACE_OF[card]
-        if face == 10:  # A-1 Skip
+        if face == FACE_SKIP:  # A-1 Skip
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, 2, slot, s, cfg)
-        elif face == 11:  # A-2 Reverse: direction flips; with two players it also acts as Skip
+        elif face == FACE_REVERSE:  # A-2 Reverse: direction flips; with two players it also acts as Skip
             slot[s, F_DIR] = -slot[s, F_DIR]
             log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
             if cfg[C_REV2_SKIPS] and n_alive(slot, s, cfg) == 2:  # two players (left in the match)
@@ -36,20 +42,20 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
                 nxt = seat
             else:
                 nxt = seat_at(seat, 1, slot, s, cfg)
-        elif face == 12:  # A-3 Draw Two: draw 2, lose the turn
+        elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
             forced_draw(s, nxt, 2, DR_DRAW_TWO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, 2, slot, s, cfg)
-        elif face == 13:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
+        elif face == FACE_POINT_TAKEN:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
             return
         elif cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
             start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
-    elif card == 58:  # P-5 Wild Pile Up
+    elif card == WILD_PILE_UP:  # P-5 Wild Pile Up
         start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)
         return
-    elif card == 57:  # W-2 Wild Draw Four
+    elif card == WILD_DRAW_FOUR:  # W-2 Wild Draw Four
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
@@ -91,11 +97,11 @@ def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
     the mini pile); the next player holds it. No non-wild left: the card acts as a Wild."""
     g = game[s]
     available = 0  # non-wild cards that can still be turned up (T-5 reshuffles the discard pile)
-    for t in range(56):
+    for t in range(N_COLOURED):
         available += piles[s, DRAW, t] + piles[s, DISC, t]
     while available > 0:
         c = draw_one(s, slot, game, keys, piles, cfg, ev, nev)
-        if c < 56:
+        if c < N_COLOURED:
             piles[s, MINI, c] += 1
             slot[s, F_MINI_N] += 1
             slot[s, F_MINI_COLOUR] = COLOUR_OF[c]
@@ -105,13 +111,14 @@ def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
             slot[s, F_ACTOR] = seat_at(seat, 1, slot, s, cfg)
             slot[s, F_PHASE] = PH_PILEUP
             return
-        if cfg[C_PILEUP_WILDS] == 1:
+        to_mini = cfg[C_PILEUP_WILDS] == PILEUP_FLIPPED_WILDS_MINI_PILE  # else PILEUP_FLIPPED_WILDS_DISCARD
+        if to_mini:
             piles[s, MINI, c] += 1
             slot[s, F_MINI_N] += 1
         else:
             piles[s, DISC, c] += 1
             slot[s, F_DISC_N] += 1
-        log(cfg, ev, nev, g, EV_PILE_FLIP, -1, c, cfg[C_PILEUP_WILDS], 0)
+        log(cfg, ev, nev, g, EV_PILE_FLIP, -1, c, 1 if to_mini else 0, 0)
     # no non-wild left anywhere: the card acts as a Wild and its player names a colour
     log(cfg, ev, nev, g, EV_PILE_AS_WILD, seat, -1, 0, 0)
     slot[s, F_ACTOR] = seat

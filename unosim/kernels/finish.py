@@ -14,7 +14,11 @@ from .layout import (
 )
 from .piles import give, log
 from .rng import rand_below
-from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF
+from ..rules import choice_code
+from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF, WILD_DRAW_FOUR
+
+SCORING_WINNER_TAKES = choice_code("scoring", "winner_takes")
+SCORING_PENALTY = choice_code("scoring", "penalty")
 
 @rule
 def wrap(seat, n):
@@ -103,10 +107,10 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """E-1: ``F_WINNER`` has no card left. E-2: a last Draw Two / WD4 still makes the next draw."""
     seat = slot[s, F_WINNER]
     card = slot[s, F_PENDING]
-    if cfg[C_LAST_DRAWS] and (card == 57 or FACE_OF[card] == FACE_DRAW_TWO):
+    if cfg[C_LAST_DRAWS] and (card == WILD_DRAW_FOUR or FACE_OF[card] == FACE_DRAW_TWO):
         victim = seat_at(seat, 1, slot, s, cfg)
         # the round is over: no link echo, which could hand the winner cards
-        give(s, victim, 4 if card == 57 else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        give(s, victim, 4 if card == WILD_DRAW_FOUR else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if cfg[C_TRACE]:
         points = 0
         for p in range(cfg[C_PLAYERS]):
@@ -151,9 +155,9 @@ def score_round(s, m, slot, hands, match_scores, cfg):
         return
     winner = slot[s, F_WINNER]
     for p in range(cfg[C_PLAYERS]):
-        if cfg[C_SCORING] == 1:
+        if cfg[C_SCORING] == SCORING_PENALTY:  # E-4: everyone scores their own hand
             match_scores[m, p] += hand_points(s, p, hands)
-        elif p != winner:
+        elif p != winner:  # SCORING_WINNER_TAKES (E-3)
             match_scores[m, winner] += hand_points(s, p, hands)
 
 
@@ -161,7 +165,7 @@ def score_round(s, m, slot, hands, match_scores, cfg):
 def pick_match_winner(s, m, slot, keys, match_scores, cfg):
     """E-3 the highest total wins, E-4 the lowest, among the seats still in the match; a tie is
     broken uniformly at random (game stream)."""
-    sign = -1 if cfg[C_SCORING] == 1 else 1
+    sign = -1 if cfg[C_SCORING] == SCORING_PENALTY else 1
     alive = slot[s, F_ALIVE]
     best = -(1 << 30)
     ties = 0

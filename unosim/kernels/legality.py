@@ -3,12 +3,14 @@
 from .jit import rule
 
 from ..cards import NAMES_A_COLOUR
+from ..rules import choice_code
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
-from .tables import COLOUR_OF, FACE_OF
+from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
 
-N_COLOURED = 56
-WILD_DRAW_FOUR = 57
-WD4_INCL_WILDS, WD4_NO_COLOUR, WD4_NO_COLOUR_OR_NUMBER, WD4_ALWAYS = 0, 1, 2, 3
+WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_wilds")
+WD4_LEGAL_WHEN_NO_COLOR_MATCH = choice_code("wd4_legal_when", "no_color_match")
+WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH = choice_code("wd4_legal_when", "no_color_or_number_match")
+WD4_LEGAL_WHEN_ALWAYS = choice_code("wd4_legal_when", "always")
 
 
 @rule
@@ -36,23 +38,24 @@ def matches(card, face_on_top, colour, symbol_match):
 def wd4_legal(s, seat, hands, slot, cfg):
     """W-2: may ``seat`` play a Wild Draw Four it holds, under ``wd4_legal_when``?"""
     when = cfg[C_WD4_WHEN]
-    if when == WD4_ALWAYS:
+    if when == WD4_LEGAL_WHEN_ALWAYS:
         return True
     colour = slot[s, F_COLOUR]
     if colour >= 0:
         held = 0
-        for f in range(14):
-            held += hands[s, seat, colour * 14 + f]
+        for f in range(FACES_PER_COLOUR):
+            held += hands[s, seat, colour * FACES_PER_COLOUR + f]
         if held > 0:
-            return False
-    if when == WD4_INCL_WILDS:
+            return False  # WD4_LEGAL_WHEN_NO_COLOR_MATCH: this is the whole test
+    if when == WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS:
         # "wild cards count as matching": any other wild, another WD4 included
-        return hands[s, seat, 56] + hands[s, seat, 57] - 1 + hands[s, seat, 58] + hands[s, seat, 59] == 0
-    if when == WD4_NO_COLOUR_OR_NUMBER:
+        others = hands[s, seat, WILD] + hands[s, seat, WILD_DRAW_FOUR] - 1
+        return others + hands[s, seat, WILD_PILE_UP] + hands[s, seat, WILD_DRAWN_TOGETHER] == 0
+    if when == WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH:
         face = top_face(slot[s, F_TOP])
         if 0 <= face <= 9:
             for c in range(4):
-                if hands[s, seat, c * 14 + face] > 0:
+                if hands[s, seat, c * FACES_PER_COLOUR + face] > 0:
                     return False
     return True
 

@@ -20,7 +20,7 @@ from .layout import (
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
-from .tables import COLOUR_OF, FACE_OF, POINTS_OF
+from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY = 0, 1, 2
 
@@ -35,7 +35,7 @@ def pick_colour(pol, s, seat, keys, hands, seat_ctr):
     c1 = 0
     c2 = 0
     c3 = 0
-    for t in range(56):
+    for t in range(N_COLOURED):
         n = hands[s, seat, t]
         c = COLOUR_OF[t]
         if c == 0:
@@ -70,8 +70,8 @@ def legal_count(s, seat, t, colour, face, sym, wd4_ok, hands):
     h = hands[s, seat, t]
     if h == 0:
         return 0
-    if t >= 56:
-        return h if (t != 57 or wd4_ok) else 0
+    if t >= N_COLOURED:
+        return h if (t != WILD_DRAW_FOUR or wd4_ok) else 0
     f = FACE_OF[t]
     if COLOUR_OF[t] == colour or (f == face and (sym or f <= 9)):
         return h
@@ -87,11 +87,12 @@ def candidates(block, colour, face, column):
     wilds. Visiting blocks 0..4 walks the candidates in increasing type order.
     """
     if block == 4:
-        return 56, 60
+        return N_COLOURED, N_TYPES
+    first = block * FACES_PER_COLOUR
     if block == colour:
-        return block * 14, block * 14 + 14
+        return first, first + FACES_PER_COLOUR
     if column:
-        return block * 14 + face, block * 14 + face + 1
+        return first + face, first + face + 1
     return 0, 0
 
 
@@ -108,7 +109,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
     sym = cfg[C_SYMBOL_MATCH] != 0
-    wd4_ok = hands[s, seat, 57] > 0 and wd4_legal(s, seat, hands, slot, cfg)
+    wd4_ok = hands[s, seat, WILD_DRAW_FOUR] > 0 and wd4_legal(s, seat, hands, slot, cfg)
     column = face >= 0 and (sym or face <= 9)
     best = -1
     total = 0
@@ -212,7 +213,7 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     total = 0
     for t in range(hands.shape[2]):
         n = hands[s, seat, t]
-        if n > 0 and (t >= 56 or COLOUR_OF[t] == colour):
+        if n > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour):
             score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
             if score > best:
                 best = score
@@ -222,7 +223,7 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     x = int(u * total)
     for t in range(hands.shape[2]):
         n = hands[s, seat, t]
-        if n > 0 and (t >= 56 or COLOUR_OF[t] == colour) and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
+        if n > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour) and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
             x -= n
             if x < 0:
                 return t
@@ -247,14 +248,14 @@ def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
-        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == 59 else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
         return card, colour, 0, pair
     seat = slot[s, F_ACTOR]
     if ph == PH_DRAWN:
         card = slot[s, F_PENDING]
         play = 1 if playable(s, seat, card, hands, slot, cfg) == 1 else 0
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if play and needs_colour(card) else -1
-        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == 59 else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
         return -1, colour, play, pair
     if ph == PH_COLOUR:
         return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1

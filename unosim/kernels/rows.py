@@ -15,7 +15,7 @@ from .layout import (
     PH_DRAWN, PH_JUMPIN, PH_PILEUP, PH_TURN, PH_VOTE,
 )
 from .legality import fill_legal, wd4_legal
-from .tables import COLOUR_OF
+from .tables import COLOUR_OF, N_COLOURED, WILD_DRAW_FOUR
 
 
 @rule
@@ -68,7 +68,7 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
     if ph == PH_DRAWN:
         card = slot[s, F_PENDING]
         row_info[q, r, I_DRAWN] = card
-        if card == 57 and not wd4_legal(s, seat, hands, slot, cfg):
+        if card == WILD_DRAW_FOUR and not wd4_legal(s, seat, hands, slot, cfg):
             row_info[q, r, I_BLUFFABLE] = cfg[C_WD4_CHALLENGE]
         else:
             row_legal[q, r, card] = True
@@ -89,7 +89,7 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
         row_info[q, r, I_ARG] = colour
         n = 0
         for t in range(hands.shape[2]):
-            ok = hands[s, seat, t] > 0 and (t >= 56 or COLOUR_OF[t] == colour)
+            ok = hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour)
             row_legal[q, r, t] = ok
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n

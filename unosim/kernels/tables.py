@@ -1,4 +1,4 @@
-"""Per-card-type lookup tables for the kernels (frozen into compiled code).
+"""Per-card-type lookup tables and card constants for the kernels (frozen into compiled code).
 
 Integer ``//`` and ``%`` keep Python semantics in numba and block
 vectorisation; table look-ups are several times faster in the hot loops.
@@ -6,10 +6,15 @@ vectorisation; table look-ups are several times faster in the hot loops.
 
 import numpy as np
 
-from ..cards import CARD_COLOUR, CARD_FACE, CARD_KIND, CARD_POINTS
+from ..cards import (  # noqa: F401  (re-exported: the kernels' one table of card constants)
+    CARD_COLOUR, CARD_FACE, CARD_KIND, CARD_POINTS, DRAW_TWO, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINT_TAKEN, REVERSE, SKIP, WILD,
+    WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP,
+)
 
 COLOUR_OF = CARD_COLOUR.astype(np.int32)  # -1 for wilds
 FACE_OF = CARD_FACE.astype(np.int32)  # 0-9 numbers, 10 skip, 11 reverse, 12 draw two, 13 point taken, 14+ wilds
 KIND_OF = CARD_KIND.astype(np.int32)
 POINTS_OF = CARD_POINTS.astype(np.int32)
-FACE_SKIP, FACE_REVERSE, FACE_DRAW_TWO, FACE_POINT_TAKEN = 10, 11, 12, 13
+FACE_SKIP, FACE_REVERSE, FACE_DRAW_TWO, FACE_POINT_TAKEN = SKIP, REVERSE, DRAW_TWO, POINT_TAKEN
+"""Faces of the coloured action cards (``FACE_OF[card]``); the card ids themselves (``N_COLOURED``,
+``WILD`` .. ``WILD_DRAWN_TOGETHER``) come from :mod:`unosim.cards`, where the encoding is documented."""

@@ -11,28 +11,28 @@ from .layout import (
 )
 from .legality import has_legal, needs_colour, playable, wd4_legal
 from .piles import draw_one, echo, log
-from .tables import COLOUR_OF, KIND_OF
+from .tables import COLOUR_OF, KIND_OF, N_COLOURED, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 
 
 @rule
 def play_card(s, seat, card, colour, forget, pair, jump, slot, game, hands, hsize, piles, cfg, ev, nev):
     """``seat`` plays ``card`` onto the discard pile (``colour`` for wilds, the link ``pair`` = a * 16 + b for
     a Wild Drawn Together, -1: the link ends; ``jump``: 1 for a jump-in, P-1)."""
-    if card == 57:
+    if card == WILD_DRAW_FOUR:
         slot[s, F_BLUFF] = 0 if wd4_legal(s, seat, hands, slot, cfg) else 1
     hands[s, seat, card] -= 1
     hsize[s, seat] -= 1
     piles[s, DISC, slot[s, F_TOP]] += 1
     slot[s, F_DISC_N] += 1
     slot[s, F_TOP] = card
-    slot[s, F_COLOUR] = COLOUR_OF[card] if card < 56 else colour
+    slot[s, F_COLOUR] = COLOUR_OF[card] if card < N_COLOURED else colour
     slot[s, F_PLAYED] += 1
     slot[s, F_KIND0 + KIND_OF[card]] += 1
     slot[s, F_LAST_PLAYER] = seat
     slot[s, F_SEAT] = seat
     slot[s, F_PENDING] = card
     log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], jump)
-    if card == 59:  # P-6: the new link replaces any earlier one
+    if card == WILD_DRAWN_TOGETHER:  # P-6: the new link replaces any earlier one
         slot[s, F_LINK_A] = pair // 16 if pair >= 0 else -1
         slot[s, F_LINK_B] = pair % 16 if pair >= 0 else -1
         log(cfg, ev, nev, game[s], EV_LINK, seat, -1, slot[s, F_LINK_A], slot[s, F_LINK_B])

@@ -1,0 +1,126 @@
+"""One place per rule option (issue 11): the order of a choice's values in its ``RuleSet``
+``Literal`` is the only place its codes come from. The encoder and the kernels' named
+constants must follow it; these tests fail when they drift.
+
+How to add a value to a choice (say ``wd4_legal_when``): add it to the ``Literal`` in
+``unosim/rules.py`` and, in the kernel that plays it, define
+``WD4_LEGAL_WHEN_<VALUE> = choice_code("wd4_legal_when", "<value>")`` and use it. Nothing
+else changes: the encoder, the validation, ``RuleSet.describe`` and the docs read the
+``Literal``. :func:`test_every_choice_value_has_a_kernel_constant` fails until the kernel
+names the value.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import unosim.kernels
+from unosim.cards import N_COLOURED, N_TYPES
+from unosim.rule_encoding import encode_rules
+from unosim.kernels import layout as L
+from unosim.rules import CHOICES, RuleSet, choice_code
+
+KERNEL_DIR = Path(unosim.kernels.__file__).parent
+KERNEL_MODULES = sorted(p for p in KERNEL_DIR.glob("*.py") if p.name != "__init__.py")
+CHOICE_CASES = [(option, value) for option, values in CHOICES.items() for value in values]
+
+
+def _encode(rules: RuleSet) -> np.ndarray:
+    return encode_rules(rules, 4, match=False, trace=False, check=False)
+
+
+def _choice_slots() -> dict[str, int]:
+    """The cfg slot each choice option is written to, found by changing the option alone."""
+    base = RuleSet.preset("classic")
+    slots = {}
+    for option, values in CHOICES.items():
+        other = next(v for v in values if v != getattr(base, option))
+        changed = np.flatnonzero(_encode(base) != _encode(base.replace(**{option: other})))
+        assert len(changed) == 1, f"{option}: changing it alone changed cfg slots {changed.tolist()}"
+        slots[option] = int(changed[0])
+    return slots
+
+
+def test_choices_are_the_literal_fields_of_ruleset() -> None:
+    assert set(CHOICES) == {"first_card", "first_wild", "wd4_legal_when", "pileup_flipped_wilds", "scoring"}
+    assert CHOICES["wd4_legal_when"][choice_code("wd4_legal_when", "always")] == "always"
+    with pytest.raises(ValueError, match=r"wd4_legal_when='on_tuesdays' is not allowed; allowed: no_color_match_incl_wilds"):
+        choice_code("wd4_legal_when", "on_tuesdays")
+
+
+@pytest.mark.parametrize(("option", "value"), CHOICE_CASES)
+def test_the_encoder_writes_the_declared_code(option: str, value: str) -> None:
+    slot = _choice_slots()[option]
+    cfg = _encode(RuleSet.preset("classic").replace(**{option: value}))
+    assert cfg[slot] == choice_code(option, value) == CHOICES[option].index(value)
+
+
+def _kernel_constants() -> dict[str, tuple[str, object]]:
+    found: dict[str, tuple[str, object]] = {}
+    for info in pkgutil.iter_modules(unosim.kernels.__path__):
+        module = importlib.import_module(f"unosim.kernels.{info.name}")
+        for name, value in vars(module).items():
+            if name.isupper() and getattr(module, "__name__", "") and name not in found:
+                found[name] = (info.name, value)
+    return found
+
+
+@pytest.mark.parametrize(("option", "value"), CHOICE_CASES)
+def test_every_choice_value_has_a_kernel_constant(option: str, value: str) -> None:
+    name = f"{option}_{value}".upper()
+    constants = _kernel_constants()
+    assert name in constants, (
+        f"choice {option}={value!r} has no named constant {name} in unosim.kernels: define it in the kernel "
+        f"that plays it as {name} = choice_code({option!r}, {value!r}) and use it there"
+    )
+    assert constants[name][1] == choice_code(option, value)
+
+
+def _trees() -> list[tuple[str, ast.Module]]:
+    return [(p.name, ast.parse(p.read_text())) for p in KERNEL_MODULES]
+
+
+def test_kernels_compare_choice_slots_with_named_constants_only() -> None:
+    slot_names = {name for name in dir(L) if name.startswith("C_") and getattr(L, name) in _choice_slots().values()}
+    assert len(slot_names) == len(CHOICES)
+    offences = []
+    for file, tree in _trees():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            reads_choice = any(isinstance(s, ast.Subscript) and isinstance(s.slice, ast.Name) and s.slice.id in slot_names
+                               for s in sides)
+            if reads_choice and any(isinstance(s, ast.Constant) for s in sides):
+                offences.append(f"{file}:{node.lineno}")
+    assert not offences, f"choice slots compared with raw integers (use the named constants): {offences}"
+
+
+def test_kernels_use_named_card_ids() -> None:
+    """Card ids (the wilds 56..59, the 56 coloured types, the 60 types) come from the one table
+    (``kernels/tables.py``, re-exporting ``unosim.cards``), never as literals."""
+    card_ids = set(range(N_COLOURED, N_TYPES + 1))
+    offences = [f"{file}:{node.lineno}: {node.value}" for file, tree in _trees() if file not in ("layout.py", "rng.py")
+                for node in ast.walk(tree) if isinstance(node, ast.Constant) and type(node.value) is int
+                and node.value in card_ids]
+    assert not offences, f"raw card ids in the kernels: {offences}"
+
+
+def test_no_constant_is_defined_twice() -> None:
+    """A module-level constant is assigned in one module only (the others import it)."""
+    where: dict[str, list[str]] = {}
+    for path in [*KERNEL_MODULES, KERNEL_DIR.parent / "cards.py", KERNEL_DIR.parent / "rules.py"]:
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id.isupper():
+                        where.setdefault(name.id, []).append(path.name)
+    twice = {name: files for name, files in where.items() if len(files) > 1}
+    assert not twice, f"constants defined in more than one place: {twice}"
