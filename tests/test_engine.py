@@ -27,6 +27,22 @@ def test_a_game_depends_only_on_its_index() -> None:
     assert part.equals(whole.slice(1234, 10))
 
 
+def test_two_runs_of_one_engine_share_no_state() -> None:
+    """Issue 11: a run owns its batch state; stepping two runs of one engine in turn gives each
+    exactly the games it gives alone (Python-path strategies, so both wait on decisions)."""
+    config = RunConfig.build(rules="party", players=4, strategies="random(draw_rate=0.1),greedy,random,greedy", seed=4)
+    engine = Engine(config, batch_size=16, compiled=False)
+    alone = [Engine(config, batch_size=16, compiled=False).play(first, 40) for first in (0, 500)]
+    runs = [engine.start(0, 40), engine.start(500, 40)]
+    going = [True, True]
+    while any(going):
+        going = [run.step() if more else False for run, more in zip(runs, going, strict=True)]
+    for run, expected in zip(runs, alone, strict=True):
+        played = run.finish()
+        assert np.array_equal(played.rec, expected.rec) and np.array_equal(played.opening, expected.opening)
+    assert runs[0].buffers is not runs[1].buffers
+
+
 def test_other_seed_other_games() -> None:
     a = play_range(CONFIG, 0, 500).column("turns").to_numpy()
     b = play_range(CONFIG.replace(seed=2), 0, 500).column("turns").to_numpy()
