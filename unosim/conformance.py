@@ -171,7 +171,8 @@ def _describable(spec: Any, report: ConformanceReport) -> Any:
     else:
         import inspect
 
-        defaults = {k: p.default for k, p in inspect.signature(cls.__init__).parameters.items() if k in names}
+        init = cls.__init__  # the constructor of this very class (inspect.signature(cls) would show the metaclass)
+        defaults = {k: p.default for k, p in inspect.signature(init).parameters.items() if k in names}
         expected = {**defaults, **dict(spec.params)}
         wrong = [k for k in names if not _same(params[k], expected[k])]
         if wrong:

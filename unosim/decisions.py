@@ -235,14 +235,14 @@ class Decisions:
     def _colour(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         dec[:, L.D_COLOUR] = self._colours(strat, k, obs, np.full(len(obs), -1))
 
-    def _flag(name: str):  # noqa: N805 - builds a method
-        def decide(self: Decisions, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-            dec[:, L.D_FLAG] = self._array(k, name, obs, self._ask(k, name, obs), (len(obs),)).astype(bool)
+    def _challenge(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
+        self._yes_no("challenge", k, obs, dec)
 
-        return decide
+    def _catch(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
+        self._yes_no("catch_uno", k, obs, dec)
 
-    _challenge = _flag("challenge")
-    _catch = _flag("catch_uno")
+    def _yes_no(self, name: str, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
+        dec[:, L.D_FLAG] = self._array(k, name, obs, self._ask(k, name, obs), (len(obs),)).astype(bool)
 
     def _pileup(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))

@@ -174,7 +174,7 @@ class Run:
             out[:n] = a[:n]
             return out
 
-        self.rec, self.points, self.opening = map(grown, (self.rec, self.points, self.opening))
+        self.rec, self.points, self.opening = grown(self.rec), grown(self.points), grown(self.opening)
 
     def step(self) -> bool:
         """One lockstep step: advance, then ask the strategies. False when every game is done."""

@@ -222,13 +222,13 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
     lineup_of, seatings, pool = _parse_strategies(check, data.get("strategies", "random"), players)
     overrides = _parse_overrides(check, data.get("overrides", {}), presets)
 
-    cells = []
+    cells: list[Cell] = []
     for preset in presets:
         for p_index, n_players in enumerate(players):
             for seating in range(seatings):
                 k = len(cells)
-                key = p_index * seatings + seating if common_seeds else k
-                game_seq, seat_seq = np.random.SeedSequence(seed, spawn_key=(key,)).spawn(2)
+                seed_key = p_index * seatings + seating if common_seeds else k
+                game_seq, seat_seq = np.random.SeedSequence(seed, spawn_key=(seed_key,)).spawn(2)
                 cell_seed = int(game_seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
                 lineup = lineup_of(n_players, np.random.default_rng(seat_seq))
                 rules = _cell_rules(PRESETS[preset], overrides, n_players)

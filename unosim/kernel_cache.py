@@ -46,7 +46,7 @@ _ready: set[tuple[int, ...]] = set()  # the dispatcher sets called in this proce
 
 def cache_dir() -> Path:
     """The numba cache directory of the kernels."""
-    return Path(numba.config.CACHE_DIR)
+    return Path(numba.config.CACHE_DIR)  # type: ignore[attr-defined]  # set by unosim.kernels
 
 
 def marker() -> Path:

@@ -264,12 +264,11 @@ class Observation(TableFields):
 
     def copy(self) -> Observation:
         """A read-only copy sharing nothing with this observation but the random streams."""
-        return self.subset(slice(None))
+        return self.subset(np.arange(len(self.seat)))
 
     def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
         """The observation restricted to ``rows`` (a mask or indices)."""
-        if rows.dtype == bool:
-            rows = np.flatnonzero(rows)
+        rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp)
         return Observation(
             phase=self.phase_id, players=self.players, seat=self.seat[rows], game=self.game[rows],
             hand=self.hand[rows], legal=self.legal[rows], info=self.info[rows], hand_sizes=self.hand_sizes[rows],

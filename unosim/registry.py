@@ -8,7 +8,10 @@ in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .strategy import Strategy
 
 REGISTRY: dict[str, str] = {
     "random": "strategies.random_strategy:RandomStrategy",
@@ -23,7 +26,7 @@ REGISTRY: dict[str, str] = {
 """Registered strategy names and their entry points."""
 
 
-def resolve(name: str) -> type:
+def resolve(name: str) -> type[Strategy]:
     """Return the strategy class for a registered name or ``module:Class``."""
     from .strategy import Strategy
 
