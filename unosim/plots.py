@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 Z95 = 1.959964
 
@@ -217,6 +218,36 @@ def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | No
     ax.set_title(f"{label or metric}: paired difference on the same deals", fontsize="medium")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
+    return ax
+
+
+def card_value_swap(values: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Swap-experiment value against regression value (percentage points, 95 % intervals both
+    ways) per kind and player count, with the diagonal where the two estimates agree."""
+    ax = ax or plt.figure(figsize=(7, 5.5)).gca()
+    markers = "osD^vP*Xh"
+    kinds = list(dict.fromkeys(values["kind"]))
+    for i, (p, g) in enumerate(values.groupby("players", sort=True)):
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        for row in g.itertuples(index=False):
+            ax.errorbar(row.regression_value, row.swap_value,
+                        xerr=[[row.regression_value - row.regression_low], [row.regression_high - row.regression_value]],
+                        yerr=[[row.swap_value - row.swap_low], [row.swap_high - row.swap_value]],
+                        marker=markers[kinds.index(row.kind) % len(markers)], color=colour, capsize=2, lw=1, ms=6)
+    finite = values[["swap_low", "swap_high", "regression_low", "regression_high"]].to_numpy(float)
+    finite = finite[np.isfinite(finite)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+    pad = 0.05 * (hi - lo or 1.0)
+    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", lw=1, ls="--")
+    handles = [Line2D([], [], color=SERIES_COLOURS[i % len(SERIES_COLOURS)], lw=2, label=f"{p} players")
+               for i, p in enumerate(sorted(values["players"].unique()))]
+    handles += [Line2D([], [], color="black", ls="none", marker=markers[j % len(markers)], label=k.replace("_", " "))
+                for j, k in enumerate(kinds)]
+    ax.legend(handles=handles, fontsize="small", ncol=2)
+    ax.set_xlabel("regression value on the as-dealt games (pp, 95 % CI)")
+    ax.set_ylabel("swap-experiment value (pp, 95 % CI)")
+    ax.set_title("Card value: swap experiment against regression\n(dashed: the two agree)", fontsize="medium")
+    ax.grid(alpha=0.3)
     return ax
 
 
