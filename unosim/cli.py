@@ -10,6 +10,7 @@ traceback instead.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,8 +44,6 @@ def user_errors() -> Iterator[None]:
 
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
     """
-    from .engine import StrategyError
-
     try:
         yield
     except ValueError as exc:
@@ -52,8 +51,11 @@ def user_errors() -> Iterator[None]:
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(EXIT_USAGE) from None
-    except StrategyError as exc:
-        if os.environ.get("UNOSIM_DEBUG"):
+    except RuntimeError as exc:
+        # only a command that imported the engine can raise its StrategyError: commands that do
+        # not play (report) skip importing numba (about 1-2 s)
+        engine = sys.modules.get(f"{__package__}.engine")
+        if engine is None or not isinstance(exc, engine.StrategyError) or os.environ.get("UNOSIM_DEBUG"):
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(1) from None
@@ -590,11 +592,17 @@ def report(
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`.
     """
-    from .analysis.tournament import is_tournament, load_tournament
-    from .tournament_plots import write_report as write_tournament_report
+    from .dataset import read_metadata
     from .reporting import write_report
 
-    if is_tournament(dataset):  # a tournament's leaderboard, head-to-head and plots
+    try:  # (analysis.tournament.is_tournament without importing the engine)
+        tournament = "tournament" in read_metadata(dataset)
+    except ValueError:
+        tournament = False
+    if tournament:  # a tournament's leaderboard, head-to-head and plots
+        from .analysis.tournament import load_tournament
+        from .tournament_plots import write_report as write_tournament_report
+
         files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
         out_console.print("wrote " + ", ".join(str(f) for f in files))
         return

@@ -228,7 +228,7 @@ def read_table(
     if path.is_file():
         if table == "rounds":
             path = path.parent / ROUNDS_DIR / path.name
-        return pq.read_table(path, columns=columns)
+        return pq.read_table(path, columns=columns, read_dictionary=dictionary_columns(pq.read_schema(path), columns))
     meta = read_metadata(path)
     if table == "rounds":
         if not has_rounds(meta):
@@ -256,8 +256,21 @@ def _read_chunks(
     # from a later file reads as nulls.
     import pyarrow.dataset as ds
 
-    table = ds.dataset([str(p) for p in present], format="parquet").to_table(columns=columns)
+    # Lists of strings (``strategies``: the same few names in every row) are read as dictionary
+    # arrays: decoding 40 million strings of a 10-million-game run cost 3.6 s of CPU and 440 MB,
+    # their dictionary indices 0.9 s and 200 MB. An element is still a list of names.
+    dictionaries = dictionary_columns(pq.read_schema(present[0]), columns)
+    fmt = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries))
+    table = ds.dataset([str(p) for p in present], format=fmt).to_table(columns=columns)
     return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+
+
+def dictionary_columns(schema: pa.Schema, columns: list[str] | None = None) -> list[str]:
+    """Parquet paths of the list-of-string columns of ``schema`` (among ``columns``), which
+    :func:`read_table` reads dictionary-encoded."""
+    return [f"{field.name}.list.element" for field in schema
+            if (columns is None or field.name in columns) and pa.types.is_list(field.type)
+            and pa.types.is_string(field.type.value_type)]
 
 
 def load(
@@ -345,6 +358,7 @@ __all__ = [
     "TABLES",
     "expected_files",
     "file_pattern",
+    "dictionary_columns",
     "has_rounds",
     "identity",
     "load",
