@@ -90,11 +90,3 @@ def test_summary_table(df: pd.DataFrame) -> None:
     assert party3["mean turns"] == round(games["turns"].mean(), 2)
     assert party3["truncated %"] == 2.5
     assert party3["first player wins × P"] == round((games["winner_offset"] == 1).mean() * 3, 3)
-
-
-def test_report_writes_the_files(df: pd.DataFrame, tmp_path) -> None:
-    files = plots.report(df, tmp_path / "r")
-    assert [f.name for f in files] == ["game_length.png", "cards_per_game.png", "seat_advantage_classic.png",
-                                       "seat_advantage_party.png", "report.md"]
-    assert all(f.stat().st_size > 0 for f in files)
-    assert "| party | 3 | 40 |" in files[-1].read_text()

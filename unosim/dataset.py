@@ -261,7 +261,9 @@ def _read_chunks(
     # their dictionary indices 0.9 s and 200 MB. An element is still a list of names.
     dictionaries = dictionary_columns(pq.read_schema(present[0]), columns)
     fmt = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries))
-    table = ds.dataset([str(p) for p in present], format=fmt).to_table(columns=columns)
+    # The system allocator: with pyarrow's default (mimalloc) a full 10-million-game load
+    # took twice the system CPU time (6 s against 3 s) and 2.82 GB against 2.51 GB at peak.
+    table = ds.dataset([str(p) for p in present], format=fmt).to_table(columns=columns, memory_pool=pa.system_memory_pool())
     return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
 
 
@@ -336,9 +338,10 @@ def to_frame(table: pa.Table, *, consume: bool = False) -> pd.DataFrame:
         return pd.ArrowDtype(type_) if nested else None
 
     table = table.replace_schema_metadata(None)
+    pool = pa.system_memory_pool()  # see _read_chunks
     if consume:
-        return table.to_pandas(types_mapper=mapper, split_blocks=True, self_destruct=True)
-    return table.to_pandas(types_mapper=mapper)
+        return table.to_pandas(types_mapper=mapper, split_blocks=True, self_destruct=True, memory_pool=pool)
+    return table.to_pandas(types_mapper=mapper, memory_pool=pool)
 
 
 def _is_sorted(frame: pd.DataFrame, keys: list[str]) -> bool:

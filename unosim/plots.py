@@ -1,4 +1,4 @@
-"""Plots and the study report: each plot takes an ``ax`` and returns it.
+"""Plots of the reports (:mod:`unosim.reporting`): each plot takes an ``ax`` and returns it.
 
 All intervals are 95 % normal-approximation confidence intervals of the mean
 (±1.96 standard errors).
@@ -6,13 +6,10 @@ All intervals are 95 % normal-approximation confidence intervals of the mean
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 Z95 = 1.959964
@@ -263,32 +260,6 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
         rows.append({**dict(zip(keys, key)), "games": len(g), "mean turns": round(mean, 2), "± 95 %": round(half, 2),
                      "first player wins × P": round(first * p, 3), "truncated %": round(100 * g["truncated"].mean(), 3)})
     return pd.DataFrame(rows)
-
-
-def report(df: pd.DataFrame, out: str | Path) -> list[Path]:
-    """Write the study plots (PNG) and ``report.md`` into ``out``; return the files."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    files = []
-    plots = [("game_length", game_length, {}), ("cards_per_game", cards_per_game, {})]
-    plots += [(f"seat_advantage_{name}", seat_advantage, {"rules": None if name == "all" else name}) for name, _ in _groups(df)]
-    for name, draw, kwargs in plots:
-        fig = Figure(figsize=(7, 4.5))  # no pyplot state: safe in scripts, servers and notebooks
-        draw(df, fig.subplots(), **kwargs)
-        fig.tight_layout()
-        fig.savefig(out / f"{name}.png", dpi=120)
-        files.append(out / f"{name}.png")
-    table = summary_table(df)
-    md = out / "report.md"
-    md.write_text(
-        "# unosim study report\n\n"
-        + "".join(f"![{f.stem}]({f.name})\n\n" for f in files)
-        + "## Summary\n\n"
-        + _markdown(table)
-        + "\n"
-    )
-    files.append(md)
-    return files
 
 
 def _markdown(table: pd.DataFrame) -> str:
