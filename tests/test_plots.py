@@ -90,3 +90,12 @@ def test_summary_table(df: pd.DataFrame) -> None:
     assert party3["mean turns"] == round(games["turns"].mean(), 2)
     assert party3["truncated %"] == 2.5
     assert party3["first player wins × P"] == round((games["winner_offset"] == 1).mean() * 3, 3)
+
+
+def test_percentiles_of_integers_are_numpys() -> None:
+    rng = np.random.default_rng(0)
+    q = [0, 5, 25, 50, 75, 95, 100]
+    for n in (1, 2, 7, 1001):
+        values = rng.integers(0, 300, n).astype(np.int32)
+        assert np.allclose(plots.percentiles(values, q), np.percentile(values, q))
+    assert np.allclose(plots.percentiles(np.array([0.5, 2.5]), [50]), [1.5])  # floats: numpy itself
