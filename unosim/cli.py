@@ -694,8 +694,9 @@ def cardvalue_swap(
     """Card values cross-checked by experiment: the same deals played as dealt and with one number
     card of one hand swapped for the kind (common random numbers), next to the regression estimate.
 
-    Every seat plays random. Prints, per player count and kind, both values in percentage
-    points with 95 % intervals and the variance reduction the pairing achieved.
+    Every seat plays random; the games are played in this process (each deal once as dealt
+    and once per kind). Prints, per player count and kind, both
+    values in percentage points with 95 % intervals and the variance reduction the pairing achieved.
 
     [dim]Example: unosim cardvalue-swap --rules classic --players 2,4,8 --games 20000 --out runs/swap[/]
     """
