@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 if TYPE_CHECKING:
@@ -216,11 +217,14 @@ def missing_files(path: str | Path, meta: dict[str, Any] | None = None, *, table
 
 
 def read_table(
-    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main",
+    dictionary_strings: bool = False,
 ) -> pa.Table:
     """All rows of a dataset (or one chunk file) as a ``pyarrow.Table``, in row order.
 
-    See :func:`load` for the parameters.
+    See :func:`load` for the parameters. ``dictionary_strings``: read the lists of strings
+    (``strategies``) dictionary-encoded (:func:`dictionary_columns`), as :func:`load` does;
+    by default every column has the type it is stored with.
     """
     path = Path(path)
     if table not in TABLES:
@@ -228,17 +232,20 @@ def read_table(
     if path.is_file():
         if table == "rounds":
             path = path.parent / ROUNDS_DIR / path.name
-        return pq.read_table(path, columns=columns, read_dictionary=dictionary_columns(pq.read_schema(path), columns))
+        dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
+        return pq.read_table(path, columns=columns, read_dictionary=dictionaries)
     meta = read_metadata(path)
     if table == "rounds":
         if not has_rounds(meta):
             raise ValueError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
-        return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete)
-    return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete)
+        return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete,
+                            dictionary_strings)
+    return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete, dictionary_strings)
 
 
 def _read_chunks(
-    path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool
+    path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool,
+    dictionary_strings: bool = False,
 ) -> pa.Table:
     """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
     names = expected_files(meta)
@@ -259,7 +266,7 @@ def _read_chunks(
     # Lists of strings (``strategies``: the same few names in every row) are read as dictionary
     # arrays: decoding 40 million strings of a 10-million-game run cost 3.6 s of CPU and 440 MB,
     # their dictionary indices 0.9 s and 200 MB. An element is still a list of names.
-    dictionaries = dictionary_columns(pq.read_schema(present[0]), columns)
+    dictionaries = dictionary_columns(pq.read_schema(present[0]), columns) if dictionary_strings else []
     fmt = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries))
     # The system allocator: with pyarrow's default (mimalloc) a full 10-million-game load
     # took twice the system CPU time (6 s against 3 s) and 2.82 GB against 2.51 GB at peak.
@@ -310,7 +317,7 @@ def load(
         rounds, or an incomplete dataset (unless ``allow_incomplete``).
     """
     path = Path(path)
-    data = read_table(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
+    data = read_table(path, columns=columns, allow_incomplete=allow_incomplete, table=table, dictionary_strings=True)
     frame = to_frame(data, consume=True)
     del data
     keys = [k for k in ("cell", "game", "round") if k in frame.columns]
@@ -338,6 +345,13 @@ def to_frame(table: pa.Table, *, consume: bool = False) -> pd.DataFrame:
         return pd.ArrowDtype(type_) if nested else None
 
     table = table.replace_schema_metadata(None)
+    for name in [f.name for f in table.schema if f"{f.name}.list.element" in dictionary_columns(table.schema)]:
+        # lists of strings as :func:`load` reads them (an in-memory run's frame equals the loaded one)
+        column = table.column(name).combine_chunks()
+        values = pc.dictionary_encode(column.values)
+        kind = pa.list_(column.type.value_field.with_type(values.type))
+        encoded = pa.ListArray.from_arrays(column.offsets, values, type=kind, mask=column.is_null())
+        table = table.set_column(table.schema.get_field_index(name), name, encoded)
     pool = pa.system_memory_pool()  # see _read_chunks
     if consume:
         return table.to_pandas(types_mapper=mapper, split_blocks=True, self_destruct=True, memory_pool=pool)
