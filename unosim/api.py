@@ -207,6 +207,15 @@ def compare(
     return _compare(rules, players, options, **kwargs)
 
 
+def cardvalue_swap(rules: str = "classic", players: str | int | list[int] = "2,4,8", **kwargs: Any) -> Any:
+    """Card values by the swap experiment (the same deals played as dealt and with one number card
+    swapped for the kind) next to the regression on those deals; returns a ``SwapResult``
+    (see :func:`unosim.analysis.cardswap.swap_values`)."""
+    from .analysis.cardswap import swap_values
+
+    return swap_values(rules, players, **kwargs)
+
+
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
     (see :func:`unosim.reporting.write_report`)."""
@@ -215,4 +224,4 @@ def report(path: str | Path, out: str | Path | None = None, *, card_values: bool
     return write_report(path, out, card_values=card_values)
 
 
-__all__ = ["card_values", "compare", "load", "report", "run_experiment", "simulate", "tournament"]
+__all__ = ["card_values", "cardvalue_swap", "compare", "load", "report", "run_experiment", "simulate", "tournament"]

@@ -218,7 +218,10 @@ def seats(frame: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"game": frame["game"].to_numpy()[rows], "seat": seat})
     offset = (seat - frame["dealer"].to_numpy()[rows]) % P[rows]
     out["offset"] = np.where(offset == 0, P[rows], offset)
-    out["strategy"] = pc.list_flatten(pa.array(frame["strategies"])).to_numpy(zero_copy_only=False)
+    names = pc.list_flatten(pa.array(frame["strategies"]))
+    if pa.types.is_dictionary(names.type):  # as unosim.load reads it
+        names = names.dictionary_decode()
+    out["strategy"] = names.to_numpy(zero_copy_only=False)
     out["hand_points"] = pc.list_flatten(pa.array(frame["hand_points"])).to_numpy(zero_copy_only=False)
     out["won"] = frame["winner"].to_numpy()[rows] == seat
     return out

@@ -14,7 +14,9 @@ What is recognised
   table with flags; streamed, see :mod:`unosim.analysis.cardvalue`); a single
   run gets them on request (``card_values=True``, ``--card-values``), since
   decoding every opening hand is most of the cost of a large run's report;
-* a **match dataset**: the same player-count section over its rounds.
+* a **match dataset**: the same player-count section over its rounds;
+* a **swap cross-check** (``unosim cardvalue-swap --out``, marker ``_cardswap.json``):
+  swap-experiment and regression card values side by side.
 """
 
 from __future__ import annotations
@@ -149,6 +151,37 @@ def comparison_section(comparison: Any) -> Section:
     return section
 
 
+def swap_section(result: Any) -> Section:
+    """The swap cross-check of card values next to the regression on the same deals."""
+    s = result.settings
+    section = Section(
+        "Card values: swap experiment against regression",
+        f"{s['rules']}, every seat random, {s['games']:,} deals per player count (seed {s['seed']}). Each deal is "
+        "played as dealt and once per kind with one number card of one seat's opening hand (seat and card at "
+        "random) swapped for a card of the kind from the draw pile, on the same random stream (common random "
+        "numbers). *Swap value*: mean paired change in that seat's win probability (pp, 95 % interval), the effect "
+        "of this exchange at the counts dealt (mostly a first copy: see *first copy share*). *Regression value*: "
+        "the slope of winning on the count of the kind over the as-dealt games (all seats, seat-offset controls, "
+        "clustered by game). They can differ where a second copy is worth less than the first (the regression "
+        "averages the copies), and because the swap takes the card from the draw pile while in a natural deal "
+        "it is missing from the opponents' hands too. *Variance reduction* = variance of two independent samples "
+        "/ variance of the paired difference (1 = the pairing gained nothing).",
+    )
+    values = result.values
+    section.figures.append(("card_value_swap", _figure(plots.card_value_swap, values, size=(7.5, 6))))
+    shown = values.copy()
+    shown["swap value [95 % CI]"] = [_interval(v, lo, hi) for v, lo, hi in
+                                     zip(shown["swap_value"], shown["swap_low"], shown["swap_high"])]
+    shown["regression value [95 % CI]"] = [_interval(v, lo, hi) for v, lo, hi in
+                                           zip(shown["regression_value"], shown["regression_low"], shown["regression_high"])]
+    shown["first copy share"] = shown["first_copy_share"].round(2)
+    shown["variance reduction"] = shown["variance_reduction"].round(2)
+    section.tables.append(("Swap and regression values, pp", shown[[
+        "players", "kind", "swap value [95 % CI]", "regression value [95 % CI]", "first copy share",
+        "variance reduction", "pairs"]]))
+    return section
+
+
 # ---------------------------------------------------------------- recognition
 def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Section]:
     """The sections of the report of ``path`` (see the module docstring).
@@ -158,11 +191,14 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     strategy, and not for a single run (where the report says how to get them);
     ``True`` or ``False`` forces the choice.
     """
+    from .analysis.cardswap import SWAP_FILE, SwapResult
     from .analysis.compare import COMPARE_FILE, Comparison
 
     path = Path(path)
     if (path / COMPARE_FILE).is_file():
         return [comparison_section(Comparison.read(path))]
+    if (path / SWAP_FILE).is_file():
+        return [swap_section(SwapResult.read(path))]
     meta = dataset.read_metadata(path)
     matches = dataset.has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
@@ -233,4 +269,5 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "write_report", "write_sections"]
+__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
+           "write_report", "write_sections"]
