@@ -84,7 +84,7 @@ class AttackerStrategy(Strategy):
         return obs.hand_sizes[np.arange(len(obs)), after] <= self.threat
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        return sample_best_of(obs.hand, obs.legal, _TABLES, self.threatened(obs), obs.random())
+        return sample_best_of(obs.hand, obs.legal, _TABLES, self.threatened(obs).astype(np.intp), obs.random())
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
         return fewest_cards_others(obs, obs.alive, obs.random())

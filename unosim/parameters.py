@@ -118,5 +118,6 @@ def check(label: str, values: dict[str, Any], constraints: dict[str, Constraint 
 
 def signature_params(cls: type) -> list[str]:
     """Keyword parameters of a class constructor (scikit-learn style)."""
-    sig = inspect.signature(cls.__init__)
+    init = cls.__init__  # the constructor itself (inspect.signature(cls) would show a metaclass __call__)
+    sig = inspect.signature(init)
     return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]

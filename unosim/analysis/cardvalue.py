@@ -268,9 +268,9 @@ def _fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: 
         if kept is not None:
             held += chunk.nbytes
             kept = kept + [chunk] if held <= memory else None
-    tally = tally.reshape(npat, P, 2)
-    pat, off, won = np.nonzero(tally)
-    weight = tally[pat, off, won].astype(np.float64)
+    table = tally.reshape(npat, P, 2)
+    pat, off, won = np.nonzero(table)
+    weight = table[pat, off, won].astype(np.float64)
     y = won.astype(np.float64)
     seat = np.eye(P)[off]
     first = off == 0
@@ -289,6 +289,7 @@ def _fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: 
         rows = np.arange(0, n * P + 1, P)
         for model, Z in parts.items():
             fit = fits[("all seats", model)]
+            assert fit.coef is not None, "a fitted model has coefficients"
             coef = np.nan_to_num(fit.coef)
             Kz = Z.shape[1]
             e = chunk.won - (Z @ coef[:Kz])[chunk.pattern] - coef[Kz:][chunk.offset - 1]

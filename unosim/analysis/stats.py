@@ -74,7 +74,7 @@ class OLSResult:
         est = float(w @ np.nan_to_num(self.coef))
         if any(np.isnan(self.coef[self.index(n)]) for n in weights):
             return float("nan"), float("nan"), float("nan"), float("nan")
-        se = float(np.sqrt(max(w @ np.nan_to_num(self.cov) @ w, 0.0)))
+        se = float(np.sqrt(max(float(w @ np.nan_to_num(self.cov) @ w), 0.0)))
         half = z_value(level) * se
         return est, se, est - half, est + half
 

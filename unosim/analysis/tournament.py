@@ -769,7 +769,7 @@ def _rows(design: Design, main: pa.Table, match: bool) -> _Rows:
 
 
 def _by_deal(deal: NDArray[np.int64], values: NDArray[Any], deals: int) -> NDArray[np.float64]:
-    return np.bincount(deal, weights=values.astype(np.float64), minlength=deals)
+    return np.bincount(deal, weights=values.astype(np.float64), minlength=deals).astype(np.float64)
 
 
 def analyse(
