@@ -53,7 +53,8 @@ class Interval(Constraint):
             return False
         if self.whole and not isinstance(value, numbers.Integral):
             return False
-        return math.isfinite(value) and self.low <= value <= self.high
+        number = float(value)
+        return math.isfinite(number) and self.low <= number <= self.high
 
     def describe(self) -> str:
         kind = "a whole number" if self.whole else "a number"
@@ -118,6 +119,6 @@ def check(label: str, values: dict[str, Any], constraints: dict[str, Constraint 
 
 def signature_params(cls: type) -> list[str]:
     """Keyword parameters of a class constructor (scikit-learn style)."""
-    init = cls.__init__  # the constructor itself (inspect.signature(cls) would show a metaclass __call__)
+    init = cls.__init__  # type: ignore[misc]  # the constructor itself (signature(cls) shows a metaclass __call__)
     sig = inspect.signature(init)
     return [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
