@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from unosim import dataset, runner
+from unosim import dataset, execution, runner
 from unosim.config import RunConfig
 from unosim.engine import play_range
 from unosim.experiment import parse_experiment, run_experiment
@@ -53,7 +53,7 @@ def test_dask_experiment_and_client_object(cluster, tmp_path: Path) -> None:
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", "0.5s")
+    monkeypatch.setattr(execution, "DASK_CONNECT_TIMEOUT", "0.5s")
     config = RunConfig.build(players=2, games=10)
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at tcp://127.0.0.1:9 .*dask scheduler"):
         runner.run(config, tmp_path / "a", backend="dask", scheduler="tcp://127.0.0.1:9", quiet=True)
