@@ -102,6 +102,8 @@ def _table(parent: type, decision: str) -> tuple[RunConfig, list[Strategy], list
     sub = type(f"{parent.__name__}Overrides_{decision}", (parent,), {decision: OVERRIDES[decision]})
     rules = "party" if decision in PARTY_DECISIONS else "classic"
     overrides = ["speed_play=true"] if decision == "jump_in" else None
+    if decision == "forget_uno":  # every call forgotten and caught: rounds run long, so stop them at 300 turns
+        overrides = ["max_turns=300"]
     config = RunConfig.build(rules=rules, players=4, strategies="random", seed=5, overrides=overrides)
     forgetful = registry.make("random", {"forget_uno_rate": 1.0, "catch_uno_rate": 0.0})
     if decision == "catch_uno":
