@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")
+_SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # tuned:PATH: issue 12
 
 
 @dataclass(frozen=True)
