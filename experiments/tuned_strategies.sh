@@ -6,14 +6,14 @@ set -euo pipefail
 
 # tuned-classic-2: 2 players, classic with the Wild Draw Four always legal and no challenges, against random.
 unosim tune --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 --against random \
-    --budget 6000000 --games-per-candidate 4000 --evaluation-games 200000 --seed 12 --name tuned-classic-2 \
+    --budget 2688000 --games-per-candidate 8000 --evaluation-games 200000 --seed 12 --name tuned-classic-2 \
     --out runs/tune-classic-2
 cp runs/tune-classic-2/tuned.json strategies/tuned/classic-2.json
 
 # tuned-party-6: party, 6 players, against a field of the built-ins.
 unosim tune --rules party --players 6 \
-    --against random,greedy,diversity,ranking,wild-saver,colour-keeper,attacker,bluffer \
-    --budget 2000000 --games-per-candidate 1200 --evaluation-games 60000 --seed 12 --name tuned-party-6 \
+    --against random,greedy,diversity,ranking,wild-saver,colour-keeper,attacker,bluffer --popsize 8 \
+    --budget PARTY_BUDGET --games-per-candidate 1200 --evaluation-games 12000 --seed 12 --name tuned-party-6 \
     --out runs/tune-party-6
 cp runs/tune-party-6/tuned.json strategies/tuned/party-6.json
 
