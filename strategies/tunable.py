@@ -438,7 +438,7 @@ def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
 
         return make, (label, self.get_params())
 
-    doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults."
+    doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
     return type("TunedStrategy", (TunableStrategy,), {
         "name": label, "__init__": init, "__reduce__": __reduce__, "__doc__": doc, "__module__": __name__,
     })
