@@ -35,7 +35,8 @@ used by the search, with deal-clustered 95 % intervals and their paired
 difference. Written to ``out``: ``tuned.json`` (the parameters, which
 ``--strategies tuned:OUT/tuned.json`` plays, with the settings and the held-out
 figures), ``summary.md``, ``history.csv`` and the progress plot ``progress.png``
-/ ``.svg`` (best and mean fitness per generation with 95 % intervals).
+/ ``.svg`` (best and mean fitness per generation with 95 % intervals; the best of a generation is
+biased upwards by the selection, which is why the tuned candidate is judged on held-out deals).
 
 Resume and reproducibility
 --------------------------
