@@ -12,6 +12,7 @@ import unosim
 from strategies import tunable
 from unosim import registry
 from unosim.cli import app
+from unosim.tuning import make_settings
 
 TINY = {"rules": "classic", "players": 2, "against": "random", "popsize": 4, "games_per_candidate": 200,
         "evaluation_games": 400, "seed": 3}
@@ -38,19 +39,12 @@ def test_tunable_rejects_out_of_range():
         registry.make("tunable", {"threat": 9})
 
 
-def test_conformance_tunable():
-    report = unosim.check("tunable")
-    assert report.ok, report.message()
-
-
 def test_tune_reproducible_and_resumable(tmp_path):
     budget = 3 * 4 * 200
     first = unosim.tune(budget=budget, **TINY)
-    again = unosim.tune(budget=budget, **TINY)
-    assert first.params == again.params
-    assert first.evaluation == again.evaluation
     assert first.generations == 3 and first.games == budget
-    # interrupted after one generation, then continued: the same result as uninterrupted
+    assert first.params != first.start
+    # the same seed again, interrupted after one generation and then continued: the same result
     out = tmp_path / "run"
     part = unosim.tune(budget=budget, out=out, max_generations=1, **TINY)
     assert part.generations == 1 and not part.evaluation and (out / "state.pkl").is_file()
@@ -63,7 +57,7 @@ def test_tune_reproducible_and_resumable(tmp_path):
     saved = json.loads((out / "tuned.json").read_text())
     assert saved["params"] == first.params and saved["evaluation"]["games"] == 400
     # the held-out deals are not the search's
-    assert saved["evaluation"]["seed"] != unosim.tuning.make_settings(budget=budget, **{k: v for k, v in TINY.items()}).search_seed
+    assert saved["evaluation"]["seed"] != make_settings(budget=budget, **TINY).search_seed
     # a run of other settings in the same directory is refused
     with pytest.raises(ValueError, match="other settings"):
         unosim.tune(budget=budget, out=out, **{**TINY, "seed": 4})
@@ -91,8 +85,8 @@ def test_shipped_tuned_strategies_resolve():
         assert isinstance(strategy, tunable.TunableStrategy) and strategy.label == name
         data = tunable.load_tuned(registry.TUNED_DIR / f"{name.removeprefix('tuned-')}.json")
         assert {k: strategy.get_params()[k] for k in data["params"]} == data["params"]
-    report = unosim.check("tuned-classic-2", games=4)
-    assert report.ok, report.message()
+    # the conformance suite runs over every registered name, tunable and tuned-* included
+    # (tests/test_strategy_conformance.py)
 
 
 @pytest.mark.parametrize(
