@@ -524,11 +524,17 @@ def write_outputs(result: TuneResult, settings: TuneSettings, out: Path) -> list
         },
         "evaluation": ev,
     }
+    try:
+        preset = RuleSet.preset(settings.rules.name).to_dict()
+        changed = [f"{k}={v}" for k, v in settings.rules.to_dict().items() if preset.get(k) != v]
+    except ValueError:
+        changed = []
+    rules_text = settings.rules.name + (f" with {', '.join(changed)}" if changed else "")
     files = [out / TUNED_FILE, out / "summary.md", out / "history.csv"]
     files[0].write_text(json.dumps(data, indent=2) + "\n")
     files[1].write_text(
         f"# {settings.label}: tuned `tunable`\n\n"
-        f"{settings.rules.name} rules, {settings.players} players, against {against}; "
+        f"{rules_text} rules, {settings.players} players, against {against}; "
         f"{result.generations} generations of {settings.popsize} candidates, {result.games:,} games, seed {settings.seed}.\n\n"
         f"Held-out evaluation ({ev['games']:,} games on fresh deals, seed {ev['seed']}, 95 % intervals clustered by deal; "
         f"fair share {ev['fair_share']:.4f}):\n\n"
