@@ -115,3 +115,17 @@ def test_tuned_path_errors(tmp_path):
         unosim.simulate(players=2, games=2, strategies=f"tuned:{bad}")
     with pytest.raises(ValueError, match="does not exist"):
         unosim.simulate(players=2, games=2, strategies=f"tuned:{tmp_path / 'none.json'}")
+
+
+def test_cli_tune_writes_a_playable_strategy(tmp_path):
+    out = tmp_path / "t"
+    args = ["tune", "--players", "2", "--set", "wd4_challenge=false", "--budget", "800", "--popsize", "4",
+            "--games-per-candidate", "200", "--evaluation-games", "200", "--seed", "5", "--out", str(out), "--quiet"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "held-out win rate" in result.output and f"tuned:{out / 'tuned.json'}" in " ".join(result.output.split())
+    saved = json.loads((out / "tuned.json").read_text())
+    assert saved["tuned"]["generations"] == 1 and saved["tuned"]["rules"]["wd4_challenge"] is False
+    assert "wd4_challenge=False" in (out / "summary.md").read_text()
+    again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
+    assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved
