@@ -99,7 +99,7 @@ def test_illegal_or_ill_shaped_decisions_stop_the_run(strategy: str, decision: s
 
 
 def test_unknown_strategy_lists_the_known_ones() -> None:
-    with pytest.raises(ValueError, match="known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, wild-saver"):
+    with pytest.raises(ValueError, match="known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, tunable, tuned-classic-2, tuned-party-6, wild-saver"):
         RunConfig.build(strategies="nosuch")
 
 

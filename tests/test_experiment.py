@@ -126,7 +126,7 @@ BAD = [
     ('seed = "x"', ['seed = "x"', "whole number"]),
     ('match = "yes"', ['match = "yes"', "true or false"]),
     ("batch_size = 0", ["batch_size = 0", "1 to 1048576"]),
-    ('strategies = "nosuch"', ['strategies = "nosuch"', "known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, wild-saver"]),
+    ('strategies = "nosuch"', ['strategies = "nosuch"', "known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, tunable, tuned-classic-2, tuned-party-6, wild-saver"]),
     ('strategies = "random(speed=2)"', ["strategies = ", "no parameter 'speed'", "forget_uno_rate"]),
     ('strategies = ["random", "greedy", "random"]', ["strategies = [", "one strategy per seat"]),
     ("strategies = { pool = [] }", ["strategies.pool = []", "non-empty list"]),

@@ -5,8 +5,9 @@ from .cards import N_TYPES, card_name, load_deck
 from .config import RunConfig
 from .conformance import check
 from .rules import PRESETS, RuleSet
+from .api import tune  # issue 12: strategy tuning
 
 from .version import __version__
 
 __all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "check", "load_deck", "__version__", "load", "run_experiment",
-           "simulate", "card_values", "cardvalue_swap", "compare", "report", "tournament"]
+           "simulate", "card_values", "cardvalue_swap", "compare", "report", "tournament", "tune"]

@@ -224,4 +224,19 @@ def report(path: str | Path, out: str | Path | None = None, *, card_values: bool
     return write_report(path, out, card_values=card_values)
 
 
-__all__ = ["card_values", "cardvalue_swap", "compare", "load", "report", "run_experiment", "simulate", "tournament"]
+def tune(
+    rules: str | RuleSet = "classic",
+    players: int = 2,
+    against: str | list[str] | tuple[str, ...] = "random",
+    budget: int = 1_000_000,
+    seed: int = 0,
+    **kwargs: Any,
+) -> Any:
+    """Tune the ``tunable`` strategy against a field with CMA-ES and evaluate it on fresh deals
+    (see :func:`unosim.tuning.tune`); returns a ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
+    from .tuning import tune as _tune
+
+    return _tune(rules, players, against, budget, seed, **kwargs)
+
+
+__all__ = ["card_values", "cardvalue_swap", "compare", "load", "report", "run_experiment", "simulate", "tournament", "tune"]

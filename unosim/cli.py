@@ -718,6 +718,70 @@ def cardvalue_swap(
         files = write_report(out)
         out_console.print(f"report: {files[-1]}", highlight=False)
 
+# ---------------------------------------------------------------- tune (issue 12)
+@app.command("tune")
+@user_errors()
+def tune_command(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, 2–16.")] = 2,
+    against: Annotated[
+        str, typer.Option("--against", help="The field: one or more opponent strategies, comma-separated (e.g. random, "
+                          "or random,greedy,attacker); they fill the other seats in turn.")
+    ] = "random",
+    budget: Annotated[int, typer.Option("--budget", help="Games the search may play in all (whole generations).")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed and settings give the same tuned strategy.")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", help="Output directory: state (rerun to continue), tuned.json, summary.md, "
+                           "history.csv, progress.png/.svg.")
+    ] = Path("runs/tune"),
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+    ] = None,
+    popsize: Annotated[
+        int | None, typer.Option("--popsize", help="Candidates per generation (default 4 + 3 ln(parameters searched)).",
+                                 show_default=False)
+    ] = None,
+    games_per_candidate: Annotated[
+        int, typer.Option("--games-per-candidate", help="Games each candidate plays per generation, on the same deals.")
+    ] = 2000,
+    evaluation_games: Annotated[
+        int, typer.Option("--evaluation-games", help="Held-out games (fresh seed) for the tuned strategy and the start each.")
+    ] = 100_000,
+    start: Annotated[
+        Path | None, typer.Option("--start", help="Start from this tuned-strategy file (default: tunable's defaults).",
+                                  show_default=False)
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Label of the tuned strategy in tuned.json.")] = "tuned",
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+) -> None:
+    """Tune the `tunable` strategy against a field with CMA-ES; evaluate it on fresh deals and save it.
+
+    Every candidate of a generation plays the same deals (common random numbers), at every seat.
+    The result plays as --strategies tuned:OUT/tuned.json.
+
+    [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
+    """
+    from .tuning import tune
+
+    result = tune(
+        rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
+        deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, evaluation_games=evaluation_games,
+        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name,
+    )
+    ev = result.evaluation
+    out_console.print(
+        f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "
+        f"win rate {ev['win_rate']:.4f} [{ev['low']:.4f}, {ev['high']:.4f}] over {ev['games']:,} games "
+        f"(start {ev['start_win_rate']:.4f} [{ev['start_low']:.4f}, {ev['start_high']:.4f}]; fair share "
+        f"{ev['fair_share']:.4f})\nplay it: --strategies {result.spec}   files: {out}",
+        highlight=False, soft_wrap=True,
+    )
+
 
 def main() -> None:
     """Entry point of the ``unosim`` console script."""

@@ -8,6 +8,7 @@ in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,8 +23,25 @@ REGISTRY: dict[str, str] = {
     "colour-keeper": "strategies.colour_keeper:ColourKeeperStrategy",
     "attacker": "strategies.attacker:AttackerStrategy",
     "bluffer": "strategies.bluffer:BlufferStrategy",
+    "tunable": "strategies.tunable:TunableStrategy",
 }
 """Registered strategy names and their entry points."""
+
+# ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
+# `tuned-*` names are such files in strategies/tuned/ (a class per file: strategies.tunable.tuned_class).
+TUNED_PREFIX = "tuned:"
+TUNED_DIR = Path(__file__).resolve().parent.parent / "strategies" / "tuned"
+REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
+
+
+def _tuned(name: str, target: str) -> type | None:
+    """The class of a tuned-strategy file, when ``target`` is ``tuned:PATH``."""
+    if not target.startswith(TUNED_PREFIX):
+        return None
+    from strategies.tunable import tuned_class
+
+    return tuned_class(name, target[len(TUNED_PREFIX):])
+# ---- end of tuned strategies
 
 
 def resolve(name: str) -> type[Strategy]:
@@ -31,6 +49,9 @@ def resolve(name: str) -> type[Strategy]:
     from .strategy import Strategy
 
     target = REGISTRY.get(name, name)
+    tuned = _tuned(name, target)
+    if tuned is not None:
+        return tuned
     if ":" not in target:
         raise ValueError(
             f"unknown strategy {name!r}; known strategies: {', '.join(sorted(REGISTRY))}, "

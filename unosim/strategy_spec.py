@@ -1,7 +1,8 @@
 """Strategy specifications: a registered name or entry point plus parameters.
 
 A spec is written ``name`` or ``name(param=value, ...)``, e.g. ``greedy``,
-``random(forget_uno_rate=0.1)`` or ``mypkg.mymod:MyStrategy(depth=2)``.
+``random(forget_uno_rate=0.1)`` or ``mypkg.mymod:MyStrategy(depth=2)``;
+``tuned:PATH`` names a tuned-strategy file written by ``unosim tune``.
 Specs are resolved into strategy objects by :func:`unosim.registry.make`
 inside the process that plays, so nothing relies on import side effects.
 """
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")
+_SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # tuned:PATH: issue 12
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,444 @@
+"""``tunable``: a strategy whose every decision is steered by numeric parameters, for ``unosim tune``.
+
+The parameters span the decisions that matter (see :class:`TunableStrategy`);
+:data:`PARAMETERS` lists each with its range and default, and :func:`to_params`
+/ :func:`to_vector` map between a vector in the unit cube (what the optimiser
+searches) and the parameters. :func:`relevant` says which parameters a rule set
+can make matter (party cards, challenges, speed play), so that ``unosim tune``
+searches only those and keeps the others at their defaults.
+
+A tuned strategy is a file written by ``unosim tune`` (JSON, see
+:func:`load_tuned`); ``--strategies tuned:PATH`` plays it and
+:func:`tuned_class` turns it into a subclass of :class:`TunableStrategy` whose
+defaults are the file's parameters (the shipped ``tuned-*`` names are such files
+under ``strategies/tuned/``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from unosim.cards import CARD_KIND, CARD_POINTS, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from unosim.observation import Observation
+from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
+from unosim.strategy import Strategy
+
+from .bluffer import colour_unseen_shares
+
+SITUATIONS = ("calm", "next", "near")
+"""Play situations, each with its own kind weights: nobody close to going out; the next player holds at
+most ``threat`` cards; another opponent (not the next) does."""
+PILE_GROUPS = ("number", "action", "wild")
+"""Card groups weighted when adding to a mini pile (action: Skip, Reverse, Draw Two, Point Taken)."""
+SCALE = 1000
+"""Scores are rounded to whole multiples of 1/SCALE (the compiled pickers compare integers)."""
+_KIND = CARD_KIND.astype(np.int64)
+_POINTS = CARD_POINTS.astype(np.float64) / 50.0
+_PILE_GROUP = np.where(_KIND == 0, 0, np.where(_KIND <= 4, 1, 2))
+_PARTY_KINDS = ("point_taken", "wild_pile_up", "wild_drawn_together")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable parameter: its name, range, default and what makes it matter.
+
+    ``needs`` is ``""`` (always matters), a card kind name (matters when the deck holds that kind),
+    ``"challenge"`` (Wild Draw Four challenges on) or ``"speed_play"``.
+    """
+
+    name: str
+    low: float
+    high: float
+    default: float
+    needs: str = ""
+    doc: str = ""
+
+
+_CALM = {"number": 1.0, "skip": 2.0, "reverse": 2.0, "draw_two": 2.0, "point_taken": 1.0,
+         "wild": -2.0, "wild_draw_four": -3.0, "wild_pile_up": -2.0, "wild_drawn_together": -2.0}
+_NEXT = {"number": 0.0, "skip": 3.0, "reverse": 3.0, "draw_two": 4.0, "point_taken": 2.0,
+         "wild": -1.0, "wild_draw_four": 5.0, "wild_pile_up": 2.0, "wild_drawn_together": 1.0}
+_NEAR = {"number": 1.0, "skip": 2.0, "reverse": 2.0, "draw_two": 2.0, "point_taken": 3.0,
+         "wild": -2.0, "wild_draw_four": -2.0, "wild_pile_up": 0.0, "wild_drawn_together": 1.0}
+_KIND_DEFAULTS = {"calm": _CALM, "next": _NEXT, "near": _NEAR}
+
+
+def _kind_needs(kind: str) -> str:
+    return kind if kind in _PARTY_KINDS else ""
+
+
+PARAMETERS: tuple[Param, ...] = (
+    *(Param(f"{sit}_{kind}", -5.0, 5.0, _KIND_DEFAULTS[sit][kind], _kind_needs(kind),
+            f"preference for a {kind.replace('_', ' ')} card when {sit}")
+      for sit in SITUATIONS for kind in KIND_NAMES),
+    Param("threat", 0.5, 5.0, 2.0, "", "an opponent holding at most this many cards is close to going out"),
+    Param("points_weight", -2.0, 2.0, 0.5, "", "added per 50 points of the card (shed points first when > 0)"),
+    Param("colour_weight", -3.0, 5.0, 1.5, "", "added per share of the hand in the card's colour (stay in the colour held most)"),
+    Param("wild_keep", 0.0, 15.0, 2.0, "", "play a wild from the hand only when at most this many non-wild cards are held "
+          "(or no coloured card is legal)"),
+    Param("drawn_wild_at", 0.0, 108.0, 108.0, "", "play a legal drawn wild only when holding at most this many cards"),
+    Param("colour_slack", 0.0, 4.0, 0.0, "", "colours held within this many cards of the most held are candidates; "
+          "the one rarest among unseen cards is named"),
+    Param("bluff_at", 0.0, 6.0, 0.0, "challenge", "bluff a Wild Draw Four when the next player holds at most this many"),
+    Param("suspicion", 0.0, 1.0, 0.25, "challenge", "assumed rate at which an opponent able to bluff does"),
+    Param("challenge_above", 0.0, 1.0, 0.35, "challenge", "challenge when the estimated bluff chance exceeds this"),
+    Param("point_size", -1.0, 3.0, 1.0, "point_taken", "Point Taken: preference per card fewer held by the target"),
+    Param("point_next", -5.0, 5.0, 0.0, "point_taken", "Point Taken: preference for pointing at the next player"),
+    Param("link_size", -1.0, 3.0, 1.0, "wild_drawn_together", "link: preference per card fewer held"),
+    Param("link_self", -10.0, 10.0, -10.0, "wild_drawn_together", "link: preference for linking oneself"),
+    Param("link_next", -5.0, 5.0, 0.0, "wild_drawn_together", "link: preference for linking the next player"),
+    Param("jump_rate", 0.0, 1.0, 1.0, "speed_play", "probability of jumping in with an identical card"),
+    Param("jump_keep_last", 0.0, 1.0, 0.0, "speed_play", "probability of not jumping in with the second-to-last card"),
+    *(Param(f"pile_{group}", -5.0, 5.0, default, "wild_pile_up", f"mini pile: preference for adding a {group} card")
+      for group, default in zip(PILE_GROUPS, (2.0, 1.0, -3.0), strict=True)),
+    Param("pile_points", -2.0, 2.0, 0.5, "wild_pile_up", "mini pile: added per 50 points of the card"),
+)
+"""Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
+
+NAMES: tuple[str, ...] = tuple(p.name for p in PARAMETERS)
+DEFAULTS: dict[str, float] = {p.name: p.default for p in PARAMETERS}
+_BY_NAME = {p.name: p for p in PARAMETERS}
+
+
+def relevant(rules: Any, players: int = 4) -> list[str]:
+    """Names of the parameters that can change a game under ``rules`` (a :class:`~unosim.rules.RuleSet`) at ``players``.
+
+    A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
+    ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
+    the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players.
+    """
+    counts = np.asarray(rules.load_deck().counts)
+    held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
+    names = []
+    for p in PARAMETERS:
+        kind = p.name.split("_", 1)[1] if p.name.split("_", 1)[0] in SITUATIONS else None
+        if kind is not None and not held[kind]:
+            continue
+        if p.name.startswith("near_") and players < 3:
+            continue
+        if p.needs in held and not held[p.needs]:
+            continue
+        if p.needs == "challenge" and not (rules.wd4_challenge and held["wild_draw_four"]):
+            continue
+        if p.needs == "speed_play" and not rules.speed_play:
+            continue
+        names.append(p.name)
+    return names
+
+
+def to_params(x: NDArray[np.floating], names: list[str] | tuple[str, ...] = NAMES,
+              base: dict[str, float] | None = None) -> dict[str, float]:
+    """Parameters from a search vector: ``x[i]`` in [0, 1] (clipped) maps linearly onto the range of ``names[i]``.
+
+    Parameters not in ``names`` take their value from ``base`` (default: :data:`DEFAULTS`). Values are
+    rounded to 6 significant decimals so that they print and save exactly.
+    """
+    params = dict(DEFAULTS if base is None else base)
+    for name, value in zip(names, np.clip(np.asarray(x, np.float64), 0.0, 1.0), strict=True):
+        p = _BY_NAME[name]
+        params[name] = round(float(p.low + (p.high - p.low) * value), 6)
+    return params
+
+
+def to_vector(params: dict[str, float], names: list[str] | tuple[str, ...] = NAMES) -> NDArray[np.float64]:
+    """Inverse of :func:`to_params`: the unit-cube coordinates of ``params`` (defaults where absent)."""
+    out = []
+    for name in names:
+        p = _BY_NAME[name]
+        out.append((float(params.get(name, p.default)) - p.low) / (p.high - p.low))
+    return np.asarray(out, np.float64)
+
+
+class TunableStrategy(Strategy):
+    """A strategy with a numeric knob on every decision (defaults: a sensible player).
+
+    Idea: express the decisions of the other built-ins (which kind of card to
+    play when, keeping wilds, staying in a colour, attacking the leaders,
+    bluffing and challenging, party targeting) as weights, so that
+    ``unosim tune`` can search for the strongest combination by simulation.
+    Every parameter is a float in the range :data:`PARAMETERS` gives.
+
+    Decisions
+    ---------
+    play
+        Scores each legal card held and plays the highest (ties in proportion
+        to copies held): the weight of its kind for the situation
+        (``calm_*``: no opponent holds at most ``threat`` cards; ``next_*``:
+        the next player does; ``near_*``: another opponent does), plus
+        ``points_weight`` per 50 points, plus ``colour_weight`` times the share
+        of the hand in the card's colour. Wilds are left out while more than
+        ``wild_keep`` non-wild cards are held and a coloured card is legal.
+        With challenges on, a held Wild Draw Four is played (as a bluff if need
+        be) when the next player holds at most ``bluff_at`` cards. Never draws
+        while holding a legal card.
+    play_drawn
+        A legal coloured drawn card is played; a legal drawn wild only when
+        holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
+        would be a bluff when the next player holds at most ``bluff_at``.
+    choose_colour
+        Among the colours held within ``colour_slack`` cards of the colour held
+        most, the one rarest among the cards this player has not seen (hand
+        and discard pile), i.e. the one the opponents are least likely to hold.
+    challenge
+        The bluff estimate of ``bluffer`` (``suspicion``); challenges when it
+        exceeds ``challenge_above``.
+    point_at
+        The other player (still in the match) maximising ``-point_size`` ×
+        cards held ``+ point_next`` × (is the next player), ties at random.
+    choose_link
+        The two allowed seats maximising ``-link_size`` × cards held
+        ``+ link_self`` × (is this player) ``+ link_next`` × (is the next player).
+    add_to_pile
+        The card that may be added maximising ``pile_number`` / ``pile_action``
+        / ``pile_wild`` (by its group) ``+ pile_points`` per 50 points.
+    jump_in
+        Jumps in with probability ``jump_rate``; with its second-to-last card
+        it first stays out with probability ``jump_keep_last``.
+    forget_uno, catch_uno
+        The base rates.
+
+    Parameters
+    ----------
+    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points : float
+        See :data:`PARAMETERS` (name, range, default, meaning).
+    forget_uno_rate, catch_uno_rate : float
+        See :class:`unosim.Strategy`.
+    """
+
+    name = "tunable"
+    parameter_constraints = {p.name: (float, p.low, p.high) for p in PARAMETERS}
+
+    def __init__(
+        self,
+        *,
+        calm_number: float = _CALM["number"],
+        calm_skip: float = _CALM["skip"],
+        calm_reverse: float = _CALM["reverse"],
+        calm_draw_two: float = _CALM["draw_two"],
+        calm_point_taken: float = _CALM["point_taken"],
+        calm_wild: float = _CALM["wild"],
+        calm_wild_draw_four: float = _CALM["wild_draw_four"],
+        calm_wild_pile_up: float = _CALM["wild_pile_up"],
+        calm_wild_drawn_together: float = _CALM["wild_drawn_together"],
+        next_number: float = _NEXT["number"],
+        next_skip: float = _NEXT["skip"],
+        next_reverse: float = _NEXT["reverse"],
+        next_draw_two: float = _NEXT["draw_two"],
+        next_point_taken: float = _NEXT["point_taken"],
+        next_wild: float = _NEXT["wild"],
+        next_wild_draw_four: float = _NEXT["wild_draw_four"],
+        next_wild_pile_up: float = _NEXT["wild_pile_up"],
+        next_wild_drawn_together: float = _NEXT["wild_drawn_together"],
+        near_number: float = _NEAR["number"],
+        near_skip: float = _NEAR["skip"],
+        near_reverse: float = _NEAR["reverse"],
+        near_draw_two: float = _NEAR["draw_two"],
+        near_point_taken: float = _NEAR["point_taken"],
+        near_wild: float = _NEAR["wild"],
+        near_wild_draw_four: float = _NEAR["wild_draw_four"],
+        near_wild_pile_up: float = _NEAR["wild_pile_up"],
+        near_wild_drawn_together: float = _NEAR["wild_drawn_together"],
+        threat: float = 2.0,
+        points_weight: float = 0.5,
+        colour_weight: float = 1.5,
+        wild_keep: float = 2.0,
+        drawn_wild_at: float = 108.0,
+        colour_slack: float = 0.0,
+        bluff_at: float = 0.0,
+        suspicion: float = 0.25,
+        challenge_above: float = 0.35,
+        point_size: float = 1.0,
+        point_next: float = 0.0,
+        link_size: float = 1.0,
+        link_self: float = -10.0,
+        link_next: float = 0.0,
+        jump_rate: float = 1.0,
+        jump_keep_last: float = 0.0,
+        pile_number: float = 2.0,
+        pile_action: float = 1.0,
+        pile_wild: float = -3.0,
+        pile_points: float = 0.5,
+        forget_uno_rate: float = 0.0,
+        catch_uno_rate: float = 1.0,
+    ) -> None:
+        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
+        values = dict(locals())
+        for name in NAMES:
+            setattr(self, name, values[name])
+
+    # ------------------------------------------------------------ score tables
+    def _kind_tables(self) -> NDArray[np.int64]:
+        """``[3, N_TYPES]`` play scores per situation (kind weight + points), as integers."""
+        weights = np.array([[getattr(self, f"{sit}_{kind}") for kind in KIND_NAMES] for sit in SITUATIONS])
+        return np.rint(SCALE * (weights[:, _KIND] + self.points_weight * _POINTS)).astype(np.int64)
+
+    def _pile_table(self) -> NDArray[np.int64]:
+        weights = np.array([getattr(self, f"pile_{g}") for g in PILE_GROUPS])
+        return np.rint(SCALE * (weights[_PILE_GROUP] + self.pile_points * _POINTS)).astype(np.int64)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_cache")}
+
+    def _tables(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        cache = self.__dict__.get("_cache_tables")
+        if cache is None:
+            cache = self.__dict__["_cache_tables"] = (self._kind_tables(), self._pile_table())
+        return cache
+
+    # ------------------------------------------------------------ situations
+    def _next(self, obs: Observation) -> NDArray[np.int64]:
+        return next_seats(obs.seat, obs.direction, obs.alive)
+
+    def situation(self, obs: Observation) -> NDArray[np.int64]:
+        """Per row: 0 calm, 1 the next player holds at most ``threat`` cards, 2 another opponent does."""
+        rows = np.arange(len(obs))
+        close = (obs.hand_sizes <= self.threat) & obs.alive
+        close[rows, obs.seat] = False
+        next_close = close[rows, self._next(obs)]
+        return np.where(next_close, 1, np.where(close.any(axis=1), 2, 0))
+
+    # ------------------------------------------------------------ decisions
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        kinds, _ = self._tables()
+        hand = obs.hand
+        legal = obs.legal
+        coloured = (legal[:, :N_COLOURED] & (hand[:, :N_COLOURED] > 0)).any(axis=1)
+        save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > self.wild_keep)
+        if save.any():
+            legal = legal.copy()
+            legal[save, N_COLOURED:] = False
+        size = np.maximum(obs.hand_size, 1).astype(np.float64)
+        bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
+        cards = sample_best_of(hand, legal, kinds, self.situation(obs), obs.random(), bonus)
+        if self.bluff_at >= 1 and obs.bluffable.any():
+            rows = np.arange(len(obs))
+            attack = obs.bluffable & (hand[:, WILD_DRAW_FOUR] > 0)
+            attack &= obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at
+            cards = np.where(attack, WILD_DRAW_FOUR, cards)
+        return cards
+
+    @property
+    def plays_legal_drawn_card(self) -> bool:
+        """True when :meth:`play_drawn` plays every legal drawn card and never bluffs (the defaults)."""
+        return self.drawn_wild_at >= 108 and self.bluff_at < 1
+
+    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
+        rows = np.arange(len(obs))
+        drawn = obs.drawn
+        play = obs.legal[rows, drawn] & ((drawn < N_COLOURED) | (obs.hand_size <= self.drawn_wild_at))
+        if self.bluff_at >= 1 and obs.bluffable.any():
+            play |= obs.bluffable & (obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at)
+        return play
+
+    def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
+        held = colour_counts(obs.hand).astype(np.float64)
+        candidates = held >= held.max(axis=1, keepdims=True) - self.colour_slack
+        return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
+
+    def challenge(self, obs: Observation) -> NDArray[np.bool_]:
+        held = obs.hand_sizes[np.arange(len(obs)), obs.target].astype(np.float64)
+        q = colour_unseen_shares(obs)
+        could = 1.0 - ((1.0 - q) ** held[:, None]).mean(axis=1)
+        bluffed = could * self.suspicion
+        return bluffed / np.maximum(bluffed + 1.0 - could, 1e-12) > self.challenge_above
+
+    def _seat_scores(self, obs: Observation, size_w: float, next_w: float, self_w: float) -> NDArray[np.float64]:
+        rows = np.arange(len(obs))
+        scores = -size_w * obs.hand_sizes.astype(np.float64)
+        scores[rows, self._next(obs)] += next_w
+        scores[rows, obs.seat] += self_w
+        return np.round(scores, 6)
+
+    def point_at(self, obs: Observation) -> NDArray[np.integer]:
+        others = obs.alive.copy()
+        others[np.arange(len(obs)), obs.seat] = False
+        return argmax_ties(self._seat_scores(obs, self.point_size, self.point_next, 0.0), obs.random(), others)
+
+    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
+        n = len(obs)
+        scores = self._seat_scores(obs, self.link_size, self.link_next, self.link_self)
+        u = obs.random(2)
+        allowed = obs.link_choices.copy()
+        first = argmax_ties(scores, u[:, 0], allowed)
+        allowed[np.arange(n), first] = False
+        second = argmax_ties(scores, u[:, 1], allowed)
+        return np.stack([first, second], axis=1)
+
+    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
+        _, pile = self._tables()
+        return sample_best(obs.hand, obs.legal, pile, obs.random())
+
+    def jump_in(self, obs: Observation) -> NDArray[np.floating]:
+        u = obs.random(2)
+        jump = u[:, 0] < self.jump_rate
+        jump &= ~((obs.hand_size == 2) & (u[:, 1] < self.jump_keep_last))
+        return jump.astype(np.float64)
+
+
+# ------------------------------------------------------------------ tuned files
+FORMAT = "unosim-tuned-strategy"
+"""The ``format`` field of a tuned-strategy file."""
+
+
+def load_tuned(path: str | Path) -> dict[str, Any]:
+    """Read a tuned-strategy file (JSON written by ``unosim tune``): ``{"format", "strategy", "params", ...}``.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, not JSON, not a tuned-strategy file, or names unknown parameters.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
+                         "`unosim tune` (OUT/tuned.json), e.g. --strategies tuned:runs/tune/tuned.json.")
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"tuned strategy file {path} is not valid JSON ({exc}); give a file written by `unosim tune`.") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("params"), dict):
+        raise ValueError(f"{path} is not a tuned-strategy file (no \"format\": {FORMAT!r} and \"params\"); "
+                         "give a file written by `unosim tune`.")
+    unknown = sorted(set(data["params"]) - set(NAMES))
+    if unknown:
+        raise ValueError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
+                         "strategies.tunable.PARAMETERS.")
+    return data
+
+
+def tuned_class(label: str, path: str | Path) -> type[TunableStrategy]:
+    """A subclass of :class:`TunableStrategy` named ``label`` whose defaults are the parameters in ``path``.
+
+    Built once per (label, file contents); its instances pickle as ``registry.make(label, params)``,
+    so a worker rebuilds the same class from the same file.
+    """
+    data = load_tuned(path)
+    return _tuned_class(label, json.dumps(data["params"], sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
+    params = json.loads(params_json)
+    base = TunableStrategy.__init__
+    init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+    init.__kwdefaults__ = {**base.__kwdefaults__, **{k: float(v) for k, v in params.items()}}
+    init.__qualname__ = "TunedStrategy.__init__"
+    init.__doc__ = base.__doc__
+
+    def __reduce__(self: TunableStrategy) -> tuple[Any, tuple[str, dict[str, Any]]]:  # noqa: N807
+        from unosim.registry import make
+
+        return make, (label, self.get_params())
+
+    doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
+    return type("TunedStrategy", (TunableStrategy,), {
+        "name": label, "__init__": init, "__reduce__": __reduce__, "__doc__": doc, "__module__": __name__,
+    })

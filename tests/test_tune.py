@@ -1,0 +1,131 @@
+"""Strategy tuning (issue 12): the tunable strategy, `unosim tune` / `unosim.tune`, `tuned:PATH`."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import unosim
+from strategies import tunable
+from unosim import registry
+from unosim.cli import app
+from unosim.tuning import make_settings
+
+TINY = {"rules": "classic", "players": 2, "against": "random", "popsize": 4, "games_per_candidate": 200,
+        "evaluation_games": 400, "seed": 3}
+"""A tiny tuning run: 4 candidates × 200 games per generation."""
+
+BAD_START = {"colour_slack": 4.0, "colour_weight": -3.0, "calm_wild": 5.0, "calm_wild_draw_four": 5.0, "wild_keep": 15.0,
+             "calm_number": -5.0, "next_number": 5.0}
+"""A deliberately bad player: names the colour it holds least-or-not, plays away from its colours, spends wilds first."""
+
+
+def test_parameter_vector_round_trip():
+    params = tunable.to_params(np.full(len(tunable.NAMES), 0.5))
+    assert tunable.to_vector(params) == pytest.approx(np.full(len(tunable.NAMES), 0.5))
+    assert tunable.to_params(tunable.to_vector(tunable.DEFAULTS)) == tunable.DEFAULTS
+    assert tunable.to_params(np.full(len(tunable.NAMES), 7.0))["threat"] == 5.0  # clipped to the range
+    classic2 = tunable.relevant(unosim.RuleSet.preset("classic").replace(wd4_challenge=False), 2)
+    assert "calm_wild" in classic2 and "near_wild" not in classic2 and "suspicion" not in classic2
+    assert "point_size" not in classic2 and "jump_rate" not in classic2
+    assert len(tunable.relevant(unosim.RuleSet.preset("party"), 6)) == len(tunable.NAMES)
+
+
+def test_tunable_rejects_out_of_range():
+    with pytest.raises(ValueError, match="threat=9 is not allowed"):
+        registry.make("tunable", {"threat": 9})
+
+
+def test_tune_reproducible_and_resumable(tmp_path):
+    budget = 3 * 4 * 200
+    first = unosim.tune(budget=budget, **TINY)
+    assert first.generations == 3 and first.games == budget
+    assert first.params != first.start
+    # the same seed again, interrupted after one generation and then continued: the same result
+    out = tmp_path / "run"
+    part = unosim.tune(budget=budget, out=out, max_generations=1, **TINY)
+    assert part.generations == 1 and not part.evaluation and (out / "state.pkl").is_file()
+    resumed = unosim.tune(budget=budget, out=out, **TINY)
+    assert resumed.params == first.params
+    assert resumed.history.equals(first.history)
+    assert resumed.evaluation == first.evaluation
+    for name in ("tuned.json", "summary.md", "history.csv", "progress.png", "progress.svg"):
+        assert (out / name).is_file()
+    saved = json.loads((out / "tuned.json").read_text())
+    assert saved["params"] == first.params and saved["evaluation"]["games"] == 400
+    # the held-out deals are not the search's
+    assert saved["evaluation"]["seed"] != make_settings(budget=budget, **TINY).search_seed
+    # a run of other settings in the same directory is refused
+    with pytest.raises(ValueError, match="other settings"):
+        unosim.tune(budget=budget, out=out, **{**TINY, "seed": 4})
+    # tuned:PATH plays, and labels the seat with the path
+    df = unosim.simulate(rules="classic", players=2, games=50, strategies=f"tuned:{out / 'tuned.json'},random", seed=1)
+    assert len(df) == 50
+    strategy = registry.make(f"tuned:{out / 'tuned.json'}")
+    assert strategy.get_params() == {**first.params, "forget_uno_rate": 0.0, "catch_uno_rate": 1.0}
+
+
+def test_tune_improves_on_a_bad_start():
+    """From a deliberately bad player, 6 generations of 6 candidates (10,800 games) find a better one:
+    the paired held-out improvement (4,000 fresh games) is above 0 with 95 % confidence (seed 1)."""
+    result = unosim.tune(rules="classic", players=2, against="random", budget=6 * 6 * 300, popsize=6,
+                         games_per_candidate=300, evaluation_games=4000, start=BAD_START, seed=1)
+    ev = result.evaluation
+    assert ev["improvement_low"] > 0, ev
+    assert ev["win_rate"] > ev["start_win_rate"]
+
+
+def test_shipped_tuned_strategies_resolve():
+    for name in ("tuned-classic-2", "tuned-party-6"):
+        assert name in registry.REGISTRY
+        strategy = registry.make(name)
+        assert isinstance(strategy, tunable.TunableStrategy) and strategy.label == name
+        data = tunable.load_tuned(registry.TUNED_DIR / f"{name.removeprefix('tuned-')}.json")
+        assert {k: strategy.get_params()[k] for k in data["params"]} == data["params"]
+    # the conformance suite runs over every registered name, tunable and tuned-* included
+    # (tests/test_strategy_conformance.py)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--budget", "0"], "budget = 0"),
+        (["--budget", "100"], "less than one generation"),
+        (["--against", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--players", "17"], "17"),
+        (["--popsize", "1"], "popsize = 1"),
+        (["--set", "nosuch=1"], "nosuch"),
+        (["--start", "missing.json"], "does not exist"),
+    ],
+)
+def test_cli_refuses_bad_input(tmp_path, args, message):
+    result = CliRunner().invoke(app, ["tune", "--out", str(tmp_path / "t"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
+    assert not (tmp_path / "t").exists()
+
+
+def test_tuned_path_errors(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "unosim-tuned-strategy", "params": {"nosuch": 1.0}}))
+    with pytest.raises(ValueError, match="unknown parameter 'nosuch'"):
+        unosim.simulate(players=2, games=2, strategies=f"tuned:{bad}")
+    with pytest.raises(ValueError, match="does not exist"):
+        unosim.simulate(players=2, games=2, strategies=f"tuned:{tmp_path / 'none.json'}")
+
+
+def test_cli_tune_writes_a_playable_strategy(tmp_path):
+    out = tmp_path / "t"
+    args = ["tune", "--players", "2", "--set", "wd4_challenge=false", "--budget", "800", "--popsize", "4",
+            "--games-per-candidate", "200", "--evaluation-games", "200", "--seed", "5", "--out", str(out), "--quiet"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "held-out win rate" in result.output and f"tuned:{out / 'tuned.json'}" in " ".join(result.output.split())
+    saved = json.loads((out / "tuned.json").read_text())
+    assert saved["tuned"]["generations"] == 1 and saved["tuned"]["rules"]["wd4_challenge"] is False
+    assert "wd4_challenge=False" in (out / "summary.md").read_text()
+    again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
+    assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved

@@ -1,0 +1,557 @@
+"""Strategy tuning: ``unosim tune`` and :func:`unosim.tune`.
+
+Searches the parameters of the ``tunable`` strategy (:mod:`strategies.tunable`)
+for the highest win rate against a field of opponents, under a rule set and a
+player count, with CMA-ES (the ``cma`` package).
+
+Search space
+------------
+A candidate is a vector ``x`` in the unit cube, one coordinate per *searched*
+parameter: those of :data:`strategies.tunable.PARAMETERS` that the rule set can
+make matter (:func:`strategies.tunable.relevant`: party cards only with a party
+deck, challenge thresholds only with challenges, jump-ins only with speed play).
+Coordinate ``x[i]`` maps linearly onto the parameter's range
+(:func:`strategies.tunable.to_params`); the others keep the starting values.
+CMA-ES starts at the starting parameters (default: the strategy's defaults) with
+step size ``sigma`` (default 0.25, a quarter of every range) and bounds [0, 1].
+
+Fitness
+-------
+A candidate's fitness is its win rate (the share of its seat-games it won) on
+``deals`` deals, each played once per *seating*: the candidate at seat ``r``
+(``r = 0 .. P-1``) and the field's strategies filling the other seats in turn
+(seat ``r + 1 + k`` holds ``field[(k + r) % len(field)]``), so that it plays
+every seat equally often. Generation ``g`` plays the deals ``g·D .. (g+1)·D - 1``
+of the search seed: every candidate of a generation meets the same deals
+(common random numbers, so their comparison is paired) and every generation new
+ones. The budget counts games (deals × seatings × candidates per generation).
+
+Result
+------
+The tuned candidate is the mean of the final search distribution (CMA-ES's
+estimate of the optimum, less noisy than the best single evaluation). It and the
+starting point are evaluated on the same ``evaluation_games`` games of a seed never
+used by the search, with deal-clustered 95 % intervals and their paired
+difference. Written to ``out``: ``tuned.json`` (the parameters, which
+``--strategies tuned:OUT/tuned.json`` plays, with the settings and the held-out
+figures), ``summary.md``, ``history.csv`` and the progress plot ``progress.png``
+/ ``.svg`` (best and mean fitness per generation with 95 % intervals; the best of a generation is
+biased upwards by the selection, which is why the tuned candidate is judged on held-out deals).
+
+Resume and reproducibility
+--------------------------
+The optimiser's state (with its random generator) and the history are saved to
+``out/state.pkl`` after every generation; running the same command again
+continues from there (a larger ``budget`` adds generations) and ends with the
+same result as an uninterrupted run. The same seed and settings give the same
+result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from .analysis.tournament import Z95, cluster_ratio
+from .config import RunConfig
+from .kernels import layout as L
+from .rules import RuleSet
+from .strategy_spec import StrategySpec, _split_top_level
+
+STATE_FILE = "state.pkl"
+TUNED_FILE = "tuned.json"
+DEFAULT_SIGMA = 0.25
+DEFAULT_GAMES_PER_CANDIDATE = 2000
+DEFAULT_EVALUATION_GAMES = 100_000
+_SEARCH, _EVALUATION = 0, 1  # spawn keys of the search and evaluation seeds
+
+
+class _Normal:
+    """Picklable ``randn(*shape)`` drawing from its own generator (CMA-ES's ``randn`` option)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
+
+    def __call__(self, *shape: int) -> NDArray[np.float64]:
+        return self.rng.standard_normal(shape)
+
+
+def _derived_seed(seed: int, key: int) -> int:
+    return int(np.random.SeedSequence(seed, spawn_key=(key,)).generate_state(1, np.uint32)[0])
+
+
+# ------------------------------------------------------------------ settings
+@dataclass(frozen=True)
+class TuneSettings:
+    """A validated tuning request (see the module docstring)."""
+
+    rules: RuleSet
+    players: int
+    field: tuple[StrategySpec, ...]
+    budget: int
+    seed: int
+    popsize: int
+    deals: int
+    sigma: float
+    start: dict[str, float]
+    names: tuple[str, ...]
+    evaluation_deals: int
+    label: str
+
+    @property
+    def seatings(self) -> int:
+        """Seatings each deal is played in: the candidate at every seat."""
+        return self.players
+
+    @property
+    def games_per_generation(self) -> int:
+        """Games one generation plays (candidates × deals × seatings)."""
+        return self.popsize * self.deals * self.seatings
+
+    @property
+    def generations(self) -> int:
+        """Whole generations the budget allows."""
+        return self.budget // self.games_per_generation
+
+    @property
+    def search_seed(self) -> int:
+        """Run seed of the search's deals."""
+        return _derived_seed(self.seed, _SEARCH)
+
+    @property
+    def evaluation_seed(self) -> int:
+        """Run seed of the held-out evaluation (never used by the search)."""
+        return _derived_seed(self.seed, _EVALUATION)
+
+    def lineup(self, seating: int) -> tuple[int, ...]:
+        """Per seat: -1 for the candidate, else the index of the field strategy sitting there."""
+        m = len(self.field)
+        seats = [-1] * self.players
+        for k in range(self.players - 1):
+            seats[(seating + 1 + k) % self.players] = (k + seating) % m
+        return tuple(seats)
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that decides the search's generations (the budget only decides how many)."""
+        return {
+            "rules": self.rules.to_dict(), "players": self.players, "field": [str(s) for s in self.field],
+            "seed": self.seed, "popsize": self.popsize, "deals": self.deals, "sigma": self.sigma,
+            "start": self.start, "names": list(self.names),
+        }
+
+
+def _whole(name: str, value: Any, low: int, flag: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} = {value!r}; give a whole number ≥ {low:,} ({flag}).")
+    return value
+
+
+def make_settings(
+    *,
+    rules: str | RuleSet = "classic",
+    players: int = 2,
+    against: str | list[str] | tuple[str, ...] = "random",
+    budget: int = 1_000_000,
+    seed: int = 0,
+    overrides: list[str] | dict[str, Any] | None = None,
+    deck: str | None = None,
+    popsize: int | None = None,
+    games_per_candidate: int = DEFAULT_GAMES_PER_CANDIDATE,
+    sigma: float = DEFAULT_SIGMA,
+    start: dict[str, float] | str | Path | None = None,
+    evaluation_games: int = DEFAULT_EVALUATION_GAMES,
+    name: str = "tuned",
+) -> TuneSettings:
+    """Validate a tuning request before any game is played.
+
+    Raises
+    ------
+    ValueError
+        For any bad value, naming it and what is allowed.
+    """
+    from strategies import tunable
+
+    base = RunConfig.build(rules=rules, players=players, strategies="random", seed=seed, games=1, overrides=overrides,
+                           deck=deck)
+    items = _split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
+    if not items:
+        raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
+    field_specs = tuple(StrategySpec.parse(item) for item in items)
+    games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
+    evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
+    _whole("budget", budget, 1, "--budget")
+    names = tuple(tunable.relevant(base.rules, players))
+    if popsize is None:
+        popsize = 4 + int(3 * math.log(len(names)))
+    popsize = _whole("popsize", popsize, 2, "--popsize")
+    if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not 0 < sigma <= 1:
+        raise ValueError(f"sigma = {sigma!r}; give the initial step size as a share of every parameter's range, "
+                         "above 0 and at most 1 (default 0.25).")
+    if isinstance(start, (str, Path)):
+        start = tunable.load_tuned(start)["params"]
+    start_params = dict(tunable.DEFAULTS)
+    if start is not None:
+        unknown = sorted(set(start) - set(tunable.NAMES))
+        if unknown:
+            raise ValueError(f"start: unknown parameter {unknown[0]!r}; the parameters are: {', '.join(tunable.NAMES)}.")
+        start_params.update({k: float(v) for k, v in start.items()})
+    tunable.TunableStrategy(**start_params)  # refuses a value out of its range, naming it
+    deals = -(-games_per_candidate // players)
+    settings = TuneSettings(
+        rules=base.rules, players=players, field=field_specs, budget=budget, seed=seed, popsize=popsize, deals=deals,
+        sigma=float(sigma), start=start_params, names=names, evaluation_deals=-(-evaluation_games // players),
+        label=name,
+    )
+    if settings.generations < 1:
+        raise ValueError(
+            f"budget = {budget:,} games is less than one generation ({popsize} candidates × {deals:,} deals × "
+            f"{players} seatings = {settings.games_per_generation:,} games); raise --budget or lower "
+            "--popsize / --games-per-candidate."
+        )
+    return settings
+
+
+# ------------------------------------------------------------------ evaluation
+class Evaluator:
+    """Plays candidates against the field: one engine per seating, the candidate swapped in."""
+
+    def __init__(self, settings: TuneSettings, seed: int) -> None:
+        from . import registry
+        from .engine import Engine
+
+        self.settings = settings
+        field_objs = [registry.make(s.name, dict(s.params)) for s in settings.field]
+        self._field_labels = [str(s) for s in settings.field]
+        self._field = field_objs
+        self.engines = []
+        placeholder = StrategySpec("tunable")
+        for r in range(settings.players):
+            lineup = settings.lineup(r)
+            specs = tuple(placeholder if k < 0 else settings.field[k] for k in lineup)
+            config = RunConfig(rules=settings.rules, players=settings.players, strategies=specs, seed=seed, games=1)
+            self.engines.append((Engine(config), lineup))
+
+    def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
+        """Wins of the candidate per deal (summed over the seatings) on deals ``first .. first + deals - 1``."""
+        from strategies.tunable import TunableStrategy
+
+        candidate = TunableStrategy(**params)
+        wins = np.zeros(deals, np.int64)
+        for engine, lineup in self.engines:
+            strategies = [candidate, *self._field]
+            labels = [self.settings.label, *self._field_labels]
+            engine.set_strategies(strategies, labels, [0 if k < 0 else k + 1 for k in lineup])
+            played = engine.play(first, deals)
+            seat = lineup.index(-1)
+            wins += played.rec[:deals, L.R_WINNER] == seat
+        return wins
+
+
+def win_rate(wins: NDArray[np.integer], seatings: int) -> tuple[float, float]:
+    """Win rate and its deal-clustered standard error from the wins per deal."""
+    return cluster_ratio(wins, np.full(len(wins), seatings, np.float64))
+
+
+# ------------------------------------------------------------------ the result
+@dataclass
+class TuneResult:
+    """Outcome of :func:`tune`.
+
+    Attributes
+    ----------
+    params : dict
+        The tuned parameters (every parameter of ``tunable``).
+    start : dict
+        The starting parameters.
+    evaluation : dict
+        Held-out figures: ``games``, ``seed``, ``win_rate`` with ``low``/``high`` (95 %), the
+        starting point's ``start_win_rate``/``start_low``/``start_high`` and the paired
+        ``improvement`` with ``improvement_low``/``improvement_high``; ``fair_share`` = 1/P.
+    history : pandas.DataFrame
+        One row per generation: games so far, best and mean fitness with 95 % intervals, sigma.
+    path : Path or None
+        Output directory.
+    generations, games : int
+        Generations run and games played by the search.
+    seconds : float
+        Wall time of this call.
+    """
+
+    params: dict[str, float]
+    start: dict[str, float]
+    evaluation: dict[str, Any]
+    history: pd.DataFrame
+    path: Path | None = None
+    generations: int = 0
+    games: int = 0
+    seconds: float = 0.0
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def spec(self) -> str:
+        """The strategy to play: ``tuned:OUT/tuned.json`` (or ``tunable(...)`` without an output directory)."""
+        if self.path is not None:
+            return f"tuned:{self.path / TUNED_FILE}"
+        return str(StrategySpec("tunable", tuple(sorted(self.params.items()))))
+
+
+# ------------------------------------------------------------------ the search
+def _load_state(out: Path | None, settings: TuneSettings, overwrite: bool) -> dict[str, Any] | None:
+    if out is None or not (out / STATE_FILE).is_file():
+        return None
+    try:
+        state = pickle.loads((out / STATE_FILE).read_bytes())
+        same = state["identity"] == json.loads(json.dumps(settings.identity()))
+    except Exception:  # noqa: BLE001 - an unreadable state is refused like a different one
+        same, state = False, None
+    if same:
+        return state
+    if overwrite:
+        return None
+    raise ValueError(
+        f"output directory {out} holds a tuning run of other settings (or an unreadable {STATE_FILE}); give a new "
+        "--out directory, the same settings to continue it, or --overwrite to start again."
+    )
+
+
+def _save_state(out: Path, state: dict[str, Any]) -> None:
+    tmp = out / (STATE_FILE + ".tmp")
+    tmp.write_bytes(pickle.dumps(state))
+    os.replace(tmp, out / STATE_FILE)
+
+
+def _generation_row(g: int, games: int, rates: list[tuple[float, float]], pooled: tuple[float, float],
+                    sigma: float) -> dict[str, Any]:
+    best = max(range(len(rates)), key=lambda i: rates[i][0])
+    rate, se = rates[best]
+    mean, mean_se = pooled
+    return {"generation": g + 1, "games": games, "best": rate, "best_low": rate - Z95 * se, "best_high": rate + Z95 * se,
+            "mean": mean, "mean_low": mean - Z95 * mean_se, "mean_high": mean + Z95 * mean_se, "sigma": sigma}
+
+
+def tune(
+    rules: str | RuleSet = "classic",
+    players: int = 2,
+    against: str | list[str] | tuple[str, ...] = "random",
+    budget: int = 1_000_000,
+    seed: int = 0,
+    *,
+    overrides: list[str] | dict[str, Any] | None = None,
+    deck: str | None = None,
+    popsize: int | None = None,
+    games_per_candidate: int = DEFAULT_GAMES_PER_CANDIDATE,
+    sigma: float = DEFAULT_SIGMA,
+    start: dict[str, float] | str | Path | None = None,
+    evaluation_games: int = DEFAULT_EVALUATION_GAMES,
+    out: str | Path | None = None,
+    overwrite: bool = False,
+    quiet: bool = True,
+    max_generations: int | None = None,
+    name: str = "tuned",
+) -> TuneResult:
+    """Tune the ``tunable`` strategy's parameters against a field with CMA-ES (module docstring).
+
+    Parameters
+    ----------
+    rules, players, overrides, deck
+        As for :func:`unosim.simulate`.
+    against : str or list
+        The field: one or more strategies, comma-separated (``"random"``, ``"random,greedy,attacker"``).
+    budget : int
+        Games the search may play in all (whole generations of
+        ``popsize × games_per_candidate`` games).
+    seed : int
+        Seed of the search and (through a derived seed) of the held-out evaluation.
+    popsize : int, optional
+        Candidates per generation (default CMA-ES's ``4 + 3 ln(n)`` for ``n`` searched parameters).
+    games_per_candidate : int
+        Games each candidate plays per generation (rounded up to whole deals × seatings).
+    sigma : float
+        Initial step size, as a share of every parameter's range.
+    start : dict or path, optional
+        Starting parameters (default: the strategy's defaults), or a tuned-strategy file.
+    evaluation_games : int
+        Held-out games for the tuned candidate and the starting point each.
+    out : str or Path, optional
+        Output directory (state for resuming, ``tuned.json``, plot, history). Resumes a run of the
+        same settings there.
+    overwrite : bool
+        Start again in an ``out`` holding a run of other settings.
+    quiet : bool
+        No progress bar.
+    max_generations : int, optional
+        Stop after this many generations in all without evaluating (an interruption, for tests);
+        a later call continues.
+    name : str
+        Label of the tuned strategy (in ``tuned.json`` and error messages).
+
+    Returns
+    -------
+    TuneResult
+
+    Raises
+    ------
+    ValueError
+        Before any game is played, for any bad value.
+    """
+    import cma
+
+    from strategies import tunable
+
+    from .runner import _console, _progress
+
+    started = time.perf_counter()
+    settings = make_settings(
+        rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=overrides, deck=deck,
+        popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
+        evaluation_games=evaluation_games, name=name,
+    )
+    out = Path(out) if out is not None else None
+    if out is not None and out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; give a directory.")
+    state = _load_state(out, settings, overwrite)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    x0 = np.clip(tunable.to_vector(settings.start, settings.names), 0.0, 1.0)
+    if state is None:
+        opts = {"bounds": [0.0, 1.0], "popsize": settings.popsize, "seed": np.nan, "randn": _Normal(seed),
+                "verbose": -9, "verb_log": 0, "verb_disp": 0, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9,
+                "tolstagnation": 10**9, "tolfunhist": 0}
+        es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
+        state = {"identity": json.loads(json.dumps(settings.identity())), "es": es, "generation": 0, "history": []}
+    es = state["es"]
+    target = settings.generations if max_generations is None else min(settings.generations, max_generations)
+    evaluator = Evaluator(settings, settings.search_seed) if state["generation"] < target else None
+    per_gen = settings.games_per_generation
+    console = _console(quiet)
+    with _progress(console, f"tuning · generation {state['generation']}/{target}", target * per_gen,
+                   state["generation"] * per_gen) as bar:
+        while state["generation"] < target:
+            g = state["generation"]
+            xs = es.ask()
+            first = g * settings.deals
+            assert evaluator is not None
+            wins = [evaluator.win_counts(tunable.to_params(x, settings.names, settings.start), first, settings.deals)
+                    for x in xs]
+            rates = [win_rate(w, settings.seatings) for w in wins]
+            es.tell(xs, [-r for r, _ in rates])
+            pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
+            state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
+            state["generation"] = g + 1
+            if out is not None:
+                _save_state(out, state)
+            if bar is not None:
+                progress, task = bar
+                row = state["history"][-1]
+                progress.update(task, advance=per_gen, description=(
+                    f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
+    history = pd.DataFrame(state["history"])
+    params = tunable.to_params(es.mean, settings.names, settings.start)
+    result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
+                        generations=state["generation"], games=state["generation"] * per_gen)
+    if max_generations is not None and state["generation"] < settings.generations:
+        result.seconds = time.perf_counter() - started
+        return result
+    evaluation = state.get("evaluation")
+    if evaluation is None or evaluation.get("params") != params:
+        evaluation = evaluate(settings, params, quiet=quiet)
+        state["evaluation"] = evaluation
+        if out is not None:
+            _save_state(out, state)
+    result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
+    if out is not None:
+        result.files = write_outputs(result, settings, out)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = True) -> dict[str, Any]:
+    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`)."""
+    evaluator = Evaluator(settings, settings.evaluation_seed)
+    deals = settings.evaluation_deals
+    size = 50_000
+    tuned, start = np.zeros(deals, np.int64), np.zeros(deals, np.int64)
+    from .runner import _console, _progress
+
+    with _progress(_console(quiet), "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
+        for lo in range(0, deals, size):
+            n = min(size, deals - lo)
+            tuned[lo:lo + n] = evaluator.win_counts(params, lo, n)
+            start[lo:lo + n] = evaluator.win_counts(settings.start, lo, n)
+            if bar is not None:
+                bar[0].update(bar[1], advance=2 * n * settings.seatings)
+    rate, se = win_rate(tuned, settings.seatings)
+    rate0, se0 = win_rate(start, settings.seatings)
+    diff, diff_se = cluster_ratio(tuned - start, np.full(deals, settings.seatings, np.float64))
+    return {
+        "params": params, "games": deals * settings.seatings, "deals": deals, "seed": settings.evaluation_seed,
+        "win_rate": rate, "low": rate - Z95 * se, "high": rate + Z95 * se,
+        "start_win_rate": rate0, "start_low": rate0 - Z95 * se0, "start_high": rate0 + Z95 * se0,
+        "improvement": diff, "improvement_low": diff - Z95 * diff_se, "improvement_high": diff + Z95 * diff_se,
+        "fair_share": 1.0 / settings.players,
+    }
+
+
+# ------------------------------------------------------------------ outputs
+def write_outputs(result: TuneResult, settings: TuneSettings, out: Path) -> list[Path]:
+    """``tuned.json``, ``summary.md``, ``history.csv`` and the progress plot (PNG, SVG) in ``out``."""
+    from strategies.tunable import FORMAT
+
+    from .tuning_plots import progress_figure
+
+    ev = result.evaluation
+    against = ",".join(str(s) for s in settings.field)
+    data = {
+        "format": FORMAT,
+        "strategy": "tunable",
+        "name": settings.label,
+        "params": result.params,
+        "tuned": {
+            "rules": settings.rules.to_dict(), "players": settings.players, "against": against, "seed": settings.seed,
+            "budget": settings.budget, "popsize": settings.popsize, "games_per_candidate": settings.deals * settings.players,
+            "sigma": settings.sigma, "generations": result.generations, "games": result.games,
+            "searched": list(settings.names), "start": result.start,
+        },
+        "evaluation": ev,
+    }
+    try:
+        preset = RuleSet.preset(settings.rules.name).to_dict()
+        changed = [f"{k}={v}" for k, v in settings.rules.to_dict().items() if preset.get(k) != v]
+    except ValueError:
+        changed = []
+    rules_text = settings.rules.name + (f" with {', '.join(changed)}" if changed else "")
+    files = [out / TUNED_FILE, out / "summary.md", out / "history.csv"]
+    files[0].write_text(json.dumps(data, indent=2) + "\n")
+    files[1].write_text(
+        f"# {settings.label}: tuned `tunable`\n\n"
+        f"{rules_text} rules, {settings.players} players, against {against}; "
+        f"{result.generations} generations of {settings.popsize} candidates, {result.games:,} games, seed {settings.seed}.\n\n"
+        f"Held-out evaluation ({ev['games']:,} games on fresh deals, seed {ev['seed']}, 95 % intervals clustered by deal; "
+        f"fair share {ev['fair_share']:.4f}):\n\n"
+        "| strategy | win rate | 95 % CI |\n|---|---:|---|\n"
+        f"| tuned | {ev['win_rate']:.4f} | [{ev['low']:.4f}, {ev['high']:.4f}] |\n"
+        f"| start | {ev['start_win_rate']:.4f} | [{ev['start_low']:.4f}, {ev['start_high']:.4f}] |\n"
+        f"| tuned − start (paired) | {ev['improvement']:+.4f} | [{ev['improvement_low']:+.4f}, {ev['improvement_high']:+.4f}] |\n\n"
+        f"Play it: `--strategies tuned:{out / TUNED_FILE}`\n"
+    )
+    result.history.to_csv(files[2], index=False)
+    fig = progress_figure(result.history, f"{settings.label}: {settings.rules.name} · {settings.players} players · "
+                                          f"against {against}", fair_share=1.0 / settings.players)
+    for ext in ("png", "svg"):
+        path = out / f"progress.{ext}"
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        files.append(path)
+    return files
+
+
+__all__ = ["TuneResult", "TuneSettings", "evaluate", "make_settings", "tune"]
