@@ -408,7 +408,7 @@ def tune(
 
     from strategies import tunable
 
-    from .runner import _console, _progress
+    from .progress import console, progress_bar
 
     started = time.perf_counter()
     settings = make_settings(
@@ -433,8 +433,8 @@ def tune(
     target = settings.generations if max_generations is None else min(settings.generations, max_generations)
     evaluator = Evaluator(settings, settings.search_seed) if state["generation"] < target else None
     per_gen = settings.games_per_generation
-    console = _console(quiet)
-    with _progress(console, f"tuning · generation {state['generation']}/{target}", target * per_gen,
+    shown = console(quiet)
+    with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
                    state["generation"] * per_gen) as bar:
         while state["generation"] < target:
             g = state["generation"]
@@ -481,9 +481,9 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
     deals = settings.evaluation_deals
     size = 50_000
     tuned, start = np.zeros(deals, np.int64), np.zeros(deals, np.int64)
-    from .runner import _console, _progress
+    from .progress import console, progress_bar
 
-    with _progress(_console(quiet), "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
+    with progress_bar(console(quiet), "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
         for lo in range(0, deals, size):
             n = min(size, deals - lo)
             tuned[lo:lo + n] = evaluator.win_counts(params, lo, n)
