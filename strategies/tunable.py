@@ -410,7 +410,7 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
     unknown = sorted(set(data["params"]) - set(NAMES))
     if unknown:
         raise ValueError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
-                         "strategies.tunable.PARAMETERS.")
+                         "unosim.strategies.tunable.PARAMETERS.")
     return data
 
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from strategies import tunable
+from unosim.strategies import tunable
 from unosim import registry
 from unosim.cli import app
 from unosim.tuning import make_settings

@@ -41,8 +41,8 @@ def _plain_random(strat: Strategy) -> bool:
 
 
 COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
-    "strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
-    "strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
+    "unosim.strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
+    "unosim.strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
 }
 """Exact class -> (policy id in ``kernels/policy.py``, the parameters it transcribes).
 

@@ -8,6 +8,7 @@ in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,20 +16,20 @@ if TYPE_CHECKING:
     from .strategy import Strategy
 
 REGISTRY: dict[str, str] = {
-    "random": "strategies.random_strategy:RandomStrategy",
-    "greedy": "strategies.greedy:GreedyStrategy",
-    "diversity": "strategies.diversity:DiversityStrategy",
-    "ranking": "strategies.ranking:RankingStrategy",
-    "wild-saver": "strategies.wild_saver:WildSaverStrategy",
-    "colour-keeper": "strategies.colour_keeper:ColourKeeperStrategy",
-    "attacker": "strategies.attacker:AttackerStrategy",
-    "bluffer": "strategies.bluffer:BlufferStrategy",
-    "tunable": "strategies.tunable:TunableStrategy",
+    "random": "unosim.strategies.random_strategy:RandomStrategy",
+    "greedy": "unosim.strategies.greedy:GreedyStrategy",
+    "diversity": "unosim.strategies.diversity:DiversityStrategy",
+    "ranking": "unosim.strategies.ranking:RankingStrategy",
+    "wild-saver": "unosim.strategies.wild_saver:WildSaverStrategy",
+    "colour-keeper": "unosim.strategies.colour_keeper:ColourKeeperStrategy",
+    "attacker": "unosim.strategies.attacker:AttackerStrategy",
+    "bluffer": "unosim.strategies.bluffer:BlufferStrategy",
+    "tunable": "unosim.strategies.tunable:TunableStrategy",
 }
 """Registered strategy names and their entry points."""
 
 # ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
-# `tuned-*` names are such files in strategies/tuned/ (a class per file: strategies.tunable.tuned_class).
+# `tuned-*` names are such files in strategies/tuned/ (a class per file: unosim.strategies.tunable.tuned_class).
 TUNED_PREFIX = "tuned:"
 TUNED_DIR = Path(__file__).resolve().parent.parent / "strategies" / "tuned"
 REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
@@ -38,7 +39,7 @@ def _tuned(name: str, target: str) -> type | None:
     """The class of a tuned-strategy file, when ``target`` is ``tuned:PATH``."""
     if not target.startswith(TUNED_PREFIX):
         return None
-    from strategies.tunable import tuned_class
+    from unosim.strategies.tunable import tuned_class
 
     return tuned_class(name, target[len(TUNED_PREFIX):])
 # ---- end of tuned strategies
@@ -58,6 +59,11 @@ def resolve(name: str) -> type[Strategy]:
             "or give an entry point 'package.module:Class'."
         )
     module_name, _, cls_name = target.partition(":")
+    if module_name.split(".")[0] == "strategies" and importlib.util.find_spec(f"unosim.{module_name}") is not None:
+        raise ValueError(
+            f"strategy {name!r}: the built-in strategies live in the package unosim.strategies now; use "
+            f"'unosim.{target}', or its registered name ({', '.join(sorted(REGISTRY))})."
+        )
     try:
         module = importlib.import_module(module_name)
         cls = getattr(module, cls_name)

@@ -1,17 +1,17 @@
 """Strategy tuning: ``unosim tune`` and :func:`unosim.tune`.
 
-Searches the parameters of the ``tunable`` strategy (:mod:`strategies.tunable`)
+Searches the parameters of the ``tunable`` strategy (:mod:`unosim.strategies.tunable`)
 for the highest win rate against a field of opponents, under a rule set and a
 player count, with CMA-ES (the ``cma`` package).
 
 Search space
 ------------
 A candidate is a vector ``x`` in the unit cube, one coordinate per *searched*
-parameter: those of :data:`strategies.tunable.PARAMETERS` that the rule set can
-make matter (:func:`strategies.tunable.relevant`: party cards only with a party
+parameter: those of :data:`unosim.strategies.tunable.PARAMETERS` that the rule set can
+make matter (:func:`unosim.strategies.tunable.relevant`: party cards only with a party
 deck, challenge thresholds only with challenges, jump-ins only with speed play).
 Coordinate ``x[i]`` maps linearly onto the parameter's range
-(:func:`strategies.tunable.to_params`); the others keep the starting values.
+(:func:`unosim.strategies.tunable.to_params`); the others keep the starting values.
 CMA-ES starts at the starting parameters (default: the strategy's defaults) with
 step size ``sigma`` (default 0.25, a quarter of every range) and bounds [0, 1].
 
@@ -179,7 +179,7 @@ def make_settings(
     ValueError
         For any bad value, naming it and what is allowed.
     """
-    from strategies import tunable
+    from unosim.strategies import tunable
 
     base = RunConfig.build(rules=rules, players=players, strategies="random", seed=seed, games=1, overrides=overrides,
                            deck=deck)
@@ -243,7 +243,7 @@ class Evaluator:
 
     def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
         """Wins of the candidate per deal (summed over the seatings) on deals ``first .. first + deals - 1``."""
-        from strategies.tunable import TunableStrategy
+        from unosim.strategies.tunable import TunableStrategy
 
         candidate = TunableStrategy(**params)
         wins = np.zeros(deals, np.int64)
@@ -406,7 +406,7 @@ def tune(
     """
     import cma
 
-    from strategies import tunable
+    from unosim.strategies import tunable
 
     from .progress import console, progress_bar
 
@@ -505,7 +505,7 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
 # ------------------------------------------------------------------ outputs
 def write_outputs(result: TuneResult, settings: TuneSettings, out: Path) -> list[Path]:
     """``tuned.json``, ``summary.md``, ``history.csv`` and the progress plot (PNG, SVG) in ``out``."""
-    from strategies.tunable import FORMAT
+    from unosim.strategies.tunable import FORMAT
 
     from .tuning_plots import progress_figure
 
