@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from unosim.strategies.attacker import AttackerStrategy
 from unosim.strategies.bluffer import BlufferStrategy
 from unosim.strategies.colour_keeper import ColourKeeperStrategy
@@ -17,6 +16,7 @@ from unosim.strategies.diversity import DiversityStrategy
 from unosim.strategies.random_strategy import RandomStrategy
 from unosim.strategies.ranking import DEFAULT_ORDER, RankingStrategy
 from unosim.strategies.wild_saver import WildSaverStrategy
+
 from unosim import registry
 from unosim.cards import DRAW_TWO, N_TYPES, SKIP, WILD, WILD_DRAW_FOUR
 from unosim.config import RunConfig

@@ -102,7 +102,8 @@ def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path
     rows = [line for line in md.splitlines() if line.startswith("| party | ")]
     assert len(rows) == 15  # one summary row per player count
     assert sorted(p.name for p in out.glob("*.png")) == sorted(
-        ["game_length.png", "cards_per_game.png"] + [f"{plot}_{rules}.png" for plot in ("seat_advantage_heatmap", "game_length_distribution")
+        ["game_length.png", "cards_per_game.png"]
+        + [f"{plot}_{rules}.png" for plot in ("seat_advantage_heatmap", "game_length_distribution")
                                                      for rules in ("classic", "classic-house", "party")]
     )
     html = (out / "report.html").read_text()

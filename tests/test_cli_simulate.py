@@ -16,6 +16,10 @@ from unosim import dataset
 from unosim.cli import app, user_errors
 from unosim.config import RunConfig
 from unosim.engine import play_range
+from unosim.registry import REGISTRY
+
+KNOWN = ", ".join(sorted(REGISTRY))
+"""Every registered strategy name, as error messages list them."""
 
 REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -39,7 +43,7 @@ BAD_SIMULATE = [
     (["--players", "1"], "players = 1; unosim plays 2 to 16 players"),
     (["--players", "17"], "players = 17; unosim plays 2 to 16 players"),
     (["--rules", "classic", "--players", "16"], "--set deck_copies=2"),
-    (["--strategies", "nosuch"], "unknown strategy 'nosuch'; known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, tunable, tuned-classic-2, tuned-party-6, wild-saver"),
+    (["--strategies", "nosuch"], "unknown strategy 'nosuch'; known strategies: " + KNOWN),
     (["--games", "-5"], "games = -5"),
     (["--strategies", "random,greedy", "--players", "3"], "2 strategies given for 3 players"),
     (["--rules", "nosuch"], "unknown rules preset 'nosuch'; choose one of: classic, classic-house, party"),

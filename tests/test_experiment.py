@@ -12,7 +12,11 @@ from unosim import dataset
 from unosim.config import RunConfig
 from unosim.engine import play_range
 from unosim.experiment import load_experiment, parse_experiment, run_experiment
+from unosim.registry import REGISTRY
 from unosim.runner import run
+
+KNOWN = ", ".join(sorted(REGISTRY))
+"""Every registered strategy name, as error messages list them."""
 
 REPO = Path(__file__).resolve().parents[1]
 GOOD = """
@@ -126,7 +130,7 @@ BAD = [
     ('seed = "x"', ['seed = "x"', "whole number"]),
     ('match = "yes"', ['match = "yes"', "true or false"]),
     ("batch_size = 0", ["batch_size = 0", "1 to 1048576"]),
-    ('strategies = "nosuch"', ['strategies = "nosuch"', "known strategies: attacker, bluffer, colour-keeper, diversity, greedy, random, ranking, tunable, tuned-classic-2, tuned-party-6, wild-saver"]),
+    ('strategies = "nosuch"', ['strategies = "nosuch"', "known strategies: " + KNOWN]),
     ('strategies = "random(speed=2)"', ["strategies = ", "no parameter 'speed'", "forget_uno_rate"]),
     ('strategies = ["random", "greedy", "random"]', ["strategies = [", "one strategy per seat"]),
     ("strategies = { pool = [] }", ["strategies.pool = []", "non-empty list"]),

@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from unosim import registry
-from unosim.config import RunConfig
 from unosim.batch import Buffers
+from unosim.config import RunConfig
 from unosim.engine import Engine, StrategyError
 from unosim.fast_paths import COMPILED, DECISIONS, compiled_policy
 from unosim.kernels import layout as L

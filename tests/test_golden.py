@@ -24,7 +24,8 @@ def test_golden_playthrough(case) -> None:
     stored, fresh = path.read_text(), render(case)
     if stored != fresh:
         diff = list(difflib.unified_diff(stored.splitlines(), fresh.splitlines(), f"stored {path.name}", "played now", lineterm=""))
-        shown = "\n".join(diff[:MAX_DIFF_LINES]) + (f"\n... {len(diff) - MAX_DIFF_LINES} more diff lines" if len(diff) > MAX_DIFF_LINES else "")
+        more = len(diff) - MAX_DIFF_LINES
+        shown = "\n".join(diff[:MAX_DIFF_LINES]) + (f"\n... {more} more diff lines" if more > 0 else "")
         pytest.fail(f"{case.name}: play differs from the golden file.\n{shown}\n"
                     "If the change of play is intended: python tests/golden/regen.py, then review git diff tests/golden.",
                     pytrace=False)

@@ -22,8 +22,8 @@ import pytest
 
 import unosim.kernels
 from unosim.cards import N_COLOURED, N_TYPES
-from unosim.rule_encoding import encode_rules
 from unosim.kernels import layout as L
+from unosim.rule_encoding import encode_rules
 from unosim.rules import CHOICES, RuleSet, choice_code
 
 KERNEL_DIR = Path(unosim.kernels.__file__).parent

@@ -7,8 +7,6 @@ from __future__ import annotations
 import pytest
 
 from unosim.cards import CARD_FACE
-from unosim.config import RunConfig
-from unosim.engine import Engine
 from unosim.kernels import layout as L
 from unosim.position import Position, card_id, play_from
 

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 from typer.testing import CliRunner
+from unosim.strategies import tunable
 
 import unosim
-from unosim.strategies import tunable
 from unosim import registry
 from unosim.cli import app
 from unosim.tuning import make_settings

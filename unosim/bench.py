@@ -13,13 +13,13 @@ import platform
 import time
 from typing import Any
 
-from .version import __version__
 from .config import RunConfig
 from .engine import Engine
-from .rule_encoding import check_supported
 from .fast_paths import compiled_policy
 from .kernels import layout as L
+from .rule_encoding import check_supported
 from .rules import RuleSet
+from .version import __version__
 
 __all__ = ["GRID_PLAYERS", "GRID_PRESETS", "TOURNAMENT_STRATEGIES", "bench", "bench_tournament", "grid"]
 

@@ -69,9 +69,9 @@ import numpy as np
 
 from . import dataset
 from .config import RunConfig
-from .rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .execution import check_options
 from .planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
+from .rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .runner import RunResult, execute
 from .strategy_spec import StrategySpec
 

@@ -119,11 +119,15 @@ class SeatStreams:
 
     __slots__ = ("_counters", "_keys", "_seats", "_slots")
 
-    def __init__(self, seat_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> None:
+    def __init__(
+        self, seat_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]
+    ) -> None:
         self._keys, self._counters, self._slots, self._seats = seat_keys, counters, slots, seats
 
     @classmethod
-    def of_rows(cls, game_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]) -> SeatStreams:
+    def of_rows(
+        cls, game_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]
+    ) -> SeatStreams:
         """The streams of the (slot, seat) rows, from the games' keys."""
         return cls(_seat_keys(game_keys, slots, seats), counters, slots, seats)
 

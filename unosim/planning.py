@@ -81,7 +81,7 @@ def new_metadata(kind: str, *, chunk_size: int, chunks: int, pattern: str) -> di
         "format_version": dataset.FORMAT_VERSION,
         "kind": kind,
         "unosim_version": __version__,
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "chunking": {"chunk_size": chunk_size, "chunks": chunks, "file_pattern": pattern, "seeding": SEEDING_NOTE},
     }
 

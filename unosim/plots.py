@@ -238,7 +238,7 @@ def card_value_swap(values: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax = ax or plt.figure(figsize=(7, 5.5)).gca()
     markers = "osD^vP*Xh"
     kinds = list(dict.fromkeys(values["kind"]))
-    for i, (p, g) in enumerate(values.groupby("players", sort=True)):
+    for i, (_, g) in enumerate(values.groupby("players", sort=True)):
         colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
         for row in g.itertuples(index=False):
             ax.errorbar(row.regression_value, row.swap_value,

@@ -84,8 +84,8 @@ from .cards import KIND_NAMES
 from .kernels import layout as L
 
 if TYPE_CHECKING:
-    from .config import RunConfig
     from .batch import Played
+    from .config import RunConfig
 
 __all__ = ["matches_table", "records_table", "rounds_table", "seats"]
 

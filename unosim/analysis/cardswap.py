@@ -257,7 +257,7 @@ def swap_values(
         if not quiet:
             print(file=sys.stderr)
         try:
-            regression = value_table(fit_cell(lambda: iter(reg_chunks), reg_kinds, p), reg_kinds)
+            regression = value_table(fit_cell(lambda chunks=reg_chunks: iter(chunks), reg_kinds, p), reg_kinds)
             regression = regression[regression["scope"] == "all seats"].set_index("kind")
         except ValueError:  # too few games for the regression's design
             regression = None

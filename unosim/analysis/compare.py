@@ -275,7 +275,9 @@ def compare(
     for p in counts:
         per_variant = {}
         for i, v in enumerate(vs):
-            where = (lambda tag: None if out_path is None else out_path / "runs" / f"v{i}-p{p:02d}-{tag}")
+            def where(tag: str, i: int = i, p: int = p) -> Path | None:
+                return None if out_path is None else out_path / "runs" / f"v{i}-p{p:02d}-{tag}"
+
             plain = _play(v, p, ["random"] * p, games, seed, jobs, where("random"), overwrite)
             skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, jobs, where("skill"), overwrite)
             per_variant[v.label] = {
@@ -317,4 +319,7 @@ def metric_label(metric: str, skill: str = "greedy") -> str:
     return METRICS.get(metric, metric).format(skill=skill)
 
 
-__all__ = ["COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "compare", "load_spec", "metric_label", "parse_players", "variants"]
+__all__ = [
+    "COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "compare", "load_spec", "metric_label", "parse_players",
+    "variants",
+]
