@@ -417,11 +417,16 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
 def tuned_class(label: str, path: str | Path) -> type[TunableStrategy]:
     """A subclass of :class:`TunableStrategy` named ``label`` whose defaults are the parameters in ``path``.
 
-    Built once per (label, file contents); its instances pickle as ``registry.make(label, params)``,
-    so a worker rebuilds the same class from the same file.
+    Built once per (label, file contents); its instances pickle with the label, the tuned defaults
+    and their parameters, so a worker rebuilds the same class without the file.
     """
     data = load_tuned(path)
     return _tuned_class(label, json.dumps(data["params"], sort_keys=True))
+
+
+def _rebuild(label: str, params_json: str, params: dict[str, Any]) -> TunableStrategy:
+    """Unpickle a tuned strategy: its class (from the label and the tuned defaults), then the instance."""
+    return _tuned_class(label, params_json)(**params)
 
 
 @functools.lru_cache(maxsize=64)
@@ -433,10 +438,8 @@ def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
     init.__qualname__ = "TunedStrategy.__init__"
     init.__doc__ = base.__doc__
 
-    def __reduce__(self: TunableStrategy) -> tuple[Any, tuple[str, dict[str, Any]]]:  # noqa: N807
-        from unosim.registry import make
-
-        return make, (label, self.get_params())
+    def __reduce__(self: TunableStrategy) -> tuple[Any, tuple[str, str, dict[str, Any]]]:  # noqa: N807
+        return _rebuild, (label, params_json, self.get_params())
 
     doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
     return type("TunedStrategy", (TunableStrategy,), {

@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 
 import unosim
+import unosim.strategies
 
 PACKAGE = Path(unosim.__file__).parent
+STRATEGIES = Path(unosim.strategies.__file__).parent  # the top-level folder strategies/, installed as unosim.strategies
 
 
 def _modules() -> dict[str, Path]:
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = path
+    for root, prefix in ((PACKAGE, ("unosim",)), (STRATEGIES, ("unosim", "strategies"))):
+        for path in sorted(root.rglob("*.py")):
+            parts = prefix + path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
 

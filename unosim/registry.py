@@ -31,7 +31,9 @@ REGISTRY: dict[str, str] = {
 # ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
 # `tuned-*` names are such files in strategies/tuned/ (a class per file: unosim.strategies.tunable.tuned_class).
 TUNED_PREFIX = "tuned:"
-TUNED_DIR = Path(__file__).resolve().parent.parent / "strategies" / "tuned"
+_SPEC = importlib.util.find_spec("unosim.strategies")
+assert _SPEC is not None and _SPEC.origin is not None, "the built-in strategies are installed with unosim"
+TUNED_DIR = Path(_SPEC.origin).parent / "tuned"  # strategies/tuned/ of a checkout, unosim/strategies/tuned/ of a wheel
 REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
 
 

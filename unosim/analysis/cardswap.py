@@ -220,14 +220,14 @@ def swap_values(
     from ..kernels import layout as L
     from ..records import records_table
     from .cardvalue import COLUMNS, Kinds, fit_cell, seat_chunk, value_table
-    from .compare import _check_playable
+    from .compare import check_playable
 
     counts = parse_players(players)
     variant = Variant(rules, ())
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (deals per player count).")
     for p in counts:
-        _check_playable(variant, p)
+        check_playable(variant, p)
     deck = variant.rules(counts[0]).load_deck()
     names = swap_kinds(np.asarray(deck.counts), kinds)
     rows = []

@@ -269,7 +269,7 @@ def compare(
     StrategySpec.parse(skill)
     for v in vs:
         for p in counts:
-            _check_playable(v, p)
+            check_playable(v, p)
     out_path = Path(out) if out is not None else None
     levels, diffs = [], []
     for p in counts:
@@ -306,7 +306,7 @@ def compare(
     return result
 
 
-def _check_playable(variant: Variant, players: int) -> None:
+def check_playable(variant: Variant, players: int) -> None:
     """Refuse a (variant, players) that cannot be dealt, before any game is played."""
     try:
         variant.rules(players).check_table(players)
@@ -320,6 +320,7 @@ def metric_label(metric: str, skill: str = "greedy") -> str:
 
 
 __all__ = [
-    "COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "compare", "load_spec", "metric_label", "parse_players",
+    "COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "check_playable", "compare", "load_spec", "metric_label",
+    "parse_players",
     "variants",
 ]

@@ -912,6 +912,7 @@ def fit_ratings(design: Design, rows: _Rows, *, deals: int, seed: int, bootstrap
 __all__ = [
     "Design",
     "TournamentResult",
+    "Z95",
     "analyse",
     "bradley_terry",
     "cluster_ratio",
