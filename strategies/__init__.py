@@ -1,1 +1,3 @@
 """Strategies shipped with unosim (registered in :mod:`unosim.registry`)."""
+
+__all__: list[str] = []

@@ -12,6 +12,8 @@ from unosim.strategy import Strategy
 
 from .scoring import POINTS, fewest_cards_others
 
+__all__ = ["ATTACK", "CALM", "AttackerStrategy"]
+
 _KIND = {name: CARD_KIND == i for i, name in enumerate(KIND_NAMES)}
 _ATTACK_BONUS = {
     "wild_draw_four": 6000,

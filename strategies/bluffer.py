@@ -12,6 +12,8 @@ from unosim.strategy import Strategy
 
 from .scoring import WILDS_LAST
 
+__all__ = ["COLOUR_SHARE", "DECK_SIZE", "BlufferStrategy", "colour_unseen_shares"]
+
 _CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
 DECK_SIZE = int(_CLASSIC.sum())
 """Cards in one classic deck (108); the party deck is about two of them with the same colour shares."""

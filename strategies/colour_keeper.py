@@ -12,6 +12,8 @@ from unosim.strategy import Strategy
 
 from .scoring import POINTS
 
+__all__ = ["COLOURED_FIRST", "colour_first_pick", "ColourKeeperStrategy"]
+
 COLOURED_FIRST = np.where(IS_WILD, POINTS - 100_000, POINTS)
 """Points, every wild below every coloured card (whatever its colour bonus)."""
 

@@ -12,6 +12,8 @@ from unosim.strategy import Strategy
 
 from .scoring import POINTS
 
+__all__ = ["coverage_pick", "coverage_score", "DiversityStrategy"]
+
 _COLOUR = CARD_COLOUR.astype(np.int64)
 _FACE = CARD_FACE.astype(np.int64)
 

@@ -9,6 +9,8 @@ from unosim.observation import Observation
 from unosim.primitives import CARD_SCORE_POINTS, sample_best
 from unosim.strategy import Strategy
 
+__all__ = ["GreedyStrategy"]
+
 
 class GreedyStrategy(Strategy):
     """Highest-point playable card (ties in proportion to copies held).

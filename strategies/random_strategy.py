@@ -10,6 +10,8 @@ from unosim.observation import Observation
 from unosim.primitives import argmax_ties, sample_counts
 from unosim.strategy import DRAW, Strategy
 
+__all__ = ["RandomStrategy"]
+
 
 class RandomStrategy(Strategy):
     """Uniformly random playable physical card; random colour; random party choices.

@@ -13,6 +13,8 @@ from unosim.strategy import Strategy
 
 from .scoring import kind_order_scores
 
+__all__ = ["DEFAULT_ORDER", "RankingStrategy"]
+
 DEFAULT_ORDER = (
     "draw_two",
     "skip",

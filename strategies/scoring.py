@@ -13,6 +13,8 @@ from unosim.cards import CARD_KIND, CARD_POINTS, IS_WILD, KIND_NAMES
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties
 
+__all__ = ["POINTS", "WILDS_LAST", "fewest_cards_others", "kind_order_scores"]
+
 POINTS = CARD_POINTS.astype(np.int64)
 """Card points (a number its face value, a coloured action 20, a wild 50)."""
 

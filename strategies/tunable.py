@@ -33,6 +33,11 @@ from unosim.strategy import Strategy
 
 from .bluffer import colour_unseen_shares
 
+__all__ = [
+    "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
+    "relevant", "to_params", "to_vector", "TunableStrategy", "tuned_class",
+]
+
 SITUATIONS = ("calm", "next", "near")
 """Play situations, each with its own kind weights: nobody close to going out; the next player holds at
 most ``threat`` cards; another opponent (not the next) does."""

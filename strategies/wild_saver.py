@@ -12,6 +12,8 @@ from unosim.strategy import Strategy
 
 from .scoring import POINTS, WILDS_LAST
 
+__all__ = ["WildSaverStrategy"]
+
 _TABLES = np.stack([WILDS_LAST, POINTS])
 """Scores while saving wilds (row 0) and once at most ``k`` non-wild cards are left (row 1)."""
 

@@ -12,6 +12,12 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
+__all__ = [
+    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "Z95", "card_value_heatmap", "card_value_lines",
+    "card_value_swap", "cards_per_game", "comparison_differences", "game_length", "game_length_band",
+    "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_heatmap", "summary_table",
+]
+
 Z95 = 1.959964
 
 
