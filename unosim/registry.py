@@ -20,6 +20,7 @@ REGISTRY: dict[str, str] = {
     "colour-keeper": "strategies.colour_keeper:ColourKeeperStrategy",
     "attacker": "strategies.attacker:AttackerStrategy",
     "bluffer": "strategies.bluffer:BlufferStrategy",
+    "rules": "unosim.rulebot.strategy:RuleStrategy",  # issue 13: rules(path=...), written rules:PATH
 }
 """Registered strategy names and their entry points."""
 
