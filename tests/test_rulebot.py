@@ -161,7 +161,7 @@ def test_every_decision_table_is_played(tmp_path) -> None:
         "[jump_in]\nweight = 0.5\nhand_min = 3\n[uno]\nforget_rate = 0.3\ncatch_rate = 0.5\n"
     )
     for rules in ("party", "classic"):
-        df = unosim.simulate(rules=rules, players=4, games=150, strategies=f"rules:{bot},random", seed=3,
+        df = unosim.simulate(rules=rules, players=4, games=150, strategies=f"rules:{bot},random,rules:{bot},random", seed=3,
                              overrides=["wd4_challenge=true"] if rules == "classic" else None)
         assert len(df) == 150 and not df["truncated"].all()
 
