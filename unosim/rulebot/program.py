@@ -408,9 +408,10 @@ def parse_program(text: str, path: str = "<text>") -> RuleProgram:
 
     jump = tables["jump_in"]
     r.unknown("jump_in", jump, ["weight", *_TABLE_CONDITIONS])
-    weight = r.number("jump_in", jump, "weight", 0.0, 1e6, 1.0)
-    if round(weight * 1e6) != weight * 1e6:
+    weight = r.number("jump_in", jump, "weight", 0.0, 1000.0, 1.0)
+    if abs(round(weight * 1e6) - weight * 1e6) > 1e-3:
         raise r.fail("jump_in", "weight", jump.get("weight"), "use at most 6 decimals (e.g. 0.25).")
+    weight = round(weight * 1e6) / 1e6  # the compiled interpreter holds it in millionths: the same number
     uno = tables["uno"]
     r.unknown("uno", uno, ["forget_rate", "catch_rate"])
     point_taken = tables["point_taken"]
