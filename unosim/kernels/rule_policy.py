@@ -33,10 +33,13 @@ from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, POINTS_OF
 
-P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE = range(12)
+P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE, P_NEEDS = range(13)
+NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
+"""``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
+``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open)."""
 N_VARS = 6
 COND_WORDS = 2 * N_VARS + 2
-P_BLUFF = 12
+P_BLUFF = 13
 P_CHALLENGE = P_BLUFF + COND_WORDS
 P_JUMP = P_CHALLENGE + COND_WORDS
 P_RULES = P_JUMP + COND_WORDS
@@ -137,6 +140,8 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
     best = -1
     total = 0
     for t in range(60):
+        if (m >> t) == 0:
+            break
         if (m >> t) & 1:
             v = pref_score(code, t, s, seat, hands, c0, c1, c2, c3)
             if v > best:
@@ -146,6 +151,8 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
                 total += hands[s, seat, t]
     x = int(u * total)
     for t in range(60):
+        if (m >> t) == 0:
+            break
         if (m >> t) & 1 and pref_score(code, t, s, seat, hands, c0, c1, c2, c3) == best:
             x -= hands[s, seat, t]
             if x < 0:
@@ -170,12 +177,14 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
         return bits
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
-    sym = cfg[C_SYMBOL_MATCH] != 0
-    for t in range(56):
-        if hands[s, seat, t] > 0:
-            f = FACE_OF[t]
-            if COLOUR_OF[t] == colour or (f == face and (sym or f <= 9)):
-                bits |= int64(1) << t
+    column = face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9)
+    for c in range(4):  # the active colour's block, and the top card's face in the other colours (T-1)
+        if c == colour:
+            for t in range(c * 14, c * 14 + 14):
+                if hands[s, seat, t] > 0:
+                    bits |= int64(1) << t
+        elif column and hands[s, seat, c * 14 + face] > 0:
+            bits |= int64(1) << (c * 14 + face)
     for t in range(56, 60):
         if hands[s, seat, t] > 0 and (t != 57 or wd4_legal(s, seat, hands, slot, cfg)):
             bits |= int64(1) << t
@@ -338,9 +347,18 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
         seat = slot[s, F_ACTOR]
     d = slot[s, F_DIR]
     hand = hsize[s, seat]
-    c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    needs = cfg[o + P_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(s, seat, hands)
     non_wild = c0 + c1 + c2 + c3
-    nxt, small = opponents(s, seat, hsize, slot, cfg)
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
     if ph == PH_TURN:
         u = seat_uniform(keys, seat_ctr, s, seat)
         bits = legal_bits(MODE_TURN, s, seat, hands, slot, cfg)
@@ -401,8 +419,17 @@ def rules_vote(o, s, seat, keys, hsize, seat_ctr, cfg, alive):
 @kernel
 def rules_jump(o, s, seat, hands, hsize, slot, cfg):
     """``RuleStrategy.jump_in``: the reaction weight when the jump-in conditions hold, else 0."""
-    c0, c1, c2, c3 = colour_totals(s, seat, hands)
-    nxt, small = opponents(s, seat, hsize, slot, cfg)
+    needs = cfg[o + P_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
     if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], 0, slot[s, F_DIR]):
         return cfg[o + P_JUMP_W] / JUMP_SCALE
     return 0.0
