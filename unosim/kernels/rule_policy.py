@@ -33,13 +33,14 @@ from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, POINTS_OF
 
-P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE, P_NEEDS = range(13)
+P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS = range(14)
 NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
 """``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
-``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open)."""
+``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open).
+``P_JUMP_NEEDS``: the same for the jump-in conditions alone."""
 N_VARS = 6
 COND_WORDS = 2 * N_VARS + 2
-P_BLUFF = 13
+P_BLUFF = 14
 P_CHALLENGE = P_BLUFF + COND_WORDS
 P_JUMP = P_CHALLENGE + COND_WORDS
 P_RULES = P_JUMP + COND_WORDS
@@ -134,7 +135,7 @@ def pref_score(code, t, s, seat, hands, c0, c1, c2, c3):
     return (a * SCORE_BASE + b) * SCORE_BASE + c
 
 
-@kernel
+@rule
 def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
     """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies."""
     best = -1
@@ -419,7 +420,7 @@ def rules_vote(o, s, seat, keys, hsize, seat_ctr, cfg, alive):
 @kernel
 def rules_jump(o, s, seat, hands, hsize, slot, cfg):
     """``RuleStrategy.jump_in``: the reaction weight when the jump-in conditions hold, else 0."""
-    needs = cfg[o + P_NEEDS]
+    needs = cfg[o + P_JUMP_NEEDS]
     c0 = 0
     c1 = 0
     c2 = 0

@@ -36,12 +36,14 @@ def _rule(rule: Rule) -> list[int]:
     return [int(rule.draw), _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
 
 
-def _needs(p: RuleProgram) -> int:
-    """The ``NEEDS_*`` bits: which values the program's conditions and preferences read."""
-    rules = (*p.play, *p.pile)
-    conds = [r.conditions for r in rules] + [c for c in (p.bluff, p.challenge, p.jump_conditions) if c is not None]
+def _needs(p: RuleProgram, jump: bool = False) -> int:
+    """The ``NEEDS_*`` bits: which values the program's conditions and preferences read (``jump``: the
+    jump-in conditions alone)."""
+    rules = () if jump else (*p.play, *p.pile)
+    tables = (p.jump_conditions,) if jump else (p.bluff, p.challenge, p.jump_conditions)
+    conds = [r.conditions for r in rules] + [c for c in tables if c is not None]
     active = {v for c in conds for v in c.active()}
-    prefers = {p.play_prefer, p.pile_prefer, *(r.prefer for r in rules)}
+    prefers = set() if jump else {p.play_prefer, p.pile_prefer, *(r.prefer for r in rules)}
     counts = VAR_NON_WILD in active or any(c.colour_most >= 0 for c in conds)
     counts = counts or any(criterion in pref for pref in prefers for criterion in ("colour", "variety"))
     opponents = VAR_NEXT in active or VAR_SMALLEST in active
@@ -58,7 +60,7 @@ def encode_program(p: RuleProgram) -> NDArray[np.int32]:
     head[K.P_POINT], head[K.P_LINK] = _SEATS[p.point_taken], _SEATS[p.link]
     head[K.P_JUMP_W] = round(p.jump_weight * K.JUMP_SCALE)
     head[K.P_HAS_BLUFF], head[K.P_HAS_CHALLENGE] = int(p.bluff is not None), int(p.challenge is not None)
-    head[K.P_NEEDS] = _needs(p)
+    head[K.P_NEEDS], head[K.P_JUMP_NEEDS] = _needs(p), _needs(p, jump=True)
     words = head + _conditions(p.bluff) + _conditions(p.challenge) + _conditions(p.jump_conditions)
     for rule in (*p.play, *p.pile):
         words += _rule(rule)
