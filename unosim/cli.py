@@ -532,6 +532,39 @@ def check_command(
         raise typer.Exit(1)
 
 
+# ---------------------------------------------------------------- try (issue 13: rule strategies)
+@app.command("try")
+@user_errors()
+def try_command(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A rule-strategy TOML file (docs/rule_bots.md), or a shipped name.")],
+    field: Annotated[str, typer.Option("--field", help="The opponents, comma-separated strategies.")] = "random,greedy",
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 4,
+    games: Annotated[int, typer.Option("--games", help="About this many games per evaluation.")] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same deals for every version of the file.")] = 0,
+    watch: Annotated[bool, typer.Option("--watch", help="Evaluate again every time the file is saved (Ctrl-C stops).")] = False,
+    jobs: Jobs = 1,
+) -> None:
+    """Win rate of a rule file against a field, with its 95 % interval; --watch: again on every save.
+
+    [dim]Example: unosim try strategies/rules/holder.toml --watch[/]
+    """
+    from .rulebot.evaluate import evaluate, watch as watch_file
+    from .rulebot.program import resolve_path
+
+    def run() -> Any:
+        return evaluate(file, field=field, rules=rules, players=players, games=games, seed=seed, jobs=jobs)
+
+    if not watch:
+        out_console.print(run().line(), highlight=False, markup=False, soft_wrap=True)
+        return
+    path = resolve_path(file)
+    try:
+        watch_file(path, run, lambda line: out_console.print(line, highlight=False, markup=False, soft_wrap=True))
+    except KeyboardInterrupt:
+        pass
+
+
 # ---------------------------------------------------------------- study and report
 DEFAULT_STUDY = Path(__file__).with_name("studies") / "default.toml"
 

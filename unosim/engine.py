@@ -27,6 +27,7 @@ from .batch import Buffers, Played
 from .config import RunConfig
 from .decisions import Decisions, StrategyError
 from .fast_paths import auto_drawn_mask, compiled_policy
+from .kernels.policy import POLICY_RULES
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.rng import run_key
@@ -83,8 +84,16 @@ class Engine:
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
         self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
         if self.compiled:
+            programs: list[NDArray[np.int32]] = []  # issue 13: rule programs, appended after the fixed cfg entries
             for k, strat in enumerate(self.strategies):
-                self.cfg[L.C_POLICY0 + k] = compiled_policy(strat)
+                pol = compiled_policy(strat)
+                if pol == POLICY_RULES:
+                    from .rulebot.encode import encode_program
+
+                    pol += L.N_CFG + sum(len(words) for words in programs)
+                    programs.append(encode_program(strat.program))  # type: ignore[attr-defined]
+                self.cfg[L.C_POLICY0 + k] = pol
+            self.cfg = np.concatenate([self.cfg[: L.N_CFG], *programs]).astype(np.int32)
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM
+from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
 from .strategy import Strategy
 
 __all__ = ["COMPILED", "DECISIONS", "asks_forget_uno", "auto_drawn_mask", "compiled_policy", "plays_drawn_unasked"]
@@ -43,6 +43,8 @@ def _plain_random(strat: Strategy) -> bool:
 COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
     "unosim.strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
     "unosim.strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
+    # issue 13: every rule file, by one interpreter (kernels/rule_policy.py); the engine appends its program to cfg
+    "unosim.rulebot.strategy:RuleStrategy": (POLICY_RULES, lambda strat: strat.forget_uno_rate == 0),
 }
 """Exact class -> (policy id in ``kernels/policy.py``, the parameters it transcribes).
 

@@ -25,6 +25,7 @@ REGISTRY: dict[str, str] = {
     "attacker": "unosim.strategies.attacker:AttackerStrategy",
     "bluffer": "unosim.strategies.bluffer:BlufferStrategy",
     "tunable": "unosim.strategies.tunable:TunableStrategy",
+    "rules": "unosim.rulebot.strategy:RuleStrategy",  # issue 13: rules(path=...), written rules:PATH
 }
 """Registered strategy names and their entry points."""
 

@@ -26,7 +26,13 @@ class StrategySpec:
 
     @classmethod
     def parse(cls, text: str) -> StrategySpec:
-        """Parse ``name`` or ``name(k=v, ...)`` (values are Python literals)."""
+        """Parse ``name`` or ``name(k=v, ...)`` (values are Python literals); ``rules:PATH`` is ``rules(path='PATH')``."""
+        if text.strip().startswith("rules:"):  # issue 13: a rule-strategy file, or the name of a shipped one
+            from .registry import check_known
+
+            params = {"path": text.strip()[len("rules:") :].strip()}
+            check_known("rules", params)
+            return cls("rules", tuple(params.items()))
         m = _SPEC.match(text)
         if not m:
             raise ValueError(

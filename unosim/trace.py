@@ -10,7 +10,7 @@ and returns a :class:`GameTrace` — the event rows (layout: ``EV_*`` in
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +29,8 @@ class GameTrace:
     events: NDArray[np.int32]
     opening: NDArray[np.int8]
     record: dict[str, object]
+    why: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    """Per seat of a rule strategy, each turn's (card, the rule that chose it), in order (issue 13)."""
 
     def narrate(self) -> list[str]:
         """The game in readable lines, one per event."""
@@ -44,9 +46,20 @@ def replay(config: RunConfig, game: int) -> GameTrace:
         raise ValueError(f"game = {game}; a game index is a whole number ≥ 0.")
     if config.match:
         raise ValueError("replay plays single rounds; replaying a match (--match) is not supported yet.")
-    played = Engine(config, batch_size=1, trace=True).play(game, 1)
+    engine = Engine(config, batch_size=1, trace=True)
+    explaining = [s for s in engine.strategies if hasattr(s, "explanations")]  # rule strategies (issue 13)
+    if explaining:  # their Python methods say which rule fired (same games as their compiled path)
+        engine = Engine(config, batch_size=1, trace=True, compiled=False)
+        explaining = [s for s in engine.strategies if hasattr(s, "explanations")]
+        for strat in explaining:
+            strat.explanations = []
+    played = engine.play(game, 1)
     row = records_table(config, played).to_pylist()[0]
-    return GameTrace(config, game, played.events, played.opening[0], row)
+    why: dict[int, list[tuple[int, str]]] = {}
+    for strat in explaining:
+        for _, seat, card, text in strat.explanations:
+            why.setdefault(seat, []).append((card, text))
+    return GameTrace(config, game, played.events, played.opening[0], row, why)
 
 
 def _card(c: int) -> str:
@@ -65,9 +78,16 @@ def _narrate(t: GameTrace) -> Iterator[str]:
     P = t.config.players
     names = [f"seat {p} ({s})" for p, s in enumerate(t.config.strategies)]
     yield f"Game {t.game} of seed {t.config.seed}: {t.config.rules.name} rules, {P} players."
+    why = {seat: iter(reasons) for seat, reasons in t.why.items()}
+    pending: tuple[int, str] | None = None  # the rule behind this turn's play or draw (rule strategies)
     for row in t.events:
         _, ev, seat, card, a, b = (int(x) for x in row)
         who = names[seat] if 0 <= seat < P else ""
+        if ev == L.EV_TURN:
+            pending = next(why[seat], None) if seat in why else None
+        because = ""
+        if pending is not None and ((ev == L.EV_PLAY and not b and pending[0] == card) or (ev == L.EV_DRAW and a == L.DR_TURN and pending[0] < 0)):
+            because, pending = f" — {pending[1]}", None
         if ev == L.EV_DEAL:
             if seat == 0:
                 yield f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards."
@@ -83,9 +103,9 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             if b:
                 yield f"  {who} jumps in with the identical {_card(card)}! Play goes on after them."
             else:
-                yield f"  {who} plays {_card(card)}{colour}."
+                yield f"  {who} plays {_card(card)}{colour}{because}."
         elif ev == L.EV_DRAW:
-            yield f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]})."
+            yield f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]}){because}."
         elif ev == L.EV_EMPTY:
             yield f"  {who} must draw but both piles are empty ({L.REASON_NAMES[a]})."
         elif ev == L.EV_KEEP:

@@ -290,6 +290,8 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
     unknown = []
     for item in items:
         name = item.split("(")[0].strip()
+        if name.startswith("rules:"):  # issue 13: a rule file, checked (naming its line) by StrategySpec.parse
+            continue
         try:
             resolve(name)
         except ValueError:

@@ -43,7 +43,7 @@ def scatter_multi(prev, row_slot, row_seat, dec, dec_w, group_base, group_count,
 
 
 @rule
-def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
+def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
     """Votes (every seat) and jump-ins (the seats that may jump in): when every seat that answers
     has a compiled policy, write their answers into ``seat_dec``/``seat_w`` and return True."""
     n = cfg[C_PLAYERS]
@@ -56,9 +56,9 @@ def compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, sea
         if (mask >> p) & 1:
             pol = cfg[C_POLICY0 + seat_strat[s, p]]
             if ph == PH_VOTE:
-                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n, alive)
+                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n, alive, cfg)
             else:
-                seat_w[s, p] = jump_weight(pol, s, p, keys, seat_ctr)
+                seat_w[s, p] = jump_weight(pol, s, p, keys, hands, hsize, slot, seat_ctr, cfg)
     return True
 
 
@@ -79,7 +79,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
             if r == -1:
                 # no row answered yet: a strategy with a compiled policy decides here
                 if ph == PH_VOTE or ph == PH_JUMPIN:
-                    if not compiled_multi(s, ph, slot, keys, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
+                    if not compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
                         return False
                     card, colour, flag, pair = -1, -1, 0, -1
                 else:
@@ -89,7 +89,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                     pol = cfg[C_POLICY0 + seat_strat[s, actor]]
                     if pol == 0:
                         return False
-                    card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, actors)
+                    card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
                 slot[s, F_ROW] = -1

@@ -20,9 +20,12 @@ from .layout import (
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
+from .rule_policy import rules_decision, rules_jump, rules_vote
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 
-POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY = 0, 1, 2
+POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
+"""Policy ids; a rule strategy's id is ``POLICY_RULES`` plus the offset of its program in ``cfg``
+(:mod:`unosim.kernels.rule_policy`, issue 13)."""
 
 
 @rule
@@ -231,9 +234,12 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
 
 
 @rule
-def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive):
+def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
-    ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform."""
+    ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform;
+    a rule strategy, its ``[point_taken]`` choice."""
+    if pol >= POLICY_RULES:
+        return rules_vote(pol - POLICY_RULES, s, seat, keys, hsize, seat_ctr, cfg, alive)
     u = seat_uniform(keys, seat_ctr, s, seat)
     excl = (((1 << n) - 1) & ~alive) | (1 << seat)
     if pol == POLICY_RANDOM:
@@ -242,8 +248,10 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive):
 
 
 @rule
-def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
+def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
+    if pol >= POLICY_RULES:
+        return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
@@ -265,8 +273,11 @@ def policy_decision(pol, ph, s, keys, hands, hsize, slot, seat_ctr, cfg, cand):
 
 
 @rule
-def jump_weight(pol, s, seat, keys, seat_ctr):
-    """P-2 reaction weight: ``random`` jumps in with probability 1/2, ``greedy`` always; weight 1."""
+def jump_weight(pol, s, seat, keys, hands, hsize, slot, seat_ctr, cfg):
+    """P-2 reaction weight: ``random`` jumps in with probability 1/2, ``greedy`` always; weight 1;
+    a rule strategy, its ``[jump_in]`` weight where its conditions hold."""
+    if pol >= POLICY_RULES:
+        return rules_jump(pol - POLICY_RULES, s, seat, hands, hsize, slot, cfg)
     if pol == POLICY_RANDOM:
         return 1.0 if seat_uniform(keys, seat_ctr, s, seat) < 0.5 else 0.0
     return 1.0

@@ -1,0 +1,436 @@
+"""The compiled interpreter of rule strategies (issue 13): one interpreter for every rule file.
+
+A rule program (:mod:`unosim.rulebot.program`) is encoded by
+:func:`unosim.rulebot.encode.encode_program` as int32 words appended to the
+engine's ``cfg`` array; the compiled policy id of a rule strategy is
+``POLICY_RULES + offset`` of its program there (:mod:`unosim.fast_paths`,
+:meth:`unosim.engine.Engine.set_strategies`). Each function here is the exact
+transcription of a method of :class:`unosim.rulebot.strategy.RuleStrategy`,
+drawing the same uniforms in the same order, so both play identical games
+(``tests/test_rulebot_compiled.py``). The entry points and the larger parts
+(rule choice, best card, colour, link) are separate kernels, not inlined: the
+interpreter runs once per decision, and one copy of each keeps the compile short.
+
+Program layout (word offsets from the program's start): the header ``P_*``,
+three condition blocks (bluff, challenge, jump-in), then the play rules and
+the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
+bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any)
+and the card-colour condition (-1 any, 1 held most, 0 not). A rule holds: draw
+flag, preference code, the card types it names as two 30-bit masks, its
+conditions. A preference code holds up to three criteria, two bits each, the
+first in the low bits (0 none, 1 points, 2 colour, 3 variety).
+"""
+
+from .finish import count_seats, seat_at
+from .jit import kernel, rule
+from numpy import int64
+
+from .layout import (
+    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, C_WD4_CHALLENGE, DISC, F_ACTOR, F_ALIVE, F_COLOUR, F_DIR, F_LINK_A, F_LINK_B,
+    F_MINI_COLOUR, F_PENDING, F_SEAT, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
+)
+from .legality import needs_colour, playable, top_face, wd4_legal
+from .rng import seat_uniform
+from .tables import COLOUR_OF, FACE_OF, POINTS_OF
+
+P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS = range(14)
+NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
+"""``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
+``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open).
+``P_JUMP_NEEDS``: the same for the jump-in conditions alone."""
+N_VARS = 6
+COND_WORDS = 2 * N_VARS + 2
+P_BLUFF = 14
+P_CHALLENGE = P_BLUFF + COND_WORDS
+P_JUMP = P_CHALLENGE + COND_WORDS
+P_RULES = P_JUMP + COND_WORDS
+R_DRAW, R_PREFER, R_LO, R_HI, R_COND = range(5)
+RULE_WORDS = R_COND + COND_WORDS
+MASK_BITS = 30
+CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
+DRAWN_LEGAL, DRAWN_NEVER, DRAWN_RULES = range(3)
+COLOUR_MOST, COLOUR_LEAST, COLOUR_RANDOM, COLOUR_PLAYED = range(4)
+SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM = range(3)
+MODE_TURN, MODE_DRAWN, MODE_PILE = range(3)
+JUMP_SCALE = 1_000_000
+"""Jump-in weights are stored in millionths (rule files allow at most 6 decimals)."""
+SCORE_BASE = 1024
+NO_HAND = 1000
+"""``smallest_opponent`` when no opponent is left (``program.MAX_COUNT``)."""
+
+
+@rule
+def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
+    """The condition block at ``at`` holds for these variable values and direction ``d``."""
+    if hand < cfg[at] or hand > cfg[at + N_VARS]:
+        return False
+    if non_wild < cfg[at + 1] or non_wild > cfg[at + N_VARS + 1]:
+        return False
+    if nxt < cfg[at + 2] or nxt > cfg[at + N_VARS + 2]:
+        return False
+    if small < cfg[at + 3] or small > cfg[at + N_VARS + 3]:
+        return False
+    if players < cfg[at + 4] or players > cfg[at + N_VARS + 4]:
+        return False
+    if opp < cfg[at + 5] or opp > cfg[at + N_VARS + 5]:
+        return False
+    w = cfg[at + 2 * N_VARS]
+    return w == 0 or w == d
+
+
+@rule
+def colour_totals(s, seat, hands):
+    """Cards held of each colour (red, yellow, green, blue)."""
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    for f in range(14):
+        c0 += hands[s, seat, f]
+        c1 += hands[s, seat, 14 + f]
+        c2 += hands[s, seat, 28 + f]
+        c3 += hands[s, seat, 42 + f]
+    return c0, c1, c2, c3
+
+
+@rule
+def opponents(s, seat, hsize, slot, cfg):
+    """The next player's hand size and the smallest hand among the other seats still in the match."""
+    n = cfg[C_PLAYERS]
+    nxt = hsize[s, seat_at(seat, 1, slot, s, cfg)]
+    alive = slot[s, F_ALIVE]
+    small = NO_HAND
+    for p in range(n):
+        if p != seat and (alive >> p) & 1 and hsize[s, p] < small:
+            small = hsize[s, p]
+    return nxt, small
+
+
+@rule
+def criterion(cr, t, s, seat, hands, c0, c1, c2, c3):
+    """One tie-break criterion's score of type ``t`` (``strategy.criterion_scores``)."""
+    if cr == CR_NONE:
+        return 0
+    if cr == CR_POINTS:
+        return POINTS_OF[t]
+    if t >= 56:
+        return 0 if cr == CR_COLOUR else 2
+    c = COLOUR_OF[t]
+    cc = c0 if c == 0 else c1 if c == 1 else c2 if c == 2 else c3
+    if cr == CR_COLOUR:
+        return min(cc, SCORE_BASE - 1)
+    if hands[s, seat, t] != 1:
+        return 2
+    f = FACE_OF[t]
+    per_face = hands[s, seat, f] + hands[s, seat, 14 + f] + hands[s, seat, 28 + f] + hands[s, seat, 42 + f]
+    return 2 - (1 if cc == 1 else 0) - (1 if per_face == 1 else 0)
+
+
+@rule
+def pref_score(code, t, s, seat, hands, c0, c1, c2, c3):
+    """The criteria of preference ``code`` combined lexicographically (first criterion first)."""
+    a = criterion(code & 3, t, s, seat, hands, c0, c1, c2, c3)
+    b = criterion((code >> 2) & 3, t, s, seat, hands, c0, c1, c2, c3)
+    c = criterion((code >> 4) & 3, t, s, seat, hands, c0, c1, c2, c3)
+    return (a * SCORE_BASE + b) * SCORE_BASE + c
+
+
+@rule
+def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
+    """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies."""
+    best = -1
+    total = 0
+    for t in range(60):
+        if (m >> t) == 0:
+            break
+        if (m >> t) & 1:
+            v = pref_score(code, t, s, seat, hands, c0, c1, c2, c3)
+            if v > best:
+                best = v
+                total = hands[s, seat, t]
+            elif v == best:
+                total += hands[s, seat, t]
+    x = int(u * total)
+    for t in range(60):
+        if (m >> t) == 0:
+            break
+        if (m >> t) & 1 and pref_score(code, t, s, seat, hands, c0, c1, c2, c3) == best:
+            x -= hands[s, seat, t]
+            if x < 0:
+                return t
+    return -1
+
+
+@rule
+def legal_bits(mode, s, seat, hands, slot, cfg):
+    """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
+    bits = int64(0)
+    if mode == MODE_PILE:
+        colour = slot[s, F_MINI_COLOUR]
+        for t in range(60):
+            if hands[s, seat, t] > 0 and (t >= 56 or COLOUR_OF[t] == colour):
+                bits |= int64(1) << t
+        return bits
+    if mode == MODE_DRAWN:
+        card = slot[s, F_PENDING]
+        if playable(s, seat, card, hands, slot, cfg) == 1:
+            bits = int64(1) << card
+        return bits
+    colour = slot[s, F_COLOUR]
+    face = top_face(slot[s, F_TOP])
+    column = face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9)
+    for c in range(4):  # the active colour's block, and the top card's face in the other colours (T-1)
+        if c == colour:
+            for t in range(c * 14, c * 14 + 14):
+                if hands[s, seat, t] > 0:
+                    bits |= int64(1) << t
+        elif column and hands[s, seat, c * 14 + face] > 0:
+            bits |= int64(1) << (c * 14 + face)
+    for t in range(56, 60):
+        if hands[s, seat, t] > 0 and (t != 57 or wd4_legal(s, seat, hands, slot, cfg)):
+            bits |= int64(1) << t
+    return bits
+
+
+@kernel
+def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d, c0, c1, c2, c3):
+    """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``."""
+    most = max(max(c0, c1), max(c2, c3))
+    block = (int64(1) << 14) - 1
+    zero = int64(0)
+    most_bits = ((block if c0 == most else zero) | ((block if c1 == most else zero) << 14)
+                 | ((block if c2 == most else zero) << 28) | ((block if c3 == most else zero) << 42))
+    for i in range(n_rules):
+        at = base + i * RULE_WORDS
+        if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, 0, d):
+            continue
+        if cfg[at + R_DRAW]:
+            return -1
+        m = bits & (int64(cfg[at + R_LO]) | (int64(cfg[at + R_HI]) << MASK_BITS))
+        cm = cfg[at + R_COND + 2 * N_VARS + 1]
+        if cm == 1:
+            m &= most_bits
+        elif cm == 0:
+            m &= ~most_bits
+        if m != 0:
+            return best_of(m, cfg[at + R_PREFER], u, s, seat, hands, c0, c1, c2, c3)
+    if otherwise_draw or bits == 0:
+        return -1
+    return best_of(bits, prefer, u, s, seat, hands, c0, c1, c2, c3)
+
+
+@rule
+def argmax4(v0, v1, v2, v3, a0, a1, a2, a3, u):
+    """``primitives.argmax_ties`` over four values where allowed (``a*``), ties uniform in order."""
+    best = -(1 << 40)
+    ties = 0
+    for j in range(4):
+        ok = a0 if j == 0 else a1 if j == 1 else a2 if j == 2 else a3
+        v = v0 if j == 0 else v1 if j == 1 else v2 if j == 2 else v3
+        if ok:
+            if v > best:
+                best = v
+                ties = 1
+            elif v == best:
+                ties += 1
+    x = int(u * ties)
+    for j in range(4):
+        ok = a0 if j == 0 else a1 if j == 1 else a2 if j == 2 else a3
+        v = v0 if j == 0 else v1 if j == 1 else v2 if j == 2 else v3
+        if ok and v == best:
+            if x == 0:
+                return j
+            x -= 1
+    return -1
+
+
+@kernel
+def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
+    """``RuleStrategy.choose_colour``."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    how = cfg[o + P_COLOUR]
+    if how == COLOUR_RANDOM:
+        return int(u * 4)
+    if how == COLOUR_PLAYED:
+        c0 = 0
+        c1 = 0
+        c2 = 0
+        c3 = 0
+        for f in range(14):
+            c0 += piles[s, DISC, f]
+            c1 += piles[s, DISC, 14 + f]
+            c2 += piles[s, DISC, 28 + f]
+            c3 += piles[s, DISC, 42 + f]
+        top = slot[s, F_TOP]
+        k = COLOUR_OF[top]
+        if k == 0:
+            c0 += 1
+        elif k == 1:
+            c1 += 1
+        elif k == 2:
+            c2 += 1
+        elif k == 3:
+            c3 += 1
+        return argmax4(c0, c1, c2, c3, True, True, True, True, u)
+    c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    if how == COLOUR_MOST:
+        return argmax4(c0, c1, c2, c3, True, True, True, True, u)
+    none = c0 + c1 + c2 + c3 == 0
+    return argmax4(-c0, -c1, -c2, -c3, none or c0 > 0, none or c1 > 0, none or c2 > 0, none or c3 > 0, u)
+
+
+@rule
+def extreme_cards(s, excl, u, hsize, n, most):
+    """The seat with the fewest (``most``: most) cards among seats not in bit mask ``excl``, ties uniform."""
+    best = -(1 << 30)
+    ties = 0
+    for p in range(n):
+        if not (excl >> p) & 1:
+            v = hsize[s, p] if most else -hsize[s, p]
+            if v > best:
+                best = v
+                ties = 1
+            elif v == best:
+                ties += 1
+    x = int(u * ties)
+    for p in range(n):
+        if not (excl >> p) & 1:
+            v = hsize[s, p] if most else -hsize[s, p]
+            if v == best:
+                if x == 0:
+                    return p
+                x -= 1
+    return -1
+
+
+@kernel
+def rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg):
+    """``RuleStrategy.choose_link`` packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends)."""
+    n = cfg[C_PLAYERS]
+    excl = ((1 << n) - 1) & ~slot[s, F_ALIVE]
+    if cfg[C_RELINK_DIFFER] and slot[s, F_LINK_A] >= 0:
+        excl |= (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
+    m = n - count_seats(excl, n)
+    if m < 2:
+        return -1
+    u0 = seat_uniform(keys, seat_ctr, s, seat)
+    u1 = seat_uniform(keys, seat_ctr, s, seat)
+    how = cfg[o + P_LINK]
+    if how == SEAT_RANDOM:
+        a = nth_free(excl, int(u0 * m), n)
+        b = nth_free(excl | (1 << a), int(u1 * (m - 1)), n)
+        return a * 16 + b
+    if m - 1 + ((excl >> seat) & 1) >= 2:  # at least two others may be linked
+        excl |= 1 << seat
+    a = extreme_cards(s, excl, u0, hsize, n, how == SEAT_MOST)
+    b = extreme_cards(s, excl | (1 << a), u1, hsize, n, how == SEAT_MOST)
+    return a * 16 + b
+
+
+@rule
+def nth_free(excl, x, n):
+    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
+    for p in range(n):
+        if not (excl >> p) & 1:
+            if x == 0:
+                return p
+            x -= 1
+    return -1
+
+
+@kernel
+def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
+    """The (card, colour, flag, link pair) the rule program at ``cfg[o:]`` answers in phase ``ph``."""
+    n = cfg[C_PLAYERS]
+    if ph == PH_TURN:
+        seat = slot[s, F_TURN]
+    else:
+        seat = slot[s, F_ACTOR]
+    d = slot[s, F_DIR]
+    hand = hsize[s, seat]
+    needs = cfg[o + P_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    non_wild = c0 + c1 + c2 + c3
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    if ph == PH_TURN:
+        u = seat_uniform(keys, seat_ctr, s, seat)
+        bits = legal_bits(MODE_TURN, s, seat, hands, slot, cfg)
+        card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
+                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+        if (cfg[o + P_HAS_BLUFF] and cfg[C_WD4_CHALLENGE] and hands[s, seat, 57] > 0 and not wd4_legal(s, seat, hands, slot, cfg)
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
+            card = 57
+        colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if needs_colour(card) else -1
+        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == 59 else -1
+        return card, colour, 0, pair
+    if ph == PH_DRAWN:
+        card = slot[s, F_PENDING]
+        how = cfg[o + P_DRAWN]
+        if how == DRAWN_LEGAL:
+            play = playable(s, seat, card, hands, slot, cfg) == 1
+        elif how == DRAWN_NEVER:
+            play = False
+        else:
+            u = seat_uniform(keys, seat_ctr, s, seat)
+            bits = legal_bits(MODE_DRAWN, s, seat, hands, slot, cfg)
+            play = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
+                              s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3) >= 0
+        if (cfg[o + P_HAS_BLUFF] and card == 57 and playable(s, seat, card, hands, slot, cfg) == 2
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
+            play = True
+        colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
+        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == 59 else -1
+        return -1, colour, 1 if play else 0, pair
+    if ph == PH_COLOUR:
+        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
+    if ph == PH_PILEUP:
+        u = seat_uniform(keys, seat_ctr, s, seat)
+        bits = legal_bits(MODE_PILE, s, seat, hands, slot, cfg)
+        n_pile = cfg[o + P_N_PILE]
+        card = rules_pick(cfg, o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, n_pile, cfg[o + P_PILE_PREFER], int64(0), bits, u,
+                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+        return card, -1, 0, -1
+    # PH_CHALLENGE
+    flag = 0
+    if cfg[o + P_HAS_CHALLENGE] and cond_ok(cfg, o + P_CHALLENGE, hand, non_wild, nxt, small, n, hsize[s, slot[s, F_SEAT]], d):
+        flag = 1
+    return -1, -1, flag, -1
+
+
+@kernel
+def rules_vote(o, s, seat, keys, hsize, seat_ctr, cfg, alive):
+    """``RuleStrategy.point_at``: the seat to point at among the other seats still in the match."""
+    n = cfg[C_PLAYERS]
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    excl = (((1 << n) - 1) & ~alive) | (1 << seat)
+    how = cfg[o + P_POINT]
+    if how == SEAT_RANDOM:
+        return nth_free(excl, int(u * (n - count_seats(excl, n))), n)
+    return extreme_cards(s, excl, u, hsize, n, how == SEAT_MOST)
+
+
+@kernel
+def rules_jump(o, s, seat, hands, hsize, slot, cfg):
+    """``RuleStrategy.jump_in``: the reaction weight when the jump-in conditions hold, else 0."""
+    needs = cfg[o + P_JUMP_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], 0, slot[s, F_DIR]):
+        return cfg[o + P_JUMP_W] / JUMP_SCALE
+    return 0.0
