@@ -35,7 +35,7 @@ def test_builtin_strategies_import_from_the_unosim_namespace() -> None:
 
 def test_the_old_top_level_name_is_refused_with_what_to_use() -> None:
     with pytest.raises(ValueError, match=r"live in the package unosim.strategies now; use 'unosim.strategies.greedy:GreedyStrategy'"):
-        resolve("unosim.strategies.greedy:GreedyStrategy")
+        resolve("strategies.greedy:GreedyStrategy")
 
 
 def test_a_wheel_holds_the_strategies_inside_unosim(tmp_path: Path) -> None:
