@@ -53,6 +53,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+__all__ = [
+    "CARD_COLOUR", "CARD_FACE", "CARD_KIND", "CARD_NAMES", "CARD_POINTS", "COLOUR_NAMES", "COLOURED_FACE_NAMES",
+    "DECK_DIR", "DRAW_TWO", "FACES_PER_COLOUR", "IS_NUMBER", "IS_WILD", "KIND_NAMES", "N_COLOURED", "N_COLOURS",
+    "N_KINDS", "N_TYPES", "NAMES_A_COLOUR", "POINT_TAKEN", "REVERSE", "SKIP", "WILD", "WILD_DRAW_FOUR",
+    "WILD_DRAWN_TOGETHER", "WILD_NAMES", "WILD_PILE_UP", "card_name", "Deck", "load_deck", "shipped_decks",
+]
+
 N_COLOURS = 4
 COLOUR_NAMES = ("red", "yellow", "green", "blue")
 FACES_PER_COLOUR = 14

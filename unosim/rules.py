@@ -16,6 +16,11 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .cards import Deck, load_deck
 
+__all__ = [
+    "CHOICES", "MAX_DECK_COPIES", "MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "choice_code", "FirstCard", "FirstWild",
+    "option_names", "options_markdown", "parse_option", "PileupFlippedWilds", "RuleSet", "Scoring", "Wd4LegalWhen",
+]
+
 FirstCard = Literal["apply_actions", "reflip_actions", "ignore_effect"]
 FirstWild = Literal["first_player_chooses", "reflip"]
 Wd4LegalWhen = Literal["no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always"]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numba
 
+__all__ = ["SOURCE_DIGEST"]
+
 _here = Path(__file__).parent
 _digest = hashlib.sha1()
 for _path in sorted(_here.glob("*.py")) + [_here.parent / "cards.py", _here.parent / "rules.py"]:

@@ -17,16 +17,57 @@ from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, re
 from .finish import end_round, record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
-    C_CHECK, C_MATCH, C_N_STRATS, C_PLAYERS, C_TRACE, CT_END, CT_NEXT, CT_PAUSED, CT_ROUNDS, CT_TRACE_ROOM, CT_WAIT, C_POLICY0, D_A, D_B, D_CARD, D_COLOUR, D_FLAG, D_FORGET, F_ACTOR, F_ALIVE, F_JUMPERS, F_PHASE,
-    F_ROW, F_TURN, MULTI_ACTOR,
-    N_DECISION_PHASES, PH_CATCH, PH_CHALLENGE, PH_COLOUR, PH_DRAWN, PH_EFFECTS, PH_END, PH_IDLE, PH_JUMPIN, PH_NEWGAME,
-    PH_PILEUP, PH_ROUND, PH_START_TURN, PH_TURN, PH_VOTE, PH_WIN, R_MATCH, ROW_AUTO,
+    C_CHECK,
+    C_MATCH,
+    C_N_STRATS,
+    C_PLAYERS,
+    C_POLICY0,
+    C_TRACE,
+    CT_END,
+    CT_NEXT,
+    CT_PAUSED,
+    CT_ROUNDS,
+    CT_TRACE_ROOM,
+    CT_WAIT,
+    D_A,
+    D_B,
+    D_CARD,
+    D_COLOUR,
+    D_FLAG,
+    D_FORGET,
+    F_ACTOR,
+    F_ALIVE,
+    F_JUMPERS,
+    F_PHASE,
+    F_ROW,
+    F_TURN,
+    MULTI_ACTOR,
+    N_DECISION_PHASES,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_EFFECTS,
+    PH_END,
+    PH_IDLE,
+    PH_JUMPIN,
+    PH_NEWGAME,
+    PH_PILEUP,
+    PH_ROUND,
+    PH_START_TURN,
+    PH_TURN,
+    PH_VOTE,
+    PH_WIN,
+    R_MATCH,
+    ROW_AUTO,
 )
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .rows import row_actors, write_row
 from .speed import apply_jumpin
 from .turn import apply_colour, apply_drawn, apply_turn
+
+__all__ = ["advance", "compiled_multi", "run_slot", "scatter_multi"]
 
 
 @rule

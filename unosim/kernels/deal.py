@@ -4,21 +4,65 @@ dealer moving left in the rounds of a match).
 State arguments as in :mod:`unosim.kernels.effects`.
 """
 
-from .jit import kernel, rule
-
+from ..rules import choice_code
 from .finish import pass_turn, seat_at
+from .jit import kernel, rule
 from .layout import (
-    C_DEALER, C_FIRST_CARD, C_FIRST_WILD, C_HAND, C_PLAYERS, DISC, DR_START, DRAW, EV_DEAL, EV_RETURN,
-    EV_SKIP, EV_START, F_ACTOR, F_ALIVE, F_COLOUR, F_DEALER, F_DIR, F_DISC_N, F_DRAW_N, F_FORGOT, F_LAST_PLAYER,
-    F_LINK_A, F_LINK_B, F_NEXT, F_PHASE, F_RNG, F_ROUND, F_ROW, F_TOP, F_TURNS, F_WINNER, MINI, PH_COLOUR, PH_START_TURN,
+    C_DEALER,
+    C_FIRST_CARD,
+    C_FIRST_WILD,
+    C_HAND,
+    C_PLAYERS,
+    DISC,
+    DR_START,
+    DRAW,
+    EV_DEAL,
+    EV_RETURN,
+    EV_SKIP,
+    EV_START,
+    F_ACTOR,
+    F_ALIVE,
+    F_COLOUR,
+    F_DEALER,
+    F_DIR,
+    F_DISC_N,
+    F_DRAW_N,
+    F_FORGOT,
+    F_LAST_PLAYER,
+    F_LINK_A,
+    F_LINK_B,
+    F_NEXT,
+    F_PHASE,
+    F_RNG,
+    F_ROUND,
+    F_ROW,
+    F_TOP,
+    F_TURNS,
+    F_WINNER,
+    MINI,
+    PH_COLOUR,
+    PH_START_TURN,
 )
 from .piles import draw_one, forced_draw, log
 from .rng import game_key, rand_below
-from ..rules import choice_code
 from .tables import (
-    COLOUR_OF, FACE_DRAW_TWO, FACE_OF, FACE_REVERSE, FACE_SKIP, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER,
+    COLOUR_OF,
+    FACE_DRAW_TWO,
+    FACE_OF,
+    FACE_REVERSE,
+    FACE_SKIP,
+    N_COLOURED,
+    WILD,
+    WILD_DRAW_FOUR,
+    WILD_DRAWN_TOGETHER,
     WILD_PILE_UP,
 )
+
+__all__ = [
+    "FIRST_CARD_APPLY_ACTIONS", "FIRST_CARD_IGNORE_EFFECT", "FIRST_CARD_REFLIP_ACTIONS",
+    "FIRST_WILD_FIRST_PLAYER_CHOOSES", "FIRST_WILD_REFLIP", "deal_round", "new_game", "next_round", "reset_slot",
+    "set_position", "start_round",
+]
 
 FIRST_CARD_APPLY_ACTIONS = choice_code("first_card", "apply_actions")
 FIRST_CARD_REFLIP_ACTIONS = choice_code("first_card", "reflip_actions")

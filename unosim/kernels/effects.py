@@ -1,22 +1,86 @@
 """Effects of played cards: A-1 Skip, A-2 Reverse, A-3 Draw Two, W-1, W-2 and its
 challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
 
-from .jit import kernel, rule
-
+from ..rules import choice_code
 from .finish import n_alive, pass_turn, seat_at
+from .jit import kernel, rule
 from .layout import (
-    C_LINK_PILEUP, C_PILEUP_WILDS, C_PLAYERS, C_PT_CAP, C_PT_LINK_FIRST, C_REV2_SKIPS, C_SPEED, C_UNO_PENALTY, C_WD4_CHALLENGE, DR_CHALLENGE, DR_DRAW_TWO, DR_POINT_TAKEN, DR_UNO, DR_WD4,
-    DISC, DRAW, EV_CATCH, EV_CHALLENGE, EV_LINK_END, EV_PILE_ADD, EV_PILE_AS_WILD, EV_PILE_FLIP, EV_PILE_TAKE, EV_NO_CHALLENGE, EV_REVERSE, EV_SKIP, EV_UNO_FORGET, EV_VOTE, F_ACTOR, F_ALIVE, F_BLUFF, F_CHALLENGES,
-    F_CHALLENGES_WON, F_DIR, F_FORGOT, F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_POINT_TAKEN_DRAWS, F_SEAT,
-    F_UNO_PENALTIES, F_COLOUR, F_DISC_N, F_MINI_COLOUR, F_MINI_N, F_PILEUP_CARDS, F_PILEUPS, F_WINNER, MINI, PH_CHALLENGE,
-    PH_CATCH, PH_COLOUR, PH_EFFECTS, PH_PILEUP, PH_VOTE, PH_WIN,
+    C_LINK_PILEUP,
+    C_PILEUP_WILDS,
+    C_PLAYERS,
+    C_PT_CAP,
+    C_PT_LINK_FIRST,
+    C_REV2_SKIPS,
+    C_SPEED,
+    C_UNO_PENALTY,
+    C_WD4_CHALLENGE,
+    DISC,
+    DR_CHALLENGE,
+    DR_DRAW_TWO,
+    DR_POINT_TAKEN,
+    DR_UNO,
+    DR_WD4,
+    DRAW,
+    EV_CATCH,
+    EV_CHALLENGE,
+    EV_LINK_END,
+    EV_NO_CHALLENGE,
+    EV_PILE_ADD,
+    EV_PILE_AS_WILD,
+    EV_PILE_FLIP,
+    EV_PILE_TAKE,
+    EV_REVERSE,
+    EV_SKIP,
+    EV_UNO_FORGET,
+    EV_VOTE,
+    F_ACTOR,
+    F_ALIVE,
+    F_BLUFF,
+    F_CHALLENGES,
+    F_CHALLENGES_WON,
+    F_COLOUR,
+    F_DIR,
+    F_DISC_N,
+    F_FORGOT,
+    F_LINK_A,
+    F_LINK_B,
+    F_MINI_COLOUR,
+    F_MINI_N,
+    F_PENDING,
+    F_PHASE,
+    F_PILEUP_CARDS,
+    F_PILEUPS,
+    F_POINT_TAKEN_DRAWS,
+    F_SEAT,
+    F_UNO_PENALTIES,
+    F_WINNER,
+    MINI,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_COLOUR,
+    PH_EFFECTS,
+    PH_PILEUP,
+    PH_VOTE,
+    PH_WIN,
 )
 from .piles import draw_one, echo, forced_draw, log
 from .speed import start_jumpin
-from ..rules import choice_code
 from .tables import (
-    COLOUR_OF, FACE_DRAW_TWO, FACE_OF, FACE_POINT_TAKEN, FACE_REVERSE, FACE_SKIP, N_COLOURED, WILD_DRAW_FOUR, WILD_PILE_UP,
+    COLOUR_OF,
+    FACE_DRAW_TWO,
+    FACE_OF,
+    FACE_POINT_TAKEN,
+    FACE_REVERSE,
+    FACE_SKIP,
+    N_COLOURED,
+    WILD_DRAW_FOUR,
+    WILD_PILE_UP,
 )
+
+__all__ = [
+    "PILEUP_FLIPPED_WILDS_DISCARD", "PILEUP_FLIPPED_WILDS_MINI_PILE", "apply_catch", "apply_challenge", "apply_pileup",
+    "apply_votes", "end_link", "resolve_effects", "start_pileup",
+]
 
 PILEUP_FLIPPED_WILDS_DISCARD = choice_code("pileup_flipped_wilds", "discard")
 PILEUP_FLIPPED_WILDS_MINI_PILE = choice_code("pileup_flipped_wilds", "mini_pile")

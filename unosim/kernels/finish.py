@@ -1,21 +1,74 @@
 """Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records, match scoring (E-3, E-4)."""
 
+from ..rules import choice_code
 from .jit import kernel, rule
-
 from .layout import (
-    C_ELIMINATION, C_LAST_DRAWS, C_MAX_TURNS, C_PLAYERS, C_SCORING, C_TARGET, C_TRACE, DR_LAST, EV_TRUNCATE, EV_TURN, EV_WIN, F_CHALLENGES,
-    F_CHALLENGES_WON, F_ALIVE, F_DEALER, F_DIR, F_DRAWN, F_JUMP_INS, F_KIND0, F_LINK_ECHO_DRAWS, F_NEXT, F_PENDING,
-    F_PHASE, F_PILEUP_CARDS, F_PILEUPS, F_PLAYED, F_POINT_TAKEN_DRAWS, F_ROUND, F_TRUNCATED, F_TURN,
-    F_TURNS, F_UNO_PENALTIES, F_WINNER, F_WRONG_JUMP_INS, MAX_ROUNDS, PH_END, PH_NEWGAME, PH_ROUND,
-    PH_START_TURN, PH_TURN,
-    R_CHALLENGES, R_CHALLENGES_WON, R_DEALER, R_DRAWN, R_JUMP_INS, R_KIND0, R_LINK_ECHO_DRAWS,
-    R_PILEUP_CARDS, R_PILEUPS, R_PLAYED, R_POINT_TAKEN_DRAWS, R_ROUND, R_TRUNCATED, R_TURNS,
-    R_UNO_PENALTIES, R_WINNER, R_WRONG_JUMP_INS,
+    C_ELIMINATION,
+    C_LAST_DRAWS,
+    C_MAX_TURNS,
+    C_PLAYERS,
+    C_SCORING,
+    C_TARGET,
+    C_TRACE,
+    DR_LAST,
+    EV_TRUNCATE,
+    EV_TURN,
+    EV_WIN,
+    F_ALIVE,
+    F_CHALLENGES,
+    F_CHALLENGES_WON,
+    F_DEALER,
+    F_DIR,
+    F_DRAWN,
+    F_JUMP_INS,
+    F_KIND0,
+    F_LINK_ECHO_DRAWS,
+    F_NEXT,
+    F_PENDING,
+    F_PHASE,
+    F_PILEUP_CARDS,
+    F_PILEUPS,
+    F_PLAYED,
+    F_POINT_TAKEN_DRAWS,
+    F_ROUND,
+    F_TRUNCATED,
+    F_TURN,
+    F_TURNS,
+    F_UNO_PENALTIES,
+    F_WINNER,
+    F_WRONG_JUMP_INS,
+    MAX_ROUNDS,
+    PH_END,
+    PH_NEWGAME,
+    PH_ROUND,
+    PH_START_TURN,
+    PH_TURN,
+    R_CHALLENGES,
+    R_CHALLENGES_WON,
+    R_DEALER,
+    R_DRAWN,
+    R_JUMP_INS,
+    R_KIND0,
+    R_LINK_ECHO_DRAWS,
+    R_PILEUP_CARDS,
+    R_PILEUPS,
+    R_PLAYED,
+    R_POINT_TAKEN_DRAWS,
+    R_ROUND,
+    R_TRUNCATED,
+    R_TURNS,
+    R_UNO_PENALTIES,
+    R_WINNER,
+    R_WRONG_JUMP_INS,
 )
 from .piles import give, log
 from .rng import rand_below
-from ..rules import choice_code
 from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF, WILD_DRAW_FOUR
+
+__all__ = [
+    "SCORING_PENALTY", "SCORING_WINNER_TAKES", "count_seats", "end_round", "hand_points", "n_alive", "pass_turn",
+    "pick_match_winner", "record", "score_round", "seat_at", "start_turn", "walk_alive", "win", "wrap",
+]
 
 SCORING_WINNER_TAKES = choice_code("scoring", "winner_takes")
 SCORING_PENALTY = choice_code("scoring", "penalty")

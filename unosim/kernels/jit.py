@@ -16,6 +16,8 @@ cold compile take minutes, as LLVM's time grows faster than the function.
 
 from numba import njit
 
+__all__ = ["kernel", "rule"]
+
 kernel = njit(cache=True, _nrt=False, error_model="numpy")
 """A compiled function called from Python or from other kernels."""
 

@@ -1,11 +1,16 @@
 """Which cards may be played: T-1 (matching), W-2 (Wild Draw Four legality)."""
 
-from .jit import rule
-
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
+from .jit import rule
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
+
+__all__ = [
+    "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
+    "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "matches", "needs_colour", "playable",
+    "top_face", "wd4_legal",
+]
 
 WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_wilds")
 WD4_LEGAL_WHEN_NO_COLOR_MATCH = choice_code("wd4_legal_when", "no_color_match")

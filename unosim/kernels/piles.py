@@ -1,12 +1,27 @@
 """Drawing cards (T-3, T-5), link echoes (P-7) and the trace log."""
 
 from .jit import kernel, rule
-
 from .layout import (
-    C_TRACE, DISC, DR_ECHO, DRAW, EV_DRAW, EV_EMPTY, EV_RESHUFFLE, F_DISC_N, F_DRAW_N, F_DRAWN,
-    F_LINK_A, F_LINK_B, F_LINK_ECHO_DRAWS, F_MINI_N, F_TOP, MINI,
+    C_TRACE,
+    DISC,
+    DR_ECHO,
+    DRAW,
+    EV_DRAW,
+    EV_EMPTY,
+    EV_RESHUFFLE,
+    F_DISC_N,
+    F_DRAW_N,
+    F_DRAWN,
+    F_LINK_A,
+    F_LINK_B,
+    F_LINK_ECHO_DRAWS,
+    F_MINI_N,
+    F_TOP,
+    MINI,
 )
 from .rng import rand_below
+
+__all__ = ["cards_accounted", "draw_one", "echo", "forced_draw", "give", "log"]
 
 
 @rule

@@ -15,13 +15,33 @@ go through Python.
 from .finish import count_seats
 from .jit import rule
 from .layout import (
-    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, F_ACTOR, F_ALIVE, F_COLOUR, F_LINK_A, F_LINK_B, F_MINI_COLOUR, F_PENDING, F_TOP,
-    F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
+    C_PLAYERS,
+    C_RELINK_DIFFER,
+    C_SYMBOL_MATCH,
+    F_ACTOR,
+    F_ALIVE,
+    F_COLOUR,
+    F_LINK_A,
+    F_LINK_B,
+    F_MINI_COLOUR,
+    F_PENDING,
+    F_TOP,
+    F_TURN,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_PILEUP,
+    PH_TURN,
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .rule_policy import rules_decision, rules_jump, rules_vote
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+
+__all__ = [
+    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "candidates", "fewest_cards", "jump_weight",
+    "legal_count", "link_excluded", "nth_allowed", "pick_addition", "pick_card", "pick_colour", "pick_link",
+    "pick_vote", "policy_decision",
+]
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
 """Policy ids; a rule strategy's id is ``POLICY_RULES`` plus the offset of its program in ``cfg``

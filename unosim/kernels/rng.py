@@ -14,8 +14,12 @@ import numpy as np
 from numba import njit, uint64
 
 from .jit import rule
-
 from .layout import F_RNG
+
+__all__ = [
+    "GOLDEN", "M1", "M2", "SEAT_SALT", "TWO_M53", "game_key", "mix64", "next_uniform", "rand_below", "run_key",
+    "seat_uniform", "seat_uniforms",
+]
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
 M1 = uint64(0xBF58476D1CE4E5B9)

@@ -7,15 +7,44 @@ to its strategy as views, with no copy.
 """
 
 from .jit import rule
-
 from .layout import (
-    C_PLAYERS, C_WD4_CHALLENGE, F_ACTOR, F_ALIVE, F_COLOUR, F_DIR, F_FORGOT, F_JUMPERS, F_MINI_COLOUR, F_NEXT, F_PENDING, F_PHASE,
-    F_SEAT, F_TOP,
-    F_TURN, I_ARG, I_BLUFFABLE, I_COLOUR, I_DIR, I_DRAWN, I_HSIZE, I_NLEGAL, I_PHASE, I_TOP, I_TURN, PH_CATCH, PH_CHALLENGE,
-    PH_DRAWN, PH_JUMPIN, PH_PILEUP, PH_TURN, PH_VOTE,
+    C_PLAYERS,
+    C_WD4_CHALLENGE,
+    F_ACTOR,
+    F_ALIVE,
+    F_COLOUR,
+    F_DIR,
+    F_FORGOT,
+    F_JUMPERS,
+    F_MINI_COLOUR,
+    F_NEXT,
+    F_PENDING,
+    F_PHASE,
+    F_SEAT,
+    F_TOP,
+    F_TURN,
+    I_ARG,
+    I_BLUFFABLE,
+    I_COLOUR,
+    I_DIR,
+    I_DRAWN,
+    I_HSIZE,
+    I_NLEGAL,
+    I_PHASE,
+    I_TOP,
+    I_TURN,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_DRAWN,
+    PH_JUMPIN,
+    PH_PILEUP,
+    PH_TURN,
+    PH_VOTE,
 )
 from .legality import fill_legal, wd4_legal
 from .tables import COLOUR_OF, N_COLOURED, WILD_DRAW_FOUR
+
+__all__ = ["row_actors", "write_row"]
 
 
 @rule

@@ -10,16 +10,29 @@ Before the race, every other player without an identical card jumps in
 wrongly at ``speed_play_error_rate`` and draws 1 (P-3).
 """
 
-from .jit import rule
-
 from .finish import n_alive, pass_turn, seat_at
+from .jit import rule
 from .layout import (
-    C_MAX_TURNS, C_PLAYERS, C_SPEED_ERR_PPM, DR_WRONG_JUMP, EV_WRONG_JUMP, F_JUMP_INS, F_JUMPERS, F_NEXT, F_PHASE,
-    F_TOP, F_TURN, F_TURNS, F_WRONG_JUMP_INS, PH_JUMPIN,
+    C_MAX_TURNS,
+    C_PLAYERS,
+    C_SPEED_ERR_PPM,
+    DR_WRONG_JUMP,
+    EV_WRONG_JUMP,
+    F_JUMP_INS,
+    F_JUMPERS,
+    F_NEXT,
+    F_PHASE,
+    F_TOP,
+    F_TURN,
+    F_TURNS,
+    F_WRONG_JUMP_INS,
+    PH_JUMPIN,
 )
 from .piles import forced_draw, log
 from .rng import next_uniform
 from .turn import play_card
+
+__all__ = ["apply_jumpin", "start_jumpin"]
 
 
 @rule

@@ -1,17 +1,50 @@
 """A turn: play or draw (T-1..T-4), the drawn card (T-3), a wild start card's colour."""
 
-from .jit import rule
-
 from .finish import pass_turn, seat_at
+from .jit import rule
 from .layout import (
-    C_AUTO_DRAWN, C_DRAW_UNTIL, C_LINK_VOLUNTARY, DISC, DR_TURN, EV_COLOUR, EV_DRAW, EV_EMPTY, EV_KEEP, EV_PLAY,
-    EV_LINK, EV_UNO_FORGET, F_ACTOR, F_BLUFF, F_COLOUR, F_DISC_N, F_DRAWN, F_FORGOT, F_KIND0, F_LAST_PLAYER,
-    F_LINK_A, F_LINK_B, F_PENDING, F_PHASE, F_ROW, F_PLAYED, F_SEAT, F_TOP, F_TURN, F_TURNS, F_WINNER, PH_CATCH, PH_DRAWN,
-    PH_EFFECTS, PH_WIN, ROW_AUTO,
+    C_AUTO_DRAWN,
+    C_DRAW_UNTIL,
+    C_LINK_VOLUNTARY,
+    DISC,
+    DR_TURN,
+    EV_COLOUR,
+    EV_DRAW,
+    EV_EMPTY,
+    EV_KEEP,
+    EV_LINK,
+    EV_PLAY,
+    EV_UNO_FORGET,
+    F_ACTOR,
+    F_BLUFF,
+    F_COLOUR,
+    F_DISC_N,
+    F_DRAWN,
+    F_FORGOT,
+    F_KIND0,
+    F_LAST_PLAYER,
+    F_LINK_A,
+    F_LINK_B,
+    F_PENDING,
+    F_PHASE,
+    F_PLAYED,
+    F_ROW,
+    F_SEAT,
+    F_TOP,
+    F_TURN,
+    F_TURNS,
+    F_WINNER,
+    PH_CATCH,
+    PH_DRAWN,
+    PH_EFFECTS,
+    PH_WIN,
+    ROW_AUTO,
 )
 from .legality import has_legal, needs_colour, playable, wd4_legal
 from .piles import draw_one, echo, log
 from .tables import COLOUR_OF, KIND_OF, N_COLOURED, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+
+__all__ = ["apply_colour", "apply_drawn", "apply_turn", "draw_for_turn", "play_card"]
 
 
 @rule
