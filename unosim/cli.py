@@ -1,7 +1,13 @@
 """The ``unosim`` command line (Typer).
 
-Commands: ``simulate`` (one run), ``run`` (an experiment file), ``check`` (a strategy's conformance). Bad input is
-refused before any work with a one-paragraph message and exit code 2 (the
+Commands: ``simulate`` (one run), ``run`` (an experiment file), ``replay`` (a narrated
+game), ``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
+``check`` (a strategy's conformance), ``try`` (a rule-strategy file against a field),
+``study`` (the default study), ``report`` (plots and report of a dataset), ``compare``
+(rule sets on the same deals), ``cardvalue-swap`` (card values by experiment) and
+``tune`` (tune a strategy). :func:`main` is the entry point.
+
+Bad input is refused before any work with a one-paragraph message and exit code 2 (the
 same code the option parser uses for a malformed option); wrap a new command
 in :func:`user_errors` to get the same behaviour. ``UNOSIM_DEBUG=1`` shows the
 traceback instead.
@@ -20,6 +26,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+__all__ = ["EXIT_USAGE", "app", "main", "user_errors"]
 
 EXIT_USAGE = 2
 """Exit code of a refused command (bad option value, unplayable table, ...)."""

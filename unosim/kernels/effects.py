@@ -1,5 +1,14 @@
-"""Effects of played cards: A-1 Skip, A-2 Reverse, A-3 Draw Two, W-1, W-2 and its
-challenge, and U-1/U-2 (a forgotten UNO call and its catch)."""
+"""Effects of played cards and the decisions that follow them.
+
+- :func:`resolve_effects`: the card just played: A-1 Skip, A-2 Reverse, A-3 Draw Two,
+  A-4 Point Taken (opens the vote), W-1 Wild, W-2 Wild Draw Four (opens the challenge),
+  P-5 Wild Pile Up (starts the mini pile), and a number card under speed play (P-1/P-2).
+- :func:`apply_challenge`: W-2 the challenge of a Wild Draw Four and its draws.
+- :func:`start_pileup`, :func:`apply_pileup`: P-5 turning up the mini pile, adding to it or taking it.
+- :func:`apply_votes`: A-4 everyone points at someone; the draws, capped (``point_taken_cap``).
+- :func:`end_link`: P-6/P-7 a link between two players ends.
+- :func:`apply_catch`: U-1/U-2 a forgotten UNO call caught, and its penalty.
+"""
 
 from ..rules import choice_code
 from .finish import n_alive, pass_turn, seat_at
