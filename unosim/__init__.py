@@ -1,21 +1,20 @@
-"""unosim — fast Monte Carlo simulation and analytics for UNO and UNO Party!."""
+"""unosim — fast Monte Carlo simulation and analytics for UNO and UNO Party!.
 
-from .api import (
-           card_values,
-           cardvalue_swap,
-           compare,
-           load,
-           report,
-           run_experiment,
-           simulate,
-           tournament,
-           tune,  # issue 12: strategy tuning
-)
+The Python API: :func:`simulate`, :func:`run_experiment`, :func:`load`, :func:`report`,
+:func:`card_values`, :func:`cardvalue_swap`, :func:`compare`, :func:`tournament`,
+:func:`tune` and :func:`check`; the rules (:class:`RuleSet`, :data:`PRESETS`), a run's
+configuration (:class:`RunConfig`) and the base class of strategies (:class:`Strategy`).
+"""
+
+from .api import card_values, cardvalue_swap, compare, load, report, run_experiment, simulate, tournament, tune
 from .cards import N_TYPES, card_name, load_deck
 from .config import RunConfig
 from .conformance import check
 from .rules import PRESETS, RuleSet
+from .strategy import Strategy
 from .version import __version__
 
-__all__ = ["N_TYPES", "PRESETS", "RuleSet", "RunConfig", "card_name", "check", "load_deck", "__version__", "load", "run_experiment",
-           "simulate", "card_values", "cardvalue_swap", "compare", "report", "tournament", "tune"]
+__all__ = [
+    "N_TYPES", "PRESETS", "RuleSet", "RunConfig", "Strategy", "__version__", "card_name", "card_values", "cardvalue_swap",
+    "check", "compare", "load", "load_deck", "report", "run_experiment", "simulate", "tournament", "tune",
+]
