@@ -21,7 +21,7 @@ import json
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -220,6 +220,10 @@ class TunableStrategy(Strategy):
 
     name = "tunable"
     parameter_constraints = {p.name: (float, p.low, p.high) for p in PARAMETERS}
+
+    if TYPE_CHECKING:  # the constructor stores every parameter of PARAMETERS as an attribute
+
+        def __getattr__(self, name: str) -> float: ...
 
     def __init__(
         self,
@@ -439,7 +443,7 @@ def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
     params = json.loads(params_json)
     base = TunableStrategy.__init__
     init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
-    init.__kwdefaults__ = {**base.__kwdefaults__, **{k: float(v) for k, v in params.items()}}
+    init.__kwdefaults__ = {**(base.__kwdefaults__ or {}), **{k: float(v) for k, v in params.items()}}
     init.__qualname__ = "TunedStrategy.__init__"
     init.__doc__ = base.__doc__
 

@@ -168,7 +168,7 @@ class RuleSet:
                 f"players = {players!r}; unosim plays {MIN_PLAYERS} to {MAX_PLAYERS} players. "
                 f"Choose a number in that range."
             )
-        if self.dealer != "random" and self.dealer >= players:
+        if self.dealer != "random" and int(self.dealer) >= players:
             raise ValueError(
                 f"dealer = {self.dealer}, but a table of {players} players has seats 0 to {players - 1} (S-4). "
                 f"Choose one of those seats, or dealer=random."

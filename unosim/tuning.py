@@ -197,14 +197,13 @@ def make_settings(
     if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not 0 < sigma <= 1:
         raise ValueError(f"sigma = {sigma!r}; give the initial step size as a share of every parameter's range, "
                          "above 0 and at most 1 (default 0.25).")
-    if isinstance(start, (str, Path)):
-        start = tunable.load_tuned(start)["params"]
+    start_values = tunable.load_tuned(start)["params"] if isinstance(start, (str, Path)) else start
     start_params = dict(tunable.DEFAULTS)
-    if start is not None:
-        unknown = sorted(set(start) - set(tunable.NAMES))
+    if start_values is not None:
+        unknown = sorted(set(start_values) - set(tunable.NAMES))
         if unknown:
             raise ValueError(f"start: unknown parameter {unknown[0]!r}; the parameters are: {', '.join(tunable.NAMES)}.")
-        start_params.update({k: float(v) for k, v in start.items()})
+        start_params.update({k: float(v) for k, v in start_values.items()})
     tunable.TunableStrategy(**start_params)  # refuses a value out of its range, naming it
     deals = -(-games_per_candidate // players)
     settings = TuneSettings(
@@ -259,7 +258,7 @@ class Evaluator:
 
 def win_rate(wins: NDArray[np.integer], seatings: int) -> tuple[float, float]:
     """Win rate and its deal-clustered standard error from the wins per deal."""
-    return cluster_ratio(wins, np.full(len(wins), seatings, np.float64))
+    return cluster_ratio(wins.astype(np.float64), np.full(len(wins), seatings, np.float64))
 
 
 # ------------------------------------------------------------------ the result
@@ -492,7 +491,7 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
                 bar[0].update(bar[1], advance=2 * n * settings.seatings)
     rate, se = win_rate(tuned, settings.seatings)
     rate0, se0 = win_rate(start, settings.seatings)
-    diff, diff_se = cluster_ratio(tuned - start, np.full(deals, settings.seatings, np.float64))
+    diff, diff_se = cluster_ratio((tuned - start).astype(np.float64), np.full(deals, settings.seatings, np.float64))
     return {
         "params": params, "games": deals * settings.seatings, "deals": deals, "seed": settings.evaluation_seed,
         "win_rate": rate, "low": rate - Z95 * se, "high": rate + Z95 * se,

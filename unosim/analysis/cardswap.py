@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -257,7 +258,7 @@ def swap_values(
         if not quiet:
             print(file=sys.stderr)
         try:
-            regression = value_table(fit_cell(lambda chunks=reg_chunks: iter(chunks), reg_kinds, p), reg_kinds)
+            regression = value_table(fit_cell(partial(iter, reg_chunks), reg_kinds, p), reg_kinds)
             regression = regression[regression["scope"] == "all seats"].set_index("kind")
         except ValueError:  # too few games for the regression's design
             regression = None

@@ -28,4 +28,4 @@ SOURCE_DIGEST = _digest.hexdigest()[:16]
 """Hash of the kernel sources: names the cache directory and the compile marker (``unosim.kernel_cache``)."""
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    numba.config.CACHE_DIR = str(_base / "unosim" / f"numba-{SOURCE_DIGEST}")
+    numba.config.CACHE_DIR = str(_base / "unosim" / f"numba-{SOURCE_DIGEST}")  # type: ignore[attr-defined]

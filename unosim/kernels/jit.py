@@ -18,8 +18,8 @@ from numba import njit
 
 __all__ = ["kernel", "rule"]
 
-kernel = njit(cache=True, _nrt=False, error_model="numpy")
+kernel = njit(cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
 """A compiled function called from Python or from other kernels."""
 
-rule = njit(inline="always", _nrt=False, error_model="numpy")
+rule = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]
 """A small rule function inlined at its call site."""
