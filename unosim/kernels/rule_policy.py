@@ -21,19 +21,49 @@ conditions. A preference code holds up to three criteria, two bits each, the
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
-from .finish import count_seats, seat_at
-from .jit import kernel, rule
 from numpy import int64
 
+from .finish import count_seats, seat_at
+from .jit import kernel, rule
 from .layout import (
-    C_PLAYERS, C_RELINK_DIFFER, C_SYMBOL_MATCH, C_WD4_CHALLENGE, DISC, F_ACTOR, F_ALIVE, F_COLOUR, F_DIR, F_LINK_A, F_LINK_B,
-    F_MINI_COLOUR, F_PENDING, F_SEAT, F_TOP, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN,
+    C_PLAYERS,
+    C_RELINK_DIFFER,
+    C_SYMBOL_MATCH,
+    C_WD4_CHALLENGE,
+    DISC,
+    F_ACTOR,
+    F_ALIVE,
+    F_COLOUR,
+    F_DIR,
+    F_LINK_A,
+    F_LINK_B,
+    F_MINI_COLOUR,
+    F_PENDING,
+    F_SEAT,
+    F_TOP,
+    F_TURN,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_PILEUP,
+    PH_TURN,
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
-from .tables import COLOUR_OF, FACE_OF, POINTS_OF
+from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 
-P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF, P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS = range(14)
+__all__ = [
+    "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",
+    "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS", "MODE_DRAWN", "MODE_PILE",
+    "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_OPPONENTS", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
+    "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
+    "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
+    "R_LO", "R_PREFER", "RULE_WORDS", "SCORE_BASE", "SEAT_FEWEST", "SEAT_MOST", "SEAT_RANDOM", "argmax4", "best_of",
+    "colour_totals", "cond_ok", "criterion", "extreme_cards", "legal_bits", "nth_free", "opponents", "pref_score",
+    "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_vote",
+]
+
+(P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF,
+ P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS) = range(14)
 NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
 """``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
 ``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open).
@@ -113,7 +143,7 @@ def criterion(cr, t, s, seat, hands, c0, c1, c2, c3):
         return 0
     if cr == CR_POINTS:
         return POINTS_OF[t]
-    if t >= 56:
+    if t >= N_COLOURED:
         return 0 if cr == CR_COLOUR else 2
     c = COLOUR_OF[t]
     cc = c0 if c == 0 else c1 if c == 1 else c2 if c == 2 else c3
@@ -140,7 +170,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
     """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies."""
     best = -1
     total = 0
-    for t in range(60):
+    for t in range(N_TYPES):
         if (m >> t) == 0:
             break
         if (m >> t) & 1:
@@ -151,7 +181,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
             elif v == best:
                 total += hands[s, seat, t]
     x = int(u * total)
-    for t in range(60):
+    for t in range(N_TYPES):
         if (m >> t) == 0:
             break
         if (m >> t) & 1 and pref_score(code, t, s, seat, hands, c0, c1, c2, c3) == best:
@@ -167,8 +197,8 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
     bits = int64(0)
     if mode == MODE_PILE:
         colour = slot[s, F_MINI_COLOUR]
-        for t in range(60):
-            if hands[s, seat, t] > 0 and (t >= 56 or COLOUR_OF[t] == colour):
+        for t in range(N_TYPES):
+            if hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour):
                 bits |= int64(1) << t
         return bits
     if mode == MODE_DRAWN:
@@ -186,8 +216,8 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
                     bits |= int64(1) << t
         elif column and hands[s, seat, c * 14 + face] > 0:
             bits |= int64(1) << (c * 14 + face)
-    for t in range(56, 60):
-        if hands[s, seat, t] > 0 and (t != 57 or wd4_legal(s, seat, hands, slot, cfg)):
+    for t in range(N_COLOURED, N_TYPES):
+        if hands[s, seat, t] > 0 and (t != WILD_DRAW_FOUR or wd4_legal(s, seat, hands, slot, cfg)):
             bits |= int64(1) << t
     return bits
 
@@ -365,11 +395,11 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
         bits = legal_bits(MODE_TURN, s, seat, hands, slot, cfg)
         card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
-        if (cfg[o + P_HAS_BLUFF] and cfg[C_WD4_CHALLENGE] and hands[s, seat, 57] > 0 and not wd4_legal(s, seat, hands, slot, cfg)
-                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
-            card = 57
+        if (cfg[o + P_HAS_BLUFF] and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
+                and not wd4_legal(s, seat, hands, slot, cfg) and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
+            card = WILD_DRAW_FOUR
         colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if needs_colour(card) else -1
-        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == 59 else -1
+        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
         return card, colour, 0, pair
     if ph == PH_DRAWN:
         card = slot[s, F_PENDING]
@@ -383,11 +413,11 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
             bits = legal_bits(MODE_DRAWN, s, seat, hands, slot, cfg)
             play = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
                               s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3) >= 0
-        if (cfg[o + P_HAS_BLUFF] and card == 57 and playable(s, seat, card, hands, slot, cfg) == 2
+        if (cfg[o + P_HAS_BLUFF] and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2
                 and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
             play = True
         colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
-        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == 59 else -1
+        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
         return -1, colour, 1 if play else 0, pair
     if ph == PH_COLOUR:
         return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
