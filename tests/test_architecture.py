@@ -8,9 +8,9 @@ import ast
 from pathlib import Path
 
 import pytest
+import unosim.strategies
 
 import unosim
-import unosim.strategies
 
 PACKAGE = Path(unosim.__file__).parent
 STRATEGIES = Path(unosim.strategies.__file__).parent  # the top-level folder strategies/, installed as unosim.strategies

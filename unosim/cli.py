@@ -497,10 +497,10 @@ def _print_leaderboard(result: Any) -> None:
     unit = "match" if result.match else "game"
     table = Table(title=f"Leaderboard — {result.title}", caption=f"fair share 1/P = {result.fair_share:.4f}; "
                   f"intervals 95 %, clustered by deal; rating = Bradley–Terry log-strength")
-    for col, justify in (("#", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right"),
-                         (f"points won / {unit}", "right"), (f"points in hand / {'round' if result.match else 'game'}", "right"),
-                         ("rating", "right"), ("rating 95 % CI", "right")):
-        table.add_column(col, justify=justify)
+    columns = ["#", "strategy", "win rate", "95 % CI", f"points won / {unit}",
+               f"points in hand / {'round' if result.match else 'game'}", "rating", "rating 95 % CI"]
+    for col in columns:
+        table.add_column(col, justify="left" if col == "strategy" else "right")
     for r in result.leaderboard.itertuples(index=False):
         table.add_row(
             str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
@@ -557,7 +557,8 @@ def try_command(
 
     [dim]Example: unosim try strategies/rules/holder.toml --watch[/]
     """
-    from .rulebot.evaluate import evaluate, watch as watch_file
+    from .rulebot.evaluate import evaluate
+    from .rulebot.evaluate import watch as watch_file
     from .rulebot.program import resolve_path
 
     def run() -> Any:
@@ -592,9 +593,8 @@ def study(
 
     Writes the parquet dataset to OUT and the plots and report.md to OUT/report.
     """
-    import tomllib
-
     import time
+    import tomllib
 
     from .experiment import parse_experiment, run_experiment
     from .reporting import write_report

@@ -27,9 +27,9 @@ from .batch import Buffers, Played
 from .config import RunConfig
 from .decisions import Decisions, StrategyError
 from .fast_paths import auto_drawn_mask, compiled_policy
-from .kernels.policy import POLICY_RULES
 from .kernels import layout as L
 from .kernels.advance import advance
+from .kernels.policy import POLICY_RULES
 from .kernels.rng import run_key
 from .records import matches_table, records_table, rounds_table
 from .rule_encoding import check_supported, encode_rules

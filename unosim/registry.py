@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .strategy import Strategy
 
+__all__ = ["REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "make", "resolve"]
+
 REGISTRY: dict[str, str] = {
     "random": "unosim.strategies.random_strategy:RandomStrategy",
     "greedy": "unosim.strategies.greedy:GreedyStrategy",

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = ["parse_strategies", "StrategySpec"]
+
 _SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # tuned:PATH: issue 12
 
 
@@ -30,9 +32,9 @@ class StrategySpec:
         if text.strip().startswith("rules:"):  # issue 13: a rule-strategy file, or the name of a shipped one
             from .registry import check_known
 
-            params = {"path": text.strip()[len("rules:") :].strip()}
-            check_known("rules", params)
-            return cls("rules", tuple(params.items()))
+            rule_file = {"path": text.strip()[len("rules:") :].strip()}
+            check_known("rules", rule_file)
+            return cls("rules", tuple(rule_file.items()))
         m = _SPEC.match(text)
         if not m:
             raise ValueError(
@@ -44,7 +46,7 @@ class StrategySpec:
             try:
                 call = ast.parse(f"f({m.group(2)})", mode="eval").body
                 assert isinstance(call, ast.Call) and not call.args
-                params = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
+                params = {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
             except (SyntaxError, ValueError, AssertionError):
                 raise ValueError(
                     f"strategy {text!r}: parameters must be keyword=literal pairs, e.g. random(forget_uno_rate=0.1)."

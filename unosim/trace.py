@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from .cards import CARD_NAMES, COLOUR_NAMES, NAMES_A_COLOUR
+from .cards import CARD_NAMES, COLOUR_NAMES, N_COLOURED, NAMES_A_COLOUR
 from .config import RunConfig
 from .kernels import layout as L
+
+__all__ = ["GameTrace", "replay"]
 
 
 @dataclass
@@ -59,6 +61,7 @@ def replay(config: RunConfig, game: int) -> GameTrace:
     for strat in explaining:
         for _, seat, card, text in strat.explanations:
             why.setdefault(seat, []).append((card, text))
+    assert played.events is not None, "a traced engine keeps the events"
     return GameTrace(config, game, played.events, played.opening[0], row, why)
 
 
@@ -86,14 +89,17 @@ def _narrate(t: GameTrace) -> Iterator[str]:
         if ev == L.EV_TURN:
             pending = next(why[seat], None) if seat in why else None
         because = ""
-        if pending is not None and ((ev == L.EV_PLAY and not b and pending[0] == card) or (ev == L.EV_DRAW and a == L.DR_TURN and pending[0] < 0)):
+        played_it = ev == L.EV_PLAY and not b and pending is not None and pending[0] == card
+        drew = ev == L.EV_DRAW and a == L.DR_TURN and pending is not None and pending[0] < 0
+        if pending is not None and (played_it or drew):
             because, pending = f" — {pending[1]}", None
         if ev == L.EV_DEAL:
             if seat == 0:
                 yield f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards."
             yield f"  {who} holds: {_hand(t.opening[seat])}"
         elif ev == L.EV_RETURN:
-            yield f"Start card {_card(card)} " + ("stays under the pile (no effect)." if a else "goes back into the deck; another is flipped.")
+            fate = "stays under the pile (no effect)." if a else "goes back into the deck; another is flipped."
+            yield f"Start card {_card(card)} {fate}"
         elif ev == L.EV_START:
             yield f"Start card: {_card(card)}. {names[b]} is left of the dealer."
         elif ev == L.EV_TURN:
@@ -135,7 +141,8 @@ def _narrate(t: GameTrace) -> Iterator[str]:
         elif ev == L.EV_LINK_END:
             yield f"  The link of {names[a]} and {names[b]} ends."
         elif ev == L.EV_PILE_FLIP:
-            yield f"  Turned up for the mini pile: {_card(card)}" + ("." if card < 56 else (" (into the mini pile)." if a else " (onto the discard pile)."))
+            where = "." if card < N_COLOURED else (" (into the mini pile)." if a else " (onto the discard pile).")
+            yield f"  Turned up for the mini pile: {_card(card)}{where}"
         elif ev == L.EV_PILE_ADD:
             yield f"  {who} adds {_card(card)} to the mini pile."
         elif ev == L.EV_PILE_TAKE:

@@ -95,9 +95,9 @@ from numpy.typing import NDArray
 
 from .. import dataset
 from ..config import RunConfig
-from ..rules import RuleSet
 from ..execution import check_options
 from ..planning import Part, Plan, default_chunk_size, describe_deck, existing_chunk_size, new_metadata
+from ..rules import RuleSet
 from ..runner import execute
 from ..strategy_spec import StrategySpec, _split_top_level
 

@@ -21,6 +21,13 @@ from numpy.typing import NDArray
 
 from ..cards import CARD_COLOUR, CARD_FACE, CARD_KIND, COLOUR_NAMES, COLOURED_FACE_NAMES, KIND_NAMES, N_TYPES
 
+__all__ = [
+    "COLOUR_CHOICES", "CRITERIA", "DIRECTIONS", "DRAWN_CHOICES", "GROUPS", "MAX_COUNT", "NUMERIC", "OTHERWISE_CHOICES",
+    "SEAT_CHOICES", "SHIPPED_DIR", "TOP_KEYS", "VAR_HAND", "VAR_NEXT", "VAR_NON_WILD", "VAR_OPPONENT", "VAR_PLAYERS",
+    "VAR_SMALLEST", "VARIABLES", "card_selector", "Conditions", "load_program", "parse_program", "resolve_path", "Rule",
+    "RuleFileError", "RuleProgram", "shipped_rule_files",
+]
+
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "strategies" / "rules"
 """Directory of the shipped rule files (``rules:NAME`` plays ``SHIPPED_DIR / NAME.toml``)."""
 
