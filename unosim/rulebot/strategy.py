@@ -182,8 +182,8 @@ class RuleStrategy(Strategy):
     Parameters
     ----------
     path : str
-        The rule file, or the name of a shipped one (``strategies/rules/NAME.toml``).
-        The file is read and checked when the strategy is built.
+        The rule file, or the name of a shipped one (``strategies/rules/NAME.toml``; default
+        ``greedy``, the file of defaults). The file is read and checked when the strategy is built.
 
     Notes
     -----
@@ -193,7 +193,7 @@ class RuleStrategy(Strategy):
 
     name = "rules"
 
-    def __init__(self, *, path: str) -> None:
+    def __init__(self, *, path: str = "greedy") -> None:
         self.path = path
         self.program: RuleProgram = load_program(path)
         super().__init__(forget_uno_rate=self.program.forget_uno_rate, catch_uno_rate=self.program.catch_uno_rate)
