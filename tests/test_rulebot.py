@@ -56,9 +56,9 @@ def test_card_selectors() -> None:
 
 
 def test_every_shipped_file_loads_and_passes_check() -> None:
-    assert {"ranking", "wild-saver", "colour-keeper", "attacker", "diversity", "holder"} <= set(shipped_rule_files())
+    assert {"ranking", "wild-saver", "colour-keeper", "attacker", "diversity", "greedy", "holder"} <= set(shipped_rule_files())
     for name in shipped_rule_files():
-        assert load_program(name).play
+        assert load_program(name).play or name == "greedy"  # greedy.toml: every decision at its default
     report = unosim.check("rules:holder", games=4)  # the full suite over one file (every shipped one: `unosim check`)
     assert report.ok, report.message()
 
@@ -106,7 +106,7 @@ class RandomObs:
         return self._rng.random(len(self) if k is None else (len(self), k))
 
 
-@pytest.mark.parametrize("name", ["ranking", "wild-saver", "colour-keeper", "attacker", "diversity"])
+@pytest.mark.parametrize("name", ["ranking", "wild-saver", "colour-keeper", "attacker", "diversity", "greedy"])
 def test_shipped_file_decides_like_the_builtin(name: str) -> None:
     """On 3,000 random positions, with the same uniforms, the file and the built-in pick the same cards and seats."""
     builtin, rule = registry.make(name), RuleStrategy(path=name)
@@ -188,3 +188,32 @@ def test_try_prints_the_win_rate_with_its_interval() -> None:
     assert low < rate < high
     bad = RUNNER.invoke(app, ["try", "no/such.toml"])
     assert bad.exit_code == 2 and "neither a readable file" in bad.output
+
+
+def test_watch_evaluates_again_when_the_file_changes(tmp_path) -> None:
+    """The --watch loop: one evaluation per saved version, the change from the previous one, a bad edit reported."""
+    import os
+
+    from unosim.rulebot.evaluate import Evaluation, watch
+
+    bot = tmp_path / "bot.toml"
+    bot.write_text("name = 'bot'\n")
+    rates = iter([0.5, 0.6])
+    lines: list[str] = []
+
+    def run() -> Evaluation:
+        load_program(str(bot))
+        rate = next(rates)
+        return Evaluation(str(bot), "bot", rate, rate - 0.01, rate + 0.01, 0.25, 100, 0.1, "test")
+
+    def report(line: str) -> None:
+        lines.append(line)
+        if line.startswith("watching") and len([x for x in lines if x.startswith("watching")]) < 3:
+            stamp = bot.stat().st_mtime_ns + 10**9
+            bot.write_text("bogus = 1\n" if len(lines) == 2 else "name = 'bot'\n")
+            os.utime(bot, ns=(stamp, stamp))
+
+    watch(bot, run, report, poll=0.0, rounds=3)
+    assert lines[0].startswith("bot: win rate 0.5000 [0.4900, 0.5100]")
+    assert lines[2].startswith("error: rule file") and "bogus = 1" in lines[2]
+    assert "+0.1000 from the previous version" in lines[4]

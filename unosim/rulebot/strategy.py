@@ -16,10 +16,11 @@ from numpy.typing import NDArray
 
 from ..cards import CARD_COLOUR, CARD_FACE, CARD_POINTS, N_COLOURED, WILD_DRAW_FOUR
 from ..observation import Observation
+from ..parameters import Constraint
 from ..primitives import argmax_ties, colour_counts, next_seats
 from ..strategy import Strategy
 from .program import (
-    MAX_COUNT, NUMERIC, VAR_OPPONENT, VARIABLES, Conditions, Rule, RuleProgram, load_program,
+    MAX_COUNT, NUMERIC, VAR_OPPONENT, VARIABLES, Conditions, Rule, RuleProgram, load_program, shipped_rule_files,
 )
 
 __all__ = ["RuleStrategy", "choose_by_rules", "conditions_hold", "variables"]
@@ -176,14 +177,47 @@ def explain(rule: Rule, values: NDArray[np.int64]) -> str:
     return f"{head}: {', '.join(parts)}" if parts else head
 
 
+class RuleFile(Constraint):
+    """A rule file's path, or the name of a shipped one, that reads and checks."""
+
+    def allows(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        try:
+            load_program(value)
+        except ValueError:
+            return False
+        return True
+
+    def describe(self) -> str:
+        return f"the path of a rule file (docs/rule_bots.md) or a shipped name ({', '.join(shipped_rule_files())})"
+
+
 class RuleStrategy(Strategy):
     """A strategy written as a priority-rule file (``docs/rule_bots.md``), interpreted in Python.
+
+    Idea: write a strategy as an ordered list of rules with conditions, no
+    Python needed. This class is the reference interpretation; the engine
+    plays the same programs with a compiled interpreter
+    (``unosim/kernels/rule_policy.py``), giving identical games.
+
+    Decisions
+    ---------
+    play
+        The first ``[[play.rule]]`` whose conditions hold and that names a legal
+        card held (or draws, ``card = "draw"``); the card by the rule's
+        preference, then at random by copies. A held Wild Draw Four is played
+        as a bluff first when the ``[bluff]`` conditions hold.
+    play_drawn, choose_colour, challenge, point_at, choose_link, add_to_pile, jump_in, forget_uno, catch_uno
+        ``[drawn]``, ``[colour]``, ``[challenge]``, ``[point_taken]``, ``[link]``,
+        ``[pile]``, ``[jump_in]``, ``[uno]`` of the file; the base defaults
+        where the file says nothing.
 
     Parameters
     ----------
     path : str
-        The rule file, or the name of a shipped one (``strategies/rules/NAME.toml``).
-        The file is read and checked when the strategy is built.
+        The rule file, or the name of a shipped one (``strategies/rules/NAME.toml``; default
+        ``greedy``, the file of defaults). The file is read and checked when the strategy is built.
 
     Notes
     -----
@@ -192,8 +226,9 @@ class RuleStrategy(Strategy):
     """
 
     name = "rules"
+    parameter_constraints = {"path": RuleFile()}
 
-    def __init__(self, *, path: str) -> None:
+    def __init__(self, *, path: str = "greedy") -> None:
         self.path = path
         self.program: RuleProgram = load_program(path)
         super().__init__(forget_uno_rate=self.program.forget_uno_rate, catch_uno_rate=self.program.catch_uno_rate)
