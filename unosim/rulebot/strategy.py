@@ -20,7 +20,15 @@ from ..parameters import Constraint
 from ..primitives import argmax_ties, colour_counts, next_seats
 from ..strategy import Strategy
 from .program import (
-    MAX_COUNT, NUMERIC, VAR_OPPONENT, VARIABLES, Conditions, Rule, RuleProgram, load_program, shipped_rule_files,
+    MAX_COUNT,
+    NUMERIC,
+    VAR_OPPONENT,
+    VARIABLES,
+    Conditions,
+    Rule,
+    RuleProgram,
+    load_program,
+    shipped_rule_files,
 )
 
 __all__ = ["RuleStrategy", "choose_by_rules", "conditions_hold", "variables"]
@@ -141,6 +149,7 @@ def choose_by_rules(
         if not rule.draw:
             mine = held & rule.cards[None, :]
             if rule.conditions.colour_most >= 0:
+                assert most is not None  # computed above whenever a rule reads it
                 mine &= most if rule.conditions.colour_most else ~most
             ok &= mine.any(axis=1)
             cand[ok] = mine[ok]
@@ -242,7 +251,7 @@ class RuleStrategy(Strategy):
         return {**self.__dict__, "explanations": None}
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.path == self.path and other.program == self.program  # type: ignore[attr-defined]
+        return isinstance(other, RuleStrategy) and type(other) is type(self) and other.path == self.path and other.program == self.program
 
     __hash__ = None  # type: ignore[assignment]
 
