@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["parse_strategies", "StrategySpec"]
+__all__ = ["StrategySpec", "parse_strategies", "split_top_level"]
 
 _SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # tuned:PATH: issue 12
 
@@ -71,7 +71,7 @@ class StrategySpec:
         return cls(data["name"], tuple(sorted(data.get("params", {}).items())))
 
 
-def _split_top_level(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
     parts, depth, cur = [], 0, ""
     for ch in text:
         if ch == "," and depth == 0:
@@ -87,7 +87,7 @@ def _split_top_level(text: str) -> list[str]:
 
 def parse_strategies(value: str | list[Any] | tuple[Any, ...], players: int) -> tuple[StrategySpec, ...]:
     """One spec for every seat, or one per seat, from a string or a list."""
-    items = _split_top_level(value) if isinstance(value, str) else list(value)
+    items = split_top_level(value) if isinstance(value, str) else list(value)
     specs = [s if isinstance(s, StrategySpec) else StrategySpec.parse(str(s)) for s in items]
     if len(specs) == 1:
         specs = specs * players

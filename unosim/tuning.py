@@ -66,7 +66,7 @@ from .analysis.tournament import Z95, cluster_ratio
 from .config import RunConfig
 from .kernels import layout as L
 from .rules import RuleSet
-from .strategy_spec import StrategySpec, _split_top_level
+from .strategy_spec import StrategySpec, split_top_level
 
 STATE_FILE = "state.pkl"
 TUNED_FILE = "tuned.json"
@@ -183,7 +183,7 @@ def make_settings(
 
     base = RunConfig.build(rules=rules, players=players, strategies="random", seed=seed, games=1, overrides=overrides,
                            deck=deck)
-    items = _split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
+    items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
     if not items:
         raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
     field_specs = tuple(StrategySpec.parse(item) for item in items)

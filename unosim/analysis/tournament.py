@@ -99,7 +99,7 @@ from ..execution import check_options
 from ..planning import Part, Plan, default_chunk_size, describe_deck, existing_chunk_size, new_metadata
 from ..rules import RuleSet
 from ..runner import execute
-from ..strategy_spec import StrategySpec, _split_top_level
+from ..strategy_spec import StrategySpec, split_top_level
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -286,7 +286,7 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
     """
     from ..registry import REGISTRY, make, resolve
 
-    items = _split_top_level(strategies) if isinstance(strategies, str) else [str(s) for s in strategies]
+    items = split_top_level(strategies) if isinstance(strategies, str) else [str(s) for s in strategies]
     unknown = []
     for item in items:
         name = item.split("(")[0].strip()
