@@ -29,7 +29,7 @@ def test_builtin_strategies_import_from_the_unosim_namespace() -> None:
     import unosim.strategies.greedy as greedy
 
     assert Path(greedy.__file__).parent == ROOT / "strategies"
-    assert all(target.startswith(("unosim.strategies.", "tuned:")) for target in REGISTRY.values())
+    assert all(target.startswith(("unosim.strategies.", "unosim.rulebot.", "tuned:")) for target in REGISTRY.values())
     assert resolve("greedy") is greedy.GreedyStrategy
 
 
