@@ -1,3 +1,15 @@
-"""Strategies shipped with unosim (registered in :mod:`unosim.registry`)."""
+"""Strategies shipped with unosim (registered in :mod:`unosim.registry`), installed as ``unosim.strategies``.
 
-__all__: list[str] = []
+Beside the modules: the shipped rule-strategy files (:data:`RULES_DIR`, ``rules:NAME``) and the
+tuned strategies (:data:`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a
+checkout or from an installed wheel.
+"""
+
+from pathlib import Path
+
+__all__ = ["RULES_DIR", "TUNED_DIR"]
+
+RULES_DIR = Path(__file__).resolve().parent / "rules"
+"""The shipped rule-strategy files (``rules:NAME`` plays ``RULES_DIR / NAME.toml``)."""
+TUNED_DIR = Path(__file__).resolve().parent / "tuned"
+"""The shipped tuned strategies (``tuned-NAME`` plays ``TUNED_DIR / NAME.json``)."""

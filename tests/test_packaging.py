@@ -50,4 +50,20 @@ def test_a_wheel_holds_the_strategies_inside_unosim(tmp_path: Path) -> None:
     for data in ("unosim/decks/classic.toml", "unosim/studies/default.toml"):
         assert data in names
     assert any(n.startswith("unosim/strategies/tuned/") for n in names)
+    assert "unosim/strategies/rules/holder.toml" in names
     assert unosim.__version__ in wheel.name
+    # installed plainly (a copy, no link to this checkout), the shipped files are found in the package
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+                   check=True, capture_output=True, timeout=300)
+    probe = (
+        "import unosim, pathlib; from unosim.registry import make; from unosim.rulebot.strategy import RuleStrategy;"
+        "from unosim.rulebot.program import resolve_path; RuleStrategy(path='holder');"
+        "print(pathlib.Path(unosim.__file__).parent); print(make('tuned-classic-2', {}).name); print(resolve_path('holder'))"
+    )
+    site = [p for p in sys.path if p.endswith("site-packages")]
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={"PYTHONPATH": ":".join([str(target), *site]), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    where, tuned, rules = proc.stdout.split("\n")[:3]
+    assert Path(where) == target / "unosim" and tuned == "tuned-classic-2" and rules.startswith(str(target))

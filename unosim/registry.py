@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from . import strategies
 
 if TYPE_CHECKING:
     from .strategy import Strategy
@@ -34,9 +35,7 @@ REGISTRY: dict[str, str] = {
 # ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
 # `tuned-*` names are such files in strategies/tuned/ (a class per file: unosim.strategies.tunable.tuned_class).
 TUNED_PREFIX = "tuned:"
-_SPEC = importlib.util.find_spec("unosim.strategies")
-assert _SPEC is not None and _SPEC.origin is not None, "the built-in strategies are installed with unosim"
-TUNED_DIR = Path(_SPEC.origin).parent / "tuned"  # strategies/tuned/ of a checkout, unosim/strategies/tuned/ of a wheel
+TUNED_DIR = strategies.TUNED_DIR
 REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..cards import CARD_COLOUR, CARD_FACE, CARD_KIND, COLOUR_NAMES, COLOURED_FACE_NAMES, KIND_NAMES, N_TYPES
+from ..strategies import RULES_DIR
 
 __all__ = [
     "COLOUR_CHOICES", "CRITERIA", "DIRECTIONS", "DRAWN_CHOICES", "GROUPS", "MAX_COUNT", "NUMERIC", "OTHERWISE_CHOICES",
@@ -28,7 +29,7 @@ __all__ = [
     "RuleFileError", "RuleProgram", "shipped_rule_files",
 ]
 
-SHIPPED_DIR = Path(__file__).resolve().parents[2] / "strategies" / "rules"
+SHIPPED_DIR = RULES_DIR
 """Directory of the shipped rule files (``rules:NAME`` plays ``SHIPPED_DIR / NAME.toml``)."""
 
 MAX_COUNT = 1000
