@@ -36,8 +36,8 @@ __all__ = ["DEFAULT_COMPILE_SECONDS", "LOG_NAME", "cache_dir", "ensure_compiled"
 
 T = TypeVar("T")
 
-DEFAULT_COMPILE_SECONDS = 150
-"""The cold compile time shown before the first compile on a machine (about 144 s on a quiet
+DEFAULT_COMPILE_SECONDS = 110
+"""The cold compile time shown before the first compile on a machine (about 110 s on a quiet
 2-core machine, see README); later versions show the time the previous compile took."""
 LOG_NAME = "compile.log"
 

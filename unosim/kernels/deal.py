@@ -4,9 +4,11 @@ dealer moving left in the rounds of a match).
 State arguments as in :mod:`unosim.kernels.effects`.
 """
 
+from numba import int64
+
 from ..rules import choice_code
 from .finish import pass_turn, seat_at
-from .jit import kernel, rule
+from .jit import kernel, leaf, rule
 from .layout import (
     C_DEALER,
     C_FIRST_CARD,
@@ -71,7 +73,7 @@ FIRST_WILD_FIRST_PLAYER_CHOOSES = choice_code("first_wild", "first_player_choose
 FIRST_WILD_REFLIP = choice_code("first_wild", "reflip")
 
 
-@rule
+@leaf
 def reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr):
     """Empty slot ``s`` and key it to game ``g`` (its random stream starts at 0); the deal empties the hands."""
     for f in range(slot.shape[1]):
@@ -200,7 +202,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
         else:  # a card that stays (FIRST_CARD_IGNORE_EFFECT: any card; a Wild: FIRST_WILD_FIRST_PLAYER_CHOOSES)
             break
     slot[s, F_TOP] = card
-    first_player = seat_at(dealer, 1, slot, s, cfg)
+    first_player = seat_at(dealer, int64(1), slot, s, cfg)
     log(cfg, ev, nev, g, EV_START, -1, card, COLOUR_OF[card], first_player)
     if card >= N_COLOURED:
         slot[s, F_COLOUR] = -1
@@ -213,18 +215,18 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     if mode == FIRST_CARD_APPLY_ACTIONS:
         if face == FACE_SKIP:  # Skip: the first player is skipped
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
-            nxt = seat_at(dealer, 2, slot, s, cfg)
+            nxt = seat_at(dealer, int64(2), slot, s, cfg)
         elif face == FACE_REVERSE:  # Reverse counts as played: the dealer's right starts, counter-clockwise
             slot[s, F_DIR] = -1
-            nxt = seat_at(dealer, 1, slot, s, cfg)
+            nxt = seat_at(dealer, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # Draw Two: the first player draws 2 and loses the turn
-            forced_draw(s, first_player, 2, DR_START, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, first_player, int64(2), int64(DR_START), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
-            nxt = seat_at(dealer, 2, slot, s, cfg)
+            nxt = seat_at(dealer, int64(2), slot, s, cfg)
     pass_turn(s, nxt, slot, cfg)
 
 
-@rule
+@leaf
 def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
     """Put game (or match) ``g`` into slot ``s``; return its dealer (S-4), to deal with :func:`deal_round`."""
     reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
@@ -235,7 +237,7 @@ def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
     return dealer
 
 
-@rule
+@leaf
 def next_round(s, slot, cfg):
     """Clear the finished round's fields for the next round of the match, keeping the game's random
     stream (so a match replays from its index) and the seats still in the match; return the new

@@ -10,6 +10,8 @@
 - :func:`apply_catch`: U-1/U-2 a forgotten UNO call caught, and its penalty.
 """
 
+from numba import int64
+
 from ..rules import choice_code
 from .finish import n_alive, pass_turn, seat_at
 from .jit import kernel, rule
@@ -101,12 +103,12 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     seat = slot[s, F_SEAT]
     card = slot[s, F_PENDING]
     g = game[s]
-    nxt = seat_at(seat, 1, slot, s, cfg)
+    nxt = seat_at(seat, int64(1), slot, s, cfg)
     if card < N_COLOURED:
         face = FACE_OF[card]
         if face == FACE_SKIP:  # A-1 Skip
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
-            nxt = seat_at(seat, 2, slot, s, cfg)
+            nxt = seat_at(seat, int64(2), slot, s, cfg)
         elif face == FACE_REVERSE:  # A-2 Reverse: direction flips; with two players it also acts as Skip
             slot[s, F_DIR] = -slot[s, F_DIR]
             log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
@@ -114,11 +116,11 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
                 nxt = seat
             else:
-                nxt = seat_at(seat, 1, slot, s, cfg)
+                nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
-            forced_draw(s, nxt, 2, DR_DRAW_TWO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, nxt, int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
-            nxt = seat_at(seat, 2, slot, s, cfg)
+            nxt = seat_at(seat, int64(2), slot, s, cfg)
         elif face == FACE_POINT_TAKEN:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
             return
@@ -133,9 +135,9 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
             return
-        forced_draw(s, nxt, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, nxt, int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
-        nxt = seat_at(seat, 2, slot, s, cfg)
+        nxt = seat_at(seat, int64(2), slot, s, cfg)
     pass_turn(s, nxt, slot, cfg)
 
 
@@ -151,17 +153,17 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         log(cfg, ev, nev, g, EV_CHALLENGE, victim, -1, bluff, player)
         if bluff:  # the bluffer draws 4; the challenger then takes a normal turn
             slot[s, F_CHALLENGES_WON] += 1
-            forced_draw(s, player, 4, DR_CHALLENGE, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, player, int64(4), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             pass_turn(s, victim, slot, cfg)
         else:  # the challenger draws 6 and loses the turn
-            forced_draw(s, victim, 6, DR_CHALLENGE, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, victim, int64(6), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
-            pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+            pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
-        forced_draw(s, victim, 4, DR_WD4, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, victim, int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
-        pass_turn(s, seat_at(victim, 1, slot, s, cfg), slot, cfg)
+        pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
 
 
 @kernel
@@ -181,7 +183,7 @@ def start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev):
             slot[s, F_COLOUR] = COLOUR_OF[c]
             log(cfg, ev, nev, g, EV_PILE_FLIP, -1, c, 1, 0)
             slot[s, F_PILEUPS] += 1
-            slot[s, F_ACTOR] = seat_at(seat, 1, slot, s, cfg)
+            slot[s, F_ACTOR] = seat_at(seat, int64(1), slot, s, cfg)
             slot[s, F_PHASE] = PH_PILEUP
             return
         to_mini = cfg[C_PILEUP_WILDS] == PILEUP_FLIPPED_WILDS_MINI_PILE  # else PILEUP_FLIPPED_WILDS_DISCARD
@@ -216,7 +218,7 @@ def apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev
             slot[s, F_PENDING] = -1
             slot[s, F_PHASE] = PH_WIN
             return
-        slot[s, F_ACTOR] = seat_at(actor, 1, slot, s, cfg)
+        slot[s, F_ACTOR] = seat_at(actor, int64(1), slot, s, cfg)
         if hsize[s, actor] == 1 and forget:  # the catch phase returns to the pile (apply_catch)
             slot[s, F_FORGOT] = actor
             log(cfg, ev, nev, g, EV_UNO_FORGET, actor, -1, 0, 0)
@@ -233,7 +235,7 @@ def apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev
     log(cfg, ev, nev, g, EV_PILE_TAKE, actor, -1, n, slot[s, F_MINI_COLOUR])
     if cfg[C_LINK_PILEUP]:
         echo(s, actor, n, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-    pass_turn(s, seat_at(actor, 1, slot, s, cfg), slot, cfg)
+    pass_turn(s, seat_at(actor, int64(1), slot, s, cfg), slot, cfg)
 
 
 @rule
@@ -267,9 +269,9 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
                 votes += 1
         k = min(votes, cfg[C_PT_CAP])
         if k > 0:
-            slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(s, p, k, DR_POINT_TAKEN, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(s, p, k, int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     end_link(s, slot, game, cfg, ev, nev)
-    pass_turn(s, seat_at(player, 1, slot, s, cfg), slot, cfg)
+    pass_turn(s, seat_at(player, int64(1), slot, s, cfg), slot, cfg)
 
 
 @kernel
@@ -286,6 +288,6 @@ def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
     if catcher >= 0:
         slot[s, F_UNO_PENALTIES] += 1
         log(cfg, ev, nev, game[s], EV_CATCH, forgot, -1, catcher, 0)
-        forced_draw(s, forgot, cfg[C_UNO_PENALTY], DR_UNO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, forgot, cfg[C_UNO_PENALTY], int64(DR_UNO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     # back to the mini pile after an addition (P-5), else on to the played card's effect
     slot[s, F_PHASE] = PH_PILEUP if slot[s, F_MINI_N] > 0 else PH_EFFECTS

@@ -1,7 +1,9 @@
 """Turn passing and truncation (T-6, T-7, E-5), winning (E-1, E-2), game records, match scoring (E-3, E-4)."""
 
+from numba import int64
+
 from ..rules import choice_code
-from .jit import kernel, rule
+from .jit import kernel, leaf, rule
 from .layout import (
     C_ELIMINATION,
     C_LAST_DRAWS,
@@ -73,7 +75,7 @@ __all__ = [
 SCORING_WINNER_TAKES = choice_code("scoring", "winner_takes")
 SCORING_PENALTY = choice_code("scoring", "penalty")
 
-@rule
+@leaf
 def wrap(seat, n):
     """``seat`` taken modulo ``n`` (no integer division: seats move a few places)."""
     while seat >= n:
@@ -83,7 +85,7 @@ def wrap(seat, n):
     return seat
 
 
-@rule
+@leaf
 def count_seats(mask, n):
     """How many of seats ``0 .. n-1`` are in bit mask ``mask``."""
     m = 0
@@ -92,7 +94,7 @@ def count_seats(mask, n):
     return m
 
 
-@rule
+@leaf
 def n_alive(slot, s, cfg):
     """Seats still in the match: the table size for the 2-player rules (A-2)."""
     n = cfg[C_PLAYERS]
@@ -114,7 +116,7 @@ def walk_alive(seat, steps, d, alive, n):
     return seat
 
 
-@rule
+@leaf
 def seat_at(seat, steps, slot, s, cfg):
     """The seat ``steps`` places from ``seat`` in the current direction (``steps`` >= 0), counting only
     the seats still in the match (E-4 elimination: eliminated seats are skipped)."""
@@ -125,7 +127,7 @@ def seat_at(seat, steps, slot, s, cfg):
     return walk_alive(seat, steps, slot[s, F_DIR], alive, n)
 
 
-@rule
+@leaf
 def pass_turn(s, seat, slot, cfg):
     """T-6: the turn goes to ``seat`` (any integer, taken modulo the table)."""
     slot[s, F_NEXT] = wrap(seat, cfg[C_PLAYERS])
@@ -146,7 +148,7 @@ def start_turn(s, slot, game, cfg, ev, nev):
     log(cfg, ev, nev, game[s], EV_TURN, seat, -1, slot[s, F_TURNS], 0)
 
 
-@rule
+@leaf
 def hand_points(s, seat, hands):
     """Points of the cards ``seat`` holds (docs/rules.md §1)."""
     total = 0
@@ -161,9 +163,9 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     seat = slot[s, F_WINNER]
     card = slot[s, F_PENDING]
     if cfg[C_LAST_DRAWS] and (card == WILD_DRAW_FOUR or FACE_OF[card] == FACE_DRAW_TWO):
-        victim = seat_at(seat, 1, slot, s, cfg)
+        victim = seat_at(seat, int64(1), slot, s, cfg)
         # the round is over: no link echo, which could hand the winner cards
-        give(s, victim, 4 if card == WILD_DRAW_FOUR else 2, DR_LAST, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        give(s, victim, 4 if card == WILD_DRAW_FOUR else 2, int64(DR_LAST), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if cfg[C_TRACE]:
         points = 0
         for p in range(cfg[C_PLAYERS]):

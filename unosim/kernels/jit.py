@@ -1,4 +1,4 @@
-"""The two compilation modes of the kernels.
+"""The compilation modes of the kernels, and why each function has the one it has.
 
 Kernels run without numba's reference-counting runtime (``_nrt=False``):
 passing arrays between compiled functions then costs nothing, where with it
@@ -6,20 +6,47 @@ every call paid atomic reference-count updates per array argument (measured:
 30–50 ns per helper call, most of the step time). The price: kernels must
 not allocate arrays; every buffer comes from Python.
 
-Which mode a rule gets: the per-turn rules (playing a card, drawing, passing
-the turn) are inlined — a non-inlined ``play_card`` cost 40 % of the games per
-second. Rules that run once per game or on rarer events (the deal, the
-record, the end of a match round, a challenge, votes, a catch, starting a mini
-pile) are separate kernels: inlining everything into one function made the
-cold compile take minutes, as LLVM's time grows faster than the function.
+Four modes, chosen by measuring both the games per second and the cold compile
+(issue 10; ``experiments/cold_compile.py``):
+
+- :data:`rule`: inlined at its call site in numba's IR. The per-turn rules
+  (playing a card, drawing, passing the turn, the compiled decisions) need
+  it: a non-inlined ``play_card`` cost 40 % of the games per second. But numba's
+  IR inliner costs about a second per inlined call in a function the size of
+  :func:`~unosim.kernels.advance.advance` (its time grows with the caller), so
+  a ``rule`` should be inlined at few sites.
+- :data:`leaf`: a small function compiled once on its own; LLVM inlines it at
+  its call sites (the random numbers, card legality, seat arithmetic). With
+  them as ``rule`` the cold compile took 387 s and 5 GB.
+- :func:`leaf_for`: a leaf with a fixed signature, for leaves called with many
+  different constants (the trace ``log``).
+- :data:`kernel`: a function called from Python, or a rule that runs once per
+  game or on rarer events (the deal, the record, the end of a match round, a
+  challenge, votes, a catch, a forced draw); cached on disk.
+
+numba compiles a called function once per argument *type*, and a constant
+argument has its own type (``Literal[int](2)``): a ``leaf`` or ``kernel``
+called with constants would be compiled once per constant value. Call sites
+therefore pass constants as ``int64(2)``.
 """
+
+from typing import Any
 
 from numba import njit
 
-__all__ = ["kernel", "rule"]
+__all__ = ["kernel", "leaf", "leaf_for", "rule"]
 
 kernel = njit(cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
-"""A compiled function called from Python or from other kernels."""
+"""A compiled function called from Python, or a rare rule compiled on its own; cached on disk."""
 
 rule = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]
-"""A small rule function inlined at its call site."""
+"""A per-turn rule inlined at its call site (numba IR)."""
+
+leaf = njit(_nrt=False, error_model="numpy")  # type: ignore[call-overload]
+"""A small function compiled on its own, inlined by LLVM at its call sites."""
+
+
+def leaf_for(signature: str) -> Any:
+    """A leaf compiled for ``signature`` only (at import, then cached): calls with constant
+    arguments convert to it instead of compiling one copy per constant."""
+    return njit(signature, cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]

@@ -2,7 +2,7 @@
 
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
-from .jit import rule
+from .jit import leaf, rule
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
 
@@ -18,19 +18,19 @@ WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH = choice_code("wd4_legal_when", "no_colo
 WD4_LEGAL_WHEN_ALWAYS = choice_code("wd4_legal_when", "always")
 
 
-@rule
+@leaf
 def needs_colour(card):
     """Its player names a colour: Wild, Wild Draw Four, Wild Drawn Together (``cards.NAMES_A_COLOUR``)."""
     return card == NAMES_A_COLOUR[0] or card == NAMES_A_COLOUR[1] or card == NAMES_A_COLOUR[2]
 
 
-@rule
+@leaf
 def top_face(top):
     """Face of the top card that others may match; -1 for a wild (T-1: no face)."""
     return FACE_OF[top] if 0 <= top < N_COLOURED else -1
 
 
-@rule
+@leaf
 def matches(card, face_on_top, colour, symbol_match):
     """T-1: ``card`` matches the active colour or the top card's face, or is wild."""
     if card >= N_COLOURED:

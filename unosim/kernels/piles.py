@@ -1,6 +1,8 @@
 """Drawing cards (T-3, T-5), link echoes (P-7) and the trace log."""
 
-from .jit import kernel, rule
+from numba import int64
+
+from .jit import kernel, leaf_for, rule
 from .layout import (
     C_TRACE,
     DISC,
@@ -24,7 +26,7 @@ from .rng import rand_below
 __all__ = ["cards_accounted", "draw_one", "echo", "forced_draw", "give", "log"]
 
 
-@rule
+@leaf_for("void(int32[::1], int32[:, ::1], int64[::1], int64, int64, int64, int64, int64, int64)")
 def log(cfg, ev, nev, g, kind, seat, card, a, b):
     """Append one trace event (only when tracing)."""
     if cfg[C_TRACE]:
@@ -100,7 +102,7 @@ def echo(s, seat, n, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     elif b == seat and a != seat:
         partner = a
     if partner >= 0:
-        got = give(s, partner, n, DR_ECHO, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        got = give(s, partner, n, int64(DR_ECHO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         slot[s, F_LINK_ECHO_DRAWS] += got
 
 

@@ -13,7 +13,7 @@ go through Python.
 """
 
 from .finish import count_seats
-from .jit import rule
+from .jit import leaf, rule
 from .layout import (
     C_PLAYERS,
     C_RELINK_DIFFER,
@@ -164,7 +164,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     return -1
 
 
-@rule
+@leaf
 def nth_allowed(excl, x, n):
     """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
     for p in range(n):

@@ -13,7 +13,7 @@ of a deal does not depend on how much randomness a strategy uses.
 import numpy as np
 from numba import njit, uint64
 
-from .jit import rule
+from .jit import leaf, rule
 from .layout import F_RNG
 
 __all__ = [
@@ -33,7 +33,7 @@ def run_key(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 
-@rule
+@leaf
 def mix64(z):
     z = uint64(z)
     z = (z ^ (z >> uint64(30))) * M1
@@ -41,12 +41,12 @@ def mix64(z):
     return z ^ (z >> uint64(31))
 
 
-@rule
+@leaf
 def game_key(rkey, g):
     return mix64(uint64(rkey) ^ mix64(uint64(g) + uint64(1)))
 
 
-@rule
+@leaf
 def next_uniform(keys, slot, s):
     """Next uniform in [0, 1) of slot ``s``'s game stream."""
     c = slot[s, F_RNG]
@@ -54,7 +54,7 @@ def next_uniform(keys, slot, s):
     return float(mix64(keys[s] + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
 
 
-@rule
+@leaf
 def rand_below(keys, slot, s, n):
     """Uniform integer in [0, n) from slot ``s``'s game stream."""
     return int(next_uniform(keys, slot, s) * n)

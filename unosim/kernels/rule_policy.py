@@ -24,7 +24,7 @@ first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 from numpy import int64
 
 from .finish import count_seats, seat_at
-from .jit import kernel, rule
+from .jit import kernel, leaf, rule
 from .layout import (
     C_PLAYERS,
     C_RELINK_DIFFER,
@@ -89,7 +89,7 @@ NO_HAND = 1000
 """``smallest_opponent`` when no opponent is left (``program.MAX_COUNT``)."""
 
 
-@rule
+@leaf
 def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
     """The condition block at ``at`` holds for these variable values and direction ``d``."""
     if hand < cfg[at] or hand > cfg[at + N_VARS]:
@@ -127,7 +127,7 @@ def colour_totals(s, seat, hands):
 def opponents(s, seat, hsize, slot, cfg):
     """The next player's hand size and the smallest hand among the other seats still in the match."""
     n = cfg[C_PLAYERS]
-    nxt = hsize[s, seat_at(seat, 1, slot, s, cfg)]
+    nxt = hsize[s, seat_at(seat, int64(1), slot, s, cfg)]
     alive = slot[s, F_ALIVE]
     small = NO_HAND
     for p in range(n):
@@ -136,7 +136,7 @@ def opponents(s, seat, hsize, slot, cfg):
     return nxt, small
 
 
-@rule
+@leaf
 def criterion(cr, t, s, seat, hands, c0, c1, c2, c3):
     """One tie-break criterion's score of type ``t`` (``strategy.criterion_scores``)."""
     if cr == CR_NONE:
@@ -191,7 +191,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
     return -1
 
 
-@rule
+@leaf
 def legal_bits(mode, s, seat, hands, slot, cfg):
     """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
     bits = int64(0)
@@ -232,7 +232,7 @@ def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, han
                  | ((block if c2 == most else zero) << 28) | ((block if c3 == most else zero) << 42))
     for i in range(n_rules):
         at = base + i * RULE_WORDS
-        if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, 0, d):
+        if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, int64(0), d):
             continue
         if cfg[at + R_DRAW]:
             return -1
@@ -392,11 +392,11 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
         nxt, small = opponents(s, seat, hsize, slot, cfg)
     if ph == PH_TURN:
         u = seat_uniform(keys, seat_ctr, s, seat)
-        bits = legal_bits(MODE_TURN, s, seat, hands, slot, cfg)
+        bits = legal_bits(int64(MODE_TURN), s, seat, hands, slot, cfg)
         card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
         if (cfg[o + P_HAS_BLUFF] and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
-                and not wd4_legal(s, seat, hands, slot, cfg) and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
+                and not wd4_legal(s, seat, hands, slot, cfg) and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
             card = WILD_DRAW_FOUR
         colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if needs_colour(card) else -1
         pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
@@ -410,11 +410,11 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
             play = False
         else:
             u = seat_uniform(keys, seat_ctr, s, seat)
-            bits = legal_bits(MODE_DRAWN, s, seat, hands, slot, cfg)
+            bits = legal_bits(int64(MODE_DRAWN), s, seat, hands, slot, cfg)
             play = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
                               s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3) >= 0
         if (cfg[o + P_HAS_BLUFF] and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2
-                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, 0, d)):
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
             play = True
         colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
         pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
@@ -423,7 +423,7 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
         return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
     if ph == PH_PILEUP:
         u = seat_uniform(keys, seat_ctr, s, seat)
-        bits = legal_bits(MODE_PILE, s, seat, hands, slot, cfg)
+        bits = legal_bits(int64(MODE_PILE), s, seat, hands, slot, cfg)
         n_pile = cfg[o + P_N_PILE]
         card = rules_pick(cfg, o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, n_pile, cfg[o + P_PILE_PREFER], int64(0), bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
@@ -461,6 +461,6 @@ def rules_jump(o, s, seat, hands, hsize, slot, cfg):
     small = 0
     if needs & NEEDS_OPPONENTS:
         nxt, small = opponents(s, seat, hsize, slot, cfg)
-    if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], 0, slot[s, F_DIR]):
+    if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], int64(0), slot[s, F_DIR]):
         return cfg[o + P_JUMP_W] / JUMP_SCALE
     return 0.0

@@ -1,5 +1,7 @@
 """A turn: play or draw (T-1..T-4), the drawn card (T-3), a wild start card's colour."""
 
+from numba import int64
+
 from .finish import pass_turn, seat_at
 from .jit import rule
 from .layout import (
@@ -116,7 +118,7 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
         if last_ok == 1 and not needs_colour(last) and (cfg[C_AUTO_DRAWN] >> seat_strat[s, seat]) & 1:
             slot[s, F_ROW] = ROW_AUTO
     else:
-        pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
+        pass_turn(s, seat_at(seat, int64(1), slot, s, cfg), slot, cfg)
 
 
 @rule
@@ -138,7 +140,7 @@ def apply_drawn(s, play, colour, forget, pair, slot, game, hands, hsize, piles, 
         play_card(s, seat, slot[s, F_PENDING], colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
     else:
         log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
-        pass_turn(s, seat_at(seat, 1, slot, s, cfg), slot, cfg)
+        pass_turn(s, seat_at(seat, int64(1), slot, s, cfg), slot, cfg)
 
 
 @rule
@@ -148,4 +150,4 @@ def apply_colour(s, colour, slot, game, cfg, ev, nev):
     seat = slot[s, F_ACTOR]
     slot[s, F_COLOUR] = colour
     log(cfg, ev, nev, game[s], EV_COLOUR, seat, -1, colour, 0)
-    pass_turn(s, seat if slot[s, F_TURNS] == 0 else seat_at(seat, 1, slot, s, cfg), slot, cfg)
+    pass_turn(s, seat if slot[s, F_TURNS] == 0 else seat_at(seat, int64(1), slot, s, cfg), slot, cfg)
