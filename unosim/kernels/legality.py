@@ -39,7 +39,7 @@ def matches(card, face_on_top, colour, symbol_match):
     return (COLOUR_OF[card] == colour) | ((f == face_on_top) & (symbol_match | (f <= 9)))
 
 
-@rule
+@leaf
 def wd4_legal(s, seat, hands, slot, cfg):
     """W-2: may ``seat`` play a Wild Draw Four it holds, under ``wd4_legal_when``?"""
     when = cfg[C_WD4_WHEN]
@@ -65,7 +65,7 @@ def wd4_legal(s, seat, hands, slot, cfg):
     return True
 
 
-@rule
+@leaf
 def playable(s, seat, card, hands, slot, cfg):
     """Legal without bluffing: 1; only as a bluff (challenges on): 2; not at all: 0."""
     if card == WILD_DRAW_FOUR:
