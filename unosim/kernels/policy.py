@@ -48,7 +48,7 @@ POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
 (:mod:`unosim.kernels.rule_policy`, issue 13)."""
 
 
-@rule
+@leaf
 def pick_colour(pol, s, seat, keys, hands, seat_ctr):
     """``random``: a uniform colour; ``greedy`` (the base default): the colour held most, ties uniform."""
     u = seat_uniform(keys, seat_ctr, s, seat)
@@ -175,7 +175,7 @@ def nth_allowed(excl, x, n):
     return -1
 
 
-@rule
+@leaf
 def fewest_cards(s, excl, u, hsize, n):
     """The seat with the fewest cards among seats not in bit mask ``excl``, ties uniform (``argmax_ties``)."""
     best = 1 << 30
@@ -193,7 +193,7 @@ def fewest_cards(s, excl, u, hsize, n):
     return nth_allowed(excl, int(u * ties), n)
 
 
-@rule
+@leaf
 def link_excluded(slot, s, cfg):
     """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6),
     and the seats eliminated from the match (E-4)."""
@@ -203,7 +203,7 @@ def link_excluded(slot, s, cfg):
     return excl
 
 
-@rule
+@leaf
 def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
     ``random``, two distinct uniform seats; ``greedy`` (the base default), the two other players
@@ -226,7 +226,7 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     return a * 16 + b
 
 
-@rule
+@leaf
 def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
     able physical card; ``greedy`` (the base default), the highest-point one, ties by copies."""
@@ -253,7 +253,7 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     return -1
 
 
-@rule
+@leaf
 def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
     ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform;
