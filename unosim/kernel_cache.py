@@ -2,7 +2,7 @@
 
 numba compiles the engine kernel on its first call in a process and keeps the
 machine code in a disk cache (:mod:`unosim.kernels`: one directory per version
-of the kernel sources). A cold compile takes minutes and GBs of memory, so
+of the kernel sources). A cold compile takes over a minute and about a GB of memory, so
 processes must not compile it side by side: the first kernel call
 of every process goes through :func:`ensure_compiled`. While the cache
 directory has no marker file yet (a cold cache), that call holds a file lock
@@ -36,8 +36,8 @@ __all__ = ["DEFAULT_COMPILE_SECONDS", "LOG_NAME", "cache_dir", "ensure_compiled"
 
 T = TypeVar("T")
 
-DEFAULT_COMPILE_SECONDS = 110
-"""The cold compile time shown before the first compile on a machine (about 110 s on a quiet
+DEFAULT_COMPILE_SECONDS = 80
+"""The cold compile time shown before the first compile on a machine (about 80 s on a quiet
 2-core machine, see README); later versions show the time the previous compile took."""
 LOG_NAME = "compile.log"
 
