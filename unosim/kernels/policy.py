@@ -12,17 +12,11 @@ catches (asked only after a forgotten call, which these policies never make)
 go through Python.
 """
 
-from .finish import count_seats
 from .jit import leaf, rule
 from .layout import (
-    C_PLAYERS,
-    C_RELINK_DIFFER,
     C_SYMBOL_MATCH,
     F_ACTOR,
-    F_ALIVE,
     F_COLOUR,
-    F_LINK_A,
-    F_LINK_B,
     F_MINI_COLOUR,
     F_PENDING,
     F_TOP,
@@ -36,10 +30,11 @@ from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .rule_policy import rules_decision, rules_jump, rules_vote
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, colour_totals, link_pair, point_at
 
 __all__ = [
-    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "candidates", "fewest_cards", "jump_weight",
-    "legal_count", "link_excluded", "nth_allowed", "pick_addition", "pick_card", "pick_colour", "pick_link",
+    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "candidates", "jump_weight",
+    "legal_count", "pick_addition", "pick_card", "pick_colour", "pick_link",
     "pick_vote", "policy_decision",
 ]
 
@@ -54,37 +49,8 @@ def pick_colour(pol, s, seat, keys, hands, seat_ctr):
     u = seat_uniform(keys, seat_ctr, s, seat)
     if pol == POLICY_RANDOM:
         return int(u * 4)
-    c0 = 0
-    c1 = 0
-    c2 = 0
-    c3 = 0
-    for t in range(N_COLOURED):
-        n = hands[s, seat, t]
-        c = COLOUR_OF[t]
-        if c == 0:
-            c0 += n
-        elif c == 1:
-            c1 += n
-        elif c == 2:
-            c2 += n
-        else:
-            c3 += n
-    best = max(max(c0, c1), max(c2, c3))
-    ties = (c0 == best) + (c1 == best) + (c2 == best) + (c3 == best)
-    x = int(u * ties)
-    if c0 == best:
-        if x == 0:
-            return 0
-        x -= 1
-    if c1 == best:
-        if x == 0:
-            return 1
-        x -= 1
-    if c2 == best:
-        if x == 0:
-            return 2
-        x -= 1
-    return 3
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    return argmax4(c0, c1, c2, c3, True, True, True, True, u)
 
 
 @rule
@@ -164,43 +130,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     return -1
 
 
-@leaf
-def nth_allowed(excl, x, n):
-    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
-    for p in range(n):
-        if not (excl >> p) & 1:
-            if x == 0:
-                return p
-            x -= 1
-    return -1
 
-
-@leaf
-def fewest_cards(s, excl, u, hsize, n):
-    """The seat with the fewest cards among seats not in bit mask ``excl``, ties uniform (``argmax_ties``)."""
-    best = 1 << 30
-    ties = 0
-    for p in range(n):
-        if not (excl >> p) & 1:
-            if hsize[s, p] < best:
-                best = hsize[s, p]
-                ties = 1
-            elif hsize[s, p] == best:
-                ties += 1
-    for p in range(n):
-        if hsize[s, p] != best:
-            excl |= 1 << p
-    return nth_allowed(excl, int(u * ties), n)
-
-
-@leaf
-def link_excluded(slot, s, cfg):
-    """Seats that may not be linked now (bit mask): the current pair under ``relink_must_differ`` (P-6),
-    and the seats eliminated from the match (E-4)."""
-    excl = ((1 << cfg[C_PLAYERS]) - 1) & ~slot[s, F_ALIVE]
-    if cfg[C_RELINK_DIFFER] and slot[s, F_LINK_A] >= 0:
-        excl |= (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
-    return excl
 
 
 @leaf
@@ -208,22 +138,8 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
     ``random``, two distinct uniform seats; ``greedy`` (the base default), the two other players
     with fewest cards (the player too when fewer than two others may be linked)."""
-    n = cfg[C_PLAYERS]
-    excl = link_excluded(slot, s, cfg)
-    m = n - count_seats(excl, n)
-    if m < 2:
-        return -1
-    u0 = seat_uniform(keys, seat_ctr, s, seat)
-    u1 = seat_uniform(keys, seat_ctr, s, seat)
-    if pol == POLICY_RANDOM:
-        a = nth_allowed(excl, int(u0 * m), n)
-        b = nth_allowed(excl | (1 << a), int(u1 * (m - 1)), n)
-        return a * 16 + b
-    if m - 1 + ((excl >> seat) & 1) >= 2:  # at least two others may be linked
-        excl |= 1 << seat
-    a = fewest_cards(s, excl, u0, hsize, n)
-    b = fewest_cards(s, excl | (1 << a), u1, hsize, n)
-    return a * 16 + b
+    how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
+    return link_pair(how, s, seat, keys, hsize, slot, seat_ctr, cfg)
 
 
 @leaf
@@ -260,11 +176,8 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
     a rule strategy, its ``[point_taken]`` choice."""
     if pol >= POLICY_RULES:
         return rules_vote(pol - POLICY_RULES, s, seat, keys, hsize, seat_ctr, cfg, alive)
-    u = seat_uniform(keys, seat_ctr, s, seat)
-    excl = (((1 << n) - 1) & ~alive) | (1 << seat)
-    if pol == POLICY_RANDOM:
-        return nth_allowed(excl, int(u * (n - count_seats(excl, n))), n)
-    return fewest_cards(s, excl, u, hsize, n)
+    how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
+    return point_at(how, s, seat, keys, hsize, seat_ctr, n, alive)
 
 
 @rule

@@ -23,11 +23,10 @@ first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 
 from numpy import int64
 
-from .finish import count_seats, seat_at
+from .finish import seat_at
 from .jit import kernel, leaf, rule
 from .layout import (
     C_PLAYERS,
-    C_RELINK_DIFFER,
     C_SYMBOL_MATCH,
     C_WD4_CHALLENGE,
     DISC,
@@ -35,8 +34,6 @@ from .layout import (
     F_ALIVE,
     F_COLOUR,
     F_DIR,
-    F_LINK_A,
-    F_LINK_B,
     F_MINI_COLOUR,
     F_PENDING,
     F_SEAT,
@@ -50,6 +47,7 @@ from .layout import (
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tally import argmax4, colour_totals, link_pair, point_at
 
 __all__ = [
     "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",
@@ -57,8 +55,8 @@ __all__ = [
     "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_OPPONENTS", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
     "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
     "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
-    "R_LO", "R_PREFER", "RULE_WORDS", "SCORE_BASE", "SEAT_FEWEST", "SEAT_MOST", "SEAT_RANDOM", "argmax4", "best_of",
-    "colour_totals", "cond_ok", "criterion", "extreme_cards", "legal_bits", "nth_free", "opponents", "pref_score",
+    "R_LO", "R_PREFER", "RULE_WORDS", "SCORE_BASE", "best_of",
+    "cond_ok", "criterion", "legal_bits", "opponents", "pref_score",
     "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_vote",
 ]
 
@@ -80,7 +78,6 @@ MASK_BITS = 30
 CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
 DRAWN_LEGAL, DRAWN_NEVER, DRAWN_RULES = range(3)
 COLOUR_MOST, COLOUR_LEAST, COLOUR_RANDOM, COLOUR_PLAYED = range(4)
-SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM = range(3)
 MODE_TURN, MODE_DRAWN, MODE_PILE = range(3)
 JUMP_SCALE = 1_000_000
 """Jump-in weights are stored in millionths (rule files allow at most 6 decimals)."""
@@ -107,20 +104,6 @@ def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
     w = cfg[at + 2 * N_VARS]
     return w == 0 or w == d
 
-
-@rule
-def colour_totals(s, seat, hands):
-    """Cards held of each colour (red, yellow, green, blue)."""
-    c0 = 0
-    c1 = 0
-    c2 = 0
-    c3 = 0
-    for f in range(14):
-        c0 += hands[s, seat, f]
-        c1 += hands[s, seat, 14 + f]
-        c2 += hands[s, seat, 28 + f]
-        c3 += hands[s, seat, 42 + f]
-    return c0, c1, c2, c3
 
 
 @rule
@@ -249,30 +232,6 @@ def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, han
     return best_of(bits, prefer, u, s, seat, hands, c0, c1, c2, c3)
 
 
-@rule
-def argmax4(v0, v1, v2, v3, a0, a1, a2, a3, u):
-    """``primitives.argmax_ties`` over four values where allowed (``a*``), ties uniform in order."""
-    best = -(1 << 40)
-    ties = 0
-    for j in range(4):
-        ok = a0 if j == 0 else a1 if j == 1 else a2 if j == 2 else a3
-        v = v0 if j == 0 else v1 if j == 1 else v2 if j == 2 else v3
-        if ok:
-            if v > best:
-                best = v
-                ties = 1
-            elif v == best:
-                ties += 1
-    x = int(u * ties)
-    for j in range(4):
-        ok = a0 if j == 0 else a1 if j == 1 else a2 if j == 2 else a3
-        v = v0 if j == 0 else v1 if j == 1 else v2 if j == 2 else v3
-        if ok and v == best:
-            if x == 0:
-                return j
-            x -= 1
-    return -1
-
 
 @kernel
 def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
@@ -282,17 +241,8 @@ def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
     if how == COLOUR_RANDOM:
         return int(u * 4)
     if how == COLOUR_PLAYED:
-        c0 = 0
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        for f in range(14):
-            c0 += piles[s, DISC, f]
-            c1 += piles[s, DISC, 14 + f]
-            c2 += piles[s, DISC, 28 + f]
-            c3 += piles[s, DISC, 42 + f]
-        top = slot[s, F_TOP]
-        k = COLOUR_OF[top]
+        c0, c1, c2, c3 = colour_totals(piles, s, DISC)
+        k = COLOUR_OF[slot[s, F_TOP]]
         if k == 0:
             c0 += 1
         elif k == 1:
@@ -302,70 +252,18 @@ def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
         elif k == 3:
             c3 += 1
         return argmax4(c0, c1, c2, c3, True, True, True, True, u)
-    c0, c1, c2, c3 = colour_totals(s, seat, hands)
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
     if how == COLOUR_MOST:
         return argmax4(c0, c1, c2, c3, True, True, True, True, u)
     none = c0 + c1 + c2 + c3 == 0
     return argmax4(-c0, -c1, -c2, -c3, none or c0 > 0, none or c1 > 0, none or c2 > 0, none or c3 > 0, u)
 
 
-@rule
-def extreme_cards(s, excl, u, hsize, n, most):
-    """The seat with the fewest (``most``: most) cards among seats not in bit mask ``excl``, ties uniform."""
-    best = -(1 << 30)
-    ties = 0
-    for p in range(n):
-        if not (excl >> p) & 1:
-            v = hsize[s, p] if most else -hsize[s, p]
-            if v > best:
-                best = v
-                ties = 1
-            elif v == best:
-                ties += 1
-    x = int(u * ties)
-    for p in range(n):
-        if not (excl >> p) & 1:
-            v = hsize[s, p] if most else -hsize[s, p]
-            if v == best:
-                if x == 0:
-                    return p
-                x -= 1
-    return -1
-
 
 @kernel
 def rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """``RuleStrategy.choose_link`` packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends)."""
-    n = cfg[C_PLAYERS]
-    excl = ((1 << n) - 1) & ~slot[s, F_ALIVE]
-    if cfg[C_RELINK_DIFFER] and slot[s, F_LINK_A] >= 0:
-        excl |= (1 << slot[s, F_LINK_A]) | (1 << slot[s, F_LINK_B])
-    m = n - count_seats(excl, n)
-    if m < 2:
-        return -1
-    u0 = seat_uniform(keys, seat_ctr, s, seat)
-    u1 = seat_uniform(keys, seat_ctr, s, seat)
-    how = cfg[o + P_LINK]
-    if how == SEAT_RANDOM:
-        a = nth_free(excl, int(u0 * m), n)
-        b = nth_free(excl | (1 << a), int(u1 * (m - 1)), n)
-        return a * 16 + b
-    if m - 1 + ((excl >> seat) & 1) >= 2:  # at least two others may be linked
-        excl |= 1 << seat
-    a = extreme_cards(s, excl, u0, hsize, n, how == SEAT_MOST)
-    b = extreme_cards(s, excl | (1 << a), u1, hsize, n, how == SEAT_MOST)
-    return a * 16 + b
-
-
-@rule
-def nth_free(excl, x, n):
-    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
-    for p in range(n):
-        if not (excl >> p) & 1:
-            if x == 0:
-                return p
-            x -= 1
-    return -1
+    return link_pair(cfg[o + P_LINK], s, seat, keys, hsize, slot, seat_ctr, cfg)
 
 
 @kernel
@@ -384,7 +282,7 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     c2 = 0
     c3 = 0
     if needs & NEEDS_COUNTS:
-        c0, c1, c2, c3 = colour_totals(s, seat, hands)
+        c0, c1, c2, c3 = colour_totals(hands, s, seat)
     non_wild = c0 + c1 + c2 + c3
     nxt = 0
     small = 0
@@ -438,13 +336,7 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
 @kernel
 def rules_vote(o, s, seat, keys, hsize, seat_ctr, cfg, alive):
     """``RuleStrategy.point_at``: the seat to point at among the other seats still in the match."""
-    n = cfg[C_PLAYERS]
-    u = seat_uniform(keys, seat_ctr, s, seat)
-    excl = (((1 << n) - 1) & ~alive) | (1 << seat)
-    how = cfg[o + P_POINT]
-    if how == SEAT_RANDOM:
-        return nth_free(excl, int(u * (n - count_seats(excl, n))), n)
-    return extreme_cards(s, excl, u, hsize, n, how == SEAT_MOST)
+    return point_at(cfg[o + P_POINT], s, seat, keys, hsize, seat_ctr, cfg[C_PLAYERS], alive)
 
 
 @kernel
@@ -456,7 +348,7 @@ def rules_jump(o, s, seat, hands, hsize, slot, cfg):
     c2 = 0
     c3 = 0
     if needs & NEEDS_COUNTS:
-        c0, c1, c2, c3 = colour_totals(s, seat, hands)
+        c0, c1, c2, c3 = colour_totals(hands, s, seat)
     nxt = 0
     small = 0
     if needs & NEEDS_OPPONENTS:

@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..kernels import rule_policy as K
+from ..kernels.tally import SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM
 from .program import CRITERIA, VAR_NEXT, VAR_NON_WILD, VAR_SMALLEST, VARIABLES, Conditions, Rule, RuleProgram
 
 __all__ = ["encode_program"]
@@ -14,7 +15,7 @@ assert len(VARIABLES) == K.N_VARS
 
 _DRAWN = {"legal": K.DRAWN_LEGAL, "never": K.DRAWN_NEVER, "rules": K.DRAWN_RULES}
 _COLOUR = {"most": K.COLOUR_MOST, "least": K.COLOUR_LEAST, "random": K.COLOUR_RANDOM, "most_played": K.COLOUR_PLAYED}
-_SEATS = {"fewest": K.SEAT_FEWEST, "most": K.SEAT_MOST, "random": K.SEAT_RANDOM}
+_SEATS = {"fewest": SEAT_FEWEST, "most": SEAT_MOST, "random": SEAT_RANDOM}
 
 
 def _prefer(prefer: tuple[str, ...]) -> int:
