@@ -110,7 +110,7 @@ def link_excluded(slot, s, cfg):
     return excl
 
 
-@leaf
+@rule
 def link_pair(how, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """P-6 link pair chosen the ``SEAT_*`` way ``how``, packed ``a * 16 + b`` (-1: fewer than two
     seats may be linked, the link ends): two distinct uniform seats, or the two other players with
@@ -133,7 +133,7 @@ def link_pair(how, s, seat, keys, hsize, slot, seat_ctr, cfg):
     return a * 16 + b
 
 
-@leaf
+@rule
 def point_at(how, s, seat, keys, hsize, seat_ctr, n, alive):
     """A-4 seat to point at, chosen the ``SEAT_*`` way ``how``, among the other seats still in the
     match (bit mask ``alive``)."""
