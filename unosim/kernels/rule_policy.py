@@ -47,7 +47,7 @@ from .layout import (
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
-from .tally import argmax4, colour_totals, link_pair, point_at
+from .tally import argmax4, colour_totals, link_pair, lowest_bit, point_at
 
 __all__ = [
     "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",
@@ -150,27 +150,30 @@ def pref_score(code, t, s, seat, hands, c0, c1, c2, c3):
 
 @rule
 def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
-    """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies."""
+    """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies
+    (the tied types in increasing type order, as ``strategy.choose_by_rules``)."""
     best = -1
     total = 0
-    for t in range(N_TYPES):
-        if (m >> t) == 0:
-            break
-        if (m >> t) & 1:
-            v = pref_score(code, t, s, seat, hands, c0, c1, c2, c3)
-            if v > best:
-                best = v
-                total = hands[s, seat, t]
-            elif v == best:
-                total += hands[s, seat, t]
+    tied = int64(0)
+    rest = int64(m)
+    while rest != 0:
+        t = lowest_bit(rest)
+        rest &= rest - 1
+        v = pref_score(code, t, s, seat, hands, c0, c1, c2, c3)
+        if v > best:
+            best = v
+            total = hands[s, seat, t]
+            tied = int64(1) << t
+        elif v == best:
+            total += hands[s, seat, t]
+            tied |= int64(1) << t
     x = int(u * total)
-    for t in range(N_TYPES):
-        if (m >> t) == 0:
-            break
-        if (m >> t) & 1 and pref_score(code, t, s, seat, hands, c0, c1, c2, c3) == best:
-            x -= hands[s, seat, t]
-            if x < 0:
-                return t
+    while tied != 0:
+        t = lowest_bit(tied)
+        tied &= tied - 1
+        x -= hands[s, seat, t]
+        if x < 0:
+            return t
     return -1
 
 
@@ -180,9 +183,11 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
     bits = int64(0)
     if mode == MODE_PILE:
         colour = slot[s, F_MINI_COLOUR]
-        for t in range(N_TYPES):
-            if hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour):
-                bits |= int64(1) << t
+        if 0 <= colour < 4:
+            for t in range(colour * 14, colour * 14 + 14):
+                bits |= int64(hands[s, seat, t] > 0) << t
+        for t in range(N_COLOURED, N_TYPES):
+            bits |= int64(hands[s, seat, t] > 0) << t
         return bits
     if mode == MODE_DRAWN:
         card = slot[s, F_PENDING]
@@ -195,17 +200,17 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
     for c in range(4):  # the active colour's block, and the top card's face in the other colours (T-1)
         if c == colour:
             for t in range(c * 14, c * 14 + 14):
-                if hands[s, seat, t] > 0:
-                    bits |= int64(1) << t
-        elif column and hands[s, seat, c * 14 + face] > 0:
-            bits |= int64(1) << (c * 14 + face)
+                bits |= int64(hands[s, seat, t] > 0) << t
+        elif column:
+            bits |= int64(hands[s, seat, c * 14 + face] > 0) << (c * 14 + face)
     for t in range(N_COLOURED, N_TYPES):
-        if hands[s, seat, t] > 0 and (t != WILD_DRAW_FOUR or wd4_legal(s, seat, hands, slot, cfg)):
-            bits |= int64(1) << t
+        bits |= int64(hands[s, seat, t] > 0) << t
+    if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
+        bits &= ~(int64(1) << WILD_DRAW_FOUR)
     return bits
 
 
-@kernel
+@leaf
 def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d, c0, c1, c2, c3):
     """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``."""
     most = max(max(c0, c1), max(c2, c3))
@@ -288,49 +293,52 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     small = 0
     if needs & NEEDS_OPPONENTS:
         nxt, small = opponents(s, seat, hsize, slot, cfg)
-    if ph == PH_TURN:
+    if ph == PH_COLOUR:
+        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
+    if ph != PH_TURN and ph != PH_DRAWN and ph != PH_PILEUP:  # PH_CHALLENGE
+        flag = 0
+        if cfg[o + P_HAS_CHALLENGE] and cond_ok(cfg, o + P_CHALLENGE, hand, non_wild, nxt, small, n, hsize[s, slot[s, F_SEAT]], d):
+            flag = 1
+        return -1, -1, flag, -1
+    drawn = slot[s, F_PENDING] if ph == PH_DRAWN else -1
+    how = cfg[o + P_DRAWN]
+    # One call of the rule choice for the three phases that choose a card by the rules.
+    pick = -1
+    if ph != PH_DRAWN or how == DRAWN_RULES:
         u = seat_uniform(keys, seat_ctr, s, seat)
-        bits = legal_bits(int64(MODE_TURN), s, seat, hands, slot, cfg)
-        card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
+        if ph == PH_PILEUP:
+            mode, base, n_rules = int64(MODE_PILE), o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, cfg[o + P_N_PILE]
+            prefer, otherwise_draw = cfg[o + P_PILE_PREFER], int64(0)
+        else:
+            mode, base, n_rules = int64(MODE_TURN if ph == PH_TURN else MODE_DRAWN), o + P_RULES, cfg[o + P_N_PLAY]
+            prefer, otherwise_draw = cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW])
+        bits = legal_bits(mode, s, seat, hands, slot, cfg)
+        pick = rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
-        if (cfg[o + P_HAS_BLUFF] and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
-                and not wd4_legal(s, seat, hands, slot, cfg) and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
+    if ph == PH_PILEUP:
+        return pick, -1, 0, -1
+    bluff = cfg[o + P_HAS_BLUFF] != 0 and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)
+    if ph == PH_TURN:
+        card = pick
+        if (bluff and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
+                and not wd4_legal(s, seat, hands, slot, cfg)):
             card = WILD_DRAW_FOUR
-        colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if needs_colour(card) else -1
-        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
-        return card, colour, 0, pair
-    if ph == PH_DRAWN:
-        card = slot[s, F_PENDING]
-        how = cfg[o + P_DRAWN]
+        play = True
+    else:
+        card = drawn
         if how == DRAWN_LEGAL:
             play = playable(s, seat, card, hands, slot, cfg) == 1
         elif how == DRAWN_NEVER:
             play = False
         else:
-            u = seat_uniform(keys, seat_ctr, s, seat)
-            bits = legal_bits(int64(MODE_DRAWN), s, seat, hands, slot, cfg)
-            play = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), bits, u,
-                              s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3) >= 0
-        if (cfg[o + P_HAS_BLUFF] and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2
-                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
+            play = pick >= 0
+        if bluff and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2:
             play = True
-        colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
-        pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
-        return -1, colour, 1 if play else 0, pair
-    if ph == PH_COLOUR:
-        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
-    if ph == PH_PILEUP:
-        u = seat_uniform(keys, seat_ctr, s, seat)
-        bits = legal_bits(int64(MODE_PILE), s, seat, hands, slot, cfg)
-        n_pile = cfg[o + P_N_PILE]
-        card = rules_pick(cfg, o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, n_pile, cfg[o + P_PILE_PREFER], int64(0), bits, u,
-                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
-        return card, -1, 0, -1
-    # PH_CHALLENGE
-    flag = 0
-    if cfg[o + P_HAS_CHALLENGE] and cond_ok(cfg, o + P_CHALLENGE, hand, non_wild, nxt, small, n, hsize[s, slot[s, F_SEAT]], d):
-        flag = 1
-    return -1, -1, flag, -1
+    colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
+    pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
+    if ph == PH_TURN:
+        return card, colour, 0, pair
+    return -1, colour, 1 if play else 0, pair
 
 
 @kernel

@@ -7,7 +7,13 @@
 - :func:`extreme_cards`: the seat with the fewest (or most) cards, ties uniform.
 - :func:`link_pair` and :func:`point_at`: the seats a Wild Drawn Together links (P-6) and the
   seat a Point Taken points at (A-4), chosen by one of the ``SEAT_*`` ways.
+- :func:`lowest_bit`: the index of the lowest set bit of a type mask (one instruction), so a
+  loop over the card types in a mask visits only the types in it.
 """
+
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from .finish import count_seats
 from .jit import leaf, rule
@@ -16,11 +22,22 @@ from .rng import seat_uniform
 
 __all__ = [
     "SEAT_FEWEST", "SEAT_MOST", "SEAT_RANDOM", "argmax4", "colour_totals", "extreme_cards", "link_excluded",
-    "link_pair", "nth_allowed", "point_at",
+    "link_pair", "lowest_bit", "nth_allowed", "point_at",
 ]
 
 SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM = range(3)
 """How a seat is chosen: fewest cards, most cards (ties uniform), or uniformly."""
+
+
+@intrinsic
+def lowest_bit(typingctx: object, mask: types.Integer) -> tuple[object, object]:
+    """The index of the lowest set bit of the int64 ``mask`` (``mask`` must not be 0): LLVM's
+    ``cttz``, one instruction. ``while m: t = lowest_bit(m); m &= m - 1`` visits the set bits
+    in increasing order."""
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list[ir.Value]) -> ir.Value:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
 
 
 @rule
