@@ -67,3 +67,40 @@ def test_a_compiled_seat_that_rarely_catches_is_asked_in_python() -> None:
     assert played.rec[:, L.R_UNO_PENALTIES].sum() == 0
     catching = RunConfig.build(rules="classic", players=4, strategies=["random", lineup[1]] * 2, seed=4)
     assert Engine(catching).play(0, 2000).rec[:, L.R_UNO_PENALTIES].sum() > 0
+
+
+RESTATED_NAMES = ["ranking", "wild-saver", "colour-keeper", "diversity", "attacker"]
+
+
+@pytest.mark.parametrize(("preset", "players", "overrides"), [
+    ("classic", 2, []), ("classic", 4, ["wd4_challenge=true"]), ("classic-house", 5, []),
+    ("party", 3, ["relink_must_differ=true"]), ("party", 4, ["relink_must_differ=true"]),
+    ("party", 6, ["speed_play=true"]), ("party", 6, ["pileup_may_refuse=true"]),
+    ("party", 12, []),
+])
+def test_builtins_restated_as_rule_files_play_identical_games_compiled(preset: str, players: int, overrides: list[str]) -> None:
+    """``ranking``, ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their defaults are
+    played by the compiled rule interpreter (``fast_paths.RESTATED``): the same games as their Python
+    methods, record for record, with every one of them at the table (and ``random``, ``greedy``)."""
+    lineup = (RESTATED_NAMES + ["random", "greedy"]) * 2
+    config = RunConfig.build(rules=preset, players=players, strategies=lineup[:players], seed=17, overrides=overrides)
+    fast_engine = Engine(config, compiled=True)
+    assert all(compiled_policy(s) for s in fast_engine.strategies)
+    fast = fast_engine.play(0, 1500)
+    slow = Engine(config, compiled=False).play(0, 1500)
+    assert np.array_equal(fast.rec, slow.rec)
+    assert np.array_equal(fast.points, slow.points)
+
+
+def test_restated_builtins_play_identical_elimination_matches_compiled() -> None:
+    """Eliminations (E-4) leave fewer seats to point at and link: still the same matches on both paths."""
+    config = RunConfig.build(rules="party", players=4, strategies=["attacker", "diversity", "wild-saver", "ranking"],
+                             seed=11, match=True, overrides=["scoring=penalty", "elimination=true", "target_score=150"])
+    fast = Engine(config, compiled=True).play(0, 400)
+    slow = Engine(config, compiled=False).play(0, 400)
+    assert np.array_equal(fast.rec, slow.rec) and np.array_equal(fast.points, slow.points)
+
+
+def test_a_builtin_off_its_defaults_is_not_restated() -> None:
+    engine = Engine(RunConfig.build(strategies="wild-saver(k=3),attacker(threat=1),ranking", players=3, seed=1))
+    assert [compiled_policy(s) != 0 for s in engine.strategies] == [False, False, True]

@@ -26,7 +26,7 @@ from . import kernel_cache, registry
 from .batch import Buffers, Played
 from .config import RunConfig
 from .decisions import Decisions, StrategyError
-from .fast_paths import auto_drawn_mask, compiled_policy
+from .fast_paths import auto_drawn_mask, compiled_policy, rule_program
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.policy import POLICY_RULES
@@ -91,7 +91,7 @@ class Engine:
                     from .rulebot.encode import encode_program
 
                     pol += L.N_CFG + sum(len(words) for words in programs)
-                    programs.append(encode_program(strat.program))  # type: ignore[attr-defined]
+                    programs.append(encode_program(rule_program(strat)))
                 self.cfg[L.C_POLICY0 + k] = pol
             self.cfg = np.concatenate([self.cfg[: L.N_CFG], *programs]).astype(np.int32)
 

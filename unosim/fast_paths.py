@@ -12,6 +12,12 @@ through Python, whatever flags it inherits.
   (module and qualified name, so that strategies never import kernels), with
   the parameter values the transcription covers. A subclass, even one that
   overrides nothing, takes the Python path.
+- **Built-ins restated as rule files** (:data:`RESTATED`): ``ranking``,
+  ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their
+  default parameters are played by the compiled rule interpreter running their
+  shipped rule file (``strategies/rules/``), which decides every decision as
+  the built-in does, drawing the same uniforms
+  (``tests/test_compiled_policies.py`` plays both paths and compares the records).
 - **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
   :attr:`Strategy.never_forgets_uno`) are trusted only when the decision
   methods they summarise resolve to the class that declared the shortcut (or
@@ -22,11 +28,18 @@ through Python, whatever flags it inherits.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
 from .strategy import Strategy
 
-__all__ = ["COMPILED", "DECISIONS", "asks_forget_uno", "auto_drawn_mask", "compiled_policy", "plays_drawn_unasked"]
+if TYPE_CHECKING:
+    from .rulebot.program import RuleProgram
+
+__all__ = [
+    "COMPILED", "DECISIONS", "RESTATED", "asks_forget_uno", "auto_drawn_mask", "compiled_policy", "plays_drawn_unasked",
+    "rule_program",
+]
 
 DECISIONS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
@@ -50,6 +63,26 @@ COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
 
 UNO catches are never compiled (they go through Python), so ``catch_uno_rate`` is free."""
 
+RESTATED: dict[str, str] = {
+    "unosim.strategies.ranking:RankingStrategy": "ranking",
+    "unosim.strategies.wild_saver:WildSaverStrategy": "wild-saver",
+    "unosim.strategies.colour_keeper:ColourKeeperStrategy": "colour-keeper",
+    "unosim.strategies.diversity:DiversityStrategy": "diversity",
+    "unosim.strategies.attacker:AttackerStrategy": "attacker",
+}
+"""Exact class -> the shipped rule file that restates it at its default parameters."""
+
+
+def _at_defaults(strat: Strategy) -> bool:
+    """Every parameter at its default (``catch_uno_rate`` is free: catches go through Python)."""
+    mine, default = strat.get_params(), type(strat)().get_params()
+    mine.pop("catch_uno_rate", None)
+    default.pop("catch_uno_rate", None)
+    return bool(mine == default)
+
+
+COMPILED.update({key: (POLICY_RULES, _at_defaults) for key in RESTATED})
+
 
 def _class_key(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
@@ -61,6 +94,15 @@ def compiled_policy(strat: Strategy) -> int:
     if entry is None or not entry[1](strat):
         return POLICY_NONE
     return entry[0]
+
+
+def rule_program(strat: Strategy) -> RuleProgram:
+    """The rule program the compiled interpreter runs for ``strat`` (whose policy is ``POLICY_RULES``):
+    a rule strategy's own, or the shipped file restating a built-in."""
+    from .rulebot.program import load_program
+
+    name = RESTATED.get(_class_key(type(strat)))
+    return load_program(name) if name is not None else strat.program  # type: ignore[attr-defined]
 
 
 def _trusted(strat: Strategy, shortcut: str, methods: tuple[str, ...]) -> bool:
