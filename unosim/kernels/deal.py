@@ -15,6 +15,7 @@ from .layout import (
     C_FIRST_WILD,
     C_HAND,
     C_PLAYERS,
+    C_TRACE,
     DISC,
     DR_START,
     DRAW,
@@ -180,7 +181,8 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
     start_round(s, dealer, slot)
     for p in range(n_players):
         if (alive >> p) & 1:
-            log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
+            if cfg[C_TRACE]:  # hot: the call is not inlined
+                log(cfg, ev, nev, g, EV_DEAL, p, -1, dealer, 0)
     # S-2/S-3: the first card
     mode = cfg[C_FIRST_CARD]
     card = -1

@@ -145,7 +145,8 @@ def start_turn(s, slot, game, cfg, ev, nev):
         slot[s, F_PHASE] = PH_END
         return
     slot[s, F_PHASE] = PH_TURN
-    log(cfg, ev, nev, game[s], EV_TURN, seat, -1, slot[s, F_TURNS], 0)
+    if cfg[C_TRACE]:  # hot: the call is not inlined
+        log(cfg, ev, nev, game[s], EV_TURN, seat, -1, slot[s, F_TURNS], 0)
 
 
 @leaf

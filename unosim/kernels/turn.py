@@ -8,6 +8,7 @@ from .layout import (
     C_AUTO_DRAWN,
     C_DRAW_UNTIL,
     C_LINK_VOLUNTARY,
+    C_TRACE,
     DISC,
     DR_TURN,
     EV_COLOUR,
@@ -66,7 +67,8 @@ def play_card(s, seat, card, colour, forget, pair, jump, slot, game, hands, hsiz
     slot[s, F_LAST_PLAYER] = seat
     slot[s, F_SEAT] = seat
     slot[s, F_PENDING] = card
-    log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], jump)
+    if cfg[C_TRACE]:  # hot: the call is not inlined
+        log(cfg, ev, nev, game[s], EV_PLAY, seat, card, slot[s, F_COLOUR], jump)
     if card == WILD_DRAWN_TOGETHER:  # P-6: the new link replaces any earlier one
         slot[s, F_LINK_A] = pair // 16 if pair >= 0 else -1
         slot[s, F_LINK_B] = pair % 16 if pair >= 0 else -1
@@ -102,7 +104,8 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
             break
         hands[s, seat, card] += 1
         got += 1
-        log(cfg, ev, nev, game[s], EV_DRAW, seat, card, DR_TURN, 0)
+        if cfg[C_TRACE]:  # hot: the call is not inlined
+            log(cfg, ev, nev, game[s], EV_DRAW, seat, card, DR_TURN, 0)
         last = card
         last_ok = playable(s, seat, card, hands, slot, cfg)
         if last_ok or not cfg[C_DRAW_UNTIL]:
@@ -139,7 +142,8 @@ def apply_drawn(s, play, colour, forget, pair, slot, game, hands, hsize, piles, 
     if play:
         play_card(s, seat, slot[s, F_PENDING], colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
     else:
-        log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
+        if cfg[C_TRACE]:  # hot: the call is not inlined
+            log(cfg, ev, nev, game[s], EV_KEEP, seat, slot[s, F_PENDING], 0, 0)
         pass_turn(s, seat_at(seat, int64(1), slot, s, cfg), slot, cfg)
 
 
@@ -149,5 +153,6 @@ def apply_colour(s, colour, slot, game, cfg, ev, nev):
     or the player of a Wild Pile Up that acts as a Wild (P-5; then the next player plays)."""
     seat = slot[s, F_ACTOR]
     slot[s, F_COLOUR] = colour
-    log(cfg, ev, nev, game[s], EV_COLOUR, seat, -1, colour, 0)
+    if cfg[C_TRACE]:  # hot: the call is not inlined
+        log(cfg, ev, nev, game[s], EV_COLOUR, seat, -1, colour, 0)
     pass_turn(s, seat if slot[s, F_TURNS] == 0 else seat_at(seat, int64(1), slot, s, cfg), slot, cfg)
