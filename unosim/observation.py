@@ -193,6 +193,12 @@ class TableFields:
         """Cards the acting seat holds."""
         return self.info[:, L.I_HSIZE]
 
+    @property
+    def may_take(self) -> NDArray[np.bool_]:
+        """``pileup`` phase: the mini pile may be taken now instead of adding a card (P-5): nothing
+        may be added, or the rule option ``pileup_may_refuse`` is on. False in the other phases."""
+        return self.info[:, L.I_MAY_TAKE] != 0
+
 
 class Observation(TableFields):
     """A batch of decisions of one phase for one strategy (see module doc).
