@@ -44,3 +44,20 @@ def test_dataset_holds_the_rule_text_resumes_and_refuses_an_edited_file(tmp_path
     bot.write_text(TEXT + "# a comment changes the text, so the settings too\n")
     with pytest.raises(ValueError, match="made with other settings"):
         _run(bot, out)
+
+
+def test_tournament_dataset_holds_the_rule_text_and_refuses_an_edited_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a short label (rules(path='bot.toml')) for the report's figures
+    bot, out = Path("bot.toml"), tmp_path / "t"
+    bot.write_text(TEXT)
+
+    def play() -> None:
+        unosim.tournament(rules="classic", players=2, strategies=f"rules:{bot},random", games=40, seed=1, out=out,
+                          bootstrap=10)
+
+    play()
+    assert dataset.read_metadata(out)["strategy_params"][f"rules(path='{bot}')"]["file_text"] == TEXT
+    play()  # the same tournament again: its dataset is reused
+    bot.write_text(TEXT + "# edited\n")
+    with pytest.raises(ValueError, match=r"other settings \(strategy_params\.rules"):
+        play()

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from unosim.strategies.greedy import GreedyStrategy
 
 from unosim.config import RunConfig
 from unosim.observation import Observation
 from unosim.position import Position, play_from
 from unosim.rulebot import RuleStrategy
-from unosim.strategies.greedy import GreedyStrategy
 from unosim.trace import replay
 
 PARTY = {"speed_play": False}  # no jump-ins (P-1): the script answers only the decisions below

@@ -16,9 +16,10 @@ three condition blocks (bluff, challenge, jump-in), then the play rules and
 the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
 bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any)
 and the card-colour condition (-1 any, 1 held most, 0 not). A rule holds: draw
-word (0 a card rule; ``RULE_DRAW`` draw instead; ``RULE_TAKE`` take the mini pile, firing only
-when taking is allowed: nothing may be added, or ``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two 30-bit masks, its
-conditions. A preference code holds up to three criteria, two bits each, the
+word (0 a card rule, ``RULE_DRAW`` draw instead, ``RULE_TAKE`` take the mini
+pile: fires only when taking is allowed, i.e. nothing may be added or
+``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two
+30-bit masks, its conditions. A preference code holds up to three criteria, two bits each, the
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 

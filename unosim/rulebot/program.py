@@ -334,18 +334,18 @@ def _rule(r: _Reader, table: str, i: int, data: Any, default_prefer: tuple[str, 
     r.unknown(table, data, allowed, i)
     help_text = _PILE_CARD_HELP if pile else _CARD_HELP
     if "card" not in data:
-        what = "adds (or take)" if pile else "plays (or draw)"
+        what = "adds" if pile else "plays"
         raise r.fail(table, "card", _MISSING, f"every rule names the cards it {what} with card = ...; " + help_text, i)
     value = data["card"]
     items = value if isinstance(value, list) else [value]
     word, other = ("take", "draw") if pile else ("draw", "take")  # a mini-pile rule takes the pile, a play rule draws
     draw = items == [word]
-    if items == [other]:
+    if other in items:
         instead = ('a mini-pile rule takes the pile with card = "take" (it fires only when taking is allowed: nothing '
                    'may be added, or the rule option pileup_may_refuse).' if pile else
                    'a play rule draws instead with card = "draw"; "take" is for [[pile.rule]] (take the mini pile).')
         raise r.fail(table, "card", value, instead, i)
-    if not draw and (word in items or other in items):
+    if not draw and word in items:
         raise r.fail(table, "card", value, f'write card = "{word}" alone (a rule that names cards adds or plays one of '
                      f'them); put the cards in a rule of their own.', i)
     cards = np.zeros(N_TYPES, bool)
