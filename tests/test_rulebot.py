@@ -187,7 +187,7 @@ def test_every_decision_table_is_played(tmp_path) -> None:
         "[[play.rule]]\ncard = 'any'\nplayers_max = 8\n"
         "[drawn]\nplay = 'rules'\n[colour]\nchoose = 'least'\n[bluff]\nnext_hand_max = 2\n"
         "[challenge]\nopponent_hand_min = 5\n[point_taken]\ntarget = 'most'\n[link]\npair = 'random'\n"
-        "[pile]\nprefer = 'colour'\n[[pile.rule]]\ncard = 'number'\n"
+        "[pile]\nprefer = 'colour'\n[[pile.rule]]\ncard = 'take'\nnext_hand_max = 2\n[[pile.rule]]\ncard = 'number'\n"
         "[jump_in]\nweight = 0.5\nhand_min = 3\n[uno]\nforget_rate = 0.3\ncatch_rate = 0.5\n"
     )
     for rules in ("party", "classic"):

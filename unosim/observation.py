@@ -30,6 +30,8 @@ Fields
                    pile's colour (``pileup``)
 ``hand_size``      cards the acting seat holds
 ``n_legal``        legal physical cards held (``turn``)
+``may_take``       the mini pile may be taken instead of adding (``pileup``: nothing may
+                   be added, or the rule option ``pileup_may_refuse``)
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``alive``          ``[n, players]`` seats still in the match (all of them, except in
                    ``elimination`` matches, E-4: an eliminated seat holds no card, takes
