@@ -29,7 +29,11 @@ SAME_GAME_COLUMNS = ["winner", "turns", "cards_drawn", "truncated", "hand_points
         ("[[play.rule]]\ncard = 'wilds'\ncolour_held_most = true\n", 3, "wild cards have no colour"),
         ("[[play.rule]]\ncard = 'any'\nnon_wild_min = 4\nhand_max = 3\n", 3, "above hand_max = 3"),
         ("[[play.rule]]\ncard = 'any'\nplayers_max = 17\n", 3, "whole number from 2 to 16"),
-        ("[[pile.rule]]\ncard = 'draw'\n", 2, "pile.rule[1].card = \"draw\""),
+        ("[[pile.rule]]\ncard = 'draw'\n", 2, "card = \"draw\" is not allowed; a mini-pile rule takes the pile with card = \"take\""),
+        ("[[play.rule]]\ncard = 'take'\n", 2, "card = \"take\" is not allowed; a play rule draws instead with card = \"draw\""),
+        ("[[pile.rule]]\ncard = ['take', 'red']\n", 2, "card = [\"take\", \"red\"] is not allowed; write card = \"take\" alone"),
+        ("[[pile.rule]]\ncard = 'green'\n[[pile.rule]]\ncard = 'take'\nprefer = 'points'\n", 5, "pile.rule[2].prefer = \"points\""),
+        ("[[pile.rule]]\ncard = 'take'\ncolour_held_most = true\n", 3, "a \"take\" rule plays no card"),
         ("[jump_in]\nweight = -1\n", 2, "jump_in.weight = -1"),
         ("[play]\nprefer = ['points', 'points']\n", 2, "distinct tie-break criteria"),
         ("[[play.rule]]\nhand_min = 2\n", 1, "play.rule[1].card = (missing)"),
@@ -47,6 +51,13 @@ def test_empty_file_takes_every_default() -> None:
     p = parse_program("", "empty.toml")
     assert (p.play, p.pile, p.play_prefer, p.drawn, p.colour, p.bluff, p.challenge) == ((), (), ("points",), "legal", "most", None, None)
     assert (p.point_taken, p.link, p.jump_weight, p.forget_uno_rate, p.catch_uno_rate) == ("fewest", "fewest", 1.0, 0.0, 1.0)
+
+
+def test_take_rule_is_read() -> None:
+    p = parse_program("[[pile.rule]]\ncard = 'take'\nnext_hand_max = 1\n[[pile.rule]]\ncard = 'wilds'\n", "x.toml")
+    take, wilds = p.pile
+    assert take.draw and not take.cards.any() and take.label == "take the pile" and take.conditions.high[2] == 1
+    assert not wilds.draw and p.text.startswith("[[pile.rule]]")
 
 
 def test_card_selectors() -> None:
@@ -91,6 +102,7 @@ class RandomObs:
         self.link_choices = self.alive.copy()
         self.direction = g.choice([-1, 1], n).astype(np.int32)
         self.bluffable = np.zeros(n, bool)
+        self.may_take = g.random(n) < 0.5
         self.target = np.zeros(n, np.int32)
         self.discard = np.zeros((n, 60), np.int16)
         self.game = np.arange(n)
@@ -116,6 +128,24 @@ def test_shipped_file_decides_like_the_builtin(name: str) -> None:
         theirs = getattr(builtin, method)(obs, *args)
         obs.reset()
         assert np.array_equal(theirs, getattr(rule, method)(obs, *args)), method
+
+
+def test_take_rule_fires_only_where_taking_is_allowed(tmp_path) -> None:
+    """On 3,000 random mini-pile positions: the take rule takes where taking is allowed and its condition
+    holds; elsewhere the next rule (wilds) and then the default (best by points) decide."""
+    bot = tmp_path / "take.toml"
+    bot.write_text("[[pile.rule]]\ncard = 'take'\nhand_max = 5\n[[pile.rule]]\ncard = 'wilds'\n")
+    strat = RuleStrategy(path=str(bot))
+    obs = RandomObs(seed=4)
+    cards = strat.add_to_pile(obs)
+    takes = obs.may_take & (obs.hand_size <= 5)
+    assert takes.any() and (~takes & (obs.hand_size <= 5)).any()
+    assert (cards[takes] == -1).all()
+    able = (obs.legal & (obs.hand > 0)).any(axis=1)
+    rest = ~takes
+    assert ((cards[rest] >= 0) == able[rest]).all()
+    wild = rest & (obs.legal & (obs.hand > 0))[:, 56:].any(axis=1)
+    assert wild.any() and (cards[wild] >= 56).all()  # the second rule: a wild whenever one may be added
 
 
 def _records(strategies: str, rules: str, players: int, games: int) -> object:
@@ -153,7 +183,7 @@ def test_every_decision_table_is_played(tmp_path) -> None:
         "[[play.rule]]\ncard = 'any'\nplayers_max = 8\n"
         "[drawn]\nplay = 'rules'\n[colour]\nchoose = 'least'\n[bluff]\nnext_hand_max = 2\n"
         "[challenge]\nopponent_hand_min = 5\n[point_taken]\ntarget = 'most'\n[link]\npair = 'random'\n"
-        "[pile]\nprefer = 'colour'\n[[pile.rule]]\ncard = 'number'\n"
+        "[pile]\nprefer = 'colour'\n[[pile.rule]]\ncard = 'take'\nnext_hand_max = 2\n[[pile.rule]]\ncard = 'number'\n"
         "[jump_in]\nweight = 0.5\nhand_min = 3\n[uno]\nforget_rate = 0.3\ncatch_rate = 0.5\n"
     )
     for rules in ("party", "classic"):

@@ -1,8 +1,9 @@
 """The compiled rule interpreter plays exactly the games of the Python one (issue 13).
 
-Property test over random rule files (every decision table, two different
-files at one table, with ``random`` and ``greedy``), every preset, 2-16
-players: the engine's compiled path (``kernels/rule_policy.py``) and the
+Property test over random rule files (every decision table, mini-pile take
+rules included, two different files at one table, with ``random`` and
+``greedy``), every preset (and the party rules with ``pileup_may_refuse``),
+2-16 players: the engine's compiled path (``kernels/rule_policy.py``) and the
 Python path (:class:`unosim.rulebot.RuleStrategy`) give identical records.
 Derandomised on CI (``tests/conftest.py``).
 """
@@ -61,8 +62,8 @@ def rules(draw: st.DrawFn, table: str, pile: bool) -> list[str]:
     lines = []
     for _ in range(draw(st.integers(0, 5))):
         lines.append(f"[[{table}]]")
-        if not pile and draw(st.integers(0, 5)) == 0:
-            lines.append('card = "draw"')
+        if draw(st.integers(0, 4 if pile else 5)) == 0:  # draw instead (play), take the mini pile (pile)
+            lines.append('card = "take"' if pile else 'card = "draw"')
             lines += draw(conditions(TABLE_VARS))
             continue
         cards = draw(st.lists(st.sampled_from(SELECTORS), unique=True, min_size=1, max_size=3))
@@ -103,10 +104,13 @@ def records(config: RunConfig, games: int, compiled: bool) -> dict:
     return records_table(config, engine.play(0, games)).to_pydict()
 
 
-@pytest.mark.parametrize("preset", ["classic", "classic-house", "party"])
+@pytest.mark.parametrize(("preset", "refuse"), [("classic", False), ("classic-house", False), ("party", False), ("party", True)])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(first=rule_files(), second=rule_files(), players=st.integers(2, 16), seed=st.integers(0, 2**32 - 1))
-def test_compiled_and_python_interpreters_play_identical_games(preset: str, first: str, second: str, players: int, seed: int) -> None:
+def test_compiled_and_python_interpreters_play_identical_games(
+    preset: str, refuse: bool, first: str, second: str, players: int, seed: int,
+) -> None:
+    """``refuse``: the party rules with ``pileup_may_refuse``, where take rules fire while a card could be added."""
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp, "a.toml"), Path(tmp, "b.toml")
         a.write_text(first)
@@ -114,7 +118,7 @@ def test_compiled_and_python_interpreters_play_identical_games(preset: str, firs
         lineup = ",".join([f"rules:{a}", "random", f"rules:{b}", "greedy"][i % 4] for i in range(players))
         copies = RuleSet.preset(preset).copies_needed(players)
         config = RunConfig.build(rules=preset, players=players, seed=seed, strategies=lineup, games=16,
-                                 overrides=[f"deck_copies={copies}"])
+                                 overrides=[f"deck_copies={copies}", f"pileup_may_refuse={str(refuse).lower()}"])
         assert records(config, 16, compiled=True) == records(config, 16, compiled=False)
 
 

@@ -98,11 +98,13 @@ IDENTITY_KEYS = (
     "unosim_version",
     "config",
     "deck",
+    "strategy_params",
     "extra_columns",
     "cells",
     "chunking",
 )
-"""Metadata keys that must agree for a run to resume into an existing dataset."""
+"""Metadata keys that must agree for a run to resume into an existing dataset (``strategy_params``: every
+strategy's full description, e.g. a rule strategy's file text, so an edited rule file is a change of settings)."""
 
 _CHUNK_FILE = re.compile(r"^(cell-\d+-)?part-\d+\.parquet$")
 _TEMP_FILE = re.compile(r"^\..*\.tmp-[0-9a-f-]+$")

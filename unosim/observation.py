@@ -30,6 +30,8 @@ Fields
                    pile's colour (``pileup``)
 ``hand_size``      cards the acting seat holds
 ``n_legal``        legal physical cards held (``turn``)
+``may_take``       the mini pile may be taken instead of adding (``pileup``: nothing may
+                   be added, or the rule option ``pileup_may_refuse``)
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``alive``          ``[n, players]`` seats still in the match (all of them, except in
                    ``elimination`` matches, E-4: an eliminated seat holds no card, takes
@@ -192,6 +194,12 @@ class TableFields:
     def hand_size(self) -> NDArray[np.int32]:
         """Cards the acting seat holds."""
         return self.info[:, L.I_HSIZE]
+
+    @property
+    def may_take(self) -> NDArray[np.bool_]:
+        """``pileup`` phase: the mini pile may be taken now instead of adding a card (P-5): nothing
+        may be added, or the rule option ``pileup_may_refuse`` is on. False in the other phases."""
+        return self.info[:, L.I_MAY_TAKE] != 0
 
 
 class Observation(TableFields):

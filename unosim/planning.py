@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from . import dataset
 from .config import RunConfig
 from .rule_encoding import check_supported as check_rules
+from .strategy_spec import StrategySpec
 from .version import __version__
 
 __all__ = [
@@ -92,11 +94,13 @@ def describe_deck(config: RunConfig) -> dict[str, Any]:
     return {"name": deck.name, "counts": list(deck.counts), "copies": config.rules.deck_copies}
 
 
-def describe_strategies(config: RunConfig) -> dict[str, Any]:
-    """Every distinct strategy of the line-up by its spec: name, class and all its parameters (defaults included)."""
+def describe_strategies(config: RunConfig | Sequence[StrategySpec]) -> dict[str, Any]:
+    """Every distinct strategy of the line-up (or of the specs given) by its spec: name, class and all its
+    parameters (defaults included), and what else its ``describe()`` adds (a rule strategy: its file's text)."""
     from .registry import make
 
-    return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in config.strategies}
+    specs = config.strategies if isinstance(config, RunConfig) else config
+    return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in specs}
 
 
 def existing_chunk_size(out: Path | None) -> int | None:

@@ -181,8 +181,15 @@ def play_from(
     *,
     seed: int = 0,
     overrides: dict[str, Any] | None = None,
+    seats: dict[int, Strategy] | None = None,
+    compiled: bool = True,
 ) -> Snapshot:
-    """Put ``position`` on the table, answer ``script``, return the resulting state."""
+    """Put ``position`` on the table, answer ``script``, return the resulting state.
+
+    ``seats`` maps seats to strategies that decide for themselves (a rule strategy,
+    say: on its compiled path unless ``compiled`` is False); the script answers
+    for every other seat, and play stops once it is exhausted.
+    """
     from .engine import Engine
 
     players = len(position.hands)
@@ -190,9 +197,11 @@ def play_from(
     if overrides:
         ruleset = ruleset.replace(**overrides)
     config = RunConfig(rules=ruleset, players=players, strategies=RunConfig.build(players=players).strategies, seed=seed, games=1)
-    engine = Engine(config, batch_size=1, trace=True, check=True)
+    engine = Engine(config, batch_size=1, trace=True, check=True, compiled=compiled)
     scripted = ScriptedStrategy(script=script)
-    engine.set_strategies([scripted], ["scripted"], [0] * players)
+    own = dict(sorted((seats or {}).items()))
+    lineup = [list(own).index(p) + 1 if p in own else 0 for p in range(players)]
+    engine.set_strategies([scripted, *own.values()], ["scripted", *(f"seat {p}" for p in own)], lineup)
     run = engine.start(0, 1)
     b = run.buffers
     run.ctr[L.CT_NEXT] = 1  # no further game is dealt into the slot

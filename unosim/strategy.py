@@ -201,7 +201,7 @@ class Strategy(metaclass=_ChecksParameters):
         return np.stack([first, second], axis=1)
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
-        """Card to add to the mini pile, or :data:`TAKE` (P-5). Default: highest points."""
+        """Card to add to the mini pile, or :data:`TAKE` (P-5; allowed where ``obs.may_take``). Default: highest points."""
         return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:

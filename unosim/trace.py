@@ -33,6 +33,8 @@ class GameTrace:
     record: dict[str, object]
     why: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     """Per seat of a rule strategy, each turn's (card, the rule that chose it), in order (issue 13)."""
+    pile_why: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    """The same for each mini-pile decision (card -1: takes the pile)."""
 
     def narrate(self) -> list[str]:
         """The game in readable lines, one per event."""
@@ -57,12 +59,12 @@ def replay(config: RunConfig, game: int) -> GameTrace:
             strat.explanations = []
     played = engine.play(game, 1)
     row = records_table(config, played).to_pylist()[0]
-    why: dict[int, list[tuple[int, str]]] = {}
+    why: dict[str, dict[int, list[tuple[int, str]]]] = {"turn": {}, "pileup": {}}
     for strat in explaining:
-        for _, seat, card, text in strat.explanations:
-            why.setdefault(seat, []).append((card, text))
+        for _, seat, phase, card, text in strat.explanations:
+            why[phase].setdefault(seat, []).append((card, text))
     assert played.events is not None, "a traced engine keeps the events"
-    return GameTrace(config, game, played.events, played.opening[0], row, why)
+    return GameTrace(config, game, played.events, played.opening[0], row, why["turn"], why["pileup"])
 
 
 def _card(c: int) -> str:
@@ -82,6 +84,8 @@ def _narrate(t: GameTrace) -> Iterator[str]:
     names = [f"seat {p} ({s})" for p, s in enumerate(t.config.strategies)]
     yield f"Game {t.game} of seed {t.config.seed}: {t.config.rules.name} rules, {P} players."
     why = {seat: iter(reasons) for seat, reasons in t.why.items()}
+    pile_why = {seat: iter(reasons) for seat, reasons in t.pile_why.items()}
+    takes = "takes the mini pile" if t.config.rules.pileup_may_refuse else "cannot add and takes the mini pile"
     pending: tuple[int, str] | None = None  # the rule behind this turn's play or draw (rule strategies)
     for row in t.events:
         _, ev, seat, card, a, b = (int(x) for x in row)
@@ -93,6 +97,9 @@ def _narrate(t: GameTrace) -> Iterator[str]:
         drew = ev == L.EV_DRAW and a == L.DR_TURN and pending is not None and pending[0] < 0
         if pending is not None and (played_it or drew):
             because, pending = f" — {pending[1]}", None
+        if ev in (L.EV_PILE_ADD, L.EV_PILE_TAKE) and seat in pile_why:  # the rule behind a mini-pile decision
+            reason = next(pile_why[seat], None)
+            because = f" — {reason[1]}" if reason is not None else ""
         if ev == L.EV_DEAL:
             if seat == 0:
                 yield f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards."
@@ -144,9 +151,9 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             where = "." if card < N_COLOURED else (" (into the mini pile)." if a else " (onto the discard pile).")
             yield f"  Turned up for the mini pile: {_card(card)}{where}"
         elif ev == L.EV_PILE_ADD:
-            yield f"  {who} adds {_card(card)} to the mini pile."
+            yield f"  {who} adds {_card(card)} to the mini pile{because}."
         elif ev == L.EV_PILE_TAKE:
-            yield f"  {who} cannot add and takes the mini pile: {a} cards; the colour is now {_colour(b)}."
+            yield f"  {who} {takes}: {a} cards; the colour is now {_colour(b)}{because}."
         elif ev == L.EV_PILE_AS_WILD:
             yield "  No card can start a mini pile: the Wild Pile Up acts as a Wild."
         elif ev == L.EV_WRONG_JUMP:

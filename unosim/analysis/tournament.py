@@ -96,7 +96,7 @@ from numpy.typing import NDArray
 from .. import dataset
 from ..config import RunConfig
 from ..execution import check_options
-from ..planning import Part, Plan, default_chunk_size, describe_deck, existing_chunk_size, new_metadata
+from ..planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
 from ..rules import RuleSet
 from ..runner import execute
 from ..strategy_spec import StrategySpec, split_top_level
@@ -408,6 +408,7 @@ def build_plan(settings: Settings, deals: int, chunk_size: int) -> Plan:
         "max_games": settings.max_games,
         "bootstrap": settings.bootstrap,
     }
+    meta["strategy_params"] = describe_strategies(settings.specs)  # compared on resume: an edited rule file is a change
     parts, described = [], []
     for c, (table, rotation, lineup) in enumerate(cells):
         config = settings.config(lineup, deals)

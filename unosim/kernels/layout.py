@@ -74,7 +74,7 @@ __all__ = [
     "F_KIND0", "F_LAST_PLAYER", "F_LINK_A", "F_LINK_B", "F_LINK_ECHO_DRAWS", "F_MINI_COLOUR", "F_MINI_N", "F_NEXT",
     "F_PENDING", "F_PHASE", "F_PILEUP_CARDS", "F_PILEUPS", "F_PLAYED", "F_POINT_TAKEN_DRAWS", "F_RNG", "F_ROUND",
     "F_ROW", "F_SEAT", "F_TOP", "F_TRUNCATED", "F_TURN", "F_TURNS", "F_UNO_PENALTIES", "F_WINNER", "F_WRONG_JUMP_INS",
-    "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_NLEGAL", "I_PHASE", "I_TOP", "I_TURN",
+    "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_MAY_TAKE", "I_NLEGAL", "I_PHASE", "I_TOP", "I_TURN",
     "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_CTR", "N_DEC", "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS",
     "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN", "PH_EFFECTS", "PH_END", "PH_IDLE",
     "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_START_TURN", "PH_TURN", "PH_VOTE", "PH_WIN", "PHASE_NAMES",
@@ -164,7 +164,8 @@ I_BLUFFABLE = 6  # 1 if a Wild Draw Four may be played now as a bluff
 I_PHASE = 7
 I_HSIZE = 8  # cards the acting seat holds
 I_NLEGAL = 9  # legal physical cards held (PH_TURN)
-N_INFO = 10
+I_MAY_TAKE = 10  # 1 if the mini pile may be taken now (PH_PILEUP: nothing may be added, or C_PILEUP_REFUSE)
+N_INFO = 11
 
 # ---- record columns (int32 per game) ----------------------------------------
 R_DEALER = 0

@@ -8,6 +8,7 @@ to its strategy as views, with no copy.
 
 from .jit import rule
 from .layout import (
+    C_PILEUP_REFUSE,
     C_PLAYERS,
     C_WD4_CHALLENGE,
     F_ACTOR,
@@ -29,6 +30,7 @@ from .layout import (
     I_DIR,
     I_DRAWN,
     I_HSIZE,
+    I_MAY_TAKE,
     I_NLEGAL,
     I_PHASE,
     I_TOP,
@@ -87,6 +89,7 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
     row_info[q, r, I_PHASE] = ph
     row_info[q, r, I_HSIZE] = hsize[s, seat]
     row_info[q, r, I_NLEGAL] = 0
+    row_info[q, r, I_MAY_TAKE] = 0
     if ph == PH_TURN:
         bluff, n_legal = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
         row_info[q, r, I_BLUFFABLE] = bluff
@@ -122,3 +125,4 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_ha
             row_legal[q, r, t] = ok
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n
+        row_info[q, r, I_MAY_TAKE] = 1 if n == 0 or cfg[C_PILEUP_REFUSE] != 0 else 0

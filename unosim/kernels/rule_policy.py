@@ -19,8 +19,10 @@ three condition blocks (bluff, challenge, jump-in), then the play rules and
 the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
 bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any)
 and the card-colour condition (-1 any, 1 held most, 0 not). A rule holds: draw
-flag, preference code, the card types it names as two 30-bit masks, its
-conditions. A preference code holds up to three criteria, two bits each, the
+word (0 a card rule, ``RULE_DRAW`` draw instead, ``RULE_TAKE`` take the mini
+pile: fires only when taking is allowed, i.e. nothing may be added or
+``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two
+30-bit masks, its conditions. A preference code holds up to three criteria, two bits each, the
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
@@ -29,6 +31,7 @@ from numpy import int64
 from .finish import seat_at
 from .jit import kernel, leaf, rule
 from .layout import (
+    C_PILEUP_REFUSE,
     C_PLAYERS,
     C_SYMBOL_MATCH,
     C_WD4_CHALLENGE,
@@ -58,7 +61,7 @@ __all__ = [
     "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_OPPONENTS", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
     "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
     "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
-    "R_LO", "R_PREFER", "RULE_WORDS", "SCORE_BASE", "best_of",
+    "R_LO", "R_PREFER", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "SCORE_BASE", "best_of",
     "cond_ok", "criterion", "legal_bits", "opponents", "pref_score",
     "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_vote",
 ]
@@ -77,6 +80,8 @@ P_JUMP = P_CHALLENGE + COND_WORDS
 P_RULES = P_JUMP + COND_WORDS
 R_DRAW, R_PREFER, R_LO, R_HI, R_COND = range(5)
 RULE_WORDS = R_COND + COND_WORDS
+RULE_DRAW, RULE_TAKE = 1, 2
+"""``R_DRAW`` word of a play rule ``card = "draw"`` and of a mini-pile rule ``card = "take"``."""
 MASK_BITS = 30
 CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
 DRAWN_LEGAL, DRAWN_NEVER, DRAWN_RULES = range(3)
@@ -225,8 +230,11 @@ def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, han
         at = base + i * RULE_WORDS
         if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, int64(0), d):
             continue
-        if cfg[at + R_DRAW]:
-            return -1
+        w = cfg[at + R_DRAW]
+        if w:  # draw always fires; take only when taking is allowed (strategy.choose_by_rules' may_draw)
+            if w == RULE_DRAW or bits == 0 or cfg[C_PILEUP_REFUSE] != 0:
+                return -1
+            continue
         m = bits & (int64(cfg[at + R_LO]) | (int64(cfg[at + R_HI]) << MASK_BITS))
         cm = cfg[at + R_COND + 2 * N_VARS + 1]
         if cm == 1:

@@ -34,7 +34,14 @@ def _rule(rule: Rule) -> list[int]:
     bits = np.flatnonzero(rule.cards)
     lo = sum(1 << int(t) for t in bits if t < K.MASK_BITS)
     hi = sum(1 << int(t - K.MASK_BITS) for t in bits if t >= K.MASK_BITS)
-    return [int(rule.draw), _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
+    return [K.RULE_DRAW if rule.draw else 0, _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
+
+
+def _take(rule: Rule) -> list[int]:
+    """A mini-pile rule: as a play rule, with a take rule's ``R_DRAW`` word ``RULE_TAKE``."""
+    words = _rule(rule)
+    words[K.R_DRAW] = K.RULE_TAKE if rule.draw else 0
+    return words
 
 
 def _needs(p: RuleProgram, jump: bool = False) -> int:
@@ -63,7 +70,9 @@ def encode_program(p: RuleProgram) -> NDArray[np.int32]:
     head[K.P_HAS_BLUFF], head[K.P_HAS_CHALLENGE] = int(p.bluff is not None), int(p.challenge is not None)
     head[K.P_NEEDS], head[K.P_JUMP_NEEDS] = _needs(p), _needs(p, jump=True)
     words = head + _conditions(p.bluff) + _conditions(p.challenge) + _conditions(p.jump_conditions)
-    for rule in (*p.play, *p.pile):
+    for rule in p.play:
         words += _rule(rule)
+    for rule in p.pile:
+        words += _take(rule)
     assert len(words) == K.P_RULES + K.RULE_WORDS * (len(p.play) + len(p.pile))
     return np.asarray(words, np.int32)

@@ -99,7 +99,12 @@ class Conditions:
 
 @dataclass(frozen=True)
 class Rule:
-    """One play (or mini-pile) rule: the cards it selects (``cards[type]``), or draw; its conditions."""
+    """One play (or mini-pile) rule: the cards it selects (``cards[type]``), or ``draw``; its conditions.
+
+    ``draw`` is True for a play rule ``card = "draw"`` (draw instead of playing)
+    and for a mini-pile rule ``card = "take"`` (take the pile; it fires only
+    when taking is allowed: nothing may be added, or ``pileup_may_refuse``).
+    """
 
     index: int
     cards: NDArray[np.bool_]
@@ -142,6 +147,8 @@ class RuleProgram:
     forget_uno_rate: float = 0.0
     catch_uno_rate: float = 1.0
     description: str = ""
+    text: str = field(default="", compare=False)
+    """The file's text as read (written into run metadata; comments and layout do not change the program)."""
 
 
 # ---------------------------------------------------------------- locating keys in the text
@@ -310,12 +317,14 @@ def card_selector(value: Any) -> NDArray[np.bool_] | None:
     return None
 
 
-_CARD_HELP = (
-    'use "draw" (draw instead), "any", "coloured", "action", "wilds", a kind ('
+_SELECTOR_HELP = (
+    '"any", "coloured", "action", "wilds", a kind ('
     + ", ".join(KIND_NAMES)
     + '), a face ("0".."9", "skip", ...), a colour ("red", ...), a coloured face ("red 7", "blue skip"), '
-    "or a list of these (without \"draw\")."
+    "or a list of these"
 )
+_CARD_HELP = 'use "draw" (draw instead), ' + _SELECTOR_HELP + ' (without "draw").'
+_PILE_CARD_HELP = 'use "take" (take the pile), ' + _SELECTOR_HELP + ' (without "take").'
 
 
 def _rule(r: _Reader, table: str, i: int, data: Any, default_prefer: tuple[str, ...], pile: bool) -> Rule:
@@ -323,26 +332,38 @@ def _rule(r: _Reader, table: str, i: int, data: Any, default_prefer: tuple[str, 
         raise r.fail(table, "", data, "each rule is a [[" + table + "]] table.", i)
     allowed = ["card", "prefer", "name", *_TABLE_CONDITIONS, "colour_held_most"]
     r.unknown(table, data, allowed, i)
+    help_text = _PILE_CARD_HELP if pile else _CARD_HELP
     if "card" not in data:
-        raise r.fail(table, "card", _MISSING, "every rule names the cards it plays with card = ...; " + _CARD_HELP, i)
+        what = "adds" if pile else "plays"
+        raise r.fail(table, "card", _MISSING, f"every rule names the cards it {what} with card = ...; " + help_text, i)
     value = data["card"]
     items = value if isinstance(value, list) else [value]
-    draw = items == ["draw"]
-    if draw and pile:
-        raise r.fail(table, "card", value, "a mini-pile rule names cards to add; the pile is taken only when nothing may be added.", i)
+    word, other = ("take", "draw") if pile else ("draw", "take")  # a mini-pile rule takes the pile, a play rule draws
+    draw = items == [word]
+    if other in items:
+        instead = ('a mini-pile rule takes the pile with card = "take" (it fires only when taking is allowed: nothing '
+                   'may be added, or the rule option pileup_may_refuse).' if pile else
+                   'a play rule draws instead with card = "draw"; "take" is for [[pile.rule]] (take the mini pile).')
+        raise r.fail(table, "card", value, instead, i)
+    if not draw and word in items:
+        raise r.fail(table, "card", value, f'write card = "{word}" alone (a rule that names cards adds or plays one of '
+                     f'them); put the cards in a rule of their own.', i)
     cards = np.zeros(N_TYPES, bool)
     if not draw:
         if not items:
-            raise r.fail(table, "card", value, _CARD_HELP, i)
+            raise r.fail(table, "card", value, help_text, i)
         for item in items:
             mask = card_selector(item)
             if mask is None:
-                raise r.fail(table, "card", value, _CARD_HELP, i)
+                raise r.fail(table, "card", value, help_text, i)
             cards |= mask
     conditions = r.conditions(table, data, allowed, i)
+    if draw and "prefer" in data:
+        raise r.fail(table, "prefer", data["prefer"], f'a "{word}" rule chooses no card, so it has no tie-break; remove prefer.', i)
     if conditions.colour_most >= 0:
         if draw:
-            raise r.fail(table, "colour_held_most", data["colour_held_most"], "a draw rule plays no card; remove the condition.", i)
+            raise r.fail(table, "colour_held_most", data["colour_held_most"],
+                         f'a "{word}" rule plays no card, so no card colour is tested; remove the condition.', i)
         if conditions.colour_most == 1 and not (cards & (CARD_COLOUR >= 0)).any():
             raise r.fail(table, "colour_held_most", True, "wild cards have no colour, so no card of this rule can match; "
                          "remove the condition or name coloured cards.", i)
@@ -353,7 +374,7 @@ def _rule(r: _Reader, table: str, i: int, data: Any, default_prefer: tuple[str, 
     if not isinstance(label, str):
         raise r.fail(table, "name", label, "use a quoted string.", i)
     if not label:
-        label = "draw instead" if draw else " or ".join(str(x) for x in items)
+        label = ("take the pile" if pile else "draw instead") if draw else " or ".join(str(x) for x in items)
     return Rule(i, cards, draw, conditions, prefer, label, r.where.header(table, i))
 
 
@@ -445,6 +466,7 @@ def parse_program(text: str, path: str = "<text>") -> RuleProgram:
         forget_uno_rate=r.number("uno", uno, "forget_rate", 0.0, 1.0, 0.0),
         catch_uno_rate=r.number("uno", uno, "catch_rate", 0.0, 1.0, 1.0),
         description=description,
+        text=text,
     )
 
 

@@ -128,13 +128,14 @@ def pick_best(hand: NDArray, cand: NDArray[np.bool_], score: NDArray[np.int64], 
 
 def choose_by_rules(
     obs: Observation, rules: tuple[Rule, ...], prefer: tuple[str, ...], otherwise_draw: bool,
-    legal: NDArray[np.bool_], u: NDArray[np.float64],
+    legal: NDArray[np.bool_], u: NDArray[np.float64], may_draw: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """The card each row's first firing rule picks (-1: draw) and the rule's index.
+    """The card each row's first firing rule picks (-1: draw, or take the mini pile) and the rule's index.
 
-    A rule fires when its conditions hold and (a draw rule) always, or (a card
-    rule) a held card in ``legal`` matches it. Rows where none fires play by
-    ``prefer`` among every legal card (index ``len(rules)``; or draw when
+    A rule fires when its conditions hold and (a draw or take rule) drawing or
+    taking is allowed in the row (``may_draw``; None: in every row), or (a
+    card rule) a held card in ``legal`` matches it. Rows where none fires play
+    by ``prefer`` among every legal card (index ``len(rules)``; or draw when
     ``otherwise_draw``).
     """
     n = len(obs)
@@ -146,6 +147,8 @@ def choose_by_rules(
     most = colour_held_most(obs.hand) if any(r.conditions.colour_most >= 0 for r in rules) else None
     for rule in rules:
         ok = undecided & conditions_hold(rule.conditions, values, obs.direction)
+        if rule.draw and may_draw is not None:
+            ok &= may_draw
         if not rule.draw:
             mine = held & rule.cards[None, :]
             if rule.conditions.colour_most >= 0:
@@ -217,10 +220,15 @@ class RuleStrategy(Strategy):
         card held (or draws, ``card = "draw"``); the card by the rule's
         preference, then at random by copies. A held Wild Draw Four is played
         as a bluff first when the ``[bluff]`` conditions hold.
-    play_drawn, choose_colour, challenge, point_at, choose_link, add_to_pile, jump_in, forget_uno, catch_uno
+    add_to_pile
+        The first ``[[pile.rule]]`` whose conditions hold and that names a card
+        that may be added (or takes the pile, ``card = "take"``, when taking is
+        allowed: :attr:`~unosim.observation.TableFields.may_take`); else the best
+        card to add by preference; the pile is taken when nothing may be added.
+    play_drawn, choose_colour, challenge, point_at, choose_link, jump_in, forget_uno, catch_uno
         ``[drawn]``, ``[colour]``, ``[challenge]``, ``[point_taken]``, ``[link]``,
-        ``[pile]``, ``[jump_in]``, ``[uno]`` of the file; the base defaults
-        where the file says nothing.
+        ``[jump_in]``, ``[uno]`` of the file; the base defaults where the file
+        says nothing.
 
     Parameters
     ----------
@@ -230,8 +238,9 @@ class RuleStrategy(Strategy):
 
     Notes
     -----
-    Set :attr:`explanations` to a list to have every ``play`` decision append
-    ``(game, seat, card, why)`` (the narrated replay does).
+    Set :attr:`explanations` to a list to have every ``play`` and ``add_to_pile``
+    decision append ``(game, seat, phase, card, why)`` (``phase``: ``"turn"`` or
+    ``"pileup"``; card -1: draws, or takes the mini pile); the narrated replay does.
     """
 
     name = "rules"
@@ -241,11 +250,19 @@ class RuleStrategy(Strategy):
         self.path = path
         self.program: RuleProgram = load_program(path)
         super().__init__(forget_uno_rate=self.program.forget_uno_rate, catch_uno_rate=self.program.catch_uno_rate)
-        self.explanations: list[tuple[int, int, int, str]] | None = None
+        self.explanations: list[tuple[int, int, str, int, str]] | None = None
 
     @property
     def label(self) -> str:
         return f"rules:{self.path}"
+
+    def describe(self) -> dict[str, Any]:
+        """Name, class, parameters and the rule file's text (written into run metadata).
+
+        The text makes a dataset say which rules produced it, and a run that
+        resumes into a dataset made from an edited file is refused.
+        """
+        return {**super().describe(), "file_text": self.program.text}
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "explanations": None}
@@ -285,7 +302,7 @@ class RuleStrategy(Strategy):
                     why = "no rule matched: the best legal card by preference"
                 else:
                     why = "no rule matched: draws (otherwise = \"draw\")" if p.otherwise_draw else "nothing playable"
-                self.explanations.append((int(obs.game[r]), int(obs.seat[r]), int(cards[r]), why))
+                self.explanations.append((int(obs.game[r]), int(obs.seat[r]), "turn", int(cards[r]), why))
         return cards
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
@@ -349,7 +366,17 @@ class RuleStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         p = self.program
-        cards, _ = choose_by_rules(obs, p.pile, p.pile_prefer, False, obs.legal, obs.random())
+        cards, fired = choose_by_rules(obs, p.pile, p.pile_prefer, False, obs.legal, obs.random(), obs.may_take)
+        if self.explanations is not None:
+            values = variables(obs)
+            for r in range(len(obs)):
+                if fired[r] < len(p.pile):
+                    why = explain(p.pile[fired[r]], values[r])
+                elif cards[r] >= 0:
+                    why = "no rule matched: the best card to add by preference"
+                else:
+                    why = "no rule matched: nothing may be added"
+                self.explanations.append((int(obs.game[r]), int(obs.seat[r]), "pileup", int(cards[r]), why))
         return cards
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
