@@ -146,7 +146,8 @@ class TunableSpace(SearchSpace):
 
 
 class RuleSpace(SearchSpace):
-    """The numeric thresholds written in a rule file (:mod:`unosim.rulebot.thresholds`), starting from its values.
+    """The numeric thresholds written in a rule file that ``rules`` let matter (:mod:`unosim.rulebot.thresholds`),
+    starting from the file's values.
 
     Raises
     ------
@@ -157,20 +158,23 @@ class RuleSpace(SearchSpace):
     file_name = "tuned.toml"
     prefix = "rules"
 
-    def __init__(self, path: str) -> None:
-        from .rulebot.program import load_program, resolve_path
+    def __init__(self, path: str, rules: RuleSet) -> None:
+        from .rulebot.program import load_program
         from .rulebot.strategy import RuleStrategy
-        from .rulebot.thresholds import find_thresholds
+        from .rulebot.thresholds import find_thresholds, matters
 
         self.path = path
         self.program = load_program(path)  # names the line of a bad file
         self.text = self.program.text
-        self.file = resolve_path(path)
-        self.thresholds = find_thresholds(self.text, path)
+        written = find_thresholds(self.text, path)
+        self.thresholds = [t for t in written if matters(t, rules)]
         if not self.thresholds:
+            unused = (f" (it writes {', '.join(t.name for t in written)}, which cannot change a game under these rules: "
+                      "mini-pile rules need a Wild Pile-Up, [bluff] and [challenge] need wd4_challenge, [jump_in] "
+                      "needs speed_play)") if written else ""
             raise ValueError(
-                f"strategy = rules:{path}: the rule file writes no numeric threshold to tune; tuning searches the "
-                "numbers a file writes: condition bounds (NAME_min / NAME_max of a [[play.rule]], [[pile.rule]], "
+                f"strategy = rules:{path}: the rule file writes no numeric threshold to tune{unused}; tuning searches "
+                "the numbers a file writes: condition bounds (NAME_min / NAME_max of a [[play.rule]], [[pile.rule]], "
                 "[bluff], [challenge] or [jump_in]) and [jump_in] weight. Write the thresholds to tune into the "
                 "file (e.g. hand_min = 3 on a rule), or tune the tunable strategy (--strategy tunable)."
             )
@@ -250,7 +254,7 @@ def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, flo
                 f"start = {str(start)!r} applies to the tunable strategy only; a rule file is tuned from the numbers "
                 "written in it: edit them, or give another file as --strategy rules:FILE."
             )
-        return RuleSpace(text[len("rules:"):].strip())
+        return RuleSpace(text[len("rules:"):].strip(), rules)
     raise ValueError(
         f"strategy = {text!r} cannot be tuned; give tunable (the default: its numeric parameters) or rules:FILE "
         "(the numeric thresholds written in a rule file, e.g. --strategy rules:bots/holder.toml)."

@@ -17,6 +17,11 @@ stays so):
   over 2..16; a range is widened to the file's value when that lies beyond it;
 * ``[jump_in] weight``: 0..1 (widened to the file's value when above 1), at most 6 decimals.
 
+Of these, only those the rule set lets matter (:func:`matters`): mini-pile rules
+with a Wild Pile-Up in the deck, ``[bluff]`` / ``[challenge]`` with Wild Draw
+Four challenges, ``[jump_in]`` with speed play; a table with ``enabled = false``
+is left out.
+
 The ``[uno]`` rates are not searched: they model a player's slips (the best
 values are known, never forget and always catch), and a ``forget_rate`` above 0
 is played through Python, far slower.
@@ -34,9 +39,14 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from .program import _TABLE_CONDITIONS, VARIABLES, RuleFileError, _Locator
+import numpy as np
 
-__all__ = ["HAND_RANGE", "Threshold", "find_thresholds", "substitute"]
+from .program import VARIABLES, KeyLocator, RuleFileError
+
+__all__ = [
+    "HAND_RANGE", "PLAYERS_RANGE", "WEIGHT_RANGE", "Threshold", "find_thresholds", "matters", "read_values", "repair",
+    "substitute",
+]
 
 HAND_RANGE = (0, 20)
 """Range searched for a card-count bound (``hand_max``: from 1)."""
@@ -45,7 +55,7 @@ PLAYERS_RANGE = (2, 16)
 WEIGHT_RANGE = (0.0, 1.0)
 """Range searched for ``[jump_in] weight``."""
 
-_CONDITION_KEYS = [*(k for k in _TABLE_CONDITIONS if k != "direction"), "opponent_hand_min", "opponent_hand_max"]
+_CONDITION_KEYS = [f"{v}_{bound}" for v in VARIABLES for bound in ("min", "max")]
 _NUMBER = r"[-+]?[0-9][0-9_]*(?:\.[0-9_]+)?(?:[eE][-+]?[0-9_]+)?"
 
 
@@ -85,7 +95,7 @@ def _written(data: dict[str, Any]) -> list[tuple[str, int | None, dict[str, Any]
         for i, rule in enumerate(data.get(table, {}).get("rule", [])):
             out.append((f"{table}.rule", i, rule))
     for table in ("bluff", "challenge", "jump_in"):
-        if table in data:
+        if table in data and data[table].get("enabled", True) is not False:  # a table switched off decides nothing
             out.append((table, None, data[table]))
     return out
 
@@ -111,7 +121,7 @@ def find_thresholds(text: str, path: str = "<text>") -> list[Threshold]:
         inline table), so that its value cannot be substituted.
     """
     data = tomllib.loads(text)
-    where = _Locator(text)
+    where = KeyLocator(text)
     found = []
     for table, index, keys in _written(data):
         names = [k for k in _CONDITION_KEYS if k in keys] + (["weight"] if table == "jump_in" and "weight" in keys else [])
@@ -127,7 +137,29 @@ def find_thresholds(text: str, path: str = "<text>") -> list[Threshold]:
                 )
             low, high, integer = _range(key, float(value))
             found.append(Threshold(label, table, index, key, low, high, value, integer, line))
-    return found
+    return sorted(found, key=lambda t: t.line)
+
+
+def matters(threshold: Threshold, rules: Any) -> bool:
+    """Whether ``threshold`` can change a game under ``rules`` (a :class:`~unosim.rules.RuleSet`).
+
+    Mini-pile rules need a deck with a Wild Pile-Up, ``[bluff]`` and ``[challenge]`` need challenges and a
+    deck with a Wild Draw Four, ``[jump_in]`` needs speed play; the play rules always matter.
+    """
+    from ..cards import CARD_KIND, KIND_NAMES
+
+    counts = np.asarray(rules.load_deck().counts)
+
+    def held(kind: str) -> bool:
+        return bool(counts[CARD_KIND == KIND_NAMES.index(kind)].sum())
+
+    if threshold.table == "pile.rule":
+        return held("wild_pile_up")
+    if threshold.table in ("bluff", "challenge"):
+        return bool(rules.wd4_challenge) and held("wild_draw_four")
+    if threshold.table == "jump_in":
+        return bool(rules.speed_play)
+    return True
 
 
 def _pattern(key: str) -> re.Pattern[str]:
@@ -155,7 +187,10 @@ def substitute(text: str, thresholds: list[Threshold], values: list[float]) -> s
     lines = text.splitlines(keepends=True)
     for t, value in zip(thresholds, values, strict=True):
         shown = str(int(value)) if t.integer else repr(float(value))
-        lines[t.line - 1] = _pattern(t.key).sub(lambda m, s=shown: m.group(1) + s, lines[t.line - 1], count=1)
+        line = lines[t.line - 1]
+        m = _pattern(t.key).match(line)
+        assert m is not None, f"{t.name} is no longer written on line {t.line}"
+        lines[t.line - 1] = m.group(1) + shown + line[m.end():]
     return "".join(lines)
 
 
