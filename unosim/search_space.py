@@ -220,7 +220,7 @@ class RuleSpace(SearchSpace):
         ev = evaluation
         changes = ", ".join(f"{n} {self.start[n]:g} → {params[n]:g}" for n in self.names)
         header = [
-            f"# Tuned by `unosim tune --strategy rules:{self.path}` ({tuned['name']}): {tuned['rules_text']} rules, "
+            f"# Tuned by `unosim tune --strategy rules:{self.path}` (label {tuned['name']!r}): {tuned['rules_text']} rules, "
             f"{tuned['players']} players, against {tuned['against']};",
             f"# seed {tuned['seed']}, budget {tuned['budget']:,} games: {tuned['generations']} generations of "
             f"{tuned['popsize']} candidates × {tuned['games_per_candidate']:,} games ({tuned['games']:,} games).",
