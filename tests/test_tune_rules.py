@@ -81,6 +81,8 @@ def test_tune_rule_file_reproducible_resumable_and_playable(tmp_path):
     assert first.generations == 3 and first.games == budget
     assert first.start == {"play.rule[1].next_hand_max": 1, "play.rule[2].hand_min": 3}
     assert set(first.params) == set(first.start) and all(isinstance(v, int) for v in first.params.values())
+    with pytest.raises(ValueError, match="a tuned rule file plays from a file"):
+        _ = first.spec  # no output directory: nothing to play
     # interrupted after one generation, then continued: the same result as the uninterrupted run
     out = tmp_path / "run"
     part = unosim.tune(budget=budget, strategy=f"rules:{path}", out=out, max_generations=1, **TINY)
