@@ -232,8 +232,9 @@ def tune(
     seed: int = 0,
     **kwargs: Any,
 ) -> Any:
-    """Tune the ``tunable`` strategy against a field with CMA-ES and evaluate it on fresh deals
-    (see :func:`unosim.tuning.tune`); returns a ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
+    """Tune the ``tunable`` strategy (or, with ``strategy="rules:FILE"``, the numeric thresholds written in a rule
+    file) against a field with CMA-ES and evaluate it on fresh deals (see :func:`unosim.tuning.tune`); returns a
+    ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
     from .tuning import tune as _tune
 
     return _tune(rules, players, against, budget, seed, **kwargs)

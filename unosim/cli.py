@@ -796,23 +796,28 @@ def tune_command(
         Path | None, typer.Option("--start", help="Start from this tuned-strategy file (default: tunable's defaults).",
                                   show_default=False)
     ] = None,
-    name: Annotated[str, typer.Option("--name", help="Label of the tuned strategy in tuned.json.")] = "tuned",
+    name: Annotated[str, typer.Option("--name", help="Label of the tuned strategy in tuned.json / tuned.toml.")] = "tuned",
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="What to tune: tunable (its numeric parameters), or rules:FILE (the numeric "
+                          "thresholds written in a rule file, e.g. rules:bots/holder.toml).")
+    ] = "tunable",
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
-    """Tune the `tunable` strategy against a field with CMA-ES; evaluate it on fresh deals and save it.
+    """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
 
     Every candidate of a generation plays the same deals (common random numbers), at every seat.
-    The result plays as --strategies tuned:OUT/tuned.json.
+    The result plays as --strategies tuned:OUT/tuned.json (a rule file: --strategies rules:OUT/tuned.toml).
 
     [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
+    [dim]Example: unosim tune --strategy rules:holder --players 4 --against random --budget 500000 --out runs/tune-holder[/]
     """
     from .tuning import tune
 
     result = tune(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, evaluation_games=evaluation_games,
-        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name,
+        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name, strategy=strategy,
     )
     ev = result.evaluation
     out_console.print(

@@ -1,19 +1,24 @@
 """Strategy tuning: ``unosim tune`` and :func:`unosim.tune`.
 
-Searches the parameters of the ``tunable`` strategy (:mod:`unosim.strategies.tunable`)
-for the highest win rate against a field of opponents, under a rule set and a
-player count, with CMA-ES (the ``cma`` package).
+Searches the parameters of a strategy for the highest win rate against a field
+of opponents, under a rule set and a player count, with CMA-ES (the ``cma``
+package): by default the ``tunable`` strategy (:mod:`unosim.strategies.tunable`),
+or, with ``strategy="rules:FILE"``, the numeric thresholds written in a rule file
+(:mod:`unosim.rulebot.thresholds`). :mod:`unosim.search_space` holds what differs.
 
 Search space
 ------------
 A candidate is a vector ``x`` in the unit cube, one coordinate per *searched*
-parameter: those of :data:`unosim.strategies.tunable.PARAMETERS` that the rule set can
-make matter (:func:`unosim.strategies.tunable.relevant`: party cards only with a party
-deck, challenge thresholds only with challenges, jump-ins only with speed play).
-Coordinate ``x[i]`` maps linearly onto the parameter's range
-(:func:`unosim.strategies.tunable.to_params`); the others keep the starting values.
-CMA-ES starts at the starting parameters (default: the strategy's defaults) with
-step size ``sigma`` (default 0.25, a quarter of every range) and bounds [0, 1].
+parameter. For ``tunable``: those of :data:`unosim.strategies.tunable.PARAMETERS`
+that the rule set can make matter (:func:`unosim.strategies.tunable.relevant`:
+party cards only with a party deck, challenge thresholds only with challenges,
+jump-ins only with speed play); coordinate ``x[i]`` maps linearly onto the
+parameter's range (:func:`unosim.strategies.tunable.to_params`); the others keep
+the starting values. For a rule file: every condition bound and the jump-in
+weight the file writes, each over its range (whole numbers rounded from the
+coordinate). CMA-ES starts at the starting parameters (default: the strategy's
+defaults; a rule file's own numbers) with step size ``sigma`` (default 0.25, a
+quarter of every range) and bounds [0, 1].
 
 Fitness
 -------
@@ -34,7 +39,9 @@ starting point are evaluated on the same ``evaluation_games`` games of a seed ne
 used by the search, with deal-clustered 95 % intervals and their paired
 difference. Written to ``out``: ``tuned.json`` (the parameters, which
 ``--strategies tuned:OUT/tuned.json`` plays, with the settings and the held-out
-figures), ``summary.md``, ``history.csv`` and the progress plot ``progress.png``
+figures) or, for a rule file, ``tuned.toml`` (the file with the tuned numbers and a
+header comment of the settings and held-out figures, which ``--strategies
+rules:OUT/tuned.toml`` plays), ``summary.md``, ``history.csv`` and the progress plot ``progress.png``
 / ``.svg`` (best and mean fitness per generation with 95 % intervals; the best of a generation is
 biased upwards by the selection, which is why the tuned candidate is judged on held-out deals).
 
@@ -66,6 +73,7 @@ from .analysis.tournament import Z95, cluster_ratio
 from .config import RunConfig
 from .kernels import layout as L
 from .rules import RuleSet
+from .search_space import SearchSpace, make_space
 from .strategy_spec import StrategySpec, split_top_level
 
 STATE_FILE = "state.pkl"
@@ -103,10 +111,19 @@ class TuneSettings:
     popsize: int
     deals: int
     sigma: float
-    start: dict[str, float]
-    names: tuple[str, ...]
+    space: SearchSpace
     evaluation_deals: int
     label: str
+
+    @property
+    def start(self) -> dict[str, float]:
+        """The starting parameters."""
+        return self.space.start
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The searched parameters."""
+        return self.space.names
 
     @property
     def seatings(self) -> int:
@@ -146,7 +163,7 @@ class TuneSettings:
         return {
             "rules": self.rules.to_dict(), "players": self.players, "field": [str(s) for s in self.field],
             "seed": self.seed, "popsize": self.popsize, "deals": self.deals, "sigma": self.sigma,
-            "start": self.start, "names": list(self.names),
+            **self.space.identity(),
         }
 
 
@@ -171,16 +188,15 @@ def make_settings(
     start: dict[str, float] | str | Path | None = None,
     evaluation_games: int = DEFAULT_EVALUATION_GAMES,
     name: str = "tuned",
+    strategy: str = "tunable",
 ) -> TuneSettings:
-    """Validate a tuning request before any game is played.
+    """Validate a tuning request before any game is played (arguments as for :func:`tune`).
 
     Raises
     ------
     ValueError
         For any bad value, naming it and what is allowed.
     """
-    from unosim.strategies import tunable
-
     base = RunConfig.build(rules=rules, players=players, strategies="random", seed=seed, games=1, overrides=overrides,
                            deck=deck)
     items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
@@ -190,25 +206,17 @@ def make_settings(
     games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
     evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
     _whole("budget", budget, 1, "--budget")
-    names = tuple(tunable.relevant(base.rules, players))
+    space = make_space(strategy, base.rules, players, start)
     if popsize is None:
-        popsize = 4 + int(3 * math.log(len(names)))
+        popsize = 4 + int(3 * math.log(len(space.names)))
     popsize = _whole("popsize", popsize, 2, "--popsize")
     if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not 0 < sigma <= 1:
         raise ValueError(f"sigma = {sigma!r}; give the initial step size as a share of every parameter's range, "
                          "above 0 and at most 1 (default 0.25).")
-    start_values = tunable.load_tuned(start)["params"] if isinstance(start, (str, Path)) else start
-    start_params = dict(tunable.DEFAULTS)
-    if start_values is not None:
-        unknown = sorted(set(start_values) - set(tunable.NAMES))
-        if unknown:
-            raise ValueError(f"start: unknown parameter {unknown[0]!r}; the parameters are: {', '.join(tunable.NAMES)}.")
-        start_params.update({k: float(v) for k, v in start_values.items()})
-    tunable.TunableStrategy(**start_params)  # refuses a value out of its range, naming it
     deals = -(-games_per_candidate // players)
     settings = TuneSettings(
         rules=base.rules, players=players, field=field_specs, budget=budget, seed=seed, popsize=popsize, deals=deals,
-        sigma=float(sigma), start=start_params, names=names, evaluation_deals=-(-evaluation_games // players),
+        sigma=float(sigma), space=space, evaluation_deals=-(-evaluation_games // players),
         label=name,
     )
     if settings.generations < 1:
@@ -233,7 +241,7 @@ class Evaluator:
         self._field_labels = [str(s) for s in settings.field]
         self._field = field_objs
         self.engines = []
-        placeholder = StrategySpec("tunable")
+        placeholder = settings.space.placeholder
         for r in range(settings.players):
             lineup = settings.lineup(r)
             specs = tuple(placeholder if k < 0 else settings.field[k] for k in lineup)
@@ -242,9 +250,7 @@ class Evaluator:
 
     def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
         """Wins of the candidate per deal (summed over the seatings) on deals ``first .. first + deals - 1``."""
-        from unosim.strategies.tunable import TunableStrategy
-
-        candidate = TunableStrategy(**params)
+        candidate = self.settings.space.strategy(params)
         wins = np.zeros(deals, np.int64)
         for engine, lineup in self.engines:
             strategies = [candidate, *self._field]
@@ -269,7 +275,8 @@ class TuneResult:
     Attributes
     ----------
     params : dict
-        The tuned parameters (every parameter of ``tunable``).
+        The tuned parameters (``tunable``: every parameter; a rule file: each searched threshold by
+        its name, e.g. ``play.rule[2].hand_min``).
     start : dict
         The starting parameters.
     evaluation : dict
@@ -295,13 +302,27 @@ class TuneResult:
     games: int = 0
     seconds: float = 0.0
     files: list[Path] = field(default_factory=list)
+    space: SearchSpace | None = None
 
     @property
     def spec(self) -> str:
-        """The strategy to play: ``tuned:OUT/tuned.json`` (or ``tunable(...)`` without an output directory)."""
+        """The strategy to play: ``tuned:OUT/tuned.json`` or ``rules:OUT/tuned.toml`` (without an output
+        directory: ``tunable(...)``; a tuned rule file needs one, :meth:`rule_text` gives its text)."""
+        if self.space is not None and self.path is not None:
+            return self.space.play_spec(self.path / self.space.file_name)
         if self.path is not None:
             return f"tuned:{self.path / TUNED_FILE}"
+        if self.space is not None and self.space.prefix == "rules":
+            raise ValueError("a tuned rule file plays from a file: give out=DIR to tune(), then play rules:DIR/tuned.toml.")
         return str(StrategySpec("tunable", tuple(sorted(self.params.items()))))
+
+    def rule_text(self) -> str:
+        """The tuned rule file's text (without the header comment); only for ``strategy="rules:FILE"``."""
+        from .search_space import RuleSpace
+
+        if not isinstance(self.space, RuleSpace):
+            raise ValueError("rule_text() is for a tuned rule file (strategy='rules:FILE'); this run tuned `tunable`.")
+        return self.space.text_of(self.params)
 
 
 # ------------------------------------------------------------------ the search
@@ -357,8 +378,9 @@ def tune(
     quiet: bool = True,
     max_generations: int | None = None,
     name: str = "tuned",
+    strategy: str = "tunable",
 ) -> TuneResult:
-    """Tune the ``tunable`` strategy's parameters against a field with CMA-ES (module docstring).
+    """Tune a strategy's parameters against a field with CMA-ES (module docstring).
 
     Parameters
     ----------
@@ -378,7 +400,8 @@ def tune(
     sigma : float
         Initial step size, as a share of every parameter's range.
     start : dict or path, optional
-        Starting parameters (default: the strategy's defaults), or a tuned-strategy file.
+        Starting parameters of ``tunable`` (default: the strategy's defaults), or a tuned-strategy file
+        (a rule file starts from its own numbers; refused with one).
     evaluation_games : int
         Held-out games for the tuned candidate and the starting point each.
     out : str or Path, optional
@@ -392,7 +415,10 @@ def tune(
         Stop after this many generations in all without evaluating (an interruption, for tests);
         a later call continues.
     name : str
-        Label of the tuned strategy (in ``tuned.json`` and error messages).
+        Label of the tuned strategy (in ``tuned.json`` / ``tuned.toml`` and error messages).
+    strategy : str
+        What to tune: ``"tunable"`` (default) or ``"rules:FILE"``, the numeric thresholds written in a
+        rule file (a path, or a shipped name); see :mod:`unosim.rulebot.thresholds` for what is searched.
 
     Returns
     -------
@@ -405,23 +431,22 @@ def tune(
     """
     import cma
 
-    from unosim.strategies import tunable
-
     from .progress import console, progress_bar
 
     started = time.perf_counter()
     settings = make_settings(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=overrides, deck=deck,
         popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
-        evaluation_games=evaluation_games, name=name,
+        evaluation_games=evaluation_games, name=name, strategy=strategy,
     )
+    space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; give a directory.")
     state = _load_state(out, settings, overwrite)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    x0 = np.clip(tunable.to_vector(settings.start, settings.names), 0.0, 1.0)
+    x0 = space.x0()
     if state is None:
         opts = {"bounds": [0.0, 1.0], "popsize": settings.popsize, "seed": np.nan, "randn": _Normal(seed),
                 "verbose": -9, "verb_log": 0, "verb_disp": 0, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9,
@@ -440,7 +465,7 @@ def tune(
             xs = es.ask()
             first = g * settings.deals
             assert evaluator is not None
-            wins = [evaluator.win_counts(tunable.to_params(x, settings.names, settings.start), first, settings.deals)
+            wins = [evaluator.win_counts(space.params(x), first, settings.deals)
                     for x in xs]
             rates = [win_rate(w, settings.seatings) for w in wins]
             es.tell(xs, [-r for r, _ in rates])
@@ -455,9 +480,9 @@ def tune(
                 progress.update(task, advance=per_gen, description=(
                     f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
     history = pd.DataFrame(state["history"])
-    params = tunable.to_params(es.mean, settings.names, settings.start)
+    params = space.params(es.mean)
     result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
-                        generations=state["generation"], games=state["generation"] * per_gen)
+                        generations=state["generation"], games=state["generation"] * per_gen, space=space)
     if max_generations is not None and state["generation"] < settings.generations:
         result.seconds = time.perf_counter() - started
         return result
@@ -503,36 +528,32 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
 
 # ------------------------------------------------------------------ outputs
 def write_outputs(result: TuneResult, settings: TuneSettings, out: Path) -> list[Path]:
-    """``tuned.json``, ``summary.md``, ``history.csv`` and the progress plot (PNG, SVG) in ``out``."""
-    from unosim.strategies.tunable import FORMAT
-
+    """The tuned strategy (``tuned.json`` or ``tuned.toml``), ``summary.md``, ``history.csv`` and the progress
+    plot (PNG, SVG) in ``out``."""
     from .tuning_plots import progress_figure
 
     ev = result.evaluation
     against = ",".join(str(s) for s in settings.field)
-    data = {
-        "format": FORMAT,
-        "strategy": "tunable",
-        "name": settings.label,
-        "params": result.params,
-        "tuned": {
-            "rules": settings.rules.to_dict(), "players": settings.players, "against": against, "seed": settings.seed,
-            "budget": settings.budget, "popsize": settings.popsize, "games_per_candidate": settings.deals * settings.players,
-            "sigma": settings.sigma, "generations": result.generations, "games": result.games,
-            "searched": list(settings.names), "start": result.start,
-        },
-        "evaluation": ev,
-    }
     try:
         preset = RuleSet.preset(settings.rules.name).to_dict()
         changed = [f"{k}={v}" for k, v in settings.rules.to_dict().items() if preset.get(k) != v]
     except ValueError:
         changed = []
     rules_text = settings.rules.name + (f" with {', '.join(changed)}" if changed else "")
-    files = [out / TUNED_FILE, out / "summary.md", out / "history.csv"]
-    files[0].write_text(json.dumps(data, indent=2) + "\n")
+    tuned = {
+        "name": settings.label, "rules": settings.rules.to_dict(), "players": settings.players,
+        "against": against, "seed": settings.seed, "budget": settings.budget, "popsize": settings.popsize,
+        "games_per_candidate": settings.deals * settings.players, "sigma": settings.sigma,
+        "generations": result.generations, "games": result.games, "searched": list(settings.names), "start": result.start,
+    }
+    strategy_file = settings.space.write(result.params, {**tuned, "rules_text": rules_text}, ev, out)
+    thresholds = ""
+    if settings.space.prefix == "rules":
+        thresholds = "| threshold | in the file | tuned |\n|---|---:|---:|\n" + "".join(
+            f"| `{n}` | {result.start[n]:g} | {result.params[n]:g} |\n" for n in settings.names) + "\n"
+    files = [strategy_file, out / "summary.md", out / "history.csv"]
     files[1].write_text(
-        f"# {settings.label}: tuned `tunable`\n\n"
+        f"# {settings.label}: tuned {settings.space.describe()}\n\n"
         f"{rules_text} rules, {settings.players} players, against {against}; "
         f"{result.generations} generations of {settings.popsize} candidates, {result.games:,} games, seed {settings.seed}.\n\n"
         f"Held-out evaluation ({ev['games']:,} games on fresh deals, seed {ev['seed']}, 95 % intervals clustered by deal; "
@@ -541,7 +562,7 @@ def write_outputs(result: TuneResult, settings: TuneSettings, out: Path) -> list
         f"| tuned | {ev['win_rate']:.4f} | [{ev['low']:.4f}, {ev['high']:.4f}] |\n"
         f"| start | {ev['start_win_rate']:.4f} | [{ev['start_low']:.4f}, {ev['start_high']:.4f}] |\n"
         f"| tuned − start (paired) | {ev['improvement']:+.4f} | [{ev['improvement_low']:+.4f}, {ev['improvement_high']:+.4f}] |\n\n"
-        f"Play it: `--strategies tuned:{out / TUNED_FILE}`\n"
+        + thresholds + f"Play it: `--strategies {settings.space.play_spec(strategy_file)}`\n"
     )
     result.history.to_csv(files[2], index=False)
     fig = progress_figure(result.history, f"{settings.label}: {settings.rules.name} · {settings.players} players · "

@@ -23,7 +23,7 @@ from ..cards import CARD_COLOUR, CARD_FACE, CARD_KIND, COLOUR_NAMES, COLOURED_FA
 from ..strategies import RULES_DIR
 
 __all__ = [
-    "COLOUR_CHOICES", "CRITERIA", "DIRECTIONS", "DRAWN_CHOICES", "GROUPS", "MAX_COUNT", "NUMERIC", "OTHERWISE_CHOICES",
+    "COLOUR_CHOICES", "CRITERIA", "DIRECTIONS", "DRAWN_CHOICES", "GROUPS", "KeyLocator", "MAX_COUNT", "NUMERIC", "OTHERWISE_CHOICES",
     "SEAT_CHOICES", "SHIPPED_DIR", "TOP_KEYS", "VAR_HAND", "VAR_NEXT", "VAR_NON_WILD", "VAR_OPPONENT", "VAR_PLAYERS",
     "VAR_SMALLEST", "VARIABLES", "card_selector", "Conditions", "load_program", "parse_program", "resolve_path", "Rule",
     "RuleFileError", "RuleProgram", "shipped_rule_files",
@@ -152,7 +152,7 @@ class RuleProgram:
 
 
 # ---------------------------------------------------------------- locating keys in the text
-class _Locator:
+class KeyLocator:
     """Finds the line of a key in the TOML text (``tomllib`` keeps no positions)."""
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
@@ -188,7 +188,7 @@ class _Reader:
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
-        self.where = _Locator(text)
+        self.where = KeyLocator(text)
 
     def fail(self, table: str, key: str, value: Any, allowed: str, index: int | None = None) -> RuleFileError:
         line = self.where.key(table, key, index) if key else self.where.header(table, index)
