@@ -97,14 +97,11 @@ class Decisions:
         One object per distinct strategy of the line-up.
     labels : list of str
         Their names in error messages.
-    pileup_may_refuse : bool
-        Rule P-5 option: a player able to add to a mini pile may take it instead.
     """
 
-    def __init__(self, strategies: list[Strategy], labels: list[str], *, pileup_may_refuse: bool) -> None:
+    def __init__(self, strategies: list[Strategy], labels: list[str]) -> None:
         self.strategies = list(strategies)
         self.strategy_labels = list(labels)
-        self.pileup_may_refuse = pileup_may_refuse
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
 
     def decide(self, b: Buffers, parity: int) -> None:
@@ -246,7 +243,7 @@ class Decisions:
 
     def _pileup(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))
-        may_take = (obs.n_legal == 0) | self.pileup_may_refuse
+        may_take = obs.may_take  # the engine's own row: nothing may be added, or pileup_may_refuse (P-5)
         row = first_illegal_card(cards, obs.legal, np.zeros(len(obs), bool), WILD_DRAW_FOUR)
         if row < 0:
             takes = np.flatnonzero((cards == -1) & ~may_take)

@@ -76,7 +76,7 @@ class Engine:
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
-        self.decisions = Decisions(strategies, labels, pileup_may_refuse=self.config.rules.pileup_may_refuse)
+        self.decisions = Decisions(strategies, labels)
         self.strategies = self.decisions.strategies
         self.strategy_labels = self.decisions.strategy_labels
         self.lineup = np.asarray(lineup, np.int32)

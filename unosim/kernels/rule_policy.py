@@ -113,7 +113,6 @@ def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
     return w == 0 or w == d
 
 
-
 @rule
 def opponents(s, seat, hsize, slot, cfg):
     """The next player's hand size and the smallest hand among the other seats still in the match."""
@@ -248,7 +247,6 @@ def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, han
     return best_of(bits, prefer, u, s, seat, hands, c0, c1, c2, c3)
 
 
-
 @kernel
 def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
     """``RuleStrategy.choose_colour``."""
@@ -273,7 +271,6 @@ def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
         return argmax4(c0, c1, c2, c3, True, True, True, True, u)
     none = c0 + c1 + c2 + c3 == 0
     return argmax4(-c0, -c1, -c2, -c3, none or c0 > 0, none or c1 > 0, none or c2 > 0, none or c3 > 0, u)
-
 
 
 @kernel
@@ -328,11 +325,12 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
     if ph == PH_PILEUP:
         return pick, -1, 0, -1
-    bluff = cfg[o + P_HAS_BLUFF] != 0 and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)
+    has_bluff = cfg[o + P_HAS_BLUFF] != 0  # its conditions are read only where a bluff is possible
     if ph == PH_TURN:
         card = pick
-        if (bluff and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
-                and not wd4_legal(s, seat, hands, slot, cfg)):
+        if (has_bluff and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
+                and not wd4_legal(s, seat, hands, slot, cfg)
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
             card = WILD_DRAW_FOUR
         play = True
     else:
@@ -343,7 +341,8 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
             play = False
         else:
             play = pick >= 0
-        if bluff and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2:
+        if (has_bluff and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
             play = True
     colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
     pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1

@@ -30,18 +30,13 @@ def _conditions(cond: Conditions | None) -> list[int]:
     return [*cond.low, *cond.high, cond.direction, cond.colour_most]
 
 
-def _rule(rule: Rule) -> list[int]:
+def _rule(rule: Rule, draw_word: int) -> list[int]:
+    """A rule's words; ``draw_word`` is its ``R_DRAW`` word when it draws (play: ``RULE_DRAW``) or takes
+    the mini pile (pile: ``RULE_TAKE``)."""
     bits = np.flatnonzero(rule.cards)
     lo = sum(1 << int(t) for t in bits if t < K.MASK_BITS)
     hi = sum(1 << int(t - K.MASK_BITS) for t in bits if t >= K.MASK_BITS)
-    return [K.RULE_DRAW if rule.draw else 0, _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
-
-
-def _take(rule: Rule) -> list[int]:
-    """A mini-pile rule: as a play rule, with a take rule's ``R_DRAW`` word ``RULE_TAKE``."""
-    words = _rule(rule)
-    words[K.R_DRAW] = K.RULE_TAKE if rule.draw else 0
-    return words
+    return [draw_word if rule.draw else 0, _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
 
 
 def _needs(p: RuleProgram, jump: bool = False) -> int:
@@ -71,8 +66,8 @@ def encode_program(p: RuleProgram) -> NDArray[np.int32]:
     head[K.P_NEEDS], head[K.P_JUMP_NEEDS] = _needs(p), _needs(p, jump=True)
     words = head + _conditions(p.bluff) + _conditions(p.challenge) + _conditions(p.jump_conditions)
     for rule in p.play:
-        words += _rule(rule)
+        words += _rule(rule, K.RULE_DRAW)
     for rule in p.pile:
-        words += _take(rule)
+        words += _rule(rule, K.RULE_TAKE)
     assert len(words) == K.P_RULES + K.RULE_WORDS * (len(p.play) + len(p.pile))
     return np.asarray(words, np.int32)
