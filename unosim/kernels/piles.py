@@ -2,6 +2,7 @@
 
 from numba import int64
 
+from .blocks import colour_block
 from .jit import kernel, leaf_for, rule
 from .layout import (
     C_TRACE,
@@ -22,8 +23,9 @@ from .layout import (
     MINI,
 )
 from .rng import rand_below
+from .tables import FACES_PER_COLOUR, N_COLOURS
 
-__all__ = ["cards_accounted", "draw_one", "echo", "forced_draw", "give", "log"]
+__all__ = ["cards_accounted", "draw_one", "echo", "forced_draw", "give", "log", "nth_card"]
 
 
 @leaf_for("void(int32[::1], int32[:, ::1], int64[::1], int64, int64, int64, int64, int64, int64)")
@@ -46,6 +48,25 @@ def log(cfg, ev, nev, g, kind, seat, card, a, b):
 
 
 @rule
+def nth_card(counts, a, b, x):
+    """The type of card ``x`` (from 0) of the row ``counts[a, b]`` with its cards in type order:
+    whole colour blocks are skipped by their totals (:func:`blocks.colour_block`), then one block,
+    or the wilds, is scanned. ``x`` must be below the row's total."""
+    first = 0
+    for _ in range(N_COLOURS):
+        k = colour_block(counts, a, b, first)
+        if x < k:
+            break
+        x -= k
+        first += FACES_PER_COLOUR
+    for t in range(first, counts.shape[2]):
+        x -= counts[a, b, t]
+        if x < 0:
+            return t
+    return -1
+
+
+@rule
 def draw_one(s, slot, game, keys, piles, cfg, ev, nev):
     """Take one uniformly random card from the draw pile; -1 if both piles are empty.
 
@@ -64,13 +85,7 @@ def draw_one(s, slot, game, keys, piles, cfg, ev, nev):
         slot[s, F_DISC_N] = 0
         n = m
         log(cfg, ev, nev, game[s], EV_RESHUFFLE, -1, -1, m, 0)
-    x = rand_below(keys, slot, s, n)
-    card = 0
-    for t in range(piles.shape[2]):
-        x -= piles[s, DRAW, t]
-        if x < 0:
-            card = t
-            break
+    card = nth_card(piles, s, int64(DRAW), rand_below(keys, slot, s, n))
     piles[s, DRAW, card] -= 1
     slot[s, F_DRAW_N] = n - 1
     return card

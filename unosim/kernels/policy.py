@@ -12,6 +12,7 @@ catches (asked only after a forgotten call, which these policies never make)
 go through Python.
 """
 
+from .blocks import colour_totals
 from .jit import leaf, rule
 from .layout import (
     C_SYMBOL_MATCH,
@@ -30,7 +31,7 @@ from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .rule_policy import rules_decision, rules_jump, rules_vote
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
-from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, colour_totals, link_pair, point_at
+from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, point_at
 
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "candidates", "jump_weight",
@@ -145,14 +146,17 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
 @leaf
 def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
-    able physical card; ``greedy`` (the base default), the highest-point one, ties by copies."""
+    able physical card; ``greedy`` (the base default), the highest-point one, ties by copies.
+    Only the able types are visited, in type order: the mini pile's colour block, then the wilds."""
     u = seat_uniform(keys, seat_ctr, s, seat)
-    colour = slot[s, F_MINI_COLOUR]
+    lo = slot[s, F_MINI_COLOUR] * FACES_PER_COLOUR
+    able = FACES_PER_COLOUR + hands.shape[2] - N_COLOURED
     best = -1
     total = 0
-    for t in range(hands.shape[2]):
+    for j in range(able):
+        t = lo + j if j < FACES_PER_COLOUR else N_COLOURED + j - FACES_PER_COLOUR
         n = hands[s, seat, t]
-        if n > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour):
+        if n > 0:
             score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
             if score > best:
                 best = score
@@ -160,9 +164,10 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
             elif score == best:
                 total += n
     x = int(u * total)
-    for t in range(hands.shape[2]):
+    for j in range(able):
+        t = lo + j if j < FACES_PER_COLOUR else N_COLOURED + j - FACES_PER_COLOUR
         n = hands[s, seat, t]
-        if n > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour) and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
+        if n > 0 and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
             x -= n
             if x < 0:
                 return t

@@ -28,6 +28,7 @@ first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 
 from numpy import int64
 
+from .blocks import colour_totals
 from .finish import seat_at
 from .jit import kernel, leaf, rule
 from .layout import (
@@ -53,7 +54,7 @@ from .layout import (
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
-from .tally import argmax4, colour_totals, link_pair, lowest_bit, point_at
+from .tally import argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
     "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",

@@ -14,6 +14,7 @@ from ..cards import (  # noqa: F401  (re-exported: the kernels' one table of car
     DRAW_TWO,
     FACES_PER_COLOUR,
     N_COLOURED,
+    N_COLOURS,
     N_TYPES,
     POINT_TAKEN,
     REVERSE,
@@ -26,7 +27,7 @@ from ..cards import (  # noqa: F401  (re-exported: the kernels' one table of car
 
 __all__ = [
     "COLOUR_OF", "FACE_DRAW_TWO", "FACE_OF", "FACE_POINT_TAKEN", "FACE_REVERSE", "FACE_SKIP", "FACES_PER_COLOUR",
-    "KIND_OF", "N_COLOURED", "N_TYPES", "POINTS_OF", "WILD", "WILD_DRAW_FOUR", "WILD_DRAWN_TOGETHER", "WILD_PILE_UP",
+    "KIND_OF", "N_COLOURED", "N_COLOURS", "N_TYPES", "POINTS_OF", "WILD", "WILD_DRAW_FOUR", "WILD_DRAWN_TOGETHER", "WILD_PILE_UP",
 ]
 
 COLOUR_OF = CARD_COLOUR.astype(np.int32)  # -1 for wilds

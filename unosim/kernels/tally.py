@@ -1,7 +1,5 @@
 """Counting and tie-breaking helpers shared by the compiled policies (``policy``, ``rule_policy``).
 
-- :func:`colour_totals`: cards of each colour in one row of a card-count array (a hand, the
-  discard pile).
 - :func:`argmax4`: the best of four colours, ties uniform in order.
 - :func:`nth_allowed`: the ``x``-th seat not in a bit mask.
 - :func:`extreme_cards`: the seat with the fewest (or most) cards, ties uniform.
@@ -9,15 +7,13 @@
   seat a Point Taken points at (A-4), chosen by one of the ``SEAT_*`` ways.
 - :func:`lowest_bit`: the index of the lowest set bit of a type mask (one instruction), so a
   loop over the card types in a mask visits only the types in it.
-- :func:`eight_counts`: eight consecutive card counts of a row read as one 64-bit word, which
-  :func:`colour_totals` adds up a colour at a time.
+
+The colour totals of a hand or pile are in :mod:`unosim.kernels.blocks`.
 """
 
-from typing import Any
 
 from llvmlite import ir
-from numba import int64, types, uint64
-from numba.core import cgutils
+from numba import types
 from numba.extending import intrinsic
 
 from .finish import count_seats
@@ -26,8 +22,8 @@ from .layout import C_PLAYERS, C_RELINK_DIFFER, F_ALIVE, F_LINK_A, F_LINK_B
 from .rng import seat_uniform
 
 __all__ = [
-    "SEAT_FEWEST", "SEAT_MOST", "SEAT_RANDOM", "argmax4", "colour_totals", "extreme_cards", "link_excluded",
-    "eight_counts", "link_pair", "lowest_bit", "nth_allowed", "point_at",
+    "SEAT_FEWEST", "SEAT_MOST", "SEAT_RANDOM", "argmax4", "extreme_cards", "link_excluded", "link_pair", "lowest_bit",
+    "nth_allowed", "point_at",
 ]
 
 SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM = range(3)
@@ -43,47 +39,6 @@ def lowest_bit(typingctx: object, mask: types.Integer) -> tuple[object, object]:
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return types.int64(types.int64), codegen
-
-
-@intrinsic
-def eight_counts(typingctx: object, counts: types.Array, a: types.Integer, b: types.Integer,
-                 t: types.Integer) -> tuple[object, object]:
-    """The int8 counts ``counts[a, b, t : t + 8]`` as one little-endian 64-bit word (one load;
-    byte ``k`` is the count of type ``t + k``). The caller keeps ``t + 8`` within the row."""
-    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: list[ir.Value]) -> ir.Value:
-        array_type = signature.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        inds = [context.cast(builder, v, ty, types.intp) for v, ty in zip(args[1:], signature.args[1:])]
-        at = cgutils.get_item_pointer2(context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
-                                       strides=cgutils.unpack_tuple(builder, array.strides), layout=array_type.layout,
-                                       inds=inds, wraparound=False)
-        return builder.load(builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
-
-    return types.uint64(counts, a, b, t), codegen
-
-
-BYTE_LANES = uint64(0x00FF00FF00FF00FF)
-ONES16 = uint64(0x0001000100010001)
-HIGH6 = uint64(0xFFFFFFFFFFFF0000)
-
-
-@leaf
-def colour_block(counts, a, b, first):
-    """Cards in the 14 types ``first .. first + 13`` of ``counts[a, b]`` (each count 0–127): two
-    overlapping 8-byte words, the second without its first two bytes, added byte by byte, then
-    the bytes summed in 16-bit lanes (exact up to 65,535 cards)."""
-    x = eight_counts(counts, a, b, first) + (eight_counts(counts, a, b, first + 6) & HIGH6)
-    x = (x & BYTE_LANES) + ((x >> uint64(8)) & BYTE_LANES)
-    return int64((x * ONES16) >> uint64(48))
-
-
-@rule
-def colour_totals(counts, a, b):
-    """Cards of each colour (red, yellow, green, blue) in ``counts[a, b]``: a hand is
-    ``(hands, s, seat)``, the discard pile ``(piles, s, DISC)``. A type's count is at most 127
-    (int8), so the byte sums of :func:`colour_block` cannot carry."""
-    return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(14)),
-            colour_block(counts, a, b, int64(28)), colour_block(counts, a, b, int64(42)))
 
 
 @rule

@@ -1,0 +1,64 @@
+"""Card counts summed a colour block at a time, eight counts per load.
+
+A row of an int8 card-count array (a hand ``hands[s, seat]``, a pile ``piles[s, DRAW]``) holds
+each colour's 14 types in one block (``tables``: colour ``c`` is types ``14 c .. 14 c + 13``, the
+wilds follow). A type's count is at most 127, so eight counts read as one 64-bit word
+(:func:`eight_counts`) can be added byte by byte without carries.
+
+- :func:`colour_block`: the cards in one colour's block of a row.
+- :func:`colour_totals`: the cards of each colour in a row (the compiled policies' colour counts).
+
+Drawing (``piles.draw_one``) skips whole blocks with :func:`colour_block` before it scans one.
+"""
+
+from typing import Any
+
+from llvmlite import ir
+from numba import int64, types, uint64
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .jit import leaf, rule
+
+__all__ = ["colour_block", "colour_totals", "eight_counts"]
+
+
+@intrinsic
+def eight_counts(typingctx: object, counts: types.Array, a: types.Integer, b: types.Integer,
+                 t: types.Integer) -> tuple[object, object]:
+    """The int8 counts ``counts[a, b, t : t + 8]`` as one little-endian 64-bit word (one load;
+    byte ``k`` is the count of type ``t + k``). The caller keeps ``t + 8`` within the row."""
+    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: list[ir.Value]) -> ir.Value:
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        inds = [context.cast(builder, v, ty, types.intp) for v, ty in zip(args[1:], signature.args[1:])]
+        at = cgutils.get_item_pointer2(context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
+                                       strides=cgutils.unpack_tuple(builder, array.strides), layout=array_type.layout,
+                                       inds=inds, wraparound=False)
+        return builder.load(builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
+
+    return types.uint64(counts, a, b, t), codegen
+
+
+BYTE_LANES = uint64(0x00FF00FF00FF00FF)
+ONES16 = uint64(0x0001000100010001)
+HIGH6 = uint64(0xFFFFFFFFFFFF0000)
+
+
+@leaf
+def colour_block(counts, a, b, first):
+    """Cards in the 14 types ``first .. first + 13`` of ``counts[a, b]`` (each count 0–127): two
+    overlapping 8-byte words, the second without its first two bytes, added byte by byte, then
+    the bytes summed in 16-bit lanes (exact up to 65,535 cards)."""
+    x = eight_counts(counts, a, b, first) + (eight_counts(counts, a, b, first + 6) & HIGH6)
+    x = (x & BYTE_LANES) + ((x >> uint64(8)) & BYTE_LANES)
+    return int64((x * ONES16) >> uint64(48))
+
+
+@rule
+def colour_totals(counts, a, b):
+    """Cards of each colour (red, yellow, green, blue) in ``counts[a, b]``: a hand is
+    ``(hands, s, seat)``, the discard pile ``(piles, s, DISC)``. A type's count is at most 127
+    (int8), so the byte sums of :func:`colour_block` cannot carry."""
+    return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(14)),
+            colour_block(counts, a, b, int64(28)), colour_block(counts, a, b, int64(42)))
