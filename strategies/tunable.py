@@ -26,12 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_KIND, CARD_POINTS, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
 
 from .bluffer import colour_unseen_shares
+from .opponent_memory import LackMemory
 
 __all__ = [
     "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
@@ -46,6 +47,7 @@ PILE_GROUPS = ("number", "action", "wild")
 SCALE = 1000
 """Scores are rounded to whole multiples of 1/SCALE (the compiled pickers compare integers)."""
 _KIND = CARD_KIND.astype(np.int64)
+_FACE = CARD_FACE.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.float64) / 50.0
 _PILE_GROUP = np.where(_KIND == 0, 0, np.where(_KIND <= 4, 1, 2))
 _PARTY_KINDS = ("point_taken", "wild_pile_up", "wild_drawn_together")
@@ -56,7 +58,7 @@ class Param:
     """One tunable parameter: its name, range, default and what makes it matter.
 
     ``needs`` is ``""`` (always matters), a card kind name (matters when the deck holds that kind),
-    ``"challenge"`` (Wild Draw Four challenges on) or ``"speed_play"``.
+    ``"challenge"`` (Wild Draw Four challenges on), ``"speed_play"`` or ``"two_players"``.
     """
 
     name: str
@@ -105,6 +107,16 @@ PARAMETERS: tuple[Param, ...] = (
     *(Param(f"pile_{group}", -5.0, 5.0, default, "wild_pile_up", f"mini pile: preference for adding a {group} card")
       for group, default in zip(PILE_GROUPS, (2.0, 1.0, -3.0), strict=True)),
     Param("pile_points", -2.0, 2.0, 0.5, "wild_pile_up", "mini pile: added per 50 points of the card"),
+    # 2 players: what the opponent is known to lack (strategies/opponent_memory.py); the defaults remember nothing
+    Param("lack_colour", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a colour the opponent is known to lack"),
+    Param("lack_face", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a face the opponent is known to lack"),
+    Param("lack_wild", -5.0, 5.0, 0.0, "two_players", "added to a wild while the opponent is known to lack a colour"),
+    Param("lack_wild_keep", 0.0, 15.0, 0.0, "two_players", "while the opponent is known to lack a colour, play a wild "
+          "when at most this many non-wild cards are held (if more than wild_keep)"),
+    Param("lack_name", -1.0, 10.0, -1.0, "two_players", "name a colour the opponent is known to lack if held within "
+          "this many cards of the colour held most (below 0: never)"),
+    Param("lack_forget", 0.0, 20.0, 4.0, "two_players", "forget a lack once the opponent has taken more than this "
+          "many cards since"),
 )
 """Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
 
@@ -118,7 +130,8 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
 
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
-    the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players.
+    the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players; the
+    ``lack_*`` memory parameters at 2 players only.
     """
     counts = np.asarray(rules.load_deck().counts)
     held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
@@ -134,6 +147,8 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
         if p.needs == "challenge" and not (rules.wd4_challenge and held["wild_draw_four"]):
             continue
         if p.needs == "speed_play" and not rules.speed_play:
+            continue
+        if p.needs == "two_players" and players != 2:
             continue
         names.append(p.name)
     return names
@@ -275,6 +290,12 @@ class TunableStrategy(Strategy):
         pile_action: float = 1.0,
         pile_wild: float = -3.0,
         pile_points: float = 0.5,
+        lack_colour: float = 0.0,
+        lack_face: float = 0.0,
+        lack_wild: float = 0.0,
+        lack_wild_keep: float = 0.0,
+        lack_name: float = -1.0,
+        lack_forget: float = 4.0,
         forget_uno_rate: float = 0.0,
         catch_uno_rate: float = 1.0,
     ) -> None:
@@ -315,29 +336,63 @@ class TunableStrategy(Strategy):
         return np.where(next_close, 1, np.where(close.any(axis=1), 2, 0))
 
     # ------------------------------------------------------------ decisions
+    @property
+    def remembers(self) -> bool:
+        """True when a ``lack_*`` parameter can change a decision (at 2 players; the defaults: False)."""
+        return bool(self.lack_colour or self.lack_face or self.lack_wild or self.lack_wild_keep > self.wild_keep
+                    or self.lack_name >= 0)
+
+    def _memory(self, obs: Observation) -> LackMemory | None:
+        """The per-game memory (2 players, :attr:`remembers`), created on first use; never pickled."""
+        if obs.players != 2 or not self.remembers:
+            return None
+        memory = self.__dict__.get("_cache_memory")
+        if memory is None:
+            memory = self.__dict__["_cache_memory"] = LackMemory()
+        return memory
+
     def play(self, obs: Observation) -> NDArray[np.integer]:
         kinds, _ = self._tables()
         hand = obs.hand
         legal = obs.legal
+        n = len(obs)
+        memory = self._memory(obs)
+        wild_keep = np.full(n, self.wild_keep)
+        if memory is not None:
+            entries = memory.observe(obs, self._next(obs))
+            lack_colour, lack_face = memory.known(entries, self.lack_forget)
+            lacking = lack_colour.any(axis=1)
+            wild_keep = np.where(lacking, max(self.wild_keep, self.lack_wild_keep), wild_keep)
         coloured = (legal[:, :N_COLOURED] & (hand[:, :N_COLOURED] > 0)).any(axis=1)
-        save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > self.wild_keep)
+        save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > wild_keep)
         if save.any():
             legal = legal.copy()
             legal[save, N_COLOURED:] = False
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
-        cards = sample_best_of(hand, legal, kinds, self.situation(obs), obs.random(), bonus)
+        situation = self.situation(obs)
+        if memory is None:
+            cards = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
+        else:
+            tables = kinds[situation]
+            tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
+            tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
+            bonus += round(SCALE * self.lack_colour) * lack_colour
+            cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
         if self.bluff_at >= 1 and obs.bluffable.any():
-            rows = np.arange(len(obs))
+            rows = np.arange(n)
             attack = obs.bluffable & (hand[:, WILD_DRAW_FOUR] > 0)
             attack &= obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at
             cards = np.where(attack, WILD_DRAW_FOUR, cards)
+        if memory is not None:
+            memory.moved(obs, entries, cards)
         return cards
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """True when :meth:`play_drawn` plays every legal drawn card and never bluffs (the defaults)."""
-        return self.drawn_wild_at >= 108 and self.bluff_at < 1
+        """True when :meth:`play_drawn` plays every legal drawn card, never bluffs and needs not see the
+        card played (no memory: :attr:`remembers` is False); the defaults."""
+        return self.drawn_wild_at >= 108 and self.bluff_at < 1 and not self.remembers
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         rows = np.arange(len(obs))
@@ -345,12 +400,27 @@ class TunableStrategy(Strategy):
         play = obs.legal[rows, drawn] & ((drawn < N_COLOURED) | (obs.hand_size <= self.drawn_wild_at))
         if self.bluff_at >= 1 and obs.bluffable.any():
             play |= obs.bluffable & (obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at)
+        memory = self._memory(obs)
+        if memory is not None:
+            memory.drawn_played(obs, play)
         return play
 
     def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
         held = colour_counts(obs.hand).astype(np.float64)
-        candidates = held >= held.max(axis=1, keepdims=True) - self.colour_slack
-        return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
+        most = held.max(axis=1, keepdims=True)
+        candidates = held >= most - self.colour_slack
+        memory = self._memory(obs)
+        if memory is None:
+            return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
+        entries = memory.rows(obs, create=False)
+        lack, _ = memory.known(np.maximum(entries, 0), self.lack_forget)
+        lack &= (entries >= 0)[:, None] & (held >= most - self.lack_name)
+        name = lack.any(axis=1)
+        # a lacked colour within lack_name of the most held: the most held of those, then the rarest unseen
+        scores = np.where(name[:, None], held * 4.0, 0.0) - colour_unseen_shares(obs)
+        colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
+        memory.named(obs, colours)
+        return colours
 
     def challenge(self, obs: Observation) -> NDArray[np.bool_]:
         held = obs.hand_sizes[np.arange(len(obs)), obs.target].astype(np.float64)
