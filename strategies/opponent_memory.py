@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
+from scipy.special import gammaln
 
-from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES
+from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, load_deck
 from unosim.observation import Observation
 
-__all__ = ["LackMemory", "STALE_CALLS", "UNKNOWN"]
+__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN"]
 
 STALE_CALLS = 256
 """An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
@@ -210,3 +211,52 @@ class LackMemory:
         """``[n, 4]`` colours and ``[n, 14]`` faces the opponent is known to lack (taken at most ``forget`` cards since)."""
         lc, lf = self.lack_colour[idx], self.lack_face[idx]
         return (lc >= 0) & (lc <= forget), (lf >= 0) & (lf <= forget)
+
+
+_CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
+_TYPE_COLOUR = np.zeros((N_TYPES, N_COLOURS), np.int64)
+_TYPE_COLOUR[np.arange(N_COLOURED), np.arange(N_COLOURED) // FACES_PER_COLOUR] = 1
+_TYPE_FACE = np.zeros((N_TYPES, FACES_PER_COLOUR), np.int64)
+_TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
+
+
+def _none_of(pool: NDArray[np.int64], legal: NDArray[np.int64], held: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Chance that ``held`` cards drawn at random from ``pool`` cards include none of ``legal`` of them."""
+    pool, legal, held = np.broadcast_arrays(pool, legal, held)
+    rest = pool - legal
+    ok = rest >= held
+    safe_rest = np.where(ok, rest, held).astype(np.float64)
+    log_p = gammaln(safe_rest + 1) - gammaln(safe_rest - held + 1) - gammaln(pool + 1.0) + gammaln(pool - held + 1.0)
+    return np.where(ok & (held >= 0), np.exp(log_p), 0.0)
+
+
+def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
+                  lack_face: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Chance that the opponent can play nothing on each card, and on a wild of each colour.
+
+    The opponent's hand is taken to be a uniform draw from the cards this seat has not seen (whole classic
+    decks, as :func:`~unosim.strategies.bluffer.colour_unseen_shares`), without the colours and faces it is
+    known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 14]``). A card of colour c and face f is
+    answered by any card of colour c, any of face f and any wild; a wild naming c by colour c and wilds.
+
+    Returns
+    -------
+    coloured : ``[n, N_COLOURED]`` float, the chance per coloured card type
+    named : ``[n, 4]`` float, the chance per colour named for a wild
+    """
+    n = len(obs)
+    in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
+    decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
+    unseen = np.maximum(decks[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
+    excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
+    unseen[excluded] = 0
+    pool = unseen.sum(axis=1)
+    by_colour = unseen @ _TYPE_COLOUR
+    by_face = unseen @ _TYPE_FACE
+    wilds = unseen[:, N_COLOURED:].sum(axis=1)
+    t = np.arange(N_COLOURED)
+    answers = by_colour[:, t // FACES_PER_COLOUR] + by_face[:, t % FACES_PER_COLOUR] - unseen[:, :N_COLOURED] + wilds[:, None]
+    held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
+    coloured = _none_of(pool[:, None], answers, held[:, None])
+    named = _none_of(pool[:, None], by_colour + wilds[:, None], held[:, None])
+    return coloured, named

@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, IS_NUMBER, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
 
 from .bluffer import colour_unseen_shares
-from .opponent_memory import LackMemory
+from .opponent_memory import LackMemory, block_chances
 
 __all__ = [
     "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
@@ -48,6 +48,7 @@ SCALE = 1000
 """Scores are rounded to whole multiples of 1/SCALE (the compiled pickers compare integers)."""
 _KIND = CARD_KIND.astype(np.int64)
 _FACE = CARD_FACE.astype(np.int64)
+_IS_NUMBER = IS_NUMBER[:N_COLOURED]
 _POINTS = CARD_POINTS.astype(np.float64) / 50.0
 _PILE_GROUP = np.where(_KIND == 0, 0, np.where(_KIND <= 4, 1, 2))
 _PARTY_KINDS = ("point_taken", "wild_pile_up", "wild_drawn_together")
@@ -91,6 +92,7 @@ PARAMETERS: tuple[Param, ...] = (
     Param("colour_weight", -3.0, 5.0, 1.5, "", "added per share of the hand in the card's colour (stay in the colour held most)"),
     Param("wild_keep", 0.0, 15.0, 2.0, "", "play a wild from the hand only when at most this many non-wild cards are held "
           "(or no coloured card is legal)"),
+    Param("wild_keep_next", 0.0, 15.0, 0.0, "", "added to wild_keep when the next player holds at most threat cards"),
     Param("drawn_wild_at", 0.0, 108.0, 108.0, "", "play a legal drawn wild only when holding at most this many cards"),
     Param("colour_slack", 0.0, 4.0, 0.0, "", "colours held within this many cards of the most held are candidates; "
           "the one rarest among unseen cards is named"),
@@ -117,6 +119,10 @@ PARAMETERS: tuple[Param, ...] = (
           "this many cards of the colour held most (below 0: never)"),
     Param("lack_forget", 0.0, 20.0, 4.0, "two_players", "forget a lack once the opponent has taken more than this "
           "many cards since"),
+    Param("block_number", -2.0, 10.0, 0.0, "two_players", "added per unit of the chance that the opponent holds no "
+          "card to answer a number card (its known lacks counted)"),
+    Param("block_name", -2.0, 10.0, 0.0, "two_players", "added per unit of the chance that the opponent holds no "
+          "card to answer the colour named"),
 )
 """Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
 
@@ -274,6 +280,7 @@ class TunableStrategy(Strategy):
         points_weight: float = 0.5,
         colour_weight: float = 1.5,
         wild_keep: float = 2.0,
+        wild_keep_next: float = 0.0,
         drawn_wild_at: float = 108.0,
         colour_slack: float = 0.0,
         bluff_at: float = 0.0,
@@ -296,6 +303,8 @@ class TunableStrategy(Strategy):
         lack_wild_keep: float = 0.0,
         lack_name: float = -1.0,
         lack_forget: float = 4.0,
+        block_number: float = 0.0,
+        block_name: float = 0.0,
         forget_uno_rate: float = 0.0,
         catch_uno_rate: float = 1.0,
     ) -> None:
@@ -340,7 +349,7 @@ class TunableStrategy(Strategy):
     def remembers(self) -> bool:
         """True when a ``lack_*`` parameter can change a decision (at 2 players; the defaults: False)."""
         return bool(self.lack_colour or self.lack_face or self.lack_wild or self.lack_wild_keep > self.wild_keep
-                    or self.lack_name >= 0)
+                    or self.lack_name >= 0 or self.block_number or self.block_name)
 
     def _memory(self, obs: Observation) -> LackMemory | None:
         """The per-game memory (2 players, :attr:`remembers`), created on first use; never pickled."""
@@ -357,12 +366,14 @@ class TunableStrategy(Strategy):
         legal = obs.legal
         n = len(obs)
         memory = self._memory(obs)
-        wild_keep = np.full(n, self.wild_keep)
+        situation = self.situation(obs)
+        wild_keep = self.wild_keep + self.wild_keep_next * (situation == 1)
         if memory is not None:
-            entries = memory.observe(obs, self._next(obs))
+            opponent = self._next(obs)
+            entries = memory.observe(obs, opponent)
             lack_colour, lack_face = memory.known(entries, self.lack_forget)
             lacking = lack_colour.any(axis=1)
-            wild_keep = np.where(lacking, max(self.wild_keep, self.lack_wild_keep), wild_keep)
+            wild_keep = np.where(lacking, np.maximum(wild_keep, self.lack_wild_keep), wild_keep)
         coloured = (legal[:, :N_COLOURED] & (hand[:, :N_COLOURED] > 0)).any(axis=1)
         save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > wild_keep)
         if save.any():
@@ -370,7 +381,6 @@ class TunableStrategy(Strategy):
             legal[save, N_COLOURED:] = False
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
-        situation = self.situation(obs)
         if memory is None:
             cards = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
         else:
@@ -378,6 +388,9 @@ class TunableStrategy(Strategy):
             tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
             tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
             bonus += round(SCALE * self.lack_colour) * lack_colour
+            if self.block_number:
+                chances, _ = block_chances(obs, opponent, lack_colour, lack_face)
+                tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
         if self.bluff_at >= 1 and obs.bluffable.any():
             rows = np.arange(n)
@@ -413,11 +426,17 @@ class TunableStrategy(Strategy):
         if memory is None:
             return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
         entries = memory.rows(obs, create=False)
-        lack, _ = memory.known(np.maximum(entries, 0), self.lack_forget)
-        lack &= (entries >= 0)[:, None] & (held >= most - self.lack_name)
+        lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
+        lack &= (entries >= 0)[:, None]
+        lack_face &= (entries >= 0)[:, None]
+        scores = -colour_unseen_shares(obs)
+        if self.block_name:
+            _, chances = block_chances(obs, self._next(obs), lack, lack_face)
+            scores += self.block_name * chances
+        lack &= held >= most - self.lack_name
         name = lack.any(axis=1)
-        # a lacked colour within lack_name of the most held: the most held of those, then the rarest unseen
-        scores = np.where(name[:, None], held * 4.0, 0.0) - colour_unseen_shares(obs)
+        # a lacked colour within lack_name of the most held: the most held of those, then as the others
+        scores += np.where(name[:, None], held * 100.0, 0.0)
         colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
         memory.named(obs, colours)
         return colours

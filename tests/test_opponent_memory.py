@@ -152,3 +152,14 @@ def test_memory_parameters_only_at_two_players():
     assert "lack_colour" in tunable.relevant(unosim.RuleSet.preset("classic"), 2)
     assert not any(name.startswith("lack_") for name in tunable.relevant(unosim.RuleSet.preset("classic"), 3))
     assert not tunable.TunableStrategy(lack_colour=1.0).plays_legal_drawn_card  # it must see the drawn card played
+
+
+def test_block_chance_is_hypergeometric():
+    """The chance that the opponent holds no answer is the hypergeometric P(0 of `legal` among `held` of `pool`)."""
+    from scipy.stats import hypergeom
+
+    from unosim.strategies.opponent_memory import _none_of
+
+    pool, legal, held = np.array([80, 80, 30, 10]), np.array([20, 0, 25, 10]), np.array([7, 7, 6, 1])
+    expected = [hypergeom.pmf(0, m, k, n) for m, k, n in zip(pool, legal, held, strict=True)]
+    assert _none_of(pool, legal, held) == pytest.approx(expected, rel=1e-9)
