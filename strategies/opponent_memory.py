@@ -3,9 +3,11 @@
 An opponent who never draws while holding a playable card (``random``, ``tunable``, most built-ins) and
 draws one card that it cannot play has just shown that it holds **no card of the active colour, none
 with the top card's face, and no wild** (the card drawn included). :class:`LackMemory` watches each game
-from one seat's turn observations and infers exactly that: between two of this seat's turns, the
-opponent's hand grew by exactly one card, nothing was added to the discard pile, and the table is still
-the one the opponent faced after this seat's own move. The knowledge then ages with every card the
+from one seat's turn observations and infers exactly that: between two of this seat's turns, either the
+opponent's hand grew by exactly one card, nothing was added to the discard pile and the table is still
+the one the opponent faced after this seat's own move (it drew and could not play), or its hand size is
+unchanged and one card that passes the turn (a number or a plain wild) was played (it drew that card and
+played it: its hand before, which is its hand now, answered nothing). The knowledge then ages with every card the
 opponent takes into its hand (each may bring the colour back), and is dropped for a colour or face the
 opponent is seen to play.
 
@@ -27,12 +29,14 @@ from scipy.special import gammaln
 from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, load_deck
 from unosim.observation import Observation
 
-__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN"]
+__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "WILDS"]
 
 STALE_CALLS = 256
 """An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
 UNKNOWN = -1
 """Lack counter value: nothing known (else: cards the opponent has taken since it was seen to lack)."""
+WILDS = FACES_PER_COLOUR
+"""Column of the face lacks that stands for every wild."""
 _COLOUR = CARD_COLOUR.astype(np.int64)
 
 
@@ -44,13 +48,14 @@ def _update(idx, hand, disc, opp_size, top, colour, oldest, tick, hand_after, di
     n = idx.shape[0]
     reset = np.zeros(n, np.bool_)
     played_colour = np.zeros(N_COLOURS, np.bool_)
-    played_face = np.zeros(FACES_PER_COLOUR, np.bool_)
+    played_face = np.zeros(FACES_PER_COLOUR + 1, np.bool_)
     for r in range(n):
         i = idx[r]
         if i < 0 or tick[i] < oldest:
             reset[r] = True
             continue
         plays = 0
+        last = -1
         ok = True
         played_colour[:] = False
         played_face[:] = False
@@ -61,9 +66,12 @@ def _update(idx, hand, disc, opp_size, top, colour, oldest, tick, hand_after, di
                 break
             if d > 0:
                 plays += d
+                last = t
                 if t < N_COLOURED:
                     played_colour[t // FACES_PER_COLOUR] = True
                     played_face[t % FACES_PER_COLOUR] = True
+                else:
+                    played_face[WILDS] = True
         if not ok:
             reset[r] = True
             continue
@@ -74,15 +82,20 @@ def _update(idx, hand, disc, opp_size, top, colour, oldest, tick, hand_after, di
                 lack_colour[i, c] = UNKNOWN
             else:
                 lack_colour[i, c] += taken
-        for f in range(FACES_PER_COLOUR):
+        for f in range(FACES_PER_COLOUR + 1):
             if played_face[f] or lack_face[i, f] < 0:
                 lack_face[i, f] = UNKNOWN
             else:
                 lack_face[i, f] += taken
-        if grew == 1 and plays == 0 and top[r] == top_after[i] and colour[r] == colour_after[i] and colour[r] >= 0:
-            lack_colour[i, colour[r]] = 0  # the opponent drew one card and could not play it
-            if top[r] < N_COLOURED:
-                lack_face[i, top[r] % FACES_PER_COLOUR] = 0
+        # the opponent drew one card and could not play it, or drew one and played it (a card that passes the turn):
+        # either way it held nothing to answer the table it faced
+        drew = grew == 1 and plays == 0 and top[r] == top_after[i] and colour[r] == colour_after[i]
+        drew |= grew == 0 and plays == 1 and (last == N_COLOURED or (last < N_COLOURED and last % FACES_PER_COLOUR < 10))
+        if drew and colour_after[i] >= 0:
+            lack_colour[i, colour_after[i]] = 0
+            if top_after[i] < N_COLOURED:
+                lack_face[i, top_after[i] % FACES_PER_COLOUR] = 0
+            lack_face[i, WILDS] = 0
     return reset
 
 
@@ -121,7 +134,7 @@ class LackMemory:
             "top_after": np.zeros(capacity, np.int32),  # the table the opponent faced
             "colour_after": np.zeros(capacity, np.int32),
             "lack_colour": np.full((capacity, N_COLOURS), UNKNOWN, np.int32),
-            "lack_face": np.full((capacity, FACES_PER_COLOUR), UNKNOWN, np.int32),
+            "lack_face": np.full((capacity, FACES_PER_COLOUR + 1), UNKNOWN, np.int32),  # the last: wilds
         }
         for name, arr in fresh.items():
             old = getattr(self, name, None)
@@ -208,16 +221,24 @@ class LackMemory:
         self.colour_after[idx[ok]] = np.asarray(colours, np.int64)[ok]
 
     def known(self, idx: NDArray[np.int64], forget: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """``[n, 4]`` colours and ``[n, 14]`` faces the opponent is known to lack (taken at most ``forget`` cards since)."""
+        """``[n, 4]`` colours and ``[n, 15]`` faces (the last: any wild) the opponent is known to lack (taken at most ``forget`` cards since)."""
         lc, lf = self.lack_colour[idx], self.lack_face[idx]
         return (lc >= 0) & (lc <= forget), (lf >= 0) & (lf <= forget)
+
+    def taken(self, idx: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Cards the opponent has taken since the last lack was learnt (0 when none is known)."""
+        ages = np.concatenate([self.lack_colour[idx], self.lack_face[idx]], axis=1)
+        ages = np.where(ages >= 0, ages, np.iinfo(np.int32).max)
+        youngest = ages.min(axis=1).astype(np.int64)
+        return np.where(youngest < np.iinfo(np.int32).max, youngest, 0)
 
 
 _CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
 _TYPE_COLOUR = np.zeros((N_TYPES, N_COLOURS), np.int64)
 _TYPE_COLOUR[np.arange(N_COLOURED), np.arange(N_COLOURED) // FACES_PER_COLOUR] = 1
-_TYPE_FACE = np.zeros((N_TYPES, FACES_PER_COLOUR), np.int64)
+_TYPE_FACE = np.zeros((N_TYPES, FACES_PER_COLOUR + 1), np.int64)
 _TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
+_TYPE_FACE[N_COLOURED:, WILDS] = 1
 
 
 def _none_of(pool: NDArray[np.int64], legal: NDArray[np.int64], held: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -231,13 +252,16 @@ def _none_of(pool: NDArray[np.int64], legal: NDArray[np.int64], held: NDArray[np
 
 
 def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
-                  lack_face: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                  lack_face: NDArray[np.bool_], taken: NDArray[np.integer] | None = None
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Chance that the opponent can play nothing on each card, and on a wild of each colour.
 
     The opponent's hand is taken to be a uniform draw from the cards this seat has not seen (whole classic
-    decks, as :func:`~unosim.strategies.bluffer.colour_unseen_shares`), without the colours and faces it is
-    known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 14]``). A card of colour c and face f is
-    answered by any card of colour c, any of face f and any wild; a wild naming c by colour c and wilds.
+    decks, as :func:`~unosim.strategies.bluffer.colour_unseen_shares`): all but ``taken`` of its cards
+    (the cards it took since its lacks were learnt; default 0) from them without the colours and faces it
+    is known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 15]``, the last column: wilds), the
+    others from all of them. A card of colour c and face f is answered by any card of colour c, any of
+    face f and any wild; a wild naming c by colour c and wilds.
 
     Returns
     -------
@@ -248,15 +272,18 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
     decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
     unseen = np.maximum(decks[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
-    excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
-    unseen[excluded] = 0
-    pool = unseen.sum(axis=1)
-    by_colour = unseen @ _TYPE_COLOUR
-    by_face = unseen @ _TYPE_FACE
-    wilds = unseen[:, N_COLOURED:].sum(axis=1)
-    t = np.arange(N_COLOURED)
-    answers = by_colour[:, t // FACES_PER_COLOUR] + by_face[:, t % FACES_PER_COLOUR] - unseen[:, :N_COLOURED] + wilds[:, None]
     held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
-    coloured = _none_of(pool[:, None], answers, held[:, None])
-    named = _none_of(pool[:, None], by_colour + wilds[:, None], held[:, None])
-    return coloured, named
+    fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
+    excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
+    out_coloured = np.ones((n, N_COLOURED))
+    out_named = np.ones((n, N_COLOURS))
+    t = np.arange(N_COLOURED)
+    for pool_cards, k in ((np.where(excluded, 0, unseen), held - fresh), (unseen, fresh)):
+        pool = pool_cards.sum(axis=1)[:, None]
+        by_colour = pool_cards @ _TYPE_COLOUR
+        by_face = pool_cards @ _TYPE_FACE
+        wilds = pool_cards[:, N_COLOURED:].sum(axis=1)[:, None]
+        answers = by_colour[:, t // FACES_PER_COLOUR] + by_face[:, t % FACES_PER_COLOUR] - pool_cards[:, :N_COLOURED] + wilds
+        out_coloured *= _none_of(pool, answers, k[:, None])
+        out_named *= _none_of(pool, by_colour + wilds, k[:, None])
+    return out_coloured, out_named

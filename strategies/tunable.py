@@ -389,7 +389,7 @@ class TunableStrategy(Strategy):
             tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
             bonus += round(SCALE * self.lack_colour) * lack_colour
             if self.block_number:
-                chances, _ = block_chances(obs, opponent, lack_colour, lack_face)
+                chances, _ = block_chances(obs, opponent, lack_colour, lack_face, memory.taken(entries))
                 tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
         if self.bluff_at >= 1 and obs.bluffable.any():
@@ -431,7 +431,7 @@ class TunableStrategy(Strategy):
         lack_face &= (entries >= 0)[:, None]
         scores = -colour_unseen_shares(obs)
         if self.block_name:
-            _, chances = block_chances(obs, self._next(obs), lack, lack_face)
+            _, chances = block_chances(obs, self._next(obs), lack, lack_face, memory.taken(np.maximum(entries, 0)))
             scores += self.block_name * chances
         lack &= held >= most - self.lack_name
         name = lack.any(axis=1)
