@@ -204,19 +204,35 @@ class LackMemory:
         played_colour = np.where(cards >= 0, _COLOUR[np.maximum(cards, 0)], obs.colour)
         self.colour_after[idx] = np.where((cards >= 0) & (played_colour < 0), -2, played_colour)  # -2: named later
 
+    def current(self, obs: Observation, wilds: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+        """The entry of each row recorded by this seat's move in progress (its turn observed, then
+        :meth:`moved`), else -1: the discard pile is the one recorded, or with ``wilds`` (the wild of each
+        row whose colour is asked, -1 for none) the one recorded without that wild, which awaits its
+        colour. An entry of another game with the same index is thus never taken for this one."""
+        idx = self.rows(obs, create=False)
+        ok = idx >= 0
+        i = np.maximum(idx, 0)
+        expected = self.disc_after[i]
+        if wilds is not None:
+            wilds = np.asarray(wilds, np.int64)
+            ok &= (wilds >= 0) & (self.colour_after[i] == -2)
+            expected = expected.copy()
+            expected[np.arange(len(idx)), np.maximum(wilds, 0)] -= 1
+        ok &= (expected == obs.discard).all(axis=1)
+        return np.where(ok, idx, -1)
+
     def drawn_played(self, obs: Observation, play: NDArray[np.bool_]) -> None:
         """Record the drawn cards played (``play``) on the rows' entries."""
-        p = np.flatnonzero(play)
-        idx = self.rows(obs.subset(p), create=False)
-        p, idx = p[idx >= 0], idx[idx >= 0]
+        idx = self.current(obs)
+        p = np.flatnonzero(np.asarray(play, bool) & (idx >= 0))
+        idx = idx[p]
         cards = obs.drawn[p].astype(np.int64)
         self.disc_after[idx, cards] += 1
         self.top_after[idx] = cards
         self.colour_after[idx] = np.where(_COLOUR[cards] >= 0, _COLOUR[cards], -2)
 
-    def named(self, obs: Observation, colours: NDArray[np.integer]) -> None:
-        """Record the colour named for a wild on the rows' entries."""
-        idx = self.rows(obs, create=False)
+    def named(self, obs: Observation, idx: NDArray[np.int64], colours: NDArray[np.integer]) -> None:
+        """Record the colour named for a wild on the entries ``idx`` (from :meth:`current`; -1: none)."""
         ok = idx >= 0
         self.colour_after[idx[ok]] = np.asarray(colours, np.int64)[ok]
 

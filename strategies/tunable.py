@@ -425,7 +425,7 @@ class TunableStrategy(Strategy):
         memory = self._memory(obs)
         if memory is None:
             return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
-        entries = memory.rows(obs, create=False)
+        entries = memory.current(obs, wilds=cards)
         lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
         lack &= (entries >= 0)[:, None]
         lack_face &= (entries >= 0)[:, None]
@@ -438,7 +438,7 @@ class TunableStrategy(Strategy):
         # a lacked colour within lack_name of the most held: the most held of those, then as the others
         scores += np.where(name[:, None], held * 100.0, 0.0)
         colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
-        memory.named(obs, colours)
+        memory.named(obs, entries, colours)
         return colours
 
     def challenge(self, obs: Observation) -> NDArray[np.bool_]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from unosim.strategies import tunable
-from unosim.strategies.opponent_memory import UNKNOWN
+from unosim.strategies.opponent_memory import UNKNOWN, WILDS
 
 import unosim
 from unosim.cards import COLOUR_NAMES
@@ -27,20 +27,20 @@ def _lacks(strategy: tunable.TunableStrategy, game: int = 0, seat: int = 0) -> t
 
 
 @pytest.mark.parametrize(("opponent", "colours", "faces"), [
-    # the opponent draws a green 9 and cannot play it on the red 5: it holds no red, no 5, no wild
-    ([("draw",), ("draw",)], {"red"}, {5}),
-    # it draws a card it can play (a red 9) and plays it: nothing is learnt
-    ([("draw",), ("play_drawn", True), ("draw",)], set(), set()),
-    # it plays from its hand: nothing is learnt
+    # the opponent draws a green 9 and cannot play it on the red 5: it holds no red, no 5, no wild (face 14)
+    ([("draw",), ("draw",)], {"red"}, {5, WILDS}),
+    # it draws a red 9 and plays it: the hand it kept (the one before the draw) held no red, no 5, no wild
+    ([("draw",), ("play_drawn", True), ("draw",)], {"red"}, {5, WILDS}),
+    # it plays its red 6 from its hand: nothing is learnt
     ([("play", "red 6"), ("draw",)], set(), set()),
-])
+], ids=["draw-no-play", "draw-and-play", "play"])
 def test_inference_on_a_scripted_game(opponent, colours, faces):
-    """Seat 0 (tunable, memory on) must play its red 5 on the red 2; seat 1 answers as scripted; then seat 0,
-    with no legal card (two blues on whatever lies on top), draws a card it cannot play."""
+    """Seat 0 (tunable, memory on) must play its red 5 on the red 2; seat 1 answers as scripted (as random
+    would: it draws only when it holds nothing legal); then seat 0, with no legal card, draws."""
     drawn = "red 9" if ("play_drawn", True) in opponent else "green 9"
+    theirs = ["yellow 1", "yellow 2", "green 7", "red 6" if ("play", "red 6") in opponent else "green 8"]
     strategy = tunable.TunableStrategy(**MEMORY)
-    after = play_from(Position(hands=[["red 5", "blue 3", "blue 4"], ["yellow 1", "yellow 2", "red 6", "green 7"]],
-                               top="red 2", turn=0, draw=[drawn] * 10),
+    after = play_from(Position(hands=[["red 5", "blue 3", "blue 4"], theirs], top="red 2", turn=0, draw=[drawn] * 10),
                       rules="classic", script=opponent, seats={0: strategy}, overrides={"wd4_challenge": False})
     assert "red 5" not in after.hands[0] and after.top != "red 2"
     assert _lacks(strategy) == (colours, faces)
@@ -57,20 +57,26 @@ def test_knowledge_ages_and_is_forgotten():
     memory = strategy.__dict__["_cache_memory"]
     i = memory.index[0]
     assert memory.lack_colour[i].tolist() == [2, UNKNOWN, UNKNOWN, UNKNOWN]
-    assert np.flatnonzero(memory.lack_face[i] >= 0).tolist() == [5] and memory.lack_face[i, 5] == 2
+    assert np.flatnonzero(memory.lack_face[i] >= 0).tolist() == [5, WILDS] and memory.lack_face[i, 5] == 2
     assert not memory.known(np.array([i]), 1.0)[0].any()
     assert memory.known(np.array([i]), 2.0)[0][0].tolist() == [True, False, False, False]
 
 
 def test_inference_is_never_wrong_against_random():
-    """Peeking at the engine's hands: a lack just learnt (no card taken since) always holds (500 games, seed 4)."""
+    """Peeking at the engine's hands: a lack just learnt (no card taken since: a colour, a face or the wilds)
+    always holds (500 games, seed 4)."""
     from unosim import decisions, registry
-    from unosim.cards import CARD_COLOUR, N_COLOURED
+    from unosim.cards import CARD_COLOUR, CARD_FACE, N_COLOURED, N_TYPES
     from unosim.config import RunConfig
     from unosim.engine import Engine
     from unosim.strategy_spec import StrategySpec
 
     seen: dict[str, int] = {"claims": 0, "wrong": 0}
+    BY_COLOUR = np.zeros((N_TYPES, 4), np.int64)  # noqa: N806
+    BY_COLOUR[np.arange(N_COLOURED), CARD_COLOUR[:N_COLOURED]] = 1
+    BY_FACE = np.zeros((N_TYPES, WILDS + 1), np.int64)  # noqa: N806
+    BY_FACE[np.arange(N_COLOURED), CARD_FACE[:N_COLOURED]] = 1
+    BY_FACE[N_COLOURED:, WILDS] = 1
     observe = decisions.Rows.observe
 
     class Spy(tunable.TunableStrategy):
@@ -79,11 +85,10 @@ def test_inference_is_never_wrong_against_random():
             memory = self.__dict__["_cache_memory"]
             i = memory.rows(obs, create=False)
             hands = rows.current._b.hands[rows.current.slots, 1 - obs.seat].astype(np.int64)
-            held = np.zeros((len(obs), 4), np.int64)
-            np.add.at(held.T, CARD_COLOUR[:N_COLOURED], hands[:, :N_COLOURED].T)
-            fresh = memory.lack_colour[i] == 0
-            seen["claims"] += int(fresh.sum())
-            seen["wrong"] += int((fresh & (held > 0)).sum())
+            for lacks, held in ((memory.lack_colour[i], hands @ BY_COLOUR), (memory.lack_face[i], hands @ BY_FACE)):
+                fresh = lacks == 0
+                seen["claims"] += int(fresh.sum())
+                seen["wrong"] += int((fresh & (held > 0)).sum())
             return cards
 
     class rows:  # noqa: N801 - the group of rows being observed
@@ -102,7 +107,7 @@ def test_inference_is_never_wrong_against_random():
         engine.play(0, 500)
     finally:
         decisions.Rows.observe = observe
-    assert seen["claims"] > 500 and seen["wrong"] == 0, seen
+    assert seen["claims"] > 5000 and seen["wrong"] == 0, seen
 
 
 def _digest(df) -> str:
