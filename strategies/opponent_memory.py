@@ -21,6 +21,8 @@ starts each game afresh, and results do not depend on how games are batched or s
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -125,7 +127,7 @@ class LackMemory:
 
     def _alloc(self, capacity: int) -> None:
         """(Re)allocate the entry arrays at ``capacity``, keeping the entries held so far."""
-        fresh = {
+        fresh: dict[str, NDArray[Any]] = {
             "key": np.full(capacity, -1, np.int64),
             "tick": np.zeros(capacity, np.int64),
             "hand_after": np.zeros((capacity, N_TYPES), np.int16),  # own hand after the last move (it only grows)
@@ -237,7 +239,8 @@ class LackMemory:
         self.colour_after[idx[ok]] = np.asarray(colours, np.int64)[ok]
 
     def known(self, idx: NDArray[np.int64], forget: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-        """``[n, 4]`` colours and ``[n, 15]`` faces (the last: any wild) the opponent is known to lack (taken at most ``forget`` cards since)."""
+        """``[n, 4]`` colours and ``[n, 15]`` faces (the last: any wild) the opponent is known to lack,
+        having taken at most ``forget`` cards since."""
         lc, lf = self.lack_colour[idx], self.lack_face[idx]
         return (lc >= 0) & (lc <= forget), (lf >= 0) & (lf <= forget)
 

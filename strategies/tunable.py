@@ -372,7 +372,7 @@ class TunableStrategy(Strategy):
             opponent = self._next(obs)
             entries = memory.observe(obs, opponent)
             lack_colour, lack_face = memory.known(entries, self.lack_forget)
-            lacking = lack_colour.any(axis=1)
+            lacking = np.asarray(lack_colour.any(axis=1), bool)
             wild_keep = np.where(lacking, np.maximum(wild_keep, self.lack_wild_keep), wild_keep)
         coloured = (legal[:, :N_COLOURED] & (hand[:, :N_COLOURED] > 0)).any(axis=1)
         save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > wild_keep)
@@ -434,7 +434,7 @@ class TunableStrategy(Strategy):
             _, chances = block_chances(obs, self._next(obs), lack, lack_face, memory.taken(np.maximum(entries, 0)))
             scores += self.block_name * chances
         lack &= held >= most - self.lack_name
-        name = lack.any(axis=1)
+        name = np.asarray(lack.any(axis=1), bool)
         # a lacked colour within lack_name of the most held: the most held of those, then as the others
         scores += np.where(name[:, None], held * 100.0, 0.0)
         colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))

@@ -162,7 +162,6 @@ def test_memory_parameters_only_at_two_players():
 def test_block_chance_is_hypergeometric():
     """The chance that the opponent holds no answer is the hypergeometric P(0 of `legal` among `held` of `pool`)."""
     from scipy.stats import hypergeom
-
     from unosim.strategies.opponent_memory import _none_of
 
     pool, legal, held = np.array([80, 80, 30, 10]), np.array([20, 0, 25, 10]), np.array([7, 7, 6, 1])
