@@ -92,7 +92,8 @@ PARAMETERS: tuple[Param, ...] = (
     Param("colour_weight", -3.0, 5.0, 1.5, "", "added per share of the hand in the card's colour (stay in the colour held most)"),
     Param("wild_keep", 0.0, 15.0, 2.0, "", "play a wild from the hand only when at most this many non-wild cards are held "
           "(or no coloured card is legal)"),
-    Param("wild_keep_next", 0.0, 15.0, 0.0, "", "added to wild_keep when the next player holds at most threat cards"),
+    Param("wild_keep_next", 0.0, 15.0, 0.0, "two_players", "added to wild_keep when the next player holds at most threat "
+          "cards (searched at 2 players only, with the memory, so that searches at other counts stay as they were)"),
     Param("drawn_wild_at", 0.0, 108.0, 108.0, "", "play a legal drawn wild only when holding at most this many cards"),
     Param("colour_slack", 0.0, 4.0, 0.0, "", "colours held within this many cards of the most held are candidates; "
           "the one rarest among unseen cards is named"),
@@ -137,7 +138,7 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
     the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players; the
-    ``lack_*`` memory parameters at 2 players only.
+    2-player parameters (``lack_*``, ``block_*``, ``wild_keep_next``) at 2 players only.
     """
     counts = np.asarray(rules.load_deck().counts)
     held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
@@ -201,10 +202,24 @@ class TunableStrategy(Strategy):
         the next player does; ``near_*``: another opponent does), plus
         ``points_weight`` per 50 points, plus ``colour_weight`` times the share
         of the hand in the card's colour. Wilds are left out while more than
-        ``wild_keep`` non-wild cards are held and a coloured card is legal.
-        With challenges on, a held Wild Draw Four is played (as a bluff if need
+        ``wild_keep`` non-wild cards are held and a coloured card is legal
+        (``wild_keep + wild_keep_next`` when the next player holds at most
+        ``threat`` cards). With challenges on, a held Wild Draw Four is played (as a bluff if need
         be) when the next player holds at most ``bluff_at`` cards. Never draws
         while holding a legal card.
+    memory (2 players)
+        With any ``lack_*`` or ``block_*`` parameter away from its default
+        (:attr:`remembers`), the strategy remembers, per game, the colours,
+        faces and wilds the opponent is known to lack
+        (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and
+        could not play, or drew and played the card drawn; forgotten once it
+        has taken more than ``lack_forget`` cards since). Then a coloured card
+        of a lacked colour gets ``lack_colour``, one of a lacked face
+        ``lack_face``, a wild ``lack_wild`` while a colour is lacked (and the
+        wild threshold is at least ``lack_wild_keep``), and a number card
+        ``block_number`` times the chance that the opponent holds nothing to
+        answer it (:func:`~unosim.strategies.opponent_memory.block_chances`).
+        The defaults remember nothing and play as before.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
         holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
@@ -212,7 +227,10 @@ class TunableStrategy(Strategy):
     choose_colour
         Among the colours held within ``colour_slack`` cards of the colour held
         most, the one rarest among the cards this player has not seen (hand
-        and discard pile), i.e. the one the opponents are least likely to hold.
+        and discard pile), i.e. the one the opponents are least likely to hold;
+        with the memory, plus ``block_name`` times the chance that the opponent
+        cannot answer the colour, and a colour it is known to lack is named
+        when held within ``lack_name`` cards of the colour held most.
     challenge
         The bluff estimate of ``bluffer`` (``suspicion``); challenges when it
         exceeds ``challenge_above``.
@@ -233,7 +251,7 @@ class TunableStrategy(Strategy):
 
     Parameters
     ----------
-    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points : float
+    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., block_name : float
         See :data:`PARAMETERS` (name, range, default, meaning).
     forget_uno_rate, catch_uno_rate : float
         See :class:`unosim.Strategy`.
