@@ -17,7 +17,7 @@ set -euo pipefail
 # values set by hand after short tournaments (threat 1, wild_keep_next 15, next_wild_draw_four 5, next_wild -2,
 # block_number 2: experiments/tuned_classic_2_start.json).
 unosim tune --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 --against random \
-    --start experiments/tuned_classic_2_start.json --budget 4680000 --games-per-candidate 8000 \
+    --start experiments/tuned_classic_2_start.json --budget 3744000 --games-per-candidate 8000 \
     --evaluation-games 200000 --seed 12 --name tuned-classic-2 --out runs/tune-classic-2-final
 cp runs/tune-classic-2-final/tuned.json strategies/tuned/classic-2.json
 

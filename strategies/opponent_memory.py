@@ -26,14 +26,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
-from scipy.special import gammaln
 
 from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, load_deck
 from unosim.observation import Observation
 
 __all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "WILDS"]
 
-STALE_CALLS = 256
+STALE_CALLS = 128
 """An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
 UNKNOWN = -1
 """Lack counter value: nothing known (else: cards the opponent has taken since it was seen to lack)."""
@@ -260,14 +259,54 @@ _TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
 _TYPE_FACE[N_COLOURED:, WILDS] = 1
 
 
-def _none_of(pool: NDArray[np.int64], legal: NDArray[np.int64], held: NDArray[np.int64]) -> NDArray[np.float64]:
+@njit(cache=True)
+def _none_of(pool, legal, held):  # pragma: no cover - compiled
     """Chance that ``held`` cards drawn at random from ``pool`` cards include none of ``legal`` of them."""
-    pool, legal, held = np.broadcast_arrays(pool, legal, held)
-    rest = pool - legal
-    ok = rest >= held
-    safe_rest = np.where(ok, rest, held).astype(np.float64)
-    log_p = gammaln(safe_rest + 1) - gammaln(safe_rest - held + 1) - gammaln(pool + 1.0) + gammaln(pool - held + 1.0)
-    return np.where(ok & (held >= 0), np.exp(log_p), 0.0)
+    p = 1.0
+    for i in range(held):
+        if pool - i <= 0:
+            return 0.0
+        p *= max(pool - legal - i, 0) / (pool - i)
+        if p == 0.0:
+            return 0.0
+    return p
+
+
+@njit(cache=True)
+def _block(unseen, excluded, held, fresh):  # pragma: no cover - compiled
+    """:func:`block_chances` per row: the kept cards (``held - fresh``) from the pool without ``excluded``,
+    the ``fresh`` ones from all the unseen cards."""
+    n = unseen.shape[0]
+    coloured = np.ones((n, N_COLOURED))
+    named = np.ones((n, N_COLOURS))
+    by_colour = np.zeros(N_COLOURS, np.int64)
+    by_face = np.zeros(FACES_PER_COLOUR, np.int64)
+    for r in range(n):
+        for segment in range(2):
+            k = held[r] - fresh[r] if segment == 0 else fresh[r]
+            if k <= 0:
+                continue
+            by_colour[:] = 0
+            by_face[:] = 0
+            wilds = 0
+            pool = 0
+            for t in range(N_TYPES):
+                c = unseen[r, t]
+                if segment == 0 and excluded[r, t]:
+                    c = 0
+                pool += c
+                if t < N_COLOURED:
+                    by_colour[t // FACES_PER_COLOUR] += c
+                    by_face[t % FACES_PER_COLOUR] += c
+                else:
+                    wilds += c
+            for t in range(N_COLOURED):
+                c = unseen[r, t] if not (segment == 0 and excluded[r, t]) else 0
+                answers = by_colour[t // FACES_PER_COLOUR] + by_face[t % FACES_PER_COLOUR] - c + wilds
+                coloured[r, t] *= _none_of(pool, answers, k)
+            for colour in range(N_COLOURS):
+                named[r, colour] *= _none_of(pool, by_colour[colour] + wilds, k)
+    return coloured, named
 
 
 def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
@@ -294,15 +333,4 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
     fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
     excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
-    out_coloured = np.ones((n, N_COLOURED))
-    out_named = np.ones((n, N_COLOURS))
-    t = np.arange(N_COLOURED)
-    for pool_cards, k in ((np.where(excluded, 0, unseen), held - fresh), (unseen, fresh)):
-        pool = pool_cards.sum(axis=1)[:, None]
-        by_colour = pool_cards @ _TYPE_COLOUR
-        by_face = pool_cards @ _TYPE_FACE
-        wilds = pool_cards[:, N_COLOURED:].sum(axis=1)[:, None]
-        answers = by_colour[:, t // FACES_PER_COLOUR] + by_face[:, t % FACES_PER_COLOUR] - pool_cards[:, :N_COLOURED] + wilds
-        out_coloured *= _none_of(pool, answers, k[:, None])
-        out_named *= _none_of(pool, by_colour + wilds, k[:, None])
-    return out_coloured, out_named
+    return _block(unseen, excluded, held, fresh)

@@ -154,6 +154,9 @@ def test_memory_is_reproducible_across_batches_and_reuse():
 
 
 def test_memory_parameters_only_at_two_players():
+    """The 2-player parameters are searched at 2 players only: the shipped party search's parameters are unchanged."""
+    party = tunable.load_tuned(Path(tunable.__file__).parent / "tuned" / "party-6.json")
+    assert party["tuned"]["searched"] == tunable.relevant(unosim.RuleSet.preset("party"), 6)
     assert "lack_colour" in tunable.relevant(unosim.RuleSet.preset("classic"), 2)
     assert not any(name.startswith("lack_") for name in tunable.relevant(unosim.RuleSet.preset("classic"), 3))
     assert not tunable.TunableStrategy(lack_colour=1.0).plays_legal_drawn_card  # it must see the drawn card played
@@ -164,6 +167,5 @@ def test_block_chance_is_hypergeometric():
     from scipy.stats import hypergeom
     from unosim.strategies.opponent_memory import _none_of
 
-    pool, legal, held = np.array([80, 80, 30, 10]), np.array([20, 0, 25, 10]), np.array([7, 7, 6, 1])
-    expected = [hypergeom.pmf(0, m, k, n) for m, k, n in zip(pool, legal, held, strict=True)]
-    assert _none_of(pool, legal, held) == pytest.approx(expected, rel=1e-9)
+    for pool, legal, held in ((80, 20, 7), (80, 0, 7), (30, 25, 6), (10, 10, 1), (12, 3, 9), (5, 0, 0)):
+        assert _none_of(pool, legal, held) == pytest.approx(hypergeom.pmf(0, pool, legal, held), rel=1e-9, abs=1e-15)
