@@ -2,16 +2,24 @@
 # The commands that produced the shipped tuned strategies (strategies/tuned/*.json, issue 12) and the
 # figures quoted in README.md ("Tuning a strategy"). Run from the repository root; each tuning run resumes
 # when started again. Wall times: see README.md (2-core machine shared with other jobs).
-# Both searches were started with a larger --budget and stopped by hand when time ran short (after 28 and
-# 14 generations); the budget changes only how many generations run, so these commands, which allow exactly
-# that many, give the same tuned.json from scratch (and finished the interrupted runs in place).
+# The first 2-player search and the party search were started with a larger --budget and stopped by hand when
+# time ran short (after 28 and 14 generations); the budget changes only how many generations run, so the
+# commands, which allow exactly that many, give the same tuned.json from scratch.
 set -euo pipefail
 
 # tuned-classic-2: 2 players, classic with the Wild Draw Four always legal and no challenges, against random.
+# First search (commit a3243ea, 18 parameters, 28 generations): its result is
+# tests/data/tuned_classic_2_before_memory.json. It ran, before tunable had its 2-player memory:
+#   unosim tune --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 --against random \
+#       --budget 2688000 --games-per-candidate 8000 --evaluation-games 200000 --seed 12 --name tuned-classic-2 \
+#       --out runs/tune-classic-2
+# Second search (the shipped file), with the memory and block parameters (27 searched): from that result with five
+# values set by hand after short tournaments (threat 1, wild_keep_next 15, next_wild_draw_four 5, next_wild -2,
+# block_number 2: experiments/tuned_classic_2_start.json).
 unosim tune --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 --against random \
-    --budget 2688000 --games-per-candidate 8000 --evaluation-games 200000 --seed 12 --name tuned-classic-2 \
-    --out runs/tune-classic-2
-cp runs/tune-classic-2/tuned.json strategies/tuned/classic-2.json
+    --start experiments/tuned_classic_2_start.json --budget 3744000 --games-per-candidate 8000 \
+    --evaluation-games 200000 --seed 12 --name tuned-classic-2 --out runs/tune-classic-2-final
+cp runs/tune-classic-2-final/tuned.json strategies/tuned/classic-2.json
 
 # tuned-party-6: party, 6 players, against a field of the built-ins.
 unosim tune --rules party --players 6 \

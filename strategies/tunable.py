@@ -26,12 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_KIND, CARD_POINTS, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, IS_NUMBER, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
 
 from .bluffer import colour_unseen_shares
+from .opponent_memory import LackMemory, block_chances
 
 __all__ = [
     "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
@@ -46,6 +47,8 @@ PILE_GROUPS = ("number", "action", "wild")
 SCALE = 1000
 """Scores are rounded to whole multiples of 1/SCALE (the compiled pickers compare integers)."""
 _KIND = CARD_KIND.astype(np.int64)
+_FACE = CARD_FACE.astype(np.int64)
+_IS_NUMBER = IS_NUMBER[:N_COLOURED]
 _POINTS = CARD_POINTS.astype(np.float64) / 50.0
 _PILE_GROUP = np.where(_KIND == 0, 0, np.where(_KIND <= 4, 1, 2))
 _PARTY_KINDS = ("point_taken", "wild_pile_up", "wild_drawn_together")
@@ -56,7 +59,7 @@ class Param:
     """One tunable parameter: its name, range, default and what makes it matter.
 
     ``needs`` is ``""`` (always matters), a card kind name (matters when the deck holds that kind),
-    ``"challenge"`` (Wild Draw Four challenges on) or ``"speed_play"``.
+    ``"challenge"`` (Wild Draw Four challenges on), ``"speed_play"`` or ``"two_players"``.
     """
 
     name: str
@@ -89,6 +92,8 @@ PARAMETERS: tuple[Param, ...] = (
     Param("colour_weight", -3.0, 5.0, 1.5, "", "added per share of the hand in the card's colour (stay in the colour held most)"),
     Param("wild_keep", 0.0, 15.0, 2.0, "", "play a wild from the hand only when at most this many non-wild cards are held "
           "(or no coloured card is legal)"),
+    Param("wild_keep_next", 0.0, 15.0, 0.0, "two_players", "added to wild_keep when the next player holds at most threat "
+          "cards (searched at 2 players only, with the memory, so that searches at other counts stay as they were)"),
     Param("drawn_wild_at", 0.0, 108.0, 108.0, "", "play a legal drawn wild only when holding at most this many cards"),
     Param("colour_slack", 0.0, 4.0, 0.0, "", "colours held within this many cards of the most held are candidates; "
           "the one rarest among unseen cards is named"),
@@ -105,6 +110,20 @@ PARAMETERS: tuple[Param, ...] = (
     *(Param(f"pile_{group}", -5.0, 5.0, default, "wild_pile_up", f"mini pile: preference for adding a {group} card")
       for group, default in zip(PILE_GROUPS, (2.0, 1.0, -3.0), strict=True)),
     Param("pile_points", -2.0, 2.0, 0.5, "wild_pile_up", "mini pile: added per 50 points of the card"),
+    # 2 players: what the opponent is known to lack (strategies/opponent_memory.py); the defaults remember nothing
+    Param("lack_colour", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a colour the opponent is known to lack"),
+    Param("lack_face", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a face the opponent is known to lack"),
+    Param("lack_wild", -5.0, 5.0, 0.0, "two_players", "added to a wild while the opponent is known to lack a colour"),
+    Param("lack_wild_keep", 0.0, 15.0, 0.0, "two_players", "while the opponent is known to lack a colour, play a wild "
+          "when at most this many non-wild cards are held (if more than wild_keep)"),
+    Param("lack_name", -1.0, 10.0, -1.0, "two_players", "name a colour the opponent is known to lack if held within "
+          "this many cards of the colour held most (below 0: never)"),
+    Param("lack_forget", 0.0, 20.0, 4.0, "two_players", "forget a lack once the opponent has taken more than this "
+          "many cards since"),
+    Param("block_number", -2.0, 10.0, 0.0, "two_players", "added per unit of the chance that the opponent holds no "
+          "card to answer a number card (its known lacks counted)"),
+    Param("block_name", -2.0, 10.0, 0.0, "two_players", "added per unit of the chance that the opponent holds no "
+          "card to answer the colour named"),
 )
 """Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
 
@@ -118,7 +137,8 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
 
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
-    the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players.
+    the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players; the
+    2-player parameters (``lack_*``, ``block_*``, ``wild_keep_next``) at 2 players only.
     """
     counts = np.asarray(rules.load_deck().counts)
     held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
@@ -134,6 +154,8 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
         if p.needs == "challenge" and not (rules.wd4_challenge and held["wild_draw_four"]):
             continue
         if p.needs == "speed_play" and not rules.speed_play:
+            continue
+        if p.needs == "two_players" and players != 2:
             continue
         names.append(p.name)
     return names
@@ -180,10 +202,24 @@ class TunableStrategy(Strategy):
         the next player does; ``near_*``: another opponent does), plus
         ``points_weight`` per 50 points, plus ``colour_weight`` times the share
         of the hand in the card's colour. Wilds are left out while more than
-        ``wild_keep`` non-wild cards are held and a coloured card is legal.
-        With challenges on, a held Wild Draw Four is played (as a bluff if need
+        ``wild_keep`` non-wild cards are held and a coloured card is legal
+        (``wild_keep + wild_keep_next`` when the next player holds at most
+        ``threat`` cards). With challenges on, a held Wild Draw Four is played (as a bluff if need
         be) when the next player holds at most ``bluff_at`` cards. Never draws
         while holding a legal card.
+    memory (2 players)
+        With any ``lack_*`` or ``block_*`` parameter away from its default
+        (:attr:`remembers`), the strategy remembers, per game, the colours,
+        faces and wilds the opponent is known to lack
+        (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and
+        could not play, or drew and played the card drawn; forgotten once it
+        has taken more than ``lack_forget`` cards since). Then a coloured card
+        of a lacked colour gets ``lack_colour``, one of a lacked face
+        ``lack_face``, a wild ``lack_wild`` while a colour is lacked (and the
+        wild threshold is at least ``lack_wild_keep``), and a number card
+        ``block_number`` times the chance that the opponent holds nothing to
+        answer it (:func:`~unosim.strategies.opponent_memory.block_chances`).
+        The defaults remember nothing and play as before.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
         holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
@@ -191,7 +227,10 @@ class TunableStrategy(Strategy):
     choose_colour
         Among the colours held within ``colour_slack`` cards of the colour held
         most, the one rarest among the cards this player has not seen (hand
-        and discard pile), i.e. the one the opponents are least likely to hold.
+        and discard pile), i.e. the one the opponents are least likely to hold;
+        with the memory, plus ``block_name`` times the chance that the opponent
+        cannot answer the colour, and a colour it is known to lack is named
+        when held within ``lack_name`` cards of the colour held most.
     challenge
         The bluff estimate of ``bluffer`` (``suspicion``); challenges when it
         exceeds ``challenge_above``.
@@ -212,7 +251,7 @@ class TunableStrategy(Strategy):
 
     Parameters
     ----------
-    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points : float
+    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., block_name : float
         See :data:`PARAMETERS` (name, range, default, meaning).
     forget_uno_rate, catch_uno_rate : float
         See :class:`unosim.Strategy`.
@@ -259,6 +298,7 @@ class TunableStrategy(Strategy):
         points_weight: float = 0.5,
         colour_weight: float = 1.5,
         wild_keep: float = 2.0,
+        wild_keep_next: float = 0.0,
         drawn_wild_at: float = 108.0,
         colour_slack: float = 0.0,
         bluff_at: float = 0.0,
@@ -275,6 +315,14 @@ class TunableStrategy(Strategy):
         pile_action: float = 1.0,
         pile_wild: float = -3.0,
         pile_points: float = 0.5,
+        lack_colour: float = 0.0,
+        lack_face: float = 0.0,
+        lack_wild: float = 0.0,
+        lack_wild_keep: float = 0.0,
+        lack_name: float = -1.0,
+        lack_forget: float = 4.0,
+        block_number: float = 0.0,
+        block_name: float = 0.0,
         forget_uno_rate: float = 0.0,
         catch_uno_rate: float = 1.0,
     ) -> None:
@@ -315,29 +363,67 @@ class TunableStrategy(Strategy):
         return np.where(next_close, 1, np.where(close.any(axis=1), 2, 0))
 
     # ------------------------------------------------------------ decisions
+    @property
+    def remembers(self) -> bool:
+        """True when a ``lack_*`` parameter can change a decision (at 2 players; the defaults: False)."""
+        return bool(self.lack_colour or self.lack_face or self.lack_wild or self.lack_wild_keep > self.wild_keep
+                    or self.lack_name >= 0 or self.block_number or self.block_name)
+
+    def _memory(self, obs: Observation) -> LackMemory | None:
+        """The per-game memory (2 players, :attr:`remembers`), created on first use; never pickled."""
+        if obs.players != 2 or not self.remembers:
+            return None
+        memory = self.__dict__.get("_cache_memory")
+        if memory is None:
+            memory = self.__dict__["_cache_memory"] = LackMemory()
+        return memory
+
     def play(self, obs: Observation) -> NDArray[np.integer]:
         kinds, _ = self._tables()
         hand = obs.hand
         legal = obs.legal
+        n = len(obs)
+        memory = self._memory(obs)
+        situation = self.situation(obs)
+        wild_keep = self.wild_keep + self.wild_keep_next * (situation == 1)
+        if memory is not None:
+            opponent = self._next(obs)
+            entries = memory.observe(obs, opponent)
+            lack_colour, lack_face = memory.known(entries, self.lack_forget)
+            lacking = np.asarray(lack_colour.any(axis=1), bool)
+            wild_keep = np.where(lacking, np.maximum(wild_keep, self.lack_wild_keep), wild_keep)
         coloured = (legal[:, :N_COLOURED] & (hand[:, :N_COLOURED] > 0)).any(axis=1)
-        save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > self.wild_keep)
+        save = coloured & (hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64) > wild_keep)
         if save.any():
             legal = legal.copy()
             legal[save, N_COLOURED:] = False
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
-        cards = sample_best_of(hand, legal, kinds, self.situation(obs), obs.random(), bonus)
+        if memory is None:
+            cards = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
+        else:
+            tables = kinds[situation]
+            tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
+            tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
+            bonus += round(SCALE * self.lack_colour) * lack_colour
+            if self.block_number:
+                chances, _ = block_chances(obs, opponent, lack_colour, lack_face, memory.taken(entries))
+                tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
+            cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
         if self.bluff_at >= 1 and obs.bluffable.any():
-            rows = np.arange(len(obs))
+            rows = np.arange(n)
             attack = obs.bluffable & (hand[:, WILD_DRAW_FOUR] > 0)
             attack &= obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at
             cards = np.where(attack, WILD_DRAW_FOUR, cards)
+        if memory is not None:
+            memory.moved(obs, entries, cards)
         return cards
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """True when :meth:`play_drawn` plays every legal drawn card and never bluffs (the defaults)."""
-        return self.drawn_wild_at >= 108 and self.bluff_at < 1
+        """True when :meth:`play_drawn` plays every legal drawn card, never bluffs and needs not see the
+        card played (no memory: :attr:`remembers` is False); the defaults."""
+        return self.drawn_wild_at >= 108 and self.bluff_at < 1 and not self.remembers
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         rows = np.arange(len(obs))
@@ -345,12 +431,33 @@ class TunableStrategy(Strategy):
         play = obs.legal[rows, drawn] & ((drawn < N_COLOURED) | (obs.hand_size <= self.drawn_wild_at))
         if self.bluff_at >= 1 and obs.bluffable.any():
             play |= obs.bluffable & (obs.hand_sizes[rows, self._next(obs)] <= self.bluff_at)
+        memory = self._memory(obs)
+        if memory is not None:
+            memory.drawn_played(obs, play)
         return play
 
     def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
         held = colour_counts(obs.hand).astype(np.float64)
-        candidates = held >= held.max(axis=1, keepdims=True) - self.colour_slack
-        return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
+        most = held.max(axis=1, keepdims=True)
+        candidates = held >= most - self.colour_slack
+        memory = self._memory(obs)
+        if memory is None:
+            return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
+        entries = memory.current(obs, wilds=cards)
+        lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
+        lack &= (entries >= 0)[:, None]
+        lack_face &= (entries >= 0)[:, None]
+        scores = -colour_unseen_shares(obs)
+        if self.block_name:
+            _, chances = block_chances(obs, self._next(obs), lack, lack_face, memory.taken(np.maximum(entries, 0)))
+            scores += self.block_name * chances
+        lack &= held >= most - self.lack_name
+        name = np.asarray(lack.any(axis=1), bool)
+        # a lacked colour within lack_name of the most held: the most held of those, then as the others
+        scores += np.where(name[:, None], held * 100.0, 0.0)
+        colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
+        memory.named(obs, entries, colours)
+        return colours
 
     def challenge(self, obs: Observation) -> NDArray[np.bool_]:
         held = obs.hand_sizes[np.arange(len(obs)), obs.target].astype(np.float64)

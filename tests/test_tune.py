@@ -31,7 +31,9 @@ def test_parameter_vector_round_trip():
     classic2 = tunable.relevant(unosim.RuleSet.preset("classic").replace(wd4_challenge=False), 2)
     assert "calm_wild" in classic2 and "near_wild" not in classic2 and "suspicion" not in classic2
     assert "point_size" not in classic2 and "jump_rate" not in classic2
-    assert len(tunable.relevant(unosim.RuleSet.preset("party"), 6)) == len(tunable.NAMES)
+    party6 = tunable.relevant(unosim.RuleSet.preset("party"), 6)  # all but the 2-player memory
+    assert party6 == [p.name for p in tunable.PARAMETERS if p.needs != "two_players"]
+    assert set(tunable.relevant(unosim.RuleSet.preset("party"), 2)) - set(party6) >= {"lack_colour", "block_number"}
 
 
 def test_tunable_rejects_out_of_range():

@@ -1,0 +1,336 @@
+"""What the opponent of a 2-player game is known to lack, remembered per game (``tunable``'s ``lack_*`` parameters).
+
+An opponent who never draws while holding a playable card (``random``, ``tunable``, most built-ins) and
+draws one card that it cannot play has just shown that it holds **no card of the active colour, none
+with the top card's face, and no wild** (the card drawn included). :class:`LackMemory` watches each game
+from one seat's turn observations and infers exactly that: between two of this seat's turns, either the
+opponent's hand grew by exactly one card, nothing was added to the discard pile and the table is still
+the one the opponent faced after this seat's own move (it drew and could not play), or its hand size is
+unchanged and one card that passes the turn (a number or a plain wild) was played (it drew that card and
+played it: its hand before, which is its hand now, answered nothing). The knowledge then ages with every card the
+opponent takes into its hand (each may bring the colour back), and is dropped for a colour or face the
+opponent is seen to play.
+
+Memory is kept per (game, seat), in arrays; an entry is trusted only if it is consistent with the new
+observation (own hand and discard pile can only have grown since this seat's last move: a reshuffled
+draw pile, a mini pile or a new game with the same index all fail the check and start afresh), and only
+if it was touched recently (a live 2-player game comes back to a seat within :data:`STALE_CALLS` calls),
+so that a strategy object reused for another run of the same game indices (common random numbers)
+starts each game afresh, and results do not depend on how games are batched or split across workers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, load_deck
+from unosim.observation import Observation
+
+__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "WILDS"]
+
+STALE_CALLS = 128
+"""An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
+UNKNOWN = -1
+"""Lack counter value: nothing known (else: cards the opponent has taken since it was seen to lack)."""
+WILDS = FACES_PER_COLOUR
+"""Column of the face lacks that stands for every wild."""
+_COLOUR = CARD_COLOUR.astype(np.int64)
+
+
+@njit(cache=True)
+def _update(idx, hand, disc, opp_size, top, colour, oldest, tick, hand_after, disc_after, opp_after, top_after,
+            colour_after, lack_colour, lack_face):  # pragma: no cover - compiled
+    """Age and extend each row's entry from what happened since this seat's last move; True where the
+    entry is absent, stale (touched before call ``oldest``) or inconsistent (own hand or discard pile shrank)."""
+    n = idx.shape[0]
+    reset = np.zeros(n, np.bool_)
+    played_colour = np.zeros(N_COLOURS, np.bool_)
+    played_face = np.zeros(FACES_PER_COLOUR + 1, np.bool_)
+    for r in range(n):
+        i = idx[r]
+        if i < 0 or tick[i] < oldest:
+            reset[r] = True
+            continue
+        plays = 0
+        last = -1
+        ok = True
+        played_colour[:] = False
+        played_face[:] = False
+        for t in range(N_TYPES):
+            d = disc[r, t] - disc_after[i, t]
+            if d < 0 or hand[r, t] < hand_after[i, t]:
+                ok = False
+                break
+            if d > 0:
+                plays += d
+                last = t
+                if t < N_COLOURED:
+                    played_colour[t // FACES_PER_COLOUR] = True
+                    played_face[t % FACES_PER_COLOUR] = True
+                else:
+                    played_face[WILDS] = True
+        if not ok:
+            reset[r] = True
+            continue
+        grew = opp_size[r] - opp_after[i]
+        taken = max(grew + plays, 0)
+        for c in range(N_COLOURS):
+            if played_colour[c] or lack_colour[i, c] < 0:
+                lack_colour[i, c] = UNKNOWN
+            else:
+                lack_colour[i, c] += taken
+        for f in range(FACES_PER_COLOUR + 1):
+            if played_face[f] or lack_face[i, f] < 0:
+                lack_face[i, f] = UNKNOWN
+            else:
+                lack_face[i, f] += taken
+        # the opponent drew one card and could not play it, or drew one and played it (a card that passes the turn):
+        # either way it held nothing to answer the table it faced
+        drew = grew == 1 and plays == 0 and top[r] == top_after[i] and colour[r] == colour_after[i]
+        drew |= grew == 0 and plays == 1 and (last == N_COLOURED or (last < N_COLOURED and last % FACES_PER_COLOUR < 10))
+        if drew and colour_after[i] >= 0:
+            lack_colour[i, colour_after[i]] = 0
+            if top_after[i] < N_COLOURED:
+                lack_face[i, top_after[i] % FACES_PER_COLOUR] = 0
+            lack_face[i, WILDS] = 0
+    return reset
+
+
+class LackMemory:
+    """Per-(game, seat) memory of the colours and faces the 2-player opponent lacks.
+
+    Use: :meth:`observe` on every ``turn`` observation (returns the entry of each row and updates the
+    inference), then :meth:`moved` with the card played (or -1, drawing), :meth:`drawn_played` when a
+    drawn card is played, :meth:`named` with the colour chosen for a wild.
+    """
+
+    key: NDArray[np.int64]
+    tick: NDArray[np.int64]
+    hand_after: NDArray[np.int16]
+    disc_after: NDArray[np.int16]
+    opp_after: NDArray[np.int32]
+    top_after: NDArray[np.int32]
+    colour_after: NDArray[np.int32]
+    lack_colour: NDArray[np.int32]
+    lack_face: NDArray[np.int32]
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self.index: dict[int, int] = {}
+        self.calls = 0
+        self._next = 0
+        self._alloc(capacity)
+
+    def _alloc(self, capacity: int) -> None:
+        """(Re)allocate the entry arrays at ``capacity``, keeping the entries held so far."""
+        fresh: dict[str, NDArray[Any]] = {
+            "key": np.full(capacity, -1, np.int64),
+            "tick": np.zeros(capacity, np.int64),
+            "hand_after": np.zeros((capacity, N_TYPES), np.int16),  # own hand after the last move (it only grows)
+            "disc_after": np.zeros((capacity, N_TYPES), np.int16),  # the discard pile after it (it only grows)
+            "opp_after": np.zeros(capacity, np.int32),  # the opponent's hand size then
+            "top_after": np.zeros(capacity, np.int32),  # the table the opponent faced
+            "colour_after": np.zeros(capacity, np.int32),
+            "lack_colour": np.full((capacity, N_COLOURS), UNKNOWN, np.int32),
+            "lack_face": np.full((capacity, FACES_PER_COLOUR + 1), UNKNOWN, np.int32),  # the last: wilds
+        }
+        for name, arr in fresh.items():
+            old = getattr(self, name, None)
+            if old is not None:
+                arr[: len(old)] = old
+            setattr(self, name, arr)
+
+    def _grow(self) -> None:
+        n = len(self.key)
+        self._alloc(2 * n)
+        self._next = n
+
+    def _slot(self, key: int) -> int:
+        """A free entry for ``key``: the oldest one, unless it is still live (then the arrays grow)."""
+        i = self._next
+        if self.key[i] >= 0 and self.calls - self.tick[i] < STALE_CALLS:
+            self._grow()
+            i = self._next
+        if self.key[i] >= 0:
+            del self.index[int(self.key[i])]
+        self.key[i] = key
+        self.index[key] = i
+        self._next = (i + 1) % len(self.key)
+        return i
+
+    def rows(self, obs: Observation, create: bool) -> NDArray[np.int64]:
+        """The entry of each row of ``obs`` (-1 where none and ``create`` is False)."""
+        keys = (obs.game.astype(np.int64) * 16 + obs.seat).tolist()
+        get = self.index.get
+        idx = [get(k, -1) for k in keys]
+        if create:
+            idx = [self._slot(k) if i < 0 else i for k, i in zip(keys, idx, strict=True)]
+        return np.asarray(idx, np.int64)
+
+    def observe(self, obs: Observation, opponent: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Update the inference from a ``turn`` observation; the entry of each row.
+
+        ``opponent`` is the opponent's seat per row. Entries that are new, stale or inconsistent with
+        the observation start with nothing known.
+        """
+        self.calls += 1
+        idx = self.rows(obs, create=False)
+        opp_size = obs.hand_sizes[np.arange(len(obs)), opponent].astype(np.int32)
+        reset = _update(idx, obs.hand, obs.discard, opp_size, obs.top, obs.colour, self.calls - STALE_CALLS, self.tick,
+                        self.hand_after, self.disc_after, self.opp_after, self.top_after, self.colour_after,
+                        self.lack_colour, self.lack_face)
+        new = np.flatnonzero(reset)
+        if len(new):
+            idx[new] = self.rows(obs.subset(new), create=True)
+            self.lack_colour[idx[new]] = UNKNOWN
+            self.lack_face[idx[new]] = UNKNOWN
+        self.tick[idx] = self.calls
+        self.opp_after[idx] = opp_size
+        return idx
+
+    def moved(self, obs: Observation, idx: NDArray[np.int64], cards: NDArray[np.integer]) -> None:
+        """Record this seat's move (``cards``: the card played, -1 for a draw) on the entries ``idx``."""
+        cards = np.asarray(cards, np.int64)
+        hand = obs.hand.astype(np.int16)
+        disc = obs.discard.astype(np.int16)
+        p = np.flatnonzero(cards >= 0)
+        hand[p, cards[p]] -= 1
+        disc[p, cards[p]] += 1
+        self.hand_after[idx] = hand
+        self.disc_after[idx] = disc
+        self.top_after[idx] = np.where(cards >= 0, cards, obs.top)
+        played_colour = np.where(cards >= 0, _COLOUR[np.maximum(cards, 0)], obs.colour)
+        self.colour_after[idx] = np.where((cards >= 0) & (played_colour < 0), -2, played_colour)  # -2: named later
+
+    def current(self, obs: Observation, wilds: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+        """The entry of each row recorded by this seat's move in progress (its turn observed, then
+        :meth:`moved`), else -1: the discard pile is the one recorded, or with ``wilds`` (the wild of each
+        row whose colour is asked, -1 for none) the one recorded without that wild, which awaits its
+        colour. An entry of another game with the same index is thus never taken for this one."""
+        idx = self.rows(obs, create=False)
+        ok = idx >= 0
+        i = np.maximum(idx, 0)
+        expected = self.disc_after[i]
+        if wilds is not None:
+            wilds = np.asarray(wilds, np.int64)
+            ok &= (wilds >= 0) & (self.colour_after[i] == -2)
+            expected = expected.copy()
+            expected[np.arange(len(idx)), np.maximum(wilds, 0)] -= 1
+        ok &= (expected == obs.discard).all(axis=1)
+        return np.where(ok, idx, -1)
+
+    def drawn_played(self, obs: Observation, play: NDArray[np.bool_]) -> None:
+        """Record the drawn cards played (``play``) on the rows' entries."""
+        idx = self.current(obs)
+        p = np.flatnonzero(np.asarray(play, bool) & (idx >= 0))
+        idx = idx[p]
+        cards = obs.drawn[p].astype(np.int64)
+        self.disc_after[idx, cards] += 1
+        self.top_after[idx] = cards
+        self.colour_after[idx] = np.where(_COLOUR[cards] >= 0, _COLOUR[cards], -2)
+
+    def named(self, obs: Observation, idx: NDArray[np.int64], colours: NDArray[np.integer]) -> None:
+        """Record the colour named for a wild on the entries ``idx`` (from :meth:`current`; -1: none)."""
+        ok = idx >= 0
+        self.colour_after[idx[ok]] = np.asarray(colours, np.int64)[ok]
+
+    def known(self, idx: NDArray[np.int64], forget: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """``[n, 4]`` colours and ``[n, 15]`` faces (the last: any wild) the opponent is known to lack,
+        having taken at most ``forget`` cards since."""
+        lc, lf = self.lack_colour[idx], self.lack_face[idx]
+        return (lc >= 0) & (lc <= forget), (lf >= 0) & (lf <= forget)
+
+    def taken(self, idx: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Cards the opponent has taken since the last lack was learnt (0 when none is known)."""
+        ages = np.concatenate([self.lack_colour[idx], self.lack_face[idx]], axis=1)
+        ages = np.where(ages >= 0, ages, np.iinfo(np.int32).max)
+        youngest = ages.min(axis=1).astype(np.int64)
+        return np.where(youngest < np.iinfo(np.int32).max, youngest, 0)
+
+
+_CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
+_TYPE_COLOUR = np.zeros((N_TYPES, N_COLOURS), np.int64)
+_TYPE_COLOUR[np.arange(N_COLOURED), np.arange(N_COLOURED) // FACES_PER_COLOUR] = 1
+_TYPE_FACE = np.zeros((N_TYPES, FACES_PER_COLOUR + 1), np.int64)
+_TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
+_TYPE_FACE[N_COLOURED:, WILDS] = 1
+
+
+@njit(cache=True)
+def _none_of(pool, legal, held):  # pragma: no cover - compiled
+    """Chance that ``held`` cards drawn at random from ``pool`` cards include none of ``legal`` of them."""
+    p = 1.0
+    for i in range(held):
+        if pool - i <= 0:
+            return 0.0
+        p *= max(pool - legal - i, 0) / (pool - i)
+        if p == 0.0:
+            return 0.0
+    return p
+
+
+@njit(cache=True)
+def _block(unseen, excluded, held, fresh):  # pragma: no cover - compiled
+    """:func:`block_chances` per row: the kept cards (``held - fresh``) from the pool without ``excluded``,
+    the ``fresh`` ones from all the unseen cards."""
+    n = unseen.shape[0]
+    coloured = np.ones((n, N_COLOURED))
+    named = np.ones((n, N_COLOURS))
+    by_colour = np.zeros(N_COLOURS, np.int64)
+    by_face = np.zeros(FACES_PER_COLOUR, np.int64)
+    for r in range(n):
+        for segment in range(2):
+            k = held[r] - fresh[r] if segment == 0 else fresh[r]
+            if k <= 0:
+                continue
+            by_colour[:] = 0
+            by_face[:] = 0
+            wilds = 0
+            pool = 0
+            for t in range(N_TYPES):
+                c = unseen[r, t]
+                if segment == 0 and excluded[r, t]:
+                    c = 0
+                pool += c
+                if t < N_COLOURED:
+                    by_colour[t // FACES_PER_COLOUR] += c
+                    by_face[t % FACES_PER_COLOUR] += c
+                else:
+                    wilds += c
+            for t in range(N_COLOURED):
+                c = unseen[r, t] if not (segment == 0 and excluded[r, t]) else 0
+                answers = by_colour[t // FACES_PER_COLOUR] + by_face[t % FACES_PER_COLOUR] - c + wilds
+                coloured[r, t] *= _none_of(pool, answers, k)
+            for colour in range(N_COLOURS):
+                named[r, colour] *= _none_of(pool, by_colour[colour] + wilds, k)
+    return coloured, named
+
+
+def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
+                  lack_face: NDArray[np.bool_], taken: NDArray[np.integer] | None = None
+                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Chance that the opponent can play nothing on each card, and on a wild of each colour.
+
+    The opponent's hand is taken to be a uniform draw from the cards this seat has not seen (whole classic
+    decks, as :func:`~unosim.strategies.bluffer.colour_unseen_shares`): all but ``taken`` of its cards
+    (the cards it took since its lacks were learnt; default 0) from them without the colours and faces it
+    is known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 15]``, the last column: wilds), the
+    others from all of them. A card of colour c and face f is answered by any card of colour c, any of
+    face f and any wild; a wild naming c by colour c and wilds.
+
+    Returns
+    -------
+    coloured : ``[n, N_COLOURED]`` float, the chance per coloured card type
+    named : ``[n, 4]`` float, the chance per colour named for a wild
+    """
+    n = len(obs)
+    in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
+    decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
+    unseen = np.maximum(decks[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
+    held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
+    fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
+    excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
+    return _block(unseen, excluded, held, fresh)
