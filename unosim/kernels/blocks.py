@@ -7,8 +7,10 @@ wilds follow). A type's count is at most 127, so eight counts read as one 64-bit
 
 - :func:`colour_block`: the cards in one colour's block of a row.
 - :func:`colour_totals`: the cards of each colour in a row (the compiled policies' colour counts).
+- :func:`block_held`: which types of one colour's block a row holds, as a bit mask.
 
-Drawing (``piles.draw_one``) skips whole blocks with :func:`colour_block` before it scans one.
+Drawing (``piles.draw_one``) skips whole blocks with :func:`colour_block` before it scans one;
+the compiled ``random`` and ``greedy`` (``policy.pick_card``) visit only the held types of a block.
 """
 
 from typing import Any
@@ -20,7 +22,7 @@ from numba.extending import intrinsic
 
 from .jit import leaf, rule
 
-__all__ = ["colour_block", "colour_totals", "eight_counts"]
+__all__ = ["block_held", "colour_block", "colour_totals", "eight_counts"]
 
 
 @intrinsic
@@ -43,6 +45,9 @@ def eight_counts(typingctx: object, counts: types.Array, a: types.Integer, b: ty
 BYTE_LANES = uint64(0x00FF00FF00FF00FF)
 ONES16 = uint64(0x0001000100010001)
 HIGH6 = uint64(0xFFFFFFFFFFFF0000)
+LOW7 = uint64(0x7F7F7F7F7F7F7F7F)
+HIGH_BITS = uint64(0x8080808080808080)
+GATHER = uint64(0x0102040810204080)
 
 
 @leaf
@@ -62,3 +67,19 @@ def colour_totals(counts, a, b):
     (int8), so the byte sums of :func:`colour_block` cannot carry."""
     return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(14)),
             colour_block(counts, a, b, int64(28)), colour_block(counts, a, b, int64(42)))
+
+
+@leaf
+def held_bits(counts, a, b, t):
+    """Bit ``k`` set where ``counts[a, b, t + k] > 0``, ``k`` < 8: adding 0x7F to a count of 0–127 sets
+    its byte's high bit exactly when it is not 0 (no carry leaves the byte); the multiplication
+    gathers the eight high bits into the top byte, byte ``k`` to bit ``k``."""
+    x = ((eight_counts(counts, a, b, t) + LOW7) & HIGH_BITS) >> uint64(7)
+    return int64((x * GATHER) >> uint64(56))
+
+
+@leaf
+def block_held(counts, a, b, first):
+    """Bit ``k`` set where ``counts[a, b, first + k] > 0``, for the 14 types of the block at ``first``
+    (two overlapping words: types ``first .. first + 7`` and ``first + 6 .. first + 13``)."""
+    return held_bits(counts, a, b, first) | (held_bits(counts, a, b, first + 6) << 6)

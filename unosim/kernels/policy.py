@@ -12,7 +12,7 @@ catches (asked only after a forgotten call, which these policies never make)
 go through Python.
 """
 
-from .blocks import colour_totals
+from .blocks import block_held, colour_totals
 from .jit import leaf, rule
 from .layout import (
     C_SYMBOL_MATCH,
@@ -30,11 +30,11 @@ from .layout import (
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
 from .rule_policy import rules_decision, rules_jump, rules_vote
-from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
-from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, point_at
+from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
-    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "candidates", "jump_weight",
+    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
     "legal_count", "pick_addition", "pick_card", "pick_colour", "pick_link",
     "pick_vote", "policy_decision",
 ]
@@ -69,31 +69,14 @@ def legal_count(s, seat, t, colour, face, sym, wd4_ok, hands):
 
 
 @rule
-def candidates(block, colour, face, column):
-    """Types of block ``block`` (a colour 0-3, or 4: the wilds) that can match, as a range.
-
-    The active colour's whole block; in another colour only the top card's
-    face (when ``column``: the top card has a face that may be matched); all
-    wilds. Visiting blocks 0..4 walks the candidates in increasing type order.
-    """
-    if block == 4:
-        return N_COLOURED, N_TYPES
-    first = block * FACES_PER_COLOUR
-    if block == colour:
-        return first, first + FACES_PER_COLOUR
-    if column:
-        return first + face, first + face + 1
-    return 0, 0
-
-
-@rule
 def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
-    Only the cards that can match are visited (the active colour's block, the
-    top card's face in the other colours, the wilds), in increasing type
-    order — the order the Python primitives walk — so the same uniform picks
-    the same card. The eligible types are collected in ``cand`` on the way.
+    Only the held types that can match are visited (in the active colour's block,
+    the top card's face in the other colours, the wilds), collected as a bit mask
+    and walked in increasing type order — the order the Python primitives walk —
+    so the same uniform picks the same card. The eligible types are collected in
+    ``cand`` on the way.
     """
     u = seat_uniform(keys, seat_ctr, s, seat)
     colour = slot[s, F_COLOUR]
@@ -101,25 +84,37 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     sym = cfg[C_SYMBOL_MATCH] != 0
     wd4_ok = hands[s, seat, WILD_DRAW_FOUR] > 0 and wd4_legal(s, seat, hands, slot, cfg)
     column = face >= 0 and (sym or face <= 9)
+    held = 0
+    if colour >= 0:
+        first = colour * FACES_PER_COLOUR
+        held = block_held(hands, s, seat, first) << first
+    if column:
+        for c in range(N_COLOURS):
+            t = c * FACES_PER_COLOUR + face
+            if c != colour and hands[s, seat, t] > 0:
+                held |= 1 << t
+    for t in range(N_COLOURED, hands.shape[2]):
+        if hands[s, seat, t] > 0:
+            held |= 1 << t
     best = -1
     total = 0
     m = 0
-    for c in range(5):
-        lo, hi = candidates(c, colour, face, column)
-        for t in range(lo, hi):
-            n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
-            if n > 0:
-                score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
-                if score > best:
-                    best = score
-                    total = n
-                    m = 0
-                elif score == best:
-                    total += n
-                else:
-                    continue
-                cand[m] = t
-                m += 1
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
+        if n > 0:
+            score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+            if score > best:
+                best = score
+                total = n
+                m = 0
+            elif score == best:
+                total += n
+            else:
+                continue
+            cand[m] = t
+            m += 1
     if total == 0:
         return -1
     x = int(u * total)
