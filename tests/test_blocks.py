@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unosim.kernels.blocks import block_held, colour_totals
+from unosim.kernels.blocks import colour_totals, held_in
 from unosim.kernels.piles import nth_card
 
 
@@ -16,8 +16,8 @@ def _totals(counts, a, b):  # pragma: no cover - compiled
 
 
 @njit(cache=False)
-def _held(counts, a, b, first):  # pragma: no cover - compiled
-    return block_held(counts, a, b, first)
+def _held(counts, a, b, colour):  # pragma: no cover - compiled
+    return held_in(counts, a, b, colour)
 
 
 @njit(cache=False)
@@ -43,18 +43,20 @@ def test_colour_totals_equal_the_sums_of_each_colour_block() -> None:
             assert _totals(counts, a, b) == expected
 
 
-def test_block_held_marks_exactly_the_held_types_of_a_block() -> None:
-    """The compiled policies' candidate mask (``policy.pick_card``): bit ``k`` of colour ``c``'s mask is
-    set exactly where type ``14 c + k`` has a count above 0, for sparse hands, full rows and counts up
-    to the int8 maximum of 127 (1,000 random rows each, seed 3)."""
+def test_held_in_marks_exactly_the_held_types_of_a_colour_and_the_wilds() -> None:
+    """The compiled policies' candidate mask (``policy.pick_card``, ``rule_policy.legal_bits``): bit ``t``
+    is set exactly where type ``t`` has a count above 0 and is in colour ``c``'s block or a wild; no
+    colour block for ``c = -1``. Sparse hands, full rows and counts up to the int8 maximum of 127
+    (500 random rows each, seed 3)."""
     rng = np.random.default_rng(3)
     for high, density in ((128, 0.1), (128, 1.0), (3, 0.5)):
-        for _ in range(1000):
+        for _ in range(500):
             counts = (rng.integers(1, high, size=(2, 3, 60)) * (rng.random((2, 3, 60)) < density)).astype(np.int8)
             a, b = int(rng.integers(2)), int(rng.integers(3))
-            for c in range(4):
-                expected = sum(1 << k for k in range(14) if counts[a, b, 14 * c + k] > 0)
-                assert _held(counts, a, b, 14 * c) == expected
+            for c in range(-1, 4):
+                types = [t for t in range(56, 60)] + ([14 * c + k for k in range(14)] if c >= 0 else [])
+                expected = sum(1 << t for t in types if counts[a, b, t] > 0)
+                assert _held(counts, a, b, c) == expected
 
 
 def test_nth_card_is_the_plain_scan_of_the_row() -> None:

@@ -7,10 +7,11 @@ wilds follow). A type's count is at most 127, so eight counts read as one 64-bit
 
 - :func:`colour_block`: the cards in one colour's block of a row.
 - :func:`colour_totals`: the cards of each colour in a row (the compiled policies' colour counts).
-- :func:`block_held`: which types of one colour's block a row holds, as a bit mask.
+- :func:`held_in`: which types of one colour's block and which wilds a row holds, as a type bit
+  mask (bit ``t`` for type ``t``), so a loop over the candidates visits only the held ones.
 
 Drawing (``piles.draw_one``) skips whole blocks with :func:`colour_block` before it scans one;
-the compiled ``random`` and ``greedy`` (``policy.pick_card``) visit only the held types of a block.
+the compiled policies (``policy``, ``rule_policy``) walk the bits of :func:`held_in`.
 """
 
 from typing import Any
@@ -21,8 +22,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .jit import leaf, rule
+from .tables import FACES_PER_COLOUR, N_COLOURED, N_TYPES
 
-__all__ = ["block_held", "colour_block", "colour_totals", "eight_counts"]
+__all__ = ["block_held", "colour_block", "colour_totals", "eight_counts", "held_bits", "held_in"]
 
 
 @intrinsic
@@ -65,8 +67,8 @@ def colour_totals(counts, a, b):
     """Cards of each colour (red, yellow, green, blue) in ``counts[a, b]``: a hand is
     ``(hands, s, seat)``, the discard pile ``(piles, s, DISC)``. A type's count is at most 127
     (int8), so the byte sums of :func:`colour_block` cannot carry."""
-    return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(14)),
-            colour_block(counts, a, b, int64(28)), colour_block(counts, a, b, int64(42)))
+    return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(FACES_PER_COLOUR)),
+            colour_block(counts, a, b, int64(2 * FACES_PER_COLOUR)), colour_block(counts, a, b, int64(3 * FACES_PER_COLOUR)))
 
 
 @leaf
@@ -83,3 +85,14 @@ def block_held(counts, a, b, first):
     """Bit ``k`` set where ``counts[a, b, first + k] > 0``, for the 14 types of the block at ``first``
     (two overlapping words: types ``first .. first + 7`` and ``first + 6 .. first + 13``)."""
     return held_bits(counts, a, b, first) | (held_bits(counts, a, b, first + 6) << 6)
+
+
+@leaf
+def held_in(counts, a, b, colour):
+    """Type bit mask of the cards ``counts[a, b]`` holds in colour ``colour``'s block (none when
+    ``colour`` is not 0–3) and among the wilds (one word: the row's last eight types)."""
+    held = (held_bits(counts, a, b, int64(N_TYPES - 8)) >> (N_COLOURED - N_TYPES + 8)) << N_COLOURED
+    if 0 <= colour < 4:
+        first = colour * FACES_PER_COLOUR
+        held |= block_held(counts, a, b, first) << first
+    return held

@@ -2,6 +2,7 @@
 
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
+from .blocks import colour_block
 from .jit import leaf, rule
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
 from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
@@ -46,12 +47,8 @@ def wd4_legal(s, seat, hands, slot, cfg):
     if when == WD4_LEGAL_WHEN_ALWAYS:
         return True
     colour = slot[s, F_COLOUR]
-    if colour >= 0:
-        held = 0
-        for f in range(FACES_PER_COLOUR):
-            held += hands[s, seat, colour * FACES_PER_COLOUR + f]
-        if held > 0:
-            return False  # WD4_LEGAL_WHEN_NO_COLOR_MATCH: this is the whole test
+    if colour >= 0 and colour_block(hands, s, seat, colour * FACES_PER_COLOUR) > 0:
+        return False  # WD4_LEGAL_WHEN_NO_COLOR_MATCH: this is the whole test
     if when == WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS:
         # "wild cards count as matching": any other wild, another WD4 included
         others = hands[s, seat, WILD] + hands[s, seat, WILD_DRAW_FOUR] - 1

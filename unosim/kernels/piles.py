@@ -165,4 +165,3 @@ def cards_accounted(s, hands, hsize, piles, slot, deck, n_players):
         if h != hsize[s, p]:
             return False
     return True
-

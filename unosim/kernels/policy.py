@@ -12,7 +12,7 @@ catches (asked only after a forgotten call, which these policies never make)
 go through Python.
 """
 
-from .blocks import block_held, colour_totals
+from .blocks import colour_totals, held_in
 from .jit import leaf, rule
 from .layout import (
     C_SYMBOL_MATCH,
@@ -84,18 +84,12 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     sym = cfg[C_SYMBOL_MATCH] != 0
     wd4_ok = hands[s, seat, WILD_DRAW_FOUR] > 0 and wd4_legal(s, seat, hands, slot, cfg)
     column = face >= 0 and (sym or face <= 9)
-    held = 0
-    if colour >= 0:
-        first = colour * FACES_PER_COLOUR
-        held = block_held(hands, s, seat, first) << first
+    held = held_in(hands, s, seat, colour)
     if column:
         for c in range(N_COLOURS):
             t = c * FACES_PER_COLOUR + face
             if c != colour and hands[s, seat, t] > 0:
                 held |= 1 << t
-    for t in range(N_COLOURED, hands.shape[2]):
-        if hands[s, seat, t] > 0:
-            held |= 1 << t
     best = -1
     total = 0
     m = 0
@@ -126,9 +120,6 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     return -1
 
 
-
-
-
 @leaf
 def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
@@ -142,28 +133,28 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
 def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
     """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
     able physical card; ``greedy`` (the base default), the highest-point one, ties by copies.
-    Only the able types are visited, in type order: the mini pile's colour block, then the wilds."""
+    Only the held able types are visited, in type order: the mini pile's colour block, then the wilds."""
     u = seat_uniform(keys, seat_ctr, s, seat)
-    lo = slot[s, F_MINI_COLOUR] * FACES_PER_COLOUR
-    able = FACES_PER_COLOUR + hands.shape[2] - N_COLOURED
+    able = held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
     best = -1
     total = 0
-    for j in range(able):
-        t = lo + j if j < FACES_PER_COLOUR else N_COLOURED + j - FACES_PER_COLOUR
-        n = hands[s, seat, t]
-        if n > 0:
-            score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
-            if score > best:
-                best = score
-                total = n
-            elif score == best:
-                total += n
+    held = able
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+        if score > best:
+            best = score
+            total = hands[s, seat, t]
+        elif score == best:
+            total += hands[s, seat, t]
     x = int(u * total)
-    for j in range(able):
-        t = lo + j if j < FACES_PER_COLOUR else N_COLOURED + j - FACES_PER_COLOUR
-        n = hands[s, seat, t]
-        if n > 0 and (pol == POLICY_RANDOM or POINTS_OF[t] == best):
-            x -= n
+    held = able
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        if pol == POLICY_RANDOM or POINTS_OF[t] == best:
+            x -= hands[s, seat, t]
             if x < 0:
                 return t
     return -1

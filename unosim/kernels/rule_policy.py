@@ -28,7 +28,7 @@ first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 
 from numpy import int64
 
-from .blocks import colour_totals
+from .blocks import colour_totals, held_in
 from .finish import seat_at
 from .jit import kernel, leaf, rule
 from .layout import (
@@ -53,7 +53,7 @@ from .layout import (
 )
 from .legality import needs_colour, playable, top_face, wd4_legal
 from .rng import seat_uniform
-from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
@@ -188,31 +188,18 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
 @leaf
 def legal_bits(mode, s, seat, hands, slot, cfg):
     """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
-    bits = int64(0)
     if mode == MODE_PILE:
-        colour = slot[s, F_MINI_COLOUR]
-        if 0 <= colour < 4:
-            for t in range(colour * 14, colour * 14 + 14):
-                bits |= int64(hands[s, seat, t] > 0) << t
-        for t in range(N_COLOURED, N_TYPES):
-            bits |= int64(hands[s, seat, t] > 0) << t
-        return bits
+        return held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
     if mode == MODE_DRAWN:
         card = slot[s, F_PENDING]
-        if playable(s, seat, card, hands, slot, cfg) == 1:
-            bits = int64(1) << card
-        return bits
+        return int64(1) << card if playable(s, seat, card, hands, slot, cfg) == 1 else int64(0)
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
-    column = face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9)
-    for c in range(4):  # the active colour's block, and the top card's face in the other colours (T-1)
-        if c == colour:
-            for t in range(c * 14, c * 14 + 14):
-                bits |= int64(hands[s, seat, t] > 0) << t
-        elif column:
-            bits |= int64(hands[s, seat, c * 14 + face] > 0) << (c * 14 + face)
-    for t in range(N_COLOURED, N_TYPES):
-        bits |= int64(hands[s, seat, t] > 0) << t
+    bits = held_in(hands, s, seat, colour)  # the active colour's block and the wilds (T-1)
+    if face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9):
+        for c in range(4):  # the top card's face in the other colours
+            if c != colour:
+                bits |= int64(hands[s, seat, c * 14 + face] > 0) << (c * 14 + face)
     if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
         bits &= ~(int64(1) << WILD_DRAW_FOUR)
     return bits

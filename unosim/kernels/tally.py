@@ -11,7 +11,6 @@
 The colour totals of a hand or pile are in :mod:`unosim.kernels.blocks`.
 """
 
-
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
