@@ -23,6 +23,7 @@ from .layout import (
     C_PT_LINK_FIRST,
     C_REV2_SKIPS,
     C_SPEED,
+    C_TRACE,
     C_UNO_PENALTY,
     C_WD4_CHALLENGE,
     DISC,
@@ -107,19 +108,23 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     if card < N_COLOURED:
         face = FACE_OF[card]
         if face == FACE_SKIP:  # A-1 Skip
-            log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+            if cfg[C_TRACE]:  # hot: the call is not inlined
+                log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, int64(2), slot, s, cfg)
         elif face == FACE_REVERSE:  # A-2 Reverse: direction flips; with two players it also acts as Skip
             slot[s, F_DIR] = -slot[s, F_DIR]
-            log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
+            if cfg[C_TRACE]:  # hot: the call is not inlined
+                log(cfg, ev, nev, g, EV_REVERSE, seat, -1, slot[s, F_DIR], 0)
             if cfg[C_REV2_SKIPS] and n_alive(slot, s, cfg) == 2:  # two players (left in the match)
-                log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+                if cfg[C_TRACE]:  # hot: the call is not inlined
+                    log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
                 nxt = seat
             else:
                 nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
             forced_draw(s, nxt, int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+            if cfg[C_TRACE]:  # hot: the call is not inlined
+                log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, int64(2), slot, s, cfg)
         elif face == FACE_POINT_TAKEN:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
@@ -136,7 +141,8 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             slot[s, F_PHASE] = PH_CHALLENGE
             return
         forced_draw(s, nxt, int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
+        if cfg[C_TRACE]:  # hot: the call is not inlined
+            log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
         nxt = seat_at(seat, int64(2), slot, s, cfg)
     pass_turn(s, nxt, slot, cfg)
 
@@ -256,9 +262,10 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
     player = slot[s, F_SEAT]
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
-    for p in range(n):
-        if (alive >> p) & 1:
-            log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
+    if cfg[C_TRACE]:  # one call per seat: not made unless tracing
+        for p in range(n):
+            if (alive >> p) & 1:
+                log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
     if cfg[C_PT_LINK_FIRST]:
         end_link(s, slot, game, cfg, ev, nev)
     for i in range(n_alive(slot, s, cfg)):
