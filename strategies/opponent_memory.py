@@ -255,6 +255,29 @@ class LackMemory:
         fresh = np.concatenate([np.flatnonzero(reset), failed])
         if len(fresh):
             forget(self.group_size, self.group_weight, idx, fresh, opp_size)
+            self._opening(obs, idx, fresh, opp_size)
+
+    def _opening(self, obs: Observation, idx: NDArray[np.int64], fresh: NDArray[np.int64],
+                 opp_size: NDArray[np.int32]) -> None:
+        """Where the opponent moved first, replay that move on its dealt hand (as many cards as this seat's):
+        the discard pile holds the starting card and at most one card it played, and it took at most one card
+        (it played from its hand on the starting card, drew and played, or drew and kept)."""
+        n = len(obs)
+        plays = obs.discard.sum(axis=1, dtype=np.int64) - 1
+        took = opp_size.astype(np.int64) + plays - obs.hand_size
+        first = fresh[(plays[fresh] <= 1) & (took[fresh] >= 0) & (took[fresh] <= 1) & (plays[fresh] + took[fresh] > 0)]
+        if not len(first):
+            return
+        played = np.zeros((n, N_TYPES), np.int64)
+        one = first[plays[first] == 1]
+        played[one, obs.top[one]] = 1
+        start = np.zeros(n, np.int64)
+        start[first] = np.argmax(obs.discard[first] - played[first], axis=1)
+        forget(self.group_size, self.group_weight, idx, first, obs.hand_size.astype(np.int64))
+        pool = _unseen(obs, obs.hand, obs.discard) + played
+        failed = first[advance(self.group_size, self.group_weight, idx, first, pool, played, opp_size, took,
+                               np.ones(n, bool), start, _COLOUR[start], obs.colour.astype(np.int64), PLAY_TILT)]
+        forget(self.group_size, self.group_weight, idx, failed, opp_size)
 
     def answers(self, obs: Observation, idx: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The posterior chance that the opponent can play nothing on each card and on a wild of each colour
