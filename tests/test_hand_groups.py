@@ -201,3 +201,23 @@ def test_default_parameters_keep_no_posterior():
     assert tunable.TunableStrategy().block_posterior == 0.0
     assert "block_posterior" in tunable.relevant(unosim.RuleSet.preset("classic"), 2)
     assert "block_posterior" not in tunable.relevant(unosim.RuleSet.preset("classic"), 3)
+
+
+def test_posterior_games_do_not_depend_on_batching_or_reuse():
+    """With the posterior on (tuned-classic-2): the same 300 games (seed 9) whatever the batch size, and a
+    strategy object played twice on the same game indices plays the same games."""
+    from unosim import registry
+    from unosim.config import RunConfig
+    from unosim.engine import Engine
+    from unosim.strategy_spec import StrategySpec
+
+    rules = unosim.RuleSet.preset("classic").replace(wd4_legal_when="always", wd4_challenge=False)
+    config = RunConfig(rules=rules, players=2, strategies=(StrategySpec("random"),) * 2, seed=9, games=1)
+    strategy = registry.make("tuned-classic-2")
+    assert strategy.block_posterior > 0
+    records = []
+    for batch in (300, 41, 300):
+        engine = Engine(config, batch_size=batch)
+        engine.set_strategies([strategy, registry.make("random")], ["posterior", "random"], [0, 1])
+        records.append(engine.play(0, 300).rec[:300].copy())
+    assert (records[0] == records[1]).all() and (records[0] == records[2]).all()
