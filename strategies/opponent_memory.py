@@ -17,6 +17,9 @@ draw pile, a mini pile or a new game with the same index all fail the check and 
 if it was touched recently (a live 2-player game comes back to a seat within :data:`STALE_CALLS` calls),
 so that a strategy object reused for another run of the same game indices (common random numbers)
 starts each game afresh, and results do not depend on how games are batched or split across workers.
+
+With ``posterior=True`` each entry also keeps a posterior over the opponent's whole hand
+(:mod:`~unosim.strategies.hand_groups`), moved on by the same observations (:meth:`LackMemory.answers`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,21 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_COLOUR, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, load_deck
+from unosim.cards import (
+    CARD_COLOUR,
+    CARD_FACE,
+    DRAW_TWO,
+    FACES_PER_COLOUR,
+    N_COLOURED,
+    N_COLOURS,
+    N_TYPES,
+    SKIP,
+    WILD_DRAW_FOUR,
+    load_deck,
+)
 from unosim.observation import Observation
+
+from .hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget
 
 __all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "WILDS"]
 
@@ -39,6 +55,11 @@ UNKNOWN = -1
 WILDS = FACES_PER_COLOUR
 """Column of the face lacks that stands for every wild."""
 _COLOUR = CARD_COLOUR.astype(np.int64)
+_CONTINUES = np.zeros(N_TYPES + 1, bool)
+"""Indexed by card + 1 (0: no card): the cards after which the 2-player opponent has no turn (Skip, Reverse,
+Draw Two, Wild Draw Four)."""
+_CONTINUES[1 + np.flatnonzero((CARD_FACE >= SKIP) & (CARD_FACE <= DRAW_TWO) & (CARD_COLOUR >= 0))] = True
+_CONTINUES[1 + WILD_DRAW_FOUR] = True
 
 
 @njit(cache=True)
@@ -106,6 +127,13 @@ class LackMemory:
     Use: :meth:`observe` on every ``turn`` observation (returns the entry of each row and updates the
     inference), then :meth:`moved` with the card played (or -1, drawing), :meth:`drawn_played` when a
     drawn card is played, :meth:`named` with the colour chosen for a wild.
+
+    Parameters
+    ----------
+    capacity : int
+        Entries allocated at first (the arrays grow when all are live).
+    posterior : bool
+        Also keep the posterior over the opponent's hand (:meth:`answers`).
     """
 
     key: NDArray[np.int64]
@@ -115,12 +143,16 @@ class LackMemory:
     opp_after: NDArray[np.int32]
     top_after: NDArray[np.int32]
     colour_after: NDArray[np.int32]
+    card_after: NDArray[np.int32]
+    group_size: NDArray[np.int16]
+    group_weight: NDArray[np.float64]
     lack_colour: NDArray[np.int32]
     lack_face: NDArray[np.int32]
 
-    def __init__(self, capacity: int = 1024) -> None:
+    def __init__(self, capacity: int = 1024, posterior: bool = False) -> None:
         self.index: dict[int, int] = {}
         self.calls = 0
+        self.posterior = posterior
         self._next = 0
         self._alloc(capacity)
 
@@ -136,6 +168,10 @@ class LackMemory:
             "colour_after": np.zeros(capacity, np.int32),
             "lack_colour": np.full((capacity, N_COLOURS), UNKNOWN, np.int32),
             "lack_face": np.full((capacity, FACES_PER_COLOUR + 1), UNKNOWN, np.int32),  # the last: wilds
+            "card_after": np.full(capacity, -1, np.int32),  # the card this seat put down last (-1: none)
+            # the posterior (strategies/hand_groups.py): cards per group, the weight of each card type in it
+            "group_size": np.zeros((capacity, GROUPS if self.posterior else 0), np.int16),
+            "group_weight": np.ones((capacity, GROUPS if self.posterior else 0, N_TYPES), np.float64),
         }
         for name, arr in fresh.items():
             old = getattr(self, name, None)
@@ -187,13 +223,71 @@ class LackMemory:
             idx[new] = self.rows(obs.subset(new), create=True)
             self.lack_colour[idx[new]] = UNKNOWN
             self.lack_face[idx[new]] = UNKNOWN
+        if self.posterior:
+            self._advance(obs, idx, reset, opp_size)
         self.tick[idx] = self.calls
         self.opp_after[idx] = opp_size
         return idx
 
+    def _advance(self, obs: Observation, idx: NDArray[np.int64], reset: NDArray[np.bool_],
+                 opp_size: NDArray[np.int32]) -> None:
+        """Update the posterior of the entries ``idx`` over the opponent's moves since this seat's last one
+        (:func:`~unosim.strategies.hand_groups.advance`); nothing known where ``reset`` or where the moves
+        could not be reconstructed."""
+        old = np.flatnonzero(~reset)
+        failed = np.zeros(0, np.int64)
+        if len(old):
+            n = len(obs)
+            i = idx[old]
+            played = np.zeros((n, N_TYPES), np.int64)
+            played[old] = obs.discard[old] - self.disc_after[i]
+            took = np.zeros(n, np.int64)
+            took[old] = opp_size[old] - self.opp_after[i] + played[old].sum(axis=1)
+            turn = np.zeros(n, bool)
+            turn[old] = ~_CONTINUES[self.card_after[i] + 1]
+            top = np.zeros(n, np.int64)
+            top[old] = self.top_after[i]
+            colour = np.zeros(n, np.int64)
+            colour[old] = self.colour_after[i]
+            pool = _unseen(obs, obs.hand, obs.discard) + played
+            failed = old[advance(self.group_size, self.group_weight, idx, old, pool, played, opp_size, took, turn, top,
+                                 colour, obs.colour.astype(np.int64), PLAY_TILT)]
+        fresh = np.concatenate([np.flatnonzero(reset), failed])
+        if len(fresh):
+            forget(self.group_size, self.group_weight, idx, fresh, opp_size)
+            self._opening(obs, idx, fresh, opp_size)
+
+    def _opening(self, obs: Observation, idx: NDArray[np.int64], fresh: NDArray[np.int64],
+                 opp_size: NDArray[np.int32]) -> None:
+        """Where the opponent moved first, replay that move on its dealt hand (as many cards as this seat's):
+        the discard pile holds the starting card and at most one card it played, and it took at most one card
+        (it played from its hand on the starting card, drew and played, or drew and kept)."""
+        n = len(obs)
+        plays = obs.discard.sum(axis=1, dtype=np.int64) - 1
+        took = opp_size.astype(np.int64) + plays - obs.hand_size
+        first = fresh[(plays[fresh] <= 1) & (took[fresh] >= 0) & (took[fresh] <= 1) & (plays[fresh] + took[fresh] > 0)]
+        if not len(first):
+            return
+        played = np.zeros((n, N_TYPES), np.int64)
+        one = first[plays[first] == 1]
+        played[one, obs.top[one]] = 1
+        start = np.zeros(n, np.int64)
+        start[first] = np.argmax(obs.discard[first] - played[first], axis=1)
+        forget(self.group_size, self.group_weight, idx, first, obs.hand_size.astype(np.int64))
+        pool = _unseen(obs, obs.hand, obs.discard) + played
+        failed = first[advance(self.group_size, self.group_weight, idx, first, pool, played, opp_size, took,
+                               np.ones(n, bool), start, _COLOUR[start], obs.colour.astype(np.int64), PLAY_TILT)]
+        forget(self.group_size, self.group_weight, idx, failed, opp_size)
+
+    def answers(self, obs: Observation, idx: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The posterior chance that the opponent can play nothing on each card and on a wild of each colour
+        (as :func:`block_chances`, from the groups of the entries ``idx``; needs ``posterior``)."""
+        return answer_chances(self.group_size, self.group_weight, idx, _unseen(obs, obs.hand, obs.discard))
+
     def moved(self, obs: Observation, idx: NDArray[np.int64], cards: NDArray[np.integer]) -> None:
         """Record this seat's move (``cards``: the card played, -1 for a draw) on the entries ``idx``."""
         cards = np.asarray(cards, np.int64)
+        self.card_after[idx] = cards
         hand = obs.hand.astype(np.int16)
         disc = obs.discard.astype(np.int16)
         p = np.flatnonzero(cards >= 0)
@@ -228,6 +322,7 @@ class LackMemory:
         p = np.flatnonzero(np.asarray(play, bool) & (idx >= 0))
         idx = idx[p]
         cards = obs.drawn[p].astype(np.int64)
+        self.card_after[idx] = cards
         self.disc_after[idx, cards] += 1
         self.top_after[idx] = cards
         self.colour_after[idx] = np.where(_COLOUR[cards] >= 0, _COLOUR[cards], -2)
@@ -309,6 +404,15 @@ def _block(unseen, excluded, held, fresh):  # pragma: no cover - compiled
     return coloured, named
 
 
+def _unseen(obs: Observation, hand: NDArray[np.integer], discard: NDArray[np.integer],
+            rows: NDArray[np.int64] | slice = slice(None)) -> NDArray[np.int64]:
+    """``[n, N_TYPES]`` cards not in ``hand`` nor ``discard`` (of the ``rows`` of ``obs``), of as many whole
+    classic decks as ``obs`` shows."""
+    in_view = obs.hand_sizes[rows].sum(axis=1) + obs.discard[rows].sum(axis=1, dtype=np.int64)
+    decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
+    return np.maximum(decks[:, None] * _CLASSIC[None] - hand - discard, 0)
+
+
 def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
                   lack_face: NDArray[np.bool_], taken: NDArray[np.integer] | None = None
                   ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -327,9 +431,7 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     named : ``[n, 4]`` float, the chance per colour named for a wild
     """
     n = len(obs)
-    in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
-    decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
-    unseen = np.maximum(decks[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
+    unseen = _unseen(obs, obs.hand, obs.discard)
     held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
     fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
     excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0

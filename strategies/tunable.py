@@ -124,6 +124,9 @@ PARAMETERS: tuple[Param, ...] = (
           "card to answer a number card (its known lacks counted)"),
     Param("block_name", -2.0, 10.0, 0.0, "two_players", "added per unit of the chance that the opponent holds no "
           "card to answer the colour named"),
+    Param("block_posterior", 0.0, 1.0, 0.0, "two_players", "share of the posterior over the opponent's hand "
+          "(strategies/hand_groups.py) in those chances, the rest the hypergeometric over its lacks (above 0 the "
+          "posterior is kept)"),
 )
 """Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
 
@@ -219,6 +222,11 @@ class TunableStrategy(Strategy):
         wild threshold is at least ``lack_wild_keep``), and a number card
         ``block_number`` times the chance that the opponent holds nothing to
         answer it (:func:`~unosim.strategies.opponent_memory.block_chances`).
+        With ``block_posterior`` above 0 that chance (for numbers and
+        colours named) is mixed, in that share, with the one of a posterior
+        over the opponent's whole hand
+        (:mod:`~unosim.strategies.hand_groups`: every draw and play it made
+        since each of its cards was taken).
         The defaults remember nothing and play as before.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
@@ -251,7 +259,7 @@ class TunableStrategy(Strategy):
 
     Parameters
     ----------
-    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., block_name : float
+    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., block_posterior : float
         See :data:`PARAMETERS` (name, range, default, meaning).
     forget_uno_rate, catch_uno_rate : float
         See :class:`unosim.Strategy`.
@@ -323,6 +331,7 @@ class TunableStrategy(Strategy):
         lack_forget: float = 4.0,
         block_number: float = 0.0,
         block_name: float = 0.0,
+        block_posterior: float = 0.0,
         forget_uno_rate: float = 0.0,
         catch_uno_rate: float = 1.0,
     ) -> None:
@@ -375,8 +384,22 @@ class TunableStrategy(Strategy):
             return None
         memory = self.__dict__.get("_cache_memory")
         if memory is None:
-            memory = self.__dict__["_cache_memory"] = LackMemory()
+            memory = self.__dict__["_cache_memory"] = LackMemory(posterior=self.block_posterior > 0)
         return memory
+
+    def _block(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], lack_colour: NDArray[np.bool_],
+               lack_face: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The chance that the opponent answers nothing, per coloured card and per colour named: the
+        hypergeometric over its lacks mixed with the posterior (``block_posterior``; the hypergeometric alone
+        where ``entries`` is -1)."""
+        known = np.maximum(entries, 0)
+        coloured, named = block_chances(obs, self._next(obs), lack_colour, lack_face, memory.taken(known))
+        if self.block_posterior:
+            post_coloured, post_named = memory.answers(obs, known)
+            share = self.block_posterior * (entries >= 0)[:, None]
+            coloured += share * (post_coloured - coloured)
+            named += share * (post_named - named)
+        return coloured, named
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         kinds, _ = self._tables()
@@ -407,7 +430,7 @@ class TunableStrategy(Strategy):
             tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
             bonus += round(SCALE * self.lack_colour) * lack_colour
             if self.block_number:
-                chances, _ = block_chances(obs, opponent, lack_colour, lack_face, memory.taken(entries))
+                chances, _ = self._block(obs, memory, entries, lack_colour, lack_face)
                 tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
         if self.bluff_at >= 1 and obs.bluffable.any():
@@ -449,7 +472,7 @@ class TunableStrategy(Strategy):
         lack_face &= (entries >= 0)[:, None]
         scores = -colour_unseen_shares(obs)
         if self.block_name:
-            _, chances = block_chances(obs, self._next(obs), lack, lack_face, memory.taken(np.maximum(entries, 0)))
+            _, chances = self._block(obs, memory, entries, lack, lack_face)
             scores += self.block_name * chances
         lack &= held >= most - self.lack_name
         name = np.asarray(lack.any(axis=1), bool)
