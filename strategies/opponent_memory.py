@@ -354,56 +354,6 @@ _TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
 _TYPE_FACE[N_COLOURED:, WILDS] = 1
 
 
-@njit(cache=True)
-def _none_of(pool, legal, held):  # pragma: no cover - compiled
-    """Chance that ``held`` cards drawn at random from ``pool`` cards include none of ``legal`` of them."""
-    p = 1.0
-    for i in range(held):
-        if pool - i <= 0:
-            return 0.0
-        p *= max(pool - legal - i, 0) / (pool - i)
-        if p == 0.0:
-            return 0.0
-    return p
-
-
-@njit(cache=True)
-def _block(unseen, excluded, held, fresh):  # pragma: no cover - compiled
-    """:func:`block_chances` per row: the kept cards (``held - fresh``) from the pool without ``excluded``,
-    the ``fresh`` ones from all the unseen cards."""
-    n = unseen.shape[0]
-    coloured = np.ones((n, N_COLOURED))
-    named = np.ones((n, N_COLOURS))
-    by_colour = np.zeros(N_COLOURS, np.int64)
-    by_face = np.zeros(FACES_PER_COLOUR, np.int64)
-    for r in range(n):
-        for segment in range(2):
-            k = held[r] - fresh[r] if segment == 0 else fresh[r]
-            if k <= 0:
-                continue
-            by_colour[:] = 0
-            by_face[:] = 0
-            wilds = 0
-            pool = 0
-            for t in range(N_TYPES):
-                c = unseen[r, t]
-                if segment == 0 and excluded[r, t]:
-                    c = 0
-                pool += c
-                if t < N_COLOURED:
-                    by_colour[t // FACES_PER_COLOUR] += c
-                    by_face[t % FACES_PER_COLOUR] += c
-                else:
-                    wilds += c
-            for t in range(N_COLOURED):
-                c = unseen[r, t] if not (segment == 0 and excluded[r, t]) else 0
-                answers = by_colour[t // FACES_PER_COLOUR] + by_face[t % FACES_PER_COLOUR] - c + wilds
-                coloured[r, t] *= _none_of(pool, answers, k)
-            for colour in range(N_COLOURS):
-                named[r, colour] *= _none_of(pool, by_colour[colour] + wilds, k)
-    return coloured, named
-
-
 def _unseen(obs: Observation, hand: NDArray[np.integer], discard: NDArray[np.integer],
             rows: NDArray[np.int64] | slice = slice(None)) -> NDArray[np.int64]:
     """``[n, N_TYPES]`` cards not in ``hand`` nor ``discard`` (of the ``rows`` of ``obs``), of as many whole
@@ -435,4 +385,8 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
     fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
     excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0
-    return _block(unseen, excluded, held, fresh)
+    # two groups of the posterior's form (strategies/hand_groups.py): the kept cards, without the lacks; the fresh ones
+    size = np.stack([held - fresh, fresh], axis=1).astype(np.int16)
+    weight = np.ones((n, 2, N_TYPES))
+    weight[:, 0][excluded] = 0.0
+    return answer_chances(size, weight, np.arange(n), unseen)

@@ -163,9 +163,10 @@ def test_memory_parameters_only_at_two_players():
 
 
 def test_block_chance_is_hypergeometric():
-    """The chance that the opponent holds no answer is the hypergeometric P(0 of `legal` among `held` of `pool`)."""
+    """The chance that the opponent holds no answer (`block_chances` and the posterior share it) is the
+    hypergeometric P(0 of `legal` among `held` of `pool`)."""
     from scipy.stats import hypergeom
-    from unosim.strategies.opponent_memory import _none_of
+    from unosim.strategies.hand_groups import _none_of
 
     for pool, legal, held in ((80, 20, 7), (80, 0, 7), (30, 25, 6), (10, 10, 1), (12, 3, 9), (5, 0, 0)):
         assert _none_of(pool, legal, held) == pytest.approx(hypergeom.pmf(0, pool, legal, held), rel=1e-9, abs=1e-15)
