@@ -77,7 +77,7 @@ def held_bits(counts, a, b, t):
     its byte's high bit exactly when it is not 0 (no carry leaves the byte); the multiplication
     gathers the eight high bits into the top byte, byte ``k`` to bit ``k``."""
     x = ((eight_counts(counts, a, b, t) + LOW7) & HIGH_BITS) >> uint64(7)
-    return int64((x * GATHER) >> uint64(56))
+    return int64((x * GATHER) >> uint64(64 - 8))  # the top byte
 
 
 @leaf
