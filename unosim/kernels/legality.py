@@ -2,14 +2,14 @@
 
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
-from .blocks import colour_block
+from .blocks import colour_block, held_in
 from .jit import leaf, rule
 from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
-from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
+from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, WILD, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER, WILD_PILE_UP
 
 __all__ = [
     "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
-    "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "matches", "needs_colour", "playable",
+    "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "legal_types", "matches", "needs_colour", "playable",
     "top_face", "wd4_legal",
 ]
 
@@ -99,10 +99,25 @@ def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
     return bluff, n
 
 
+@leaf
+def legal_types(s, seat, hands, slot, cfg):
+    """Type bit mask (bit ``t`` for type ``t``) of the cards ``seat`` holds and may play without
+    bluffing (T-1, W-2): the active colour's block and the wilds (:func:`blocks.held_in`), the top
+    card's face in the other colours, the Wild Draw Four only when ``wd4_legal``."""
+    colour = slot[s, F_COLOUR]
+    face = top_face(slot[s, F_TOP])
+    bits = held_in(hands, s, seat, colour)
+    if face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9):
+        for c in range(N_COLOURS):
+            t = c * FACES_PER_COLOUR + face
+            if c != colour and hands[s, seat, t] > 0:
+                bits |= 1 << t
+    if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
+        bits &= ~(1 << WILD_DRAW_FOUR)
+    return bits
+
+
 @rule
 def has_legal(s, seat, hands, slot, cfg):
     """Does ``seat`` hold a card it may play without bluffing?"""
-    for t in range(hands.shape[2]):
-        if hands[s, seat, t] > 0 and playable(s, seat, t, hands, slot, cfg) == 1:
-            return True
-    return False
+    return legal_types(s, seat, hands, slot, cfg) != 0

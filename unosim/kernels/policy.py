@@ -15,27 +15,24 @@ go through Python.
 from .blocks import colour_totals, held_in
 from .jit import leaf, rule
 from .layout import (
-    C_SYMBOL_MATCH,
     F_ACTOR,
-    F_COLOUR,
     F_MINI_COLOUR,
     F_PENDING,
-    F_TOP,
     F_TURN,
     PH_COLOUR,
     PH_DRAWN,
     PH_PILEUP,
     PH_TURN,
 )
-from .legality import needs_colour, playable, top_face, wd4_legal
+from .legality import legal_types, needs_colour, playable
 from .rng import seat_uniform
 from .rule_policy import rules_decision, rules_jump, rules_vote
-from .tables import COLOUR_OF, FACE_OF, FACES_PER_COLOUR, N_COLOURED, N_COLOURS, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tables import POINTS_OF, WILD_DRAWN_TOGETHER
 from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
-    "legal_count", "pick_addition", "pick_card", "pick_colour", "pick_link",
+    "pick_addition", "pick_card", "pick_colour", "pick_link",
     "pick_vote", "policy_decision",
 ]
 
@@ -55,60 +52,34 @@ def pick_colour(pol, s, seat, keys, hands, seat_ctr):
 
 
 @rule
-def legal_count(s, seat, t, colour, face, sym, wd4_ok, hands):
-    """Copies of type ``t`` that ``seat`` may play (T-1, W-2), 0 if none."""
-    h = hands[s, seat, t]
-    if h == 0:
-        return 0
-    if t >= N_COLOURED:
-        return h if (t != WILD_DRAW_FOUR or wd4_ok) else 0
-    f = FACE_OF[t]
-    if COLOUR_OF[t] == colour or (f == face and (sym or f <= 9)):
-        return h
-    return 0
-
-
-@rule
 def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
-    Only the held types that can match are visited (in the active colour's block,
-    the top card's face in the other colours, the wilds), collected as a bit mask
-    and walked in increasing type order — the order the Python primitives walk —
+    Only the held legal types are visited (:func:`~unosim.kernels.legality.legal_types`,
+    a bit mask), in increasing type order — the order the Python primitives walk —
     so the same uniform picks the same card. The eligible types are collected in
     ``cand`` on the way.
     """
     u = seat_uniform(keys, seat_ctr, s, seat)
-    colour = slot[s, F_COLOUR]
-    face = top_face(slot[s, F_TOP])
-    sym = cfg[C_SYMBOL_MATCH] != 0
-    wd4_ok = hands[s, seat, WILD_DRAW_FOUR] > 0 and wd4_legal(s, seat, hands, slot, cfg)
-    column = face >= 0 and (sym or face <= 9)
-    held = held_in(hands, s, seat, colour)
-    if column:
-        for c in range(N_COLOURS):
-            t = c * FACES_PER_COLOUR + face
-            if c != colour and hands[s, seat, t] > 0:
-                held |= 1 << t
+    held = legal_types(s, seat, hands, slot, cfg)
     best = -1
     total = 0
     m = 0
     while held:
         t = lowest_bit(held)
         held &= held - 1
-        n = legal_count(s, seat, t, colour, face, sym, wd4_ok, hands)
-        if n > 0:
-            score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
-            if score > best:
-                best = score
-                total = n
-                m = 0
-            elif score == best:
-                total += n
-            else:
-                continue
-            cand[m] = t
-            m += 1
+        n = hands[s, seat, t]
+        score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+        if score > best:
+            best = score
+            total = n
+            m = 0
+        elif score == best:
+            total += n
+        else:
+            continue
+        cand[m] = t
+        m += 1
     if total == 0:
         return -1
     x = int(u * total)

@@ -34,12 +34,10 @@ from .jit import kernel, leaf, rule
 from .layout import (
     C_PILEUP_REFUSE,
     C_PLAYERS,
-    C_SYMBOL_MATCH,
     C_WD4_CHALLENGE,
     DISC,
     F_ACTOR,
     F_ALIVE,
-    F_COLOUR,
     F_DIR,
     F_MINI_COLOUR,
     F_PENDING,
@@ -51,7 +49,7 @@ from .layout import (
     PH_PILEUP,
     PH_TURN,
 )
-from .legality import needs_colour, playable, top_face, wd4_legal
+from .legality import legal_types, needs_colour, playable, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import argmax4, link_pair, lowest_bit, point_at
@@ -193,16 +191,7 @@ def legal_bits(mode, s, seat, hands, slot, cfg):
     if mode == MODE_DRAWN:
         card = slot[s, F_PENDING]
         return int64(1) << card if playable(s, seat, card, hands, slot, cfg) == 1 else int64(0)
-    colour = slot[s, F_COLOUR]
-    face = top_face(slot[s, F_TOP])
-    bits = held_in(hands, s, seat, colour)  # the active colour's block and the wilds (T-1)
-    if face >= 0 and (cfg[C_SYMBOL_MATCH] != 0 or face <= 9):
-        for c in range(4):  # the top card's face in the other colours
-            if c != colour:
-                bits |= int64(hands[s, seat, c * 14 + face] > 0) << (c * 14 + face)
-    if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
-        bits &= ~(int64(1) << WILD_DRAW_FOUR)
-    return bits
+    return legal_types(s, seat, hands, slot, cfg)  # T-1, W-2
 
 
 @leaf
