@@ -12,13 +12,19 @@ from unosim.strategy import Strategy
 
 from .scoring import WILDS_LAST
 
-__all__ = ["COLOUR_SHARE", "DECK_SIZE", "BlufferStrategy", "colour_unseen_shares"]
+__all__ = ["COLOUR_SHARE", "DECK_SIZE", "BlufferStrategy", "colour_unseen_shares", "decks_in_view"]
 
 _CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
 DECK_SIZE = int(_CLASSIC.sum())
 """Cards in one classic deck (108); the party deck is about two of them with the same colour shares."""
 COLOUR_SHARE = np.array([_CLASSIC[CARD_COLOUR == c].sum() for c in range(N_COLOURS)]) / DECK_SIZE
 """Share of each colour in the deck (25/108 each)."""
+
+
+def decks_in_view(obs: Observation) -> NDArray[np.int64]:
+    """``[n]`` whole classic decks in play, as many as the cards in hands and on the discard pile need."""
+    in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
+    return np.maximum(1, -(-in_view // DECK_SIZE))
 
 
 def colour_unseen_shares(obs: Observation) -> NDArray[np.float64]:
@@ -29,8 +35,7 @@ def colour_unseen_shares(obs: Observation) -> NDArray[np.float64]:
     as many as the cards in hands and on the discard pile need.
     """
     seen = colour_counts(obs.hand) + colour_counts(obs.discard)
-    in_view = obs.hand_sizes.sum(axis=1) + obs.discard.sum(axis=1, dtype=np.int64)
-    decks = np.maximum(1, -(-in_view // DECK_SIZE))
+    decks = decks_in_view(obs)
     unseen_total = np.maximum(decks * DECK_SIZE - obs.hand_size - obs.discard.sum(axis=1, dtype=np.int64), 1)
     unseen = np.maximum(decks[:, None] * COLOUR_SHARE * DECK_SIZE - seen, 0)
     return np.minimum(unseen / unseen_total[:, None], 1.0)

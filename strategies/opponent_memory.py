@@ -44,9 +44,10 @@ from unosim.cards import (
 )
 from unosim.observation import Observation
 
+from .bluffer import decks_in_view
 from .hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget
 
-__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "WILDS"]
+__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "unseen_cards", "WILDS"]
 
 STALE_CALLS = 128
 """An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
@@ -236,6 +237,7 @@ class LackMemory:
         could not be reconstructed."""
         old = np.flatnonzero(~reset)
         failed = np.zeros(0, np.int64)
+        unseen = unseen_cards(obs)
         if len(old):
             n = len(obs)
             i = idx[old]
@@ -249,19 +251,19 @@ class LackMemory:
             top[old] = self.top_after[i]
             colour = np.zeros(n, np.int64)
             colour[old] = self.colour_after[i]
-            pool = _unseen(obs, obs.hand, obs.discard) + played
-            failed = old[advance(self.group_size, self.group_weight, idx, old, pool, played, opp_size, took, turn, top,
+            failed = old[advance(self.group_size, self.group_weight, idx, old, unseen + played, played, opp_size, took, turn, top,
                                  colour, obs.colour.astype(np.int64), PLAY_TILT)]
         fresh = np.concatenate([np.flatnonzero(reset), failed])
         if len(fresh):
             forget(self.group_size, self.group_weight, idx, fresh, opp_size)
-            self._opening(obs, idx, fresh, opp_size)
+            self._opening(obs, idx, fresh, opp_size, unseen)
 
     def _opening(self, obs: Observation, idx: NDArray[np.int64], fresh: NDArray[np.int64],
-                 opp_size: NDArray[np.int32]) -> None:
+                 opp_size: NDArray[np.int32], unseen: NDArray[np.int64]) -> None:
         """Where the opponent moved first, replay that move on its dealt hand (as many cards as this seat's):
         the discard pile holds the starting card and at most one card it played, and it took at most one card
-        (it played from its hand on the starting card, drew and played, or drew and kept)."""
+        (it played from its hand on the starting card, drew and played, or drew and kept). ``unseen``: the
+        cards this seat has not seen."""
         n = len(obs)
         plays = obs.discard.sum(axis=1, dtype=np.int64) - 1
         took = opp_size.astype(np.int64) + plays - obs.hand_size
@@ -274,15 +276,16 @@ class LackMemory:
         start = np.zeros(n, np.int64)
         start[first] = np.argmax(obs.discard[first] - played[first], axis=1)
         forget(self.group_size, self.group_weight, idx, first, obs.hand_size.astype(np.int64))
-        pool = _unseen(obs, obs.hand, obs.discard) + played
-        failed = first[advance(self.group_size, self.group_weight, idx, first, pool, played, opp_size, took,
+        failed = first[advance(self.group_size, self.group_weight, idx, first, unseen + played, played, opp_size, took,
                                np.ones(n, bool), start, _COLOUR[start], obs.colour.astype(np.int64), PLAY_TILT)]
         forget(self.group_size, self.group_weight, idx, failed, opp_size)
 
-    def answers(self, obs: Observation, idx: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    def answers(self, obs: Observation, idx: NDArray[np.int64], unseen: NDArray[np.int64] | None = None
+                ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The posterior chance that the opponent can play nothing on each card and on a wild of each colour
-        (as :func:`block_chances`, from the groups of the entries ``idx``; needs ``posterior``)."""
-        return answer_chances(self.group_size, self.group_weight, idx, _unseen(obs, obs.hand, obs.discard))
+        (as :func:`block_chances`, from the groups of the entries ``idx``; needs ``posterior``; ``unseen`` as
+        there)."""
+        return answer_chances(self.group_size, self.group_weight, idx, unseen_cards(obs) if unseen is None else unseen)
 
     def moved(self, obs: Observation, idx: NDArray[np.int64], cards: NDArray[np.integer]) -> None:
         """Record this seat's move (``cards``: the card played, -1 for a draw) on the entries ``idx``."""
@@ -354,18 +357,15 @@ _TYPE_FACE[np.arange(N_COLOURED), np.arange(N_COLOURED) % FACES_PER_COLOUR] = 1
 _TYPE_FACE[N_COLOURED:, WILDS] = 1
 
 
-def _unseen(obs: Observation, hand: NDArray[np.integer], discard: NDArray[np.integer],
-            rows: NDArray[np.int64] | slice = slice(None)) -> NDArray[np.int64]:
-    """``[n, N_TYPES]`` cards not in ``hand`` nor ``discard`` (of the ``rows`` of ``obs``), of as many whole
-    classic decks as ``obs`` shows."""
-    in_view = obs.hand_sizes[rows].sum(axis=1) + obs.discard[rows].sum(axis=1, dtype=np.int64)
-    decks = np.maximum(1, -(-in_view // int(_CLASSIC.sum())))
-    return np.maximum(decks[:, None] * _CLASSIC[None] - hand - discard, 0)
+def unseen_cards(obs: Observation) -> NDArray[np.int64]:
+    """``[n, N_TYPES]`` cards not in the own hand nor on the discard pile, of as many whole classic decks as
+    ``obs`` shows (:func:`~unosim.strategies.bluffer.decks_in_view`)."""
+    return np.maximum(decks_in_view(obs)[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
 
 
 def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: NDArray[np.bool_],
-                  lack_face: NDArray[np.bool_], taken: NDArray[np.integer] | None = None
-                  ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+                  lack_face: NDArray[np.bool_], taken: NDArray[np.integer] | None = None,
+                  unseen: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Chance that the opponent can play nothing on each card, and on a wild of each colour.
 
     The opponent's hand is taken to be a uniform draw from the cards this seat has not seen (whole classic
@@ -373,7 +373,8 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     (the cards it took since its lacks were learnt; default 0) from them without the colours and faces it
     is known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 15]``, the last column: wilds), the
     others from all of them. A card of colour c and face f is answered by any card of colour c, any of
-    face f and any wild; a wild naming c by colour c and wilds.
+    face f and any wild; a wild naming c by colour c and wilds. ``unseen``: the unseen cards per type, when
+    the caller has them already.
 
     Returns
     -------
@@ -381,7 +382,7 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     named : ``[n, 4]`` float, the chance per colour named for a wild
     """
     n = len(obs)
-    unseen = _unseen(obs, obs.hand, obs.discard)
+    unseen = unseen_cards(obs) if unseen is None else unseen
     held = obs.hand_sizes[np.arange(n), opponent].astype(np.int64)
     fresh = np.zeros(n, np.int64) if taken is None else np.minimum(np.asarray(taken, np.int64), held)
     excluded = (lack_colour.astype(np.int64) @ _TYPE_COLOUR.T) + (lack_face.astype(np.int64) @ _TYPE_FACE.T) > 0

@@ -32,7 +32,7 @@ from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_bes
 from unosim.strategy import Strategy
 
 from .bluffer import colour_unseen_shares
-from .opponent_memory import LackMemory, block_chances
+from .opponent_memory import LackMemory, block_chances, unseen_cards
 
 __all__ = [
     "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
@@ -393,9 +393,10 @@ class TunableStrategy(Strategy):
         hypergeometric over its lacks mixed with the posterior (``block_posterior``; the hypergeometric alone
         where ``entries`` is -1)."""
         known = np.maximum(entries, 0)
-        coloured, named = block_chances(obs, self._next(obs), lack_colour, lack_face, memory.taken(known))
+        unseen = unseen_cards(obs)
+        coloured, named = block_chances(obs, self._next(obs), lack_colour, lack_face, memory.taken(known), unseen)
         if self.block_posterior:
-            post_coloured, post_named = memory.answers(obs, known)
+            post_coloured, post_named = memory.answers(obs, known, unseen)
             share = self.block_posterior * (entries >= 0)[:, None]
             coloured += share * (post_coloured - coloured)
             named += share * (post_named - named)
