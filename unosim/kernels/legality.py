@@ -99,7 +99,7 @@ def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
     return bluff, n
 
 
-@leaf
+@rule
 def legal_types(s, seat, hands, slot, cfg):
     """Type bit mask (bit ``t`` for type ``t``) of the cards ``seat`` holds and may play without
     bluffing (T-1, W-2): the active colour's block and the wilds (:func:`blocks.held_in`), the top
