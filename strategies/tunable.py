@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, IS_NUMBER, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, IS_NUMBER, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR, load_deck
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
 
+from . import lookahead
 from .bluffer import colour_unseen_shares
 from .opponent_memory import LackMemory, block_chances, unseen_cards
 
@@ -52,6 +53,8 @@ _IS_NUMBER = IS_NUMBER[:N_COLOURED]
 _POINTS = CARD_POINTS.astype(np.float64) / 50.0
 _PILE_GROUP = np.where(_KIND == 0, 0, np.where(_KIND <= 4, 1, 2))
 _PARTY_KINDS = ("point_taken", "wild_pile_up", "wild_drawn_together")
+_CLASSIC_COUNTS = np.asarray(load_deck("classic").counts)
+_POLICY_RANGES = {"colour_share": (-5.0, 5.0), "wild_keep": (0.0, 15.0), "close_at": (0.0, 10.0)}
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,17 @@ PARAMETERS: tuple[Param, ...] = (
     Param("block_posterior", 0.0, 1.0, 0.0, "two_players", "share of the posterior over the opponent's hand "
           "(strategies/hand_groups.py) in those chances, the rest the hypergeometric over its lacks (above 0 the "
           "posterior is kept)"),
+    # 2 players: search at decision time (strategies/lookahead.py); never searched by `unosim tune` (see relevant)
+    Param("look_rollouts", 0.0, 1000.0, 0.0, "lookahead", "sampled worlds per decision of the search at decision "
+          "time (rounded; 0: no search)"),
+    Param("look_depth", 1.0, 200.0, 12.0, "lookahead", "turns played out in each world before the position is valued "
+          "(rounded)"),
+    *(Param(f"look_value_{name}", -5.0, 5.0, default, "lookahead", f"value of a position: logistic coefficient of {doc}")
+      for name, default, doc in zip(("bias", "move", "own", "opponent"), lookahead.VALUE_DEFAULTS,
+                                    ("1", "this seat to move", "ln(own cards)", "ln(opponent's cards)"), strict=True)),
+    *(Param(f"look_{name}", *_POLICY_RANGES.get(name, (-10.0, 10.0)), default, "lookahead",
+            f"playout policy: {name.replace('_', ' ')} (strategies/lookahead.py, _own_pick)")
+      for name, default in zip(lookahead.POLICY_NAMES, lookahead.POLICY_DEFAULTS, strict=True)),
 )
 """Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
 
@@ -141,7 +155,9 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
     the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players; the
-    2-player parameters (``lack_*``, ``block_*``, ``wild_keep_next``) at 2 players only.
+    2-player parameters (``lack_*``, ``block_*``, ``wild_keep_next``) at 2 players only. The search at
+    decision time (``look_*``) is never searched: each candidate would play a hundred times slower; set it in a
+    ``--start`` file.
     """
     counts = np.asarray(rules.load_deck().counts)
     held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
@@ -158,7 +174,7 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
             continue
         if p.needs == "speed_play" and not rules.speed_play:
             continue
-        if p.needs == "two_players" and players != 2:
+        if p.needs == "two_players" and players != 2 or p.needs == "lookahead":
             continue
         names.append(p.name)
     return names
@@ -228,6 +244,16 @@ class TunableStrategy(Strategy):
         (:mod:`~unosim.strategies.hand_groups`: every draw and play it made
         since each of its cards was taken).
         The defaults remember nothing and play as before.
+    search (2 players)
+        With ``look_rollouts`` above 0, under rules the playouts follow
+        (:func:`~unosim.strategies.lookahead.model`: 2 players, classic cards, no speed play, one card
+        drawn per turn), the card to play and the colour to name are chosen by a search at decision time
+        (:func:`~unosim.strategies.lookahead.best_moves`): every legal card (a wild once per colour held)
+        is played out in ``look_rollouts`` worlds drawn from the posterior over the opponent's hand, for
+        ``look_depth`` turns, and the position reached is valued by a logistic in the hand sizes
+        (``look_value_*``). The weights above still choose where the search has a single candidate, the
+        colour of a wild start card, the drawn cards played, and every decision under other rules. It plays
+        about a hundred times slower than without.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
         holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
@@ -259,7 +285,7 @@ class TunableStrategy(Strategy):
 
     Parameters
     ----------
-    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., block_posterior : float
+    calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., look_close_at : float
         See :data:`PARAMETERS` (name, range, default, meaning).
     forget_uno_rate, catch_uno_rate : float
         See :class:`unosim.Strategy`.
@@ -332,6 +358,23 @@ class TunableStrategy(Strategy):
         block_number: float = 0.0,
         block_name: float = 0.0,
         block_posterior: float = 0.0,
+        look_rollouts: float = 0.0,
+        look_depth: float = 12.0,
+        look_value_bias: float = lookahead.VALUE_DEFAULTS[0],
+        look_value_move: float = lookahead.VALUE_DEFAULTS[1],
+        look_value_own: float = lookahead.VALUE_DEFAULTS[2],
+        look_value_opponent: float = lookahead.VALUE_DEFAULTS[3],
+        look_number: float = lookahead.POLICY_DEFAULTS[0],
+        look_action: float = lookahead.POLICY_DEFAULTS[1],
+        look_wild: float = lookahead.POLICY_DEFAULTS[2],
+        look_wild_draw_four: float = lookahead.POLICY_DEFAULTS[3],
+        look_number_close: float = lookahead.POLICY_DEFAULTS[4],
+        look_action_close: float = lookahead.POLICY_DEFAULTS[5],
+        look_wild_close: float = lookahead.POLICY_DEFAULTS[6],
+        look_wild_draw_four_close: float = lookahead.POLICY_DEFAULTS[7],
+        look_colour_share: float = lookahead.POLICY_DEFAULTS[8],
+        look_wild_keep: float = lookahead.POLICY_DEFAULTS[9],
+        look_close_at: float = lookahead.POLICY_DEFAULTS[10],
         forget_uno_rate: float = 0.0,
         catch_uno_rate: float = 1.0,
     ) -> None:
@@ -376,7 +419,12 @@ class TunableStrategy(Strategy):
     def remembers(self) -> bool:
         """True when a ``lack_*`` parameter can change a decision (at 2 players; the defaults: False)."""
         return bool(self.lack_colour or self.lack_face or self.lack_wild or self.lack_wild_keep > self.wild_keep
-                    or self.lack_name >= 0 or self.block_number or self.block_name)
+                    or self.lack_name >= 0 or self.block_number or self.block_name or self.searches)
+
+    @property
+    def searches(self) -> bool:
+        """True when the search at decision time is on (``look_rollouts`` rounds to at least 1)."""
+        return round(self.look_rollouts) >= 1
 
     def _memory(self, obs: Observation) -> LackMemory | None:
         """The per-game memory (2 players, :attr:`remembers`), created on first use; never pickled."""
@@ -384,7 +432,7 @@ class TunableStrategy(Strategy):
             return None
         memory = self.__dict__.get("_cache_memory")
         if memory is None:
-            memory = self.__dict__["_cache_memory"] = LackMemory(posterior=self.block_posterior > 0)
+            memory = self.__dict__["_cache_memory"] = LackMemory(posterior=self.block_posterior > 0 or self.searches)
         return memory
 
     def _block(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], lack_colour: NDArray[np.bool_],
@@ -434,6 +482,10 @@ class TunableStrategy(Strategy):
                 chances, _ = self._block(obs, memory, entries, lack_colour, lack_face)
                 tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
+            rule = self._search_model(obs)
+            if rule is not None:
+                cards, colours = self._search(obs, memory, entries, np.full(n, -1, np.int64), rule)
+                self._plan(obs, cards, colours)
         if self.bluff_at >= 1 and obs.bluffable.any():
             rows = np.arange(n)
             attack = obs.bluffable & (hand[:, WILD_DRAW_FOUR] > 0)
@@ -442,6 +494,37 @@ class TunableStrategy(Strategy):
         if memory is not None:
             memory.moved(obs, entries, cards)
         return cards
+
+    def _search_model(self, obs: Observation) -> NDArray[np.int64] | None:
+        """The playouts' rule model (:func:`~unosim.strategies.lookahead.model`) when the search is on and the
+        rules allow it, else None (cached per rule set)."""
+        if not self.searches:
+            return None
+        cache = self.__dict__.setdefault("_cache_models", {})
+        if (obs.rules, obs.players) not in cache:
+            deck = obs.rules.load_deck().counts if obs.rules.deck_copies == 1 else np.zeros(0)
+            classic = np.array_equal(np.asarray(deck), _CLASSIC_COUNTS)
+            cache[obs.rules, obs.players] = lookahead.model(obs.rules, obs.players, deck) if classic else None
+        return cache[obs.rules, obs.players]
+
+    def _search(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], only: NDArray[np.int64],
+                rule: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Cards and colours chosen by the search (:func:`~unosim.strategies.lookahead.best_moves`) for the rows
+        of ``obs`` (``entries``: their memory entries, -1 for none; ``only``: -1, or the card whose colour is
+        asked). Draws one uniform per row."""
+        seeds = (obs.random() * 2.0**53).astype(np.uint64)
+        held = obs.hand_sizes[np.arange(len(obs)), 1 - obs.seat].astype(np.int64)
+        value = np.array([self.look_value_bias, self.look_value_move, self.look_value_own, self.look_value_opponent])
+        policy = np.array([getattr(self, f"look_{name}") for name in lookahead.POLICY_NAMES])
+        return lookahead.best_moves(obs.hand, obs.legal, unseen_cards(obs), obs.discard, obs.top.astype(np.int64),
+                                    obs.colour.astype(np.int64), held, memory.group_size, memory.group_weight, entries,
+                                    seeds, only, rule, round(self.look_rollouts), round(self.look_depth), value, policy)
+
+    def _plan(self, obs: Observation, cards: NDArray[np.int64], colours: NDArray[np.int64]) -> None:
+        """Keep the colour the search chose for each wild played, for :meth:`choose_colour` (asked next)."""
+        rows = np.flatnonzero(colours >= 0)
+        keys = (obs.game[rows].astype(np.int64) * 16 + obs.seat[rows]).tolist()
+        self.__dict__["_cache_plan"] = dict(zip(keys, colours[rows].tolist()))
 
     @property
     def plays_legal_drawn_card(self) -> bool:
@@ -468,6 +551,24 @@ class TunableStrategy(Strategy):
         if memory is None:
             return argmax_ties(-colour_unseen_shares(obs), obs.random(), candidates)
         entries = memory.current(obs, wilds=cards)
+        colours = self._heuristic_colour(obs, memory, entries, candidates, held, most)
+        rule = self._search_model(obs)
+        if rule is not None:
+            cards = np.asarray(cards, np.int64)
+            plan = self.__dict__.pop("_cache_plan", {})
+            planned = np.array([plan.get(k, -1) for k in (obs.game.astype(np.int64) * 16 + obs.seat).tolist()], np.int64)
+            colours = np.where(planned >= 0, planned, colours)
+            ask = np.flatnonzero((planned < 0) & (cards >= 0))  # a drawn wild: search its colour
+            if len(ask):
+                _, searched = self._search(obs.subset(ask), memory, entries[ask], cards[ask], rule)
+                colours[ask] = searched
+        memory.named(obs, entries, colours)
+        return colours
+
+    def _heuristic_colour(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64],
+                          candidates: NDArray[np.bool_], held: NDArray[np.float64], most: NDArray[np.float64]
+                          ) -> NDArray[np.int64]:
+        """The colour named by the weights, with the memory (see :meth:`choose_colour`)."""
         lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
         lack &= (entries >= 0)[:, None]
         lack_face &= (entries >= 0)[:, None]
@@ -479,9 +580,7 @@ class TunableStrategy(Strategy):
         name = np.asarray(lack.any(axis=1), bool)
         # a lacked colour within lack_name of the most held: the most held of those, then as the others
         scores += np.where(name[:, None], held * 100.0, 0.0)
-        colours = argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
-        memory.named(obs, entries, colours)
-        return colours
+        return argmax_ties(scores, obs.random(), np.where(name[:, None], lack, candidates))
 
     def challenge(self, obs: Observation) -> NDArray[np.bool_]:
         held = obs.hand_sizes[np.arange(len(obs)), obs.target].astype(np.float64)

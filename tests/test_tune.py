@@ -31,8 +31,8 @@ def test_parameter_vector_round_trip():
     classic2 = tunable.relevant(unosim.RuleSet.preset("classic").replace(wd4_challenge=False), 2)
     assert "calm_wild" in classic2 and "near_wild" not in classic2 and "suspicion" not in classic2
     assert "point_size" not in classic2 and "jump_rate" not in classic2
-    party6 = tunable.relevant(unosim.RuleSet.preset("party"), 6)  # all but the 2-player memory
-    assert party6 == [p.name for p in tunable.PARAMETERS if p.needs != "two_players"]
+    party6 = tunable.relevant(unosim.RuleSet.preset("party"), 6)  # all but the 2-player memory and the search
+    assert party6 == [p.name for p in tunable.PARAMETERS if p.needs not in ("two_players", "lookahead")]
     assert set(tunable.relevant(unosim.RuleSet.preset("party"), 2)) - set(party6) >= {"lack_colour", "block_number"}
 
 
@@ -131,3 +131,18 @@ def test_cli_tune_writes_a_playable_strategy(tmp_path):
     assert "wd4_challenge=False" in (out / "summary.md").read_text()
     again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
     assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved
+
+
+def test_search_names_the_parameters_searched():
+    """--search: only the named parameters move from the start (here the search at decision time's, which
+    relevant() never searches); a bad name is refused before any game, as is --search with a rule file."""
+    start = {"look_rollouts": 2.0, "look_depth": 4.0, "block_posterior": 1.0}
+    result = unosim.tune(budget=2 * 4 * 100, search="look_action,look_colour_share", start=start,
+                         **{**TINY, "games_per_candidate": 100, "evaluation_games": 100})
+    moved = {k for k, v in result.params.items() if v != result.start[k]}
+    assert moved and moved <= {"look_action", "look_colour_share"}
+    assert result.start["look_rollouts"] == result.params["look_rollouts"] == 2.0
+    with pytest.raises(ValueError, match="unknown parameter 'look_nothing'"):
+        make_settings(search="look_action,look_nothing", **TINY)
+    with pytest.raises(ValueError, match="tunable strategy only"):
+        make_settings(search="threat", strategy="rules:holder", **TINY)

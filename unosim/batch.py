@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .cards import N_TYPES
 from .kernels import layout as L
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
 
 __all__ = ["Buffers", "Played"]
 
@@ -19,6 +23,7 @@ class Buffers:
     """The batch state and the observation/decision row buffers (see ``layout``)."""
 
     players: int
+    rules: RuleSet
     relink_must_differ: bool
     slot: NDArray[np.int32]
     game: NDArray[np.int64]
@@ -42,8 +47,8 @@ class Buffers:
     group_count: NDArray[np.int64]
 
     @classmethod
-    def allocate(cls, batch: int, players: int, hand_size: int, n_strategies: int, relink_must_differ: bool = False) -> Buffers:
-        """Buffers for ``batch`` slots; each (phase, strategy) group gets its own row region."""
+    def allocate(cls, batch: int, players: int, n_strategies: int, rules: RuleSet) -> Buffers:
+        """Buffers for ``batch`` slots of games under ``rules``; each (phase, strategy) group gets its own row region."""
         caps = [
             batch * players if phase in L.MULTI_ACTOR else batch
             for phase in range(L.N_DECISION_PHASES)
@@ -53,7 +58,8 @@ class Buffers:
         rows = int(sum(caps))
         return cls(
             players=players,
-            relink_must_differ=relink_must_differ,
+            rules=rules,
+            relink_must_differ=rules.relink_must_differ,
             slot=np.zeros((batch, L.N_FIELDS), np.int32),
             game=np.full(batch, -1, np.int64),
             keys=np.zeros(batch, np.uint64),
@@ -64,7 +70,7 @@ class Buffers:
             seat_ctr=np.zeros((batch, players), np.int32),
             seat_dec=np.zeros((batch, players), np.int32),
             seat_w=np.zeros((batch, players), np.float64),
-            opening=np.zeros((batch, players, hand_size), np.int8),
+            opening=np.zeros((batch, players, rules.hand_size), np.int8),
             row_slot=np.zeros((2, rows), np.int32),
             row_seat=np.zeros((2, rows), np.int32),
             row_hand=np.zeros((2, rows, N_TYPES), np.int8),

@@ -801,6 +801,11 @@ def tune_command(
         str, typer.Option("--strategy", help="What to tune: tunable (its numeric parameters), or rules:FILE (the numeric "
                           "thresholds written in a rule file, e.g. rules:bots/holder.toml).")
     ] = "tunable",
+    search: Annotated[
+        str | None, typer.Option("--search", metavar="NAMES", help="tunable only: the parameters to search, "
+                                 "comma-separated (default: every one the rules let matter); the others keep their "
+                                 "--start values.", show_default=False)
+    ] = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
@@ -817,7 +822,7 @@ def tune_command(
     result = tune(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, evaluation_games=evaluation_games,
-        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name, strategy=strategy,
+        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name, strategy=strategy, search=search,
     )
     ev = result.evaluation
     out_console.print(

@@ -63,7 +63,7 @@ class Rows(TableFields):
         return Observation(
             phase=self.phase, players=self.players, seat=self.seat.copy(), game=games, hand=self.hand.copy(),
             legal=self.legal.copy(), info=self.info.copy(), hand_sizes=sizes, alive=alive, discard=discard, link=link,
-            link_choices=choices, streams=SeatStreams.of_rows(b.keys, b.seat_ctr, self.slots, self.seat),
+            link_choices=choices, rules=b.rules, streams=SeatStreams.of_rows(b.keys, b.seat_ctr, self.slots, self.seat),
         )
 
     @property

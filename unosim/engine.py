@@ -115,7 +115,7 @@ class Run:
         self.engine = engine
         self.first = first
         batch = max(1, min(engine.batch_size, n_games))
-        b = Buffers.allocate(batch, P, H, len(engine.strategies), cfg.rules.relink_must_differ)
+        b = Buffers.allocate(batch, P, len(engine.strategies), cfg.rules)
         b.slot[:, L.F_PHASE] = L.PH_NEWGAME
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup

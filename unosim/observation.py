@@ -41,6 +41,8 @@ Fields
 ``link_choices``   ``[n, players]`` seats that may be linked by a Wild Drawn Together now
                    (all seats still in the match, or all but the current pair under
                    ``relink_must_differ``)
+``rules``          the :class:`~unosim.rules.RuleSet` of the game (frozen; every player
+                   knows the rules)
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from .kernels import layout as L
+from .rules import RuleSet
 from .kernels.rng import GOLDEN, SEAT_SALT, TWO_M53, mix64
 
 __all__ = ["Observation", "SeatStreams", "TableFields", "gather_public"]
@@ -210,7 +213,7 @@ class Observation(TableFields):
 
     __slots__ = (
         "alive", "discard", "game", "hand", "hand_sizes", "info", "legal", "link", "link_choices",
-        "phase", "phase_id", "players", "seat", "_streams",
+        "phase", "phase_id", "players", "rules", "seat", "_streams",
     )
 
     def __init__(
@@ -228,6 +231,7 @@ class Observation(TableFields):
         discard: NDArray[np.int16],
         link: NDArray[np.int32],
         link_choices: NDArray[np.bool_],
+        rules: RuleSet,
         streams: SeatStreams,
     ) -> None:
         self.phase = L.PHASE_NAMES[phase]
@@ -254,6 +258,8 @@ class Observation(TableFields):
         self.link_choices = _read_only(link_choices)
         """``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the
         match, except the current pair's under ``relink_must_differ``."""
+        self.rules = rules
+        """The rule set of the game (:class:`~unosim.rules.RuleSet`, frozen)."""
         self._streams = streams
 
     def __len__(self) -> int:
@@ -285,5 +291,5 @@ class Observation(TableFields):
             phase=self.phase_id, players=self.players, seat=self.seat[rows], game=self.game[rows],
             hand=self.hand[rows], legal=self.legal[rows], info=self.info[rows], hand_sizes=self.hand_sizes[rows],
             alive=self.alive[rows], discard=self.discard[rows], link=self.link[rows],
-            link_choices=self.link_choices[rows], streams=self._streams.subset(rows),
+            link_choices=self.link_choices[rows], rules=self.rules, streams=self._streams.subset(rows),
         )

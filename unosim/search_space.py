@@ -92,18 +92,28 @@ class SearchSpace(ABC):
 
 
 class TunableSpace(SearchSpace):
-    """The ``tunable`` strategy's parameters that ``rules`` at ``players`` can make matter.
+    """The ``tunable`` strategy's parameters that ``rules`` at ``players`` can make matter, or the ``search`` ones.
 
-    ``start`` sets some parameters (default: the strategy's defaults), or is a tuned-strategy file.
+    ``start`` sets some parameters (default: the strategy's defaults), or is a tuned-strategy file; ``search``
+    names the parameters to search (default: :func:`unosim.strategies.tunable.relevant`).
     """
 
     file_name = "tuned.json"
     prefix = "tuned"
 
-    def __init__(self, rules: RuleSet, players: int, start: dict[str, float] | str | Path | None = None) -> None:
+    def __init__(self, rules: RuleSet, players: int, start: dict[str, float] | str | Path | None = None,
+                 search: list[str] | tuple[str, ...] | None = None) -> None:
         from unosim.strategies import tunable
 
-        self.names = tuple(tunable.relevant(rules, players))
+        if search is None:
+            self.names = tuple(tunable.relevant(rules, players))
+        else:
+            unknown = [name for name in search if name not in tunable.NAMES]
+            if unknown or not search or len(set(search)) < len(search):
+                what = f"unknown parameter {unknown[0]!r}" if unknown else ("nothing" if not search else "a parameter twice")
+                raise ValueError(f"search names {what}; give distinct parameters of tunable, comma-separated, e.g. "
+                                 f"--search look_action,look_colour_share (all: {', '.join(tunable.NAMES)}).")
+            self.names = tuple(search)
         values = tunable.load_tuned(start)["params"] if isinstance(start, (str, Path)) else start
         self.start = dict(tunable.DEFAULTS)
         if values is not None:
@@ -237,18 +247,23 @@ class RuleSpace(SearchSpace):
         return path
 
 
-def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, float] | str | Path | None) -> SearchSpace:
-    """The search space of ``strategy``: ``"tunable"`` or ``"rules:FILE"`` (module docstring).
+def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, float] | str | Path | None,
+               search: list[str] | tuple[str, ...] | None = None) -> SearchSpace:
+    """The search space of ``strategy``: ``"tunable"`` or ``"rules:FILE"`` (module docstring); ``search``: the
+    ``tunable`` parameters to search (default: those the rules let matter).
 
     Raises
     ------
     ValueError
-        For a strategy that cannot be tuned, or a ``start`` given with a rule file.
+        For a strategy that cannot be tuned, a ``start`` or ``search`` given with a rule file, or an unknown name.
     """
     text = str(strategy).strip()
     if text == "tunable":
-        return TunableSpace(rules, players, start)
+        return TunableSpace(rules, players, start, search)
     if text.startswith("rules:") and text[len("rules:"):].strip():
+        if search is not None:
+            raise ValueError("search applies to the tunable strategy only; a rule file is tuned on every threshold "
+                             "written in it: write only those to tune, or drop --search.")
         if start is not None:
             raise ValueError(
                 f"start = {str(start)!r} applies to the tunable strategy only; a rule file is tuned from the numbers "

@@ -189,6 +189,7 @@ def make_settings(
     evaluation_games: int = DEFAULT_EVALUATION_GAMES,
     name: str = "tuned",
     strategy: str = "tunable",
+    search: str | list[str] | tuple[str, ...] | None = None,
 ) -> TuneSettings:
     """Validate a tuning request before any game is played (arguments as for :func:`tune`).
 
@@ -206,7 +207,9 @@ def make_settings(
     games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
     evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
     _whole("budget", budget, 1, "--budget")
-    space = make_space(strategy, base.rules, players, start)
+    if isinstance(search, str):
+        search = [name.strip() for name in search.split(",") if name.strip()]
+    space = make_space(strategy, base.rules, players, start, search)
     if popsize is None:
         popsize = 4 + int(3 * math.log(len(space.names)))
     popsize = _whole("popsize", popsize, 2, "--popsize")
@@ -379,6 +382,7 @@ def tune(
     max_generations: int | None = None,
     name: str = "tuned",
     strategy: str = "tunable",
+    search: str | list[str] | tuple[str, ...] | None = None,
 ) -> TuneResult:
     """Tune a strategy's parameters against a field with CMA-ES (module docstring).
 
@@ -419,6 +423,9 @@ def tune(
     strategy : str
         What to tune: ``"tunable"`` (default) or ``"rules:FILE"``, the numeric thresholds written in a
         rule file (a path, or a shipped name); see :mod:`unosim.rulebot.thresholds` for what is searched.
+    search : str or list of str, optional
+        ``tunable`` only: the parameters to search (comma-separated or a list; default: every parameter the
+        rules let matter, :func:`unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
 
     Returns
     -------
@@ -437,7 +444,7 @@ def tune(
     settings = make_settings(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=overrides, deck=deck,
         popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
-        evaluation_games=evaluation_games, name=name, strategy=strategy,
+        evaluation_games=evaluation_games, name=name, strategy=strategy, search=search,
     )
     space = settings.space
     out = Path(out) if out is not None else None
