@@ -472,7 +472,7 @@ class TunableStrategy(Strategy):
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
         if memory is None:
-            cards = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
+            cards: NDArray[np.integer] = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
         else:
             tables = kinds[situation]
             tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
@@ -504,10 +504,10 @@ class TunableStrategy(Strategy):
         if (obs.rules, obs.players) not in cache:
             deck = obs.rules.load_deck().counts if obs.rules.deck_copies == 1 else np.zeros(0)
             classic = np.array_equal(np.asarray(deck), _CLASSIC_COUNTS)
-            cache[obs.rules, obs.players] = lookahead.model(obs.rules, obs.players, deck) if classic else None
+            cache[obs.rules, obs.players] = lookahead.model(obs.rules, obs.players, np.asarray(deck)) if classic else None
         return cache[obs.rules, obs.players]
 
-    def _search(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], only: NDArray[np.int64],
+    def _search(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], only: NDArray[np.integer],
                 rule: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Cards and colours chosen by the search (:func:`~unosim.strategies.lookahead.best_moves`) for the rows
         of ``obs`` (``entries``: their memory entries, -1 for none; ``only``: -1, or the card whose colour is
@@ -520,7 +520,7 @@ class TunableStrategy(Strategy):
                                     obs.colour.astype(np.int64), held, memory.group_size, memory.group_weight, entries,
                                     seeds, only, rule, round(self.look_rollouts), round(self.look_depth), value, policy)
 
-    def _plan(self, obs: Observation, cards: NDArray[np.int64], colours: NDArray[np.int64]) -> None:
+    def _plan(self, obs: Observation, cards: NDArray[np.integer], colours: NDArray[np.integer]) -> None:
         """Keep the colour the search chose for each wild played, for :meth:`choose_colour` (asked next)."""
         rows = np.flatnonzero(colours >= 0)
         keys = (obs.game[rows].astype(np.int64) * 16 + obs.seat[rows]).tolist()
@@ -567,7 +567,7 @@ class TunableStrategy(Strategy):
 
     def _heuristic_colour(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64],
                           candidates: NDArray[np.bool_], held: NDArray[np.float64], most: NDArray[np.float64]
-                          ) -> NDArray[np.int64]:
+                          ) -> NDArray[np.integer]:
         """The colour named by the weights, with the memory (see :meth:`choose_colour`)."""
         lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
         lack &= (entries >= 0)[:, None]

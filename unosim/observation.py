@@ -52,8 +52,8 @@ from numba import njit
 from numpy.typing import NDArray
 
 from .kernels import layout as L
-from .rules import RuleSet
 from .kernels.rng import GOLDEN, SEAT_SALT, TWO_M53, mix64
+from .rules import RuleSet
 
 __all__ = ["Observation", "SeatStreams", "TableFields", "gather_public"]
 
