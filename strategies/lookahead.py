@@ -5,7 +5,7 @@ colour held, or all four when none is) is scored by :func:`best_moves` over ``ro
 
 1. **A world.** The opponent's hand is drawn from the posterior over it
    (:mod:`~unosim.strategies.hand_groups`: groups of cards taken together, each drawn from the unseen cards
-   in proportion to its weight per card type); the other unseen cards are the draw pile, drawn uniformly.
+   in proportion to its weight per card type); the other unseen cards are the draw pile, shuffled.
 2. **A playout.** The candidate is played, then both seats play on for ``depth`` turns (T-7): the opponent
    as ``random`` does (a uniform legal physical card, a uniform colour, drawing only with nothing legal and
    playing a legal drawn card, never challenging), this seat by :func:`_own_pick` (a fixed simple policy:
@@ -132,26 +132,34 @@ def _answers(top, colour, rule, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline='always')
-def _draw(pile, stock, state):  # pragma: no cover - compiled
-    """Take a uniform card from the draw pile ``pile`` (counts; ``stock[0]`` cards), turning the discard pile
-    (``pile`` row 1, ``stock[1]`` cards, the top card not among them) over when it is empty (T-5); -1 when
-    both are empty."""
-    if stock[0] == 0:
+def _draw(order, disc, pile, rng, shuffled):  # pragma: no cover - compiled
+    """The next card of the draw pile (-1 when it and the discard pile are empty).
+
+    The draw pile is ``order[pile[0], pile[1]:pile[2]]``, card types in the order they will be drawn: row 0
+    the world's pile, shuffled as far as any playout has drawn (``shuffled[0]`` positions, a Fisher–Yates
+    shuffle from the front continued with the world's stream ``rng[:1]``, so every candidate draws the same
+    cards), row 1 a discard pile turned over (T-5) when row 0 ran out (stream ``rng[1:]``). ``disc`` counts
+    the discard pile below the top card, ``pile[3]`` cards."""
+    if pile[1] == pile[2]:
+        n = 0
         for t in range(N_TYPES):
-            pile[0, t] += pile[1, t]
-            pile[1, t] = 0
-        stock[0] = stock[1]
-        stock[1] = 0
-        if stock[0] == 0:
+            for _ in range(disc[t]):
+                order[1, n] = t
+                n += 1
+            disc[t] = 0
+        pile[0], pile[1], pile[2], pile[3] = 1, 0, n, 0
+        if n == 0:
             return -1
-    k = _below(state, stock[0])
-    for t in range(N_TYPES):
-        if k < pile[0, t]:
-            pile[0, t] -= 1
-            stock[0] -= 1
-            return t
-        k -= pile[0, t]
-    return -1
+        for k in range(n - 1):
+            j = k + _below(rng[1:], n - k)
+            order[1, k], order[1, j] = order[1, j], order[1, k]
+    k = pile[1]
+    if pile[0] == 0 and k == shuffled[0]:
+        j = k + _below(rng, pile[2] - k)
+        order[0, k], order[0, j] = order[0, j], order[0, k]
+        shuffled[0] += 1
+    pile[1] += 1
+    return order[pile[0], k]
 
 
 @njit(cache=True, inline='always')
@@ -233,7 +241,7 @@ def _own_pick(hands, size, top, colour, opponent, rule, answers, m, policy):  # 
 
 
 @njit(cache=True, inline='always')
-def _effect(t, mover, hands, sizes, pile, stock, rule, state):  # pragma: no cover - compiled
+def _effect(t, mover, hands, sizes, order, disc, pile, rng, shuffled, rule):  # pragma: no cover - compiled
     """Apply card ``t`` just played by ``mover`` (A-1..A-3, W-2 at two players); the seat to move next."""
     other = 1 - mover
     give = 0
@@ -248,7 +256,7 @@ def _effect(t, mover, hands, sizes, pile, stock, rule, state):  # pragma: no cov
     if give == 0:
         return other
     for _ in range(give):
-        c = _draw(pile, stock, state)
+        c = _draw(order, disc, pile, rng, shuffled)
         if c >= 0:
             hands[other, c] += 1
             sizes[other] += 1
@@ -256,7 +264,8 @@ def _effect(t, mover, hands, sizes, pile, stock, rule, state):  # pragma: no cov
 
 
 @njit(cache=True, inline='always')
-def _playout(hands, sizes, pile, stock, top, colour, mover, depth, rule, value, policy, answers, state):  # pragma: no cover
+def _playout(hands, sizes, order, disc, pile, rng, shuffled, top, colour, mover, depth, rule, value, policy, answers,
+             state):  # pragma: no cover
     """Play ``depth`` turns from the position (seat 0: this seat); seat 0's chance of winning at the end.
     ``answers``: scratch for :func:`_answers`."""
     for _ in range(depth):
@@ -266,7 +275,7 @@ def _playout(hands, sizes, pile, stock, top, colour, mover, depth, rule, value, 
         else:
             t = _random_pick(hands, 1, top, colour, rule, answers, m, state)
         if t < 0:
-            c = _draw(pile, stock, state)
+            c = _draw(order, disc, pile, rng, shuffled)
             if c >= 0:
                 hands[mover, c] += 1
                 sizes[mover] += 1
@@ -277,8 +286,8 @@ def _playout(hands, sizes, pile, stock, top, colour, mover, depth, rule, value, 
             continue
         hands[mover, t] -= 1
         sizes[mover] -= 1
-        pile[1, top] += 1
-        stock[1] += 1
+        disc[top] += 1
+        pile[3] += 1
         top = t
         if t >= N_COLOURED:
             colour = _most_held(hands, 0, state) if mover == 0 else _below(state, N_COLOURS)
@@ -286,16 +295,17 @@ def _playout(hands, sizes, pile, stock, top, colour, mover, depth, rule, value, 
             colour = t // FACES_PER_COLOUR
         if sizes[mover] == 0:
             return 1.0 if mover == 0 else 0.0
-        mover = _effect(t, mover, hands, sizes, pile, stock, rule, state)
+        mover = _effect(t, mover, hands, sizes, order, disc, pile, rng, shuffled, rule)
     z = value[0] + value[1] * (mover == 0) + value[2] * _LN[min(sizes[0], 511)] + value[3] * _LN[min(sizes[1], 511)]
     return 1.0 / (1.0 + np.exp(-z))
 
 
 @njit(cache=True, inline='always')
-def _sample_hand(size, weight, i, held, unseen, state, opp, rest):  # pragma: no cover - compiled
+def _sample_hand(size, weight, i, held, unseen, state, opp, rest, gw):  # pragma: no cover - compiled
     """Draw the opponent's ``held`` cards into ``opp`` from the groups of entry ``i`` (``i < 0``: one uniform
-    group), each card in proportion to its group's weight times the copies left; ``rest``: the unseen cards
-    left (the draw pile)."""
+    group; cards beyond the groups' sizes: uniform), each card in proportion to its group's weight times the
+    copies left (uniform where no card has weight); ``rest``: the unseen cards left (the draw pile); ``gw``:
+    scratch for one group's weights."""
     for t in range(N_TYPES):
         rest[t] = unseen[t]
         opp[t] = 0
@@ -303,20 +313,24 @@ def _sample_hand(size, weight, i, held, unseen, state, opp, rest):  # pragma: no
     n_groups = size.shape[1] if i >= 0 else 0
     for g in range(n_groups + 1):
         k = left if g == n_groups else min(size[i, g], left)
+        if k <= 0:
+            continue
+        total = 0.0
+        for t in range(N_TYPES):
+            gw[t] = weight[i, g, t] if g < n_groups else 1.0
+            total += gw[t] * rest[t]
         for _ in range(k):
-            total = 0.0
-            for t in range(N_TYPES):
-                total += (weight[i, g, t] if g < n_groups else 1.0) * rest[t]
-            uniform = total <= 0.0
-            if uniform:
+            if total <= 1e-9:  # nothing left with a weight: uniform
+                total = 0.0
                 for t in range(N_TYPES):
+                    gw[t] = 1.0
                     total += rest[t]
                 if total <= 0.0:
                     return
             x = _uniform(state) * total
             pick = -1
             for t in range(N_TYPES):
-                w = rest[t] if uniform or g == n_groups else weight[i, g, t] * rest[t]
+                w = gw[t] * rest[t]
                 if w > 0.0:
                     pick = t  # the last type with a positive weight, should rounding leave x >= 0
                     x -= w
@@ -324,6 +338,7 @@ def _sample_hand(size, weight, i, held, unseen, state, opp, rest):  # pragma: no
                         break
             rest[pick] -= 1
             opp[pick] += 1
+            total -= gw[pick]
             left -= 1
 
 
@@ -379,8 +394,12 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
     rest = np.empty(N_TYPES, np.int64)
     hands = np.empty((2, N_TYPES), np.int64)
     sizes = np.empty(2, np.int64)
-    pile = np.empty((2, N_TYPES), np.int64)
-    stock = np.empty(2, np.int64)
+    gw = np.empty(N_TYPES, np.float64)
+    disc = np.empty(N_TYPES, np.int64)
+    pile = np.empty(4, np.int64)
+    rng = np.empty(2, np.uint64)
+    shuffled = np.empty(1, np.int64)
+    order = np.empty((2, int(unseen.sum(axis=1).max()) + int(discard.sum(axis=1).max()) + 1 if n else 1), np.int64)
     state = np.empty(1, np.uint64)
     play_state = np.empty(1, np.uint64)
     answers = np.empty(FACES_PER_COLOUR + N_COLOURS + 2, np.int64)
@@ -427,33 +446,37 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
             rounds += 1
         for k in range(rounds):  # sequential halving: each round the better half of the candidates goes on
             for _ in range(max(1, rollouts * m // rounds // live)):
-                _sample_hand(size, weight, idx[r], held[r], unseen[r], state, opp, rest)
-                world = _mix(state[0] ^ np.uint64(0x5851F42D4C957F2D))
+                _sample_hand(size, weight, idx[r], held[r], unseen[r], state, opp, rest, gw)
                 n_rest = 0
                 n_opp = 0
                 for t in range(N_TYPES):
-                    n_rest += rest[t]
+                    for _ in range(rest[t]):
+                        order[0, n_rest] = t
+                        n_rest += 1
                     n_opp += opp[t]
+                rng[0] = _mix(state[0] ^ np.uint64(0x5851F42D4C957F2D))  # the pile's shuffle
+                shuffled[0] = 0
+                turn_over = _mix(rng[0] ^ np.uint64(0x2545F4914F6CDD1D))  # turning the discard pile over
+                seed = _mix(turn_over ^ np.uint64(0x9E3779B97F4A7C15))  # the playouts' own choices
                 for a in range(live):
                     j = alive[a]
                     t = cand_card[j]
                     for u in range(N_TYPES):
                         hands[0, u] = own[u]
                         hands[1, u] = opp[u]
-                        pile[0, u] = rest[u]
-                        pile[1, u] = discard[r, u]  # the old top goes under the card played
+                        disc[u] = discard[r, u]  # the old top goes under the card played
                     hands[0, t] -= 1
                     sizes[0] = own_size - 1
                     sizes[1] = n_opp
-                    stock[0] = n_rest
-                    stock[1] = in_discard
-                    play_state[0] = world
+                    pile[0], pile[1], pile[2], pile[3] = 0, 0, n_rest, in_discard
+                    play_state[0] = seed
+                    rng[1] = turn_over
                     if sizes[0] == 0:
                         scores[j] += 1.0
                         continue
-                    mover = _effect(t, 0, hands, sizes, pile, stock, rule, play_state)
-                    scores[j] += _playout(hands, sizes, pile, stock, t, cand_colour[j], mover, depth, rule, value, policy, answers,
-                                          play_state)
+                    mover = _effect(t, 0, hands, sizes, order, disc, pile, rng, shuffled, rule)
+                    scores[j] += _playout(hands, sizes, order, disc, pile, rng, shuffled, t, cand_colour[j], mover, depth,
+                                          rule, value, policy, answers, play_state)
             if k < rounds - 1:
                 live = _keep_best(alive, live, (live + 1) // 2, scores)
         best = alive[0]
