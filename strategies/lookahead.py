@@ -8,16 +8,20 @@ colour held, or all four when none is) is scored by :func:`best_moves` over ``ro
    in proportion to its weight per card type); the other unseen cards are the draw pile, shuffled.
 2. **A playout.** The candidate is played, then both seats play on for ``depth`` turns (T-7): the opponent
    as ``random`` does (a uniform legal physical card, a uniform colour, drawing only with nothing legal and
-   playing a legal drawn card, never challenging), this seat by :func:`_own_pick` (a fixed simple policy:
-   action cards first when the opponent is close to going out, the colour held most, wilds last).
+   playing a legal drawn card, never challenging), this seat by :func:`_own_pick` (a simple policy of
+   card-kind scores, calm and with the opponent close to going out, a colour-share weight and wild saving:
+   :data:`POLICY_NAMES`; it names the colour it holds most).
 3. **A value.** A seat that empties its hand wins (1 or 0); otherwise the position reached is worth the
    chance of winning from it, a logistic in the hand sizes: ``1 / (1 + exp(-(v[0] + v[1] * (this seat
    moves) + v[2] * ln(own cards) + v[3] * ln(opponent's cards))))``.
 
-Every candidate is played out in the same worlds with the same random numbers (common random numbers), so
-the comparison is paired; the highest mean wins, ties to the first candidate in type order. The randomness of
-each row comes from one uniform of the row's own (game, seat) stream (its ``seeds``), so results do not
-depend on batching.
+The candidates are played out in the same worlds with the same random numbers (common random numbers: the
+same opponent's hand, the same order of the draw pile, the same stream for the playouts' own choices), so
+their comparison is paired. Within a budget of ``rollouts`` × candidates playouts they are compared by
+sequential halving: in each of ⌈log2 candidates⌉ rounds, the candidates left share the round's playouts in
+fresh worlds, and the better half (by total value) goes on; the best of the last round wins, ties to the
+first in type order. The randomness of each row comes from one uniform of the row's own (game, seat) stream
+(its ``seeds``), so results do not depend on batching.
 
 The rules the playouts follow are the 2-player rules of the classic presets, with the options that can
 change a playout read from the rule set (:func:`model`): the Wild Draw Four's legality (W-2), matching

@@ -86,7 +86,8 @@ class Strategy(metaclass=_ChecksParameters):
         constraints: dict[str, Any] = {}
         for cls in reversed(type(self).__mro__):
             constraints.update(getattr(cls, "parameter_constraints", None) or {})
-        declared = {k: v for k, v in constraints.items() if k in self.param_names()}
+        names = set(self.param_names())
+        declared = {k: v for k, v in constraints.items() if k in names}
         missing = [k for k in declared if not hasattr(self, k)]
         if missing:
             raise TypeError(
