@@ -130,7 +130,7 @@ PARAMETERS: tuple[Param, ...] = (
     Param("block_posterior", 0.0, 1.0, 0.0, "two_players", "share of the posterior over the opponent's hand "
           "(strategies/hand_groups.py) in those chances, the rest the hypergeometric over its lacks (above 0 the "
           "posterior is kept)"),
-    # 2 players: search at decision time (strategies/lookahead.py); never searched by `unosim tune` (see relevant)
+    # 2 players: search at decision time (strategies/lookahead.py); `unosim tune` searches these only when named (--search)
     Param("look_rollouts", 0.0, 1000.0, 0.0, "lookahead", "sampled worlds per decision of the search at decision "
           "time (rounded; 0: no search)"),
     Param("look_depth", 1.0, 200.0, 12.0, "lookahead", "turns played out in each world before the position is valued "
@@ -156,8 +156,8 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
     the ``near_*`` weights (an opponent other than the next one close to going out) from 3 players; the
     2-player parameters (``lack_*``, ``block_*``, ``wild_keep_next``) at 2 players only. The search at
-    decision time (``look_*``) is never searched: each candidate would play a hundred times slower; set it in a
-    ``--start`` file.
+    decision time (``look_*``) is left out: a candidate with it on plays some 25 times slower; turn it on in a
+    ``--start`` file and name its parameters with ``--search`` to tune them.
     """
     counts = np.asarray(rules.load_deck().counts)
     held = {kind: bool(counts[_KIND == i].sum()) for i, kind in enumerate(KIND_NAMES)}
@@ -253,7 +253,7 @@ class TunableStrategy(Strategy):
         ``look_depth`` turns, and the position reached is valued by a logistic in the hand sizes
         (``look_value_*``). The weights above still choose where the search has a single candidate, the
         colour of a wild start card, the drawn cards played, and every decision under other rules. It plays
-        about a hundred times slower than without.
+        some 25 times slower than without.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
         holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
