@@ -1,17 +1,20 @@
 """Cold compile of the engine: time and peak memory in a fresh kernel cache.
 
 Each measurement runs one child process with ``XDG_CACHE_HOME`` pointed at a new
-empty directory (and ``NUMBA_CACHE_DIR`` unset), which builds an engine for the
-preset and plays one game: the kernels compile from scratch. The child reports the
-seconds from its first engine to the end of that game; this process reads the
-child's peak resident memory (``os.wait4``) and its CPU time. The machine's load
-average is printed with each figure: on a shared machine compare figures taken
-together.
+empty directory (and ``NUMBA_CACHE_DIR`` unset), which compiles what the first run
+of the preset compiles: :func:`unosim.engine.compile_kernels`, the call with which a
+run's starting process compiles every kernel before its workers start
+(:func:`unosim.runner.execute`), so the kernels compile from scratch, all of them and
+only them. The child reports the seconds of its imports and of that call; this
+process reads the child's peak resident memory (``os.wait4``) and its CPU time. The
+machine's load average is printed with each figure: on a shared machine compare
+figures taken together.
 
 Usage::
 
-    python experiments/cold_compile.py                      # party, 4 players, once
+    python experiments/cold_compile.py                      # party, 4 players, random, once
     python experiments/cold_compile.py --rules classic --repeat 3 --json
+    python experiments/cold_compile.py --strategies random,greedy  # another line-up
 """
 
 from __future__ import annotations
@@ -29,22 +32,22 @@ CHILD = """
 import sys, time
 t0 = time.perf_counter()
 from unosim.bench import _config
-from unosim.engine import Engine
+from unosim.engine import compile_kernels
 t1 = time.perf_counter()
-Engine(_config(sys.argv[1], int(sys.argv[2]), "random", 0, 1)).play(0, 1)
+compile_kernels([_config(sys.argv[1], int(sys.argv[2]), sys.argv[3], 0, None)])
 t2 = time.perf_counter()
 print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
 """
 
 
-def measure(rules: str, players: int) -> dict[str, float]:
+def measure(rules: str, players: int, strategies: str = "random") -> dict[str, float]:
     """One cold compile in a child process: import and compile seconds, peak memory, CPU time."""
     with tempfile.TemporaryDirectory(prefix="unosim-cold-") as cache:
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env["XDG_CACHE_HOME"] = cache
         load = os.getloadavg()[0]
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-c", CHILD, rules, str(players)], env=env, stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen([sys.executable, "-c", CHILD, rules, str(players), strategies], env=env, stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None
         out = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
@@ -55,6 +58,7 @@ def measure(rules: str, players: int) -> dict[str, float]:
     return {
         "rules": rules,
         "players": players,
+        "strategies": strategies,
         "compile_seconds": round(compiled, 1),
         "import_seconds": round(imported, 1),
         "wall_seconds": round(wall, 1),
@@ -69,10 +73,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="party")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--strategies", default="random", help="the line-up, as unosim simulate --strategies")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
     args = parser.parse_args()
-    results = [measure(args.rules, args.players) for _ in range(args.repeat)]
+    results = [measure(args.rules, args.players, args.strategies) for _ in range(args.repeat)]
     if args.json:
         print(json.dumps(results))
         return

@@ -1,19 +1,23 @@
 """Compile once per machine: the file lock, the marker, and a --jobs 2 run compiling in one process only.
 
 A cold compile of the engine takes minutes, so these tests never do one: the lock is
-tested on a tiny cached numba function compiled by three processes at once, and the
-run on a copy of this machine's (warm) kernel cache without its marker, which makes the
-starting process take the cold path while the workers must not.
+tested on a tiny cached numba function compiled by three processes at once, the run on
+a copy of this machine's (warm) kernel cache without its marker, which makes the
+starting process take the cold path while the workers must not, and what the workers
+need on a fresh process that loads the (warm) cache.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from unosim import kernel_cache
 from unosim.config import RunConfig
@@ -22,7 +26,7 @@ from unosim.engine import Engine
 REPO = Path(__file__).resolve().parents[1]
 
 STUB = """
-import sys, time
+import gc, sys, time
 from numba import njit
 from unosim import kernel_cache
 
@@ -30,12 +34,46 @@ from unosim import kernel_cache
 def stub(x):
     return x + 1
 
+during = []
+
 def first_call():
     time.sleep(1.0)  # the three processes overlap: without the lock, all three would compile
+    during.append(gc.get_threshold())
     return stub(1)
 
+before = gc.get_threshold()
 assert kernel_cache.ensure_compiled(first_call, dispatchers=(stub,)) == 2
-print(sum(stub.stats.cache_misses.values()), sum(stub.stats.cache_hits.values()))
+assert gc.get_threshold() == before
+fewer = during == [kernel_cache.COMPILE_GC_THRESHOLD]  # the cold path collects less often
+print(sum(stub.stats.cache_misses.values()), sum(stub.stats.cache_hits.values()), int(fewer))
+"""
+
+LATE = """
+import json, sys
+from numba.core import dispatcher
+from numba.core.caching import NullCache
+from unosim import runner
+from unosim.config import RunConfig
+
+calls, stage = [], ["compile"]
+first_call = dispatcher.Dispatcher._compile_for_args  # a Python call with argument types not seen yet
+
+def recorded(self, *args, **kws):
+    func = self.py_func
+    calls.append((stage[0], f"{func.__module__}.{func.__qualname__}", not isinstance(self._cache, NullCache)))
+    return first_call(self, *args, **kws)
+
+dispatcher.Dispatcher._compile_for_args = recorded
+compile_engine = runner.compile_engine
+
+def then_play(*args):
+    compile_engine(*args)
+    stage[0] = "play"
+
+runner.compile_engine = then_play
+config = RunConfig.build(rules="party", players=4, games=2000, strategies=sys.argv[2])
+runner.run(config, sys.argv[1], jobs=1, chunk_size=500, quiet=True)  # jobs=1: the chunks play in this process
+print(json.dumps(calls))
 """
 
 
@@ -59,13 +97,13 @@ def test_processes_started_together_compile_once(tmp_path: Path) -> None:
     ]
     outputs = [p.communicate(timeout=120)[0].split() for p in procs]
     assert all(p.returncode == 0 for p in procs)
-    assert sorted(outputs) == [["0", "1"], ["0", "1"], ["1", "0"]]  # one compiled (a miss), two loaded (hits)
+    assert sorted(outputs) == [["0", "1", "1"], ["0", "1", "1"], ["1", "0", "1"]]  # one compiled (a miss), two loaded
     log = (_cache_of(tmp_path / "cache") / kernel_cache.LOG_NAME).read_text().split("\n")
     kinds = sorted(line.split()[1] for line in log if line)
     assert kinds == ["compiled", "loaded", "loaded"]
     # with the marker written, a fourth process loads without taking the cold path
     assert subprocess.run([sys.executable, "stub_module.py"], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=120).stdout.split() == ["0", "1"]
+                          text=True, timeout=120).stdout.split() == ["0", "1", "0"]
     assert (_cache_of(tmp_path / "cache") / kernel_cache.LOG_NAME).read_text().count("\n") == 3
 
 
@@ -87,3 +125,22 @@ def test_a_run_compiles_in_the_starting_process_only(tmp_path: Path) -> None:
     entries = [line.split() for line in log if line]
     assert [e[0] for e in entries] == [str(proc.pid)]  # only the starting process took the cold path
     assert (_cache_of(home) / kernel_cache.marker().name).is_file()
+
+
+@pytest.mark.parametrize("strategies", ["random", "random,greedy,bluffer,wild-saver"])  # bluffer: the Python path
+def test_compile_kernels_covers_what_the_chunks_call(tmp_path: Path, strategies: str) -> None:
+    """After :func:`~unosim.engine.compile_kernels` (the starting process, before any worker),
+    playing and writing a run's chunks calls no engine kernel from Python for the first time:
+    workers only load what the starting process compiled. And every kernel called from Python
+    is cached on disk (an uncached one would compile in every worker). The batch primitives a
+    Python strategy calls (:mod:`unosim.primitives`) depend on the positions it meets, which
+    one game need not reach: they are not checked."""
+    Engine(RunConfig.build(rules="party", players=4, games=1, strategies=strategies)).play(0, 1)  # warm cache
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", LATE, str(tmp_path / "run"), strategies], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    calls = json.loads(proc.stdout)
+    assert any(name == "unosim.kernels.advance.advance" for _, name, _ in calls)
+    assert [name for stage, name, _ in calls if stage == "play" and not name.startswith("unosim.primitives.")] == []
+    assert [name for _, name, cached in calls if not cached] == []

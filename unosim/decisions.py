@@ -58,7 +58,7 @@ class Rows(TableFields):
         """What the strategy sees: public information of these rows, in fresh read-only arrays."""
         b = self._b
         games, sizes, alive, link, choices, discard = gather_public(
-            b.slot, b.hsize, b.piles, b.game, self.slots, self.info[:, L.I_TOP], b.relink_must_differ
+            b.slot, b.hsize, b.piles, b.game, self.slots, self.info, b.relink_must_differ
         )
         return Observation(
             phase=self.phase, players=self.players, seat=self.seat.copy(), game=games, hand=self.hand.copy(),

@@ -59,10 +59,12 @@ __all__ = ["Observation", "SeatStreams", "TableFields", "gather_public"]
 
 
 @njit(cache=True)
-def gather_public(slot, hsize, piles, game, slots, top, relink_must_differ):  # pragma: no cover - compiled
+def gather_public(slot, hsize, piles, game, slots, info, relink_must_differ):  # pragma: no cover - compiled
     """The public table of each decision row's game, in one pass: game index, every hand size,
     seats alive, the link, the seats a Wild Drawn Together may link, and the discard pile's
-    counts (top card included). Fresh arrays, sharing no memory with the engine's."""
+    counts (top card included, ``info[:, I_TOP]``). Fresh arrays, sharing no memory with the
+    engine's. ``info`` is passed whole: its top column is a strided view, of another array type
+    than a one-row batch's, which compiled this function a second time in every worker."""
     n = slots.shape[0]
     players = hsize.shape[1]
     n_types = piles.shape[2]
@@ -84,7 +86,7 @@ def gather_public(slot, hsize, piles, game, slots, top, relink_must_differ):  # 
             choices[r, p] = alive[r, p] and not (relink_must_differ and a >= 0 and (p == a or p == b))
         for t in range(n_types):
             discard[r, t] = piles[s, L.DISC, t]
-        discard[r, top[r]] += 1
+        discard[r, info[r, L.I_TOP]] += 1
     return games, sizes, alive, link, choices, discard
 
 

@@ -77,13 +77,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from .cards import KIND_NAMES
 from .kernels import layout as L
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .batch import Played
     from .config import RunConfig
 
@@ -210,6 +211,7 @@ def seats(frame: pd.DataFrame) -> pd.DataFrame:
     Works on the Arrow-backed list columns of :func:`unosim.load` without a Python
     loop over games.
     """
+    import pandas as pd  # not at import: the workers of a run build tables, never frames
     import pyarrow.compute as pc
 
     P = frame["players"].to_numpy().astype(np.int64)

@@ -222,7 +222,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
             slot[s, F_DIR] = -1
             nxt = seat_at(dealer, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # Draw Two: the first player draws 2 and loses the turn
-            forced_draw(s, first_player, int64(2), int64(DR_START), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, int64(first_player), int64(2), int64(DR_START), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, first_player, -1, 0, 0)
             nxt = seat_at(dealer, int64(2), slot, s, cfg)
     pass_turn(s, nxt, slot, cfg)

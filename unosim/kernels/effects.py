@@ -122,7 +122,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             else:
                 nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
-            forced_draw(s, nxt, int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, int64(nxt), int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             if cfg[C_TRACE]:  # hot: the call is not inlined
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
             nxt = seat_at(seat, int64(2), slot, s, cfg)
@@ -140,7 +140,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
             return
-        forced_draw(s, nxt, int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, int64(nxt), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         if cfg[C_TRACE]:  # hot: the call is not inlined
             log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
         nxt = seat_at(seat, int64(2), slot, s, cfg)
@@ -159,15 +159,15 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         log(cfg, ev, nev, g, EV_CHALLENGE, victim, -1, bluff, player)
         if bluff:  # the bluffer draws 4; the challenger then takes a normal turn
             slot[s, F_CHALLENGES_WON] += 1
-            forced_draw(s, player, int64(4), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, int64(player), int64(4), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             pass_turn(s, victim, slot, cfg)
         else:  # the challenger draws 6 and loses the turn
-            forced_draw(s, victim, int64(6), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            forced_draw(s, int64(victim), int64(6), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
             pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
-        forced_draw(s, victim, int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, int64(victim), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
         pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
 
@@ -240,7 +240,7 @@ def apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev
     slot[s, F_COLOUR] = slot[s, F_MINI_COLOUR]
     log(cfg, ev, nev, g, EV_PILE_TAKE, actor, -1, n, slot[s, F_MINI_COLOUR])
     if cfg[C_LINK_PILEUP]:
-        echo(s, actor, n, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        echo(s, int64(actor), int64(n), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     pass_turn(s, seat_at(actor, int64(1), slot, s, cfg), slot, cfg)
 
 
@@ -276,7 +276,9 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
                 votes += 1
         k = min(votes, cfg[C_PT_CAP])
         if k > 0:
-            slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(s, p, k, int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(
+                s, int64(p), int64(k), int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev
+            )
     end_link(s, slot, game, cfg, ev, nev)
     pass_turn(s, seat_at(player, int64(1), slot, s, cfg), slot, cfg)
 
@@ -295,6 +297,6 @@ def apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
     if catcher >= 0:
         slot[s, F_UNO_PENALTIES] += 1
         log(cfg, ev, nev, game[s], EV_CATCH, forgot, -1, catcher, 0)
-        forced_draw(s, forgot, cfg[C_UNO_PENALTY], int64(DR_UNO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        forced_draw(s, int64(forgot), int64(cfg[C_UNO_PENALTY]), int64(DR_UNO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     # back to the mini pile after an addition (P-5), else on to the played card's effect
     slot[s, F_PHASE] = PH_PILEUP if slot[s, F_MINI_N] > 0 else PH_EFFECTS

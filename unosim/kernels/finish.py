@@ -166,7 +166,8 @@ def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     if cfg[C_LAST_DRAWS] and (card == WILD_DRAW_FOUR or FACE_OF[card] == FACE_DRAW_TWO):
         victim = seat_at(seat, int64(1), slot, s, cfg)
         # the round is over: no link echo, which could hand the winner cards
-        give(s, victim, 4 if card == WILD_DRAW_FOUR else 2, int64(DR_LAST), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        n = int64(4 if card == WILD_DRAW_FOUR else 2)
+        give(s, int64(victim), n, int64(DR_LAST), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if cfg[C_TRACE]:
         points = 0
         for p in range(cfg[C_PLAYERS]):

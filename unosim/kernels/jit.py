@@ -27,7 +27,11 @@ Four modes, chosen by measuring both the games per second and the cold compile
 numba compiles a called function once per argument *type*, and a constant
 argument has its own type (``Literal[int](2)``): a ``leaf`` or ``kernel``
 called with constants would be compiled once per constant value. Call sites
-therefore pass constants as ``int64(2)``.
+therefore pass constants as ``int64(2)``. A value read from an ``int32`` array
+(a seat in ``slot``, an entry of ``cfg``) is an ``int32``: the call sites of the
+drawing kernels (``give``, ``echo``, ``forced_draw``) pass seats and counts as
+``int64`` too, one compiled copy each instead of three or four (4 s of a party
+cold compile, ``experiments/compile_profile.py``).
 """
 
 from typing import Any

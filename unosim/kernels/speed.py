@@ -59,7 +59,7 @@ def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, n
             q = seat_at(seat, i, slot, s, cfg)
             if (wrong >> q) & 1:
                 slot[s, F_WRONG_JUMP_INS] += 1
-                forced_draw(s, q, int64(1), int64(DR_WRONG_JUMP), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                forced_draw(s, int64(q), int64(1), int64(DR_WRONG_JUMP), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if mask == 0:
         pass_turn(s, nxt, slot, cfg)
         return

@@ -113,7 +113,7 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
     hsize[s, seat] += got
     slot[s, F_DRAWN] += got
     if got > 0 and slot[s, F_LINK_A] >= 0 and not voluntary:
-        echo(s, seat, got, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        echo(s, int64(seat), int64(got), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     if last_ok:
         slot[s, F_PENDING] = last
         slot[s, F_ACTOR] = seat
