@@ -26,7 +26,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_FACE, CARD_KIND, CARD_POINTS, IS_NUMBER, KIND_NAMES, N_COLOURED, WILD_DRAW_FOUR, load_deck
+from unosim.cards import (
+    CARD_FACE,
+    CARD_KIND,
+    CARD_POINTS,
+    FACES_PER_COLOUR,
+    IS_NUMBER,
+    KIND_NAMES,
+    N_COLOURED,
+    N_COLOURS,
+    WILD_DRAW_FOUR,
+    load_deck,
+)
 from unosim.observation import Observation
 from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 from unosim.strategy import Strategy
@@ -37,7 +48,7 @@ from .opponent_memory import LackMemory, block_chances, unseen_cards
 
 __all__ = [
     "DEFAULTS", "FORMAT", "NAMES", "PARAMETERS", "PILE_GROUPS", "SCALE", "SITUATIONS", "load_tuned", "Param",
-    "relevant", "to_params", "to_vector", "TunableStrategy", "tuned_class",
+    "relevant", "to_params", "to_vector", "TunableStrategy", "tuned_class", "uncovered",
 ]
 
 SITUATIONS = ("calm", "next", "near")
@@ -62,7 +73,8 @@ class Param:
     """One tunable parameter: its name, range, default and what makes it matter.
 
     ``needs`` is ``""`` (always matters), a card kind name (matters when the deck holds that kind),
-    ``"challenge"`` (Wild Draw Four challenges on), ``"speed_play"`` or ``"two_players"``.
+    ``"challenge"`` (Wild Draw Four challenges on), ``"speed_play"``, ``"two_players"``, ``"three_players"`` (searched
+    from 3 players) or ``"lookahead"`` (searched only when named).
     """
 
     name: str
@@ -97,6 +109,9 @@ PARAMETERS: tuple[Param, ...] = (
           "(or no coloured card is legal)"),
     Param("wild_keep_next", 0.0, 15.0, 0.0, "two_players", "added to wild_keep when the next player holds at most threat "
           "cards (searched at 2 players only, with the memory, so that searches at other counts stay as they were)"),
+    Param("coverage", 0.0, 5.0, 0.0, "three_players", "subtracted per colour and per face a coloured card would "
+          "leave the hand without (the last held of its colour, of its face: the idea of diversity; searched from 3 "
+          "players, so that the 2-player searches stay as they were)"),
     Param("drawn_wild_at", 0.0, 108.0, 108.0, "", "play a legal drawn wild only when holding at most this many cards"),
     Param("colour_slack", 0.0, 4.0, 0.0, "", "colours held within this many cards of the most held are candidates; "
           "the one rarest among unseen cards is named"),
@@ -109,10 +124,13 @@ PARAMETERS: tuple[Param, ...] = (
     Param("link_self", -10.0, 10.0, -10.0, "wild_drawn_together", "link: preference for linking oneself"),
     Param("link_next", -5.0, 5.0, 0.0, "wild_drawn_together", "link: preference for linking the next player"),
     Param("jump_rate", 0.0, 1.0, 1.0, "speed_play", "probability of jumping in with an identical card"),
+    Param("jump_feed", -2.0, 2.0, 0.0, "speed_play", "added to a number card per copy of it this player has not seen "
+          "(in no hand of its own nor on the discard pile): the copies an opponent could jump in with"),
     Param("jump_keep_last", 0.0, 1.0, 0.0, "speed_play", "probability of not jumping in with the second-to-last card"),
     *(Param(f"pile_{group}", -5.0, 5.0, default, "wild_pile_up", f"mini pile: preference for adding a {group} card")
       for group, default in zip(PILE_GROUPS, (2.0, 1.0, -3.0), strict=True)),
     Param("pile_points", -2.0, 2.0, 0.5, "wild_pile_up", "mini pile: added per 50 points of the card"),
+    Param("pile_coverage", 0.0, 5.0, 0.0, "wild_pile_up", "mini pile: as coverage, for the card added"),
     # 2 players: what the opponent is known to lack (strategies/opponent_memory.py); the defaults remember nothing
     Param("lack_colour", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a colour the opponent is known to lack"),
     Param("lack_face", -5.0, 5.0, 0.0, "two_players", "added to a coloured card of a face the opponent is known to lack"),
@@ -174,7 +192,9 @@ def relevant(rules: Any, players: int = 4) -> list[str]:
             continue
         if p.needs == "speed_play" and not rules.speed_play:
             continue
-        if p.needs == "two_players" and players != 2 or p.needs == "lookahead":
+        if p.needs == "two_players" and players != 2 or p.needs == "three_players" and players < 3:
+            continue
+        if p.needs == "lookahead":
             continue
         names.append(p.name)
     return names
@@ -220,7 +240,11 @@ class TunableStrategy(Strategy):
         (``calm_*``: no opponent holds at most ``threat`` cards; ``next_*``:
         the next player does; ``near_*``: another opponent does), plus
         ``points_weight`` per 50 points, plus ``colour_weight`` times the share
-        of the hand in the card's colour. Wilds are left out while more than
+        of the hand in the card's colour, minus ``coverage`` per colour and per
+        face the card is the last held of (:func:`uncovered`: the hand would
+        no longer match them; diversity's idea), plus ``jump_feed`` per copy
+        of a number card not seen (with speed play: the copies an opponent
+        could jump in with). Wilds are left out while more than
         ``wild_keep`` non-wild cards are held and a coloured card is legal
         (``wild_keep + wild_keep_next`` when the next player holds at most
         ``threat`` cards). With challenges on, a held Wild Draw Four is played (as a bluff if need
@@ -276,7 +300,8 @@ class TunableStrategy(Strategy):
         ``+ link_self`` × (is this player) ``+ link_next`` × (is the next player).
     add_to_pile
         The card that may be added maximising ``pile_number`` / ``pile_action``
-        / ``pile_wild`` (by its group) ``+ pile_points`` per 50 points.
+        / ``pile_wild`` (by its group) ``+ pile_points`` per 50 points
+        ``- pile_coverage`` per colour and face it is the last held of.
     jump_in
         Jumps in with probability ``jump_rate``; with its second-to-last card
         it first stays out with probability ``jump_keep_last``.
@@ -333,6 +358,7 @@ class TunableStrategy(Strategy):
         colour_weight: float = 1.5,
         wild_keep: float = 2.0,
         wild_keep_next: float = 0.0,
+        coverage: float = 0.0,
         drawn_wild_at: float = 108.0,
         colour_slack: float = 0.0,
         bluff_at: float = 0.0,
@@ -345,10 +371,12 @@ class TunableStrategy(Strategy):
         link_next: float = 0.0,
         jump_rate: float = 1.0,
         jump_keep_last: float = 0.0,
+        jump_feed: float = 0.0,
         pile_number: float = 2.0,
         pile_action: float = 1.0,
         pile_wild: float = -3.0,
         pile_points: float = 0.5,
+        pile_coverage: float = 0.0,
         lack_colour: float = 0.0,
         lack_face: float = 0.0,
         lack_wild: float = 0.0,
@@ -471,19 +499,24 @@ class TunableStrategy(Strategy):
             legal[save, N_COLOURED:] = False
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(hand) / size[:, None]).astype(np.int64)
-        if memory is None:
+        if memory is None and not (self.coverage or self.jump_feed):
             cards: NDArray[np.integer] = sample_best_of(hand, legal, kinds, situation, obs.random(), bonus)
         else:
             tables = kinds[situation]
-            tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
-            tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
-            bonus += round(SCALE * self.lack_colour) * lack_colour
-            if self.block_number:
-                chances, _ = self._block(obs, memory, entries, lack_colour, lack_face)
-                tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
+            if self.coverage:
+                tables -= round(SCALE * self.coverage) * uncovered(hand)
+            if self.jump_feed and obs.rules.speed_play:
+                tables[:, :N_COLOURED] += round(SCALE * self.jump_feed) * self._unseen(obs)[:, :N_COLOURED] * _IS_NUMBER
+            if memory is not None:
+                tables[:, :N_COLOURED] += round(SCALE * self.lack_face) * lack_face[:, _FACE[:N_COLOURED]]
+                tables[:, N_COLOURED:] += round(SCALE * self.lack_wild) * lacking[:, None]
+                bonus += round(SCALE * self.lack_colour) * lack_colour
+                if self.block_number:
+                    chances, _ = self._block(obs, memory, entries, lack_colour, lack_face)
+                    tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
-            rule = self._search_model(obs)
-            if rule is not None:
+            rule = None if memory is None else self._search_model(obs)
+            if memory is not None and rule is not None:
                 cards, colours = self._search(obs, memory, entries, np.full(n, -1, np.int64), rule)
                 self._plan(obs, cards, colours)
         if self.bluff_at >= 1 and obs.bluffable.any():
@@ -494,6 +527,13 @@ class TunableStrategy(Strategy):
         if memory is not None:
             memory.moved(obs, entries, cards)
         return cards
+
+    def _unseen(self, obs: Observation) -> NDArray[np.int64]:
+        """``[n, N_TYPES]`` cards of the deck (``obs.rules``) in no hand of this player's nor on the discard pile."""
+        cache = self.__dict__.setdefault("_cache_decks", {})
+        if obs.rules not in cache:
+            cache[obs.rules] = np.asarray(obs.rules.load_deck().counts, np.int64) * obs.rules.deck_copies
+        return np.maximum(cache[obs.rules][None, :] - obs.hand - obs.discard, 0)
 
     def _search_model(self, obs: Observation) -> NDArray[np.int64] | None:
         """The playouts' rule model (:func:`~unosim.strategies.lookahead.model`) when the search is on and the
@@ -613,13 +653,29 @@ class TunableStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         _, pile = self._tables()
-        return sample_best(obs.hand, obs.legal, pile, obs.random())
+        if not self.pile_coverage:
+            return sample_best(obs.hand, obs.legal, pile, obs.random())
+        tables = pile[None, :] - round(SCALE * self.pile_coverage) * uncovered(obs.hand)
+        return sample_best_of(obs.hand, obs.legal, tables, np.arange(len(obs)), obs.random())
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         u = obs.random(2)
         jump = u[:, 0] < self.jump_rate
         jump &= ~((obs.hand_size == 2) & (u[:, 1] < self.jump_keep_last))
         return jump.astype(np.float64)
+
+
+def uncovered(hand: NDArray[np.integer]) -> NDArray[np.int64]:
+    """``[n, N_TYPES]``: per card type, how many colours and faces giving up one card of it leaves the hand
+    without (0, 1 or 2: the only card held of its colour, of its face; 0 for wilds and cards not held), as in
+    :func:`~unosim.strategies.diversity.coverage_score`."""
+    coloured = hand[:, :N_COLOURED].reshape(len(hand), N_COLOURS, FACES_PER_COLOUR).astype(np.int64)
+    last_colour = coloured.sum(axis=2) == 1
+    last_face = coloured.sum(axis=1) == 1
+    out = np.zeros(hand.shape, np.int64)
+    lost = (coloured == 1) * (last_colour[:, :, None].astype(np.int64) + last_face[:, None, :])
+    out[:, :N_COLOURED] = lost.reshape(len(hand), N_COLOURED)
+    return out
 
 
 # ------------------------------------------------------------------ tuned files

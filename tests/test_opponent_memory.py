@@ -116,16 +116,18 @@ def _digest(df) -> str:
 
 BEFORE = Path(__file__).with_name("data") / "tuned_classic_2_before_memory.json"
 """strategies/tuned/classic-2.json as shipped before the memory (commit a3243ea)."""
+PARTY_BEFORE = Path(__file__).with_name("data") / "tuned_party_6_first_search.json"
+"""strategies/tuned/party-6.json as shipped before coverage and jump_feed (the first party search, commit cba6990)."""
 
 
 @pytest.mark.parametrize(("rules", "players", "strategies", "digest"), [
     ("classic", 2, f"tuned:{BEFORE},random", "70042b0885896a74"),
-    ("party", 4, "tunable,tuned-party-6,random,greedy", "34273e6b985802db"),
+    ("party", 4, f"tunable,tuned:{PARTY_BEFORE},random,greedy", "34273e6b985802db"),
     ("classic", 2, "tunable,greedy", "cede50117b201648"),
 ], ids=["tuned-classic-2-before", "party", "tunable"])
 def test_defaults_play_the_old_games(rules, players, strategies, digest):
-    """At the lack_* defaults nothing is remembered: the games (winner, turns and cards drawn of 300 games,
-    seed 7) are those played by the commit before the memory (a3243ea), tuned files of then included."""
+    """At the lack_* (and coverage, jump_feed) defaults nothing changes: the games (winner, turns and cards drawn
+    of 300 games, seed 7) are those played by the commit before the memory (a3243ea), tuned files of then included."""
     df = unosim.simulate(rules=rules, players=players, games=300, strategies=strategies, seed=7)
     assert _digest(df) == digest
     assert not tunable.TunableStrategy().remembers
@@ -154,9 +156,12 @@ def test_memory_is_reproducible_across_batches_and_reuse():
 
 
 def test_memory_parameters_only_at_two_players():
-    """The 2-player parameters are searched at 2 players only: the shipped party search's parameters are unchanged."""
-    party = tunable.load_tuned(Path(tunable.__file__).parent / "tuned" / "party-6.json")
-    assert party["tuned"]["searched"] == tunable.relevant(unosim.RuleSet.preset("party"), 6)
+    """The 2-player parameters are searched at 2 players only: what the first party search searched is what a party
+    search searches now, but for the 3 parameters added since (coverage, jump_feed, pile_coverage)."""
+    party = tunable.load_tuned(PARTY_BEFORE)
+    added = {"coverage", "jump_feed", "pile_coverage"}
+    now = tunable.relevant(unosim.RuleSet.preset("party"), 6)
+    assert party["tuned"]["searched"] == [name for name in now if name not in added] and added <= set(now)
     assert "lack_colour" in tunable.relevant(unosim.RuleSet.preset("classic"), 2)
     assert not any(name.startswith("lack_") for name in tunable.relevant(unosim.RuleSet.preset("classic"), 3))
     assert not tunable.TunableStrategy(lack_colour=1.0).plays_legal_drawn_card  # it must see the drawn card played

@@ -11,6 +11,7 @@ from unosim.strategies import tunable
 
 import unosim
 from unosim import registry
+from unosim.cards import KIND_NAMES
 from unosim.cli import app
 from unosim.tuning import make_settings
 
@@ -54,6 +55,10 @@ def test_tune_reproducible_and_resumable(tmp_path):
     assert resumed.params == first.params
     assert resumed.history.equals(first.history)
     assert resumed.evaluation == first.evaluation
+    # two worker processes play the same games: the same search and evaluation
+    parallel = unosim.tune(budget=budget, jobs=2, **TINY)
+    assert parallel.params == first.params and parallel.history.equals(first.history)
+    assert parallel.evaluation == first.evaluation
     for name in ("tuned.json", "summary.md", "history.csv", "progress.png", "progress.svg"):
         assert (out / name).is_file()
     saved = json.loads((out / "tuned.json").read_text())
@@ -101,6 +106,8 @@ def test_shipped_tuned_strategies_resolve():
         (["--popsize", "1"], "popsize = 1"),
         (["--set", "nosuch=1"], "nosuch"),
         (["--start", "missing.json"], "does not exist"),
+        (["--jobs", "0"], "jobs = 0"),
+        (["--sigma", "0"], "sigma = 0"),
     ],
 )
 def test_cli_refuses_bad_input(tmp_path, args, message):
@@ -146,3 +153,76 @@ def test_search_names_the_parameters_searched():
         make_settings(search="look_action,look_nothing", **TINY)
     with pytest.raises(ValueError, match="tunable strategy only"):
         make_settings(search="threat", strategy="rules:holder", **TINY)
+
+
+def test_uncovered_matches_diversity():
+    """`coverage` counts what diversity's score counts: the colours and faces a card is the last held of."""
+    from unosim.strategies.diversity import coverage_score
+    from unosim.strategies.scoring import POINTS
+
+    from unosim.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
+
+    colour, face = CARD_COLOUR.astype(np.int64), CARD_FACE.astype(np.int64)
+    rng = np.random.default_rng(7)
+    hands = np.zeros((300, len(CARD_COLOUR)), np.int64)
+    for hand in hands:
+        np.add.at(hand, rng.integers(0, len(CARD_COLOUR), rng.integers(1, 12)), 1)
+    lost = tunable.uncovered(hands)
+    assert lost.max() == 2 and (lost[:, N_COLOURED:] == 0).all()
+    for hand, row in zip(hands, lost, strict=True):
+        per_colour = np.bincount(colour[:N_COLOURED], hand[:N_COLOURED], N_COLOURS).astype(np.int64)
+        per_face = np.bincount(face[:N_COLOURED], hand[:N_COLOURED], FACES_PER_COLOUR).astype(np.int64)
+        for t in np.flatnonzero(hand[:N_COLOURED]):
+            assert coverage_score(t, hand[t], per_colour, per_face, colour, face, POINTS) == POINTS[t] - 100 * row[t]
+
+
+class _Recorded(tunable.TunableStrategy):
+    """tunable with every weight but ``coverage`` and ``jump_feed`` at 0, keeping what it was shown and chose."""
+
+    name = "recorded"
+
+    def __init__(self, **params):
+        zero = {f"{sit}_{kind}": 0.0 for sit in tunable.SITUATIONS for kind in KIND_NAMES}
+        super().__init__(**{**zero, "points_weight": 0.0, "colour_weight": 0.0, "wild_keep": 0.0, **params})
+        self.seen = []
+
+    def play(self, obs):
+        cards = super().play(obs)
+        self.seen.append((obs.hand.astype(np.int64), obs.legal.copy(), obs.discard.astype(np.int64), cards))
+        return cards
+
+
+def test_coverage_and_jump_feed_steer_the_play():
+    """Over 80 party games at 4 players, every card played by ``tunable`` with only ``coverage`` = 1 and
+    ``jump_feed`` = -0.25 has the best score computed here from the hand alone: -1 per colour and face it is
+    the last held of, -0.25 per copy of a number card in the party deck not in the hand nor on the discard pile."""
+    from unosim.cards import IS_NUMBER, N_COLOURED, load_deck
+
+    deck = np.asarray(load_deck("party").counts, np.int64)
+    from unosim.config import RunConfig
+    from unosim.engine import Engine
+    from unosim.strategy_spec import StrategySpec
+
+    strategy = _Recorded(coverage=1.0, jump_feed=-0.25)
+    config = RunConfig(rules=unosim.RuleSet.preset("party"), players=4, strategies=(StrategySpec("random"),) * 4,
+                       seed=8, games=80)
+    engine = Engine(config)
+    engine.set_strategies([strategy, registry.make("random")], ["recorded", "random"], [0, 1, 1, 1])
+    engine.play(0, 80)
+    checked = 0
+    for hand, legal, discard, cards in strategy.seen:
+        for r in range(len(hand)):
+            coloured = legal[r, :N_COLOURED] & (hand[r, :N_COLOURED] > 0)
+            if not coloured.any():
+                continue
+            held = hand[r, :N_COLOURED].reshape(4, -1)
+            score = np.zeros(N_COLOURED)
+            for t in np.flatnonzero(coloured):
+                c, f = divmod(t, held.shape[1])
+                last = int(hand[r, t] == 1) * (int(held[c].sum() == 1) + int(held[:, f].sum() == 1))
+                unseen = max(deck[t] - hand[r, t] - discard[r, t], 0) if IS_NUMBER[t] else 0
+                score[t] = -1.0 * last - 0.25 * unseen
+            assert cards[r] < N_COLOURED and coloured[cards[r]]
+            assert score[cards[r]] == max(score[t] for t in np.flatnonzero(coloured))
+            checked += 1
+    assert checked > 500

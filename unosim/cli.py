@@ -789,6 +789,10 @@ def tune_command(
     games_per_candidate: Annotated[
         int, typer.Option("--games-per-candidate", help="Games each candidate plays per generation, on the same deals.")
     ] = 2000,
+    sigma: Annotated[
+        float, typer.Option("--sigma", help="Initial step size of CMA-ES, as a share of every parameter's range "
+                            "(above 0, at most 1).")
+    ] = 0.25,
     evaluation_games: Annotated[
         int, typer.Option("--evaluation-games", help="Held-out games (fresh seed) for the tuned strategy and the start each.")
     ] = 100_000,
@@ -806,6 +810,7 @@ def tune_command(
                                  "comma-separated (default: every one the rules let matter); the others keep their "
                                  "--start values.", show_default=False)
     ] = None,
+    jobs: Jobs = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
@@ -821,8 +826,9 @@ def tune_command(
 
     result = tune(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
-        deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, evaluation_games=evaluation_games,
-        start=start, out=out, overwrite=overwrite, quiet=quiet, name=name, strategy=strategy, search=search,
+        deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
+        evaluation_games=evaluation_games, start=start, out=out, overwrite=overwrite, quiet=quiet, name=name,
+        strategy=strategy, search=search, jobs=jobs,
     )
     ev = result.evaluation
     out_console.print(

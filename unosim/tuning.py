@@ -51,7 +51,8 @@ The optimiser's state (with its random generator) and the history are saved to
 ``out/state.pkl`` after every generation; running the same command again
 continues from there (a larger ``budget`` adds generations) and ends with the
 same result as an uninterrupted run. The same seed and settings give the same
-result.
+result, whatever ``jobs`` (:func:`play_candidates`: worker processes share out each candidate's deals, and every
+game depends only on its deal).
 """
 
 from __future__ import annotations
@@ -265,6 +266,37 @@ class Evaluator:
         return wins
 
 
+_EVALUATORS: dict[tuple[str, str, int], Evaluator] = {}
+"""This process's evaluator (at most one), kept between generations; :func:`tune` drops it at the end."""
+
+
+def _win_counts(settings: TuneSettings, seed: int, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
+    """:meth:`Evaluator.win_counts` with the process's evaluator of (settings, seed), built on first use."""
+    key = (json.dumps(settings.identity(), sort_keys=True, default=str), settings.label, seed)
+    if key not in _EVALUATORS:
+        _EVALUATORS.clear()
+        _EVALUATORS[key] = Evaluator(settings, seed)
+    return _EVALUATORS[key].win_counts(params, first, deals)
+
+
+def play_candidates(settings: TuneSettings, seed: int, candidates: list[dict[str, float]], first: int, deals: int,
+                    jobs: int = 1) -> list[NDArray[np.int64]]:
+    """Wins per deal of each candidate on deals ``first .. first + deals - 1`` of ``seed``.
+
+    With ``jobs > 1`` each candidate's deals are split in ``jobs`` consecutive pieces played by a pool of
+    worker processes (joblib), each keeping one evaluator; every game depends only on its deal index, so
+    the wins are the same whatever ``jobs`` is (tested).
+    """
+    pieces = [(lo, min(deals, lo + -(-deals // jobs)) - lo) for lo in range(0, deals, -(-deals // jobs))]
+    if jobs == 1:
+        return [_win_counts(settings, seed, params, first, deals) for params in candidates]
+    from joblib import Parallel, delayed
+
+    runs = Parallel(n_jobs=jobs)(delayed(_win_counts)(settings, seed, params, first + lo, n)
+                                 for params in candidates for lo, n in pieces)
+    return [np.concatenate(runs[i * len(pieces):(i + 1) * len(pieces)]) for i in range(len(candidates))]
+
+
 def win_rate(wins: NDArray[np.integer], seatings: int) -> tuple[float, float]:
     """Win rate and its deal-clustered standard error from the wins per deal."""
     return cluster_ratio(wins.astype(np.float64), np.full(len(wins), seatings, np.float64))
@@ -383,6 +415,7 @@ def tune(
     name: str = "tuned",
     strategy: str = "tunable",
     search: str | list[str] | tuple[str, ...] | None = None,
+    jobs: int | None = 1,
 ) -> TuneResult:
     """Tune a strategy's parameters against a field with CMA-ES (module docstring).
 
@@ -426,6 +459,9 @@ def tune(
     search : str or list of str, optional
         ``tunable`` only: the parameters to search (comma-separated or a list; default: every parameter the
         rules let matter, :func:`unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
+    jobs : int or None
+        Worker processes playing the candidates (default 1: this process; None: one per core); the result does
+        not depend on it.
 
     Returns
     -------
@@ -446,6 +482,7 @@ def tune(
         popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
         evaluation_games=evaluation_games, name=name, strategy=strategy, search=search,
     )
+    jobs = _whole("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, "--jobs")
     space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
@@ -462,7 +499,6 @@ def tune(
         state = {"identity": json.loads(json.dumps(settings.identity())), "es": es, "generation": 0, "history": []}
     es = state["es"]
     target = settings.generations if max_generations is None else min(settings.generations, max_generations)
-    evaluator = Evaluator(settings, settings.search_seed) if state["generation"] < target else None
     per_gen = settings.games_per_generation
     shown = console(quiet)
     with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
@@ -470,10 +506,8 @@ def tune(
         while state["generation"] < target:
             g = state["generation"]
             xs = es.ask()
-            first = g * settings.deals
-            assert evaluator is not None
-            wins = [evaluator.win_counts(space.params(x), first, settings.deals)
-                    for x in xs]
+            wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
+                                   settings.deals, jobs)
             rates = [win_rate(w, settings.seatings) for w in wins]
             es.tell(xs, [-r for r, _ in rates])
             pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
@@ -491,24 +525,25 @@ def tune(
     result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
                         generations=state["generation"], games=state["generation"] * per_gen, space=space)
     if max_generations is not None and state["generation"] < settings.generations:
+        _EVALUATORS.clear()
         result.seconds = time.perf_counter() - started
         return result
     evaluation = state.get("evaluation")
     if evaluation is None or evaluation.get("params") != params:
-        evaluation = evaluate(settings, params, quiet=quiet)
+        evaluation = evaluate(settings, params, quiet=quiet, jobs=jobs)
         state["evaluation"] = evaluation
         if out is not None:
             _save_state(out, state)
     result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
     if out is not None:
         result.files = write_outputs(result, settings, out)
+    _EVALUATORS.clear()
     result.seconds = time.perf_counter() - started
     return result
 
 
-def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = True) -> dict[str, Any]:
+def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1) -> dict[str, Any]:
     """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`)."""
-    evaluator = Evaluator(settings, settings.evaluation_seed)
     deals = settings.evaluation_deals
     size = 50_000
     tuned, start = np.zeros(deals, np.int64), np.zeros(deals, np.int64)
@@ -517,8 +552,8 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
     with progress_bar(console(quiet), "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
         for lo in range(0, deals, size):
             n = min(size, deals - lo)
-            tuned[lo:lo + n] = evaluator.win_counts(params, lo, n)
-            start[lo:lo + n] = evaluator.win_counts(settings.start, lo, n)
+            tuned[lo:lo + n], start[lo:lo + n] = play_candidates(settings, settings.evaluation_seed,
+                                                                 [params, settings.start], lo, n, jobs)
             if bar is not None:
                 bar[0].update(bar[1], advance=2 * n * settings.seatings)
     rate, se = win_rate(tuned, settings.seatings)
