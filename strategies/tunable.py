@@ -515,8 +515,7 @@ class TunableStrategy(Strategy):
                     chances, _ = self._block(obs, memory, entries, lack_colour, lack_face)
                     tables[:, :N_COLOURED] += np.rint(SCALE * self.block_number * chances).astype(np.int64) * _IS_NUMBER
             cards = sample_best_of(hand, legal, tables, np.arange(n), obs.random(), bonus)
-            rule = None if memory is None else self._search_model(obs)
-            if memory is not None and rule is not None:
+            if memory is not None and (rule := self._search_model(obs)) is not None:  # the search reads the memory
                 cards, colours = self._search(obs, memory, entries, np.full(n, -1, np.int64), rule)
                 self._plan(obs, cards, colours)
         if self.bluff_at >= 1 and obs.bluffable.any():
@@ -532,7 +531,7 @@ class TunableStrategy(Strategy):
         """``[n, N_TYPES]`` cards of the deck (``obs.rules``) in no hand of this player's nor on the discard pile."""
         cache = self.__dict__.setdefault("_cache_decks", {})
         if obs.rules not in cache:
-            cache[obs.rules] = np.asarray(obs.rules.load_deck().counts, np.int64) * obs.rules.deck_copies
+            cache[obs.rules] = obs.rules.load_deck().array(obs.rules.deck_copies).astype(np.int64)
         return np.maximum(cache[obs.rules][None, :] - obs.hand - obs.discard, 0)
 
     def _search_model(self, obs: Observation) -> NDArray[np.int64] | None:

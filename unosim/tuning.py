@@ -159,6 +159,12 @@ class TuneSettings:
             seats[(seating + 1 + k) % self.players] = (k + seating) % m
         return tuple(seats)
 
+    def config(self, seating: int, seed: int) -> RunConfig:
+        """The run of ``seating`` (the start's kind of strategy in the candidate's seat), games of ``seed``."""
+        placeholder = self.space.placeholder
+        specs = tuple(placeholder if k < 0 else self.field[k] for k in self.lineup(seating))
+        return RunConfig(rules=self.rules, players=self.players, strategies=specs, seed=seed, games=1)
+
     def identity(self) -> dict[str, Any]:
         """Everything that decides the search's generations (the budget only decides how many)."""
         return {
@@ -244,13 +250,7 @@ class Evaluator:
         field_objs = [registry.make(s.name, dict(s.params)) for s in settings.field]
         self._field_labels = [str(s) for s in settings.field]
         self._field = field_objs
-        self.engines = []
-        placeholder = settings.space.placeholder
-        for r in range(settings.players):
-            lineup = settings.lineup(r)
-            specs = tuple(placeholder if k < 0 else settings.field[k] for k in lineup)
-            config = RunConfig(rules=settings.rules, players=settings.players, strategies=specs, seed=seed, games=1)
-            self.engines.append((Engine(config), lineup))
+        self.engines = [(Engine(settings.config(r, seed)), settings.lineup(r)) for r in range(settings.players)]
 
     def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
         """Wins of the candidate per deal (summed over the seatings) on deals ``first .. first + deals - 1``."""
@@ -287,11 +287,12 @@ def play_candidates(settings: TuneSettings, seed: int, candidates: list[dict[str
     worker processes (joblib), each keeping one evaluator; every game depends only on its deal index, so
     the wins are the same whatever ``jobs`` is (tested).
     """
-    pieces = [(lo, min(deals, lo + -(-deals // jobs)) - lo) for lo in range(0, deals, -(-deals // jobs))]
     if jobs == 1:
         return [_win_counts(settings, seed, params, first, deals) for params in candidates]
     from joblib import Parallel, delayed
 
+    step = -(-deals // jobs)
+    pieces = [(lo, min(step, deals - lo)) for lo in range(0, deals, step)]
     runs = Parallel(n_jobs=jobs)(delayed(_win_counts)(settings, seed, params, first + lo, n)
                                  for params in candidates for lo, n in pieces)
     return [np.concatenate(runs[i * len(pieces):(i + 1) * len(pieces)]) for i in range(len(candidates))]
@@ -474,6 +475,7 @@ def tune(
     """
     import cma
 
+    from .execution import check_options, compile_engine
     from .progress import console, progress_bar
 
     started = time.perf_counter()
@@ -482,7 +484,8 @@ def tune(
         popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
         evaluation_games=evaluation_games, name=name, strategy=strategy, search=search,
     )
-    jobs = _whole("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1, "--jobs")
+    check_options(jobs=jobs, backend="loky", scheduler=None, chunk_size=None)
+    jobs = jobs or os.cpu_count() or 1
     space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
@@ -501,45 +504,48 @@ def tune(
     target = settings.generations if max_generations is None else min(settings.generations, max_generations)
     per_gen = settings.games_per_generation
     shown = console(quiet)
-    with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
-                   state["generation"] * per_gen) as bar:
-        while state["generation"] < target:
-            g = state["generation"]
-            xs = es.ask()
-            wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
-                                   settings.deals, jobs)
-            rates = [win_rate(w, settings.seatings) for w in wins]
-            es.tell(xs, [-r for r, _ in rates])
-            pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
-            state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
-            state["generation"] = g + 1
+    if state["generation"] < target or "evaluation" not in state:  # games to play: compile before any worker starts
+        compile_engine([settings.config(r, settings.search_seed) for r in range(settings.players)], shown)
+    try:
+        with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
+                       state["generation"] * per_gen) as bar:
+            while state["generation"] < target:
+                g = state["generation"]
+                xs = es.ask()
+                wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
+                                       settings.deals, jobs)
+                rates = [win_rate(w, settings.seatings) for w in wins]
+                es.tell(xs, [-r for r, _ in rates])
+                pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
+                state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
+                state["generation"] = g + 1
+                if out is not None:
+                    _save_state(out, state)
+                if bar is not None:
+                    progress, task = bar
+                    row = state["history"][-1]
+                    progress.update(task, advance=per_gen, description=(
+                        f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
+        history = pd.DataFrame(state["history"])
+        params = space.params(es.mean)
+        result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
+                            generations=state["generation"], games=state["generation"] * per_gen, space=space)
+        if max_generations is not None and state["generation"] < settings.generations:
+            result.seconds = time.perf_counter() - started
+            return result
+        evaluation = state.get("evaluation")
+        if evaluation is None or evaluation.get("params") != params:
+            evaluation = evaluate(settings, params, quiet=quiet, jobs=jobs)
+            state["evaluation"] = evaluation
             if out is not None:
                 _save_state(out, state)
-            if bar is not None:
-                progress, task = bar
-                row = state["history"][-1]
-                progress.update(task, advance=per_gen, description=(
-                    f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
-    history = pd.DataFrame(state["history"])
-    params = space.params(es.mean)
-    result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
-                        generations=state["generation"], games=state["generation"] * per_gen, space=space)
-    if max_generations is not None and state["generation"] < settings.generations:
-        _EVALUATORS.clear()
+        result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
+        if out is not None:
+            result.files = write_outputs(result, settings, out)
         result.seconds = time.perf_counter() - started
         return result
-    evaluation = state.get("evaluation")
-    if evaluation is None or evaluation.get("params") != params:
-        evaluation = evaluate(settings, params, quiet=quiet, jobs=jobs)
-        state["evaluation"] = evaluation
-        if out is not None:
-            _save_state(out, state)
-    result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
-    if out is not None:
-        result.files = write_outputs(result, settings, out)
-    _EVALUATORS.clear()
-    result.seconds = time.perf_counter() - started
-    return result
+    finally:
+        _EVALUATORS.clear()  # the engines of the evaluator this process kept
 
 
 def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1) -> dict[str, Any]:
