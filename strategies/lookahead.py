@@ -143,7 +143,7 @@ def _draw(order, disc, pile, rng, shuffled):  # pragma: no cover - compiled
     the world's pile, shuffled as far as any playout has drawn (``shuffled[0]`` positions, a Fisher–Yates
     shuffle from the front continued with the world's stream ``rng[:1]``, so every candidate draws the same
     cards), row 1 a discard pile turned over (T-5) when row 0 ran out (stream ``rng[1:]``). ``disc`` counts
-    the discard pile below the top card, ``pile[3]`` cards."""
+    the discard pile below the top card."""
     if pile[1] == pile[2]:
         n = 0
         for t in range(N_TYPES):
@@ -151,7 +151,7 @@ def _draw(order, disc, pile, rng, shuffled):  # pragma: no cover - compiled
                 order[1, n] = t
                 n += 1
             disc[t] = 0
-        pile[0], pile[1], pile[2], pile[3] = 1, 0, n, 0
+        pile[0], pile[1], pile[2] = 1, 0, n
         if n == 0:
             return -1
         for k in range(n - 1):
@@ -291,7 +291,6 @@ def _playout(hands, sizes, order, disc, pile, rng, shuffled, top, colour, mover,
         hands[mover, t] -= 1
         sizes[mover] -= 1
         disc[top] += 1
-        pile[3] += 1
         top = t
         if t >= N_COLOURED:
             colour = _most_held(hands, 0, state) if mover == 0 else _below(state, N_COLOURS)
@@ -400,7 +399,7 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
     sizes = np.empty(2, np.int64)
     gw = np.empty(N_TYPES, np.float64)
     disc = np.empty(N_TYPES, np.int64)
-    pile = np.empty(4, np.int64)
+    pile = np.empty(3, np.int64)
     rng = np.empty(2, np.uint64)
     shuffled = np.empty(1, np.int64)
     order = np.empty((2, int(unseen.sum(axis=1).max()) + int(discard.sum(axis=1).max()) + 1 if n else 1), np.int64)
@@ -437,10 +436,8 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
             continue
         scores[:m] = 0.0
         state[0] = _mix(seeds[r])
-        in_discard = 0
         own_size = 0
         for t in range(N_TYPES):
-            in_discard += discard[r, t]
             own_size += own[t]
         live = m
         for j in range(m):
@@ -472,7 +469,7 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
                     hands[0, t] -= 1
                     sizes[0] = own_size - 1
                     sizes[1] = n_opp
-                    pile[0], pile[1], pile[2], pile[3] = 0, 0, n_rest, in_discard
+                    pile[0], pile[1], pile[2] = 0, 0, n_rest
                     play_state[0] = seed
                     rng[1] = turn_over
                     if sizes[0] == 0:
