@@ -83,6 +83,7 @@ class Engine:
         self.cfg[L.C_N_STRATS] = len(strategies)
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
         self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
+        self.cfg[L.C_ALL_COMPILED] = 0
         if self.compiled:
             programs: list[NDArray[np.int32]] = []  # issue 13: rule programs, appended after the fixed cfg entries
             for k, strat in enumerate(self.strategies):
@@ -93,6 +94,7 @@ class Engine:
                     pol += L.N_CFG + sum(len(words) for words in programs)
                     programs.append(encode_program(rule_program(strat)))
                 self.cfg[L.C_POLICY0 + k] = pol
+            self.cfg[L.C_ALL_COMPILED] = all(self.cfg[L.C_POLICY0 : L.C_POLICY0 + len(strategies)])
             self.cfg = np.concatenate([self.cfg[: L.N_CFG], *programs]).astype(np.int32)
 
     def play(self, first: int, n_games: int) -> Played:

@@ -17,6 +17,7 @@ from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, re
 from .finish import end_round, record, start_turn, win
 from .jit import kernel, rule
 from .layout import (
+    C_ALL_COMPILED,
     C_CHECK,
     C_MATCH,
     C_N_STRATS,
@@ -90,9 +91,10 @@ def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_d
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
     mask = alive if ph == PH_VOTE else slot[s, F_JUMPERS]
-    for p in range(n):
-        if (mask >> p) & 1 and cfg[C_POLICY0 + seat_strat[s, p]] == 0:
-            return False
+    if not cfg[C_ALL_COMPILED]:  # a mixed line-up: every seat that answers must have a compiled policy
+        for p in range(n):
+            if (mask >> p) & 1 and cfg[C_POLICY0 + seat_strat[s, p]] == 0:
+                return False
     for p in range(n):
         if (mask >> p) & 1:
             pol = cfg[C_POLICY0 + seat_strat[s, p]]

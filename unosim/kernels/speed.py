@@ -44,9 +44,9 @@ def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, n
     n = cfg[C_PLAYERS]
     others = n_alive(slot, s, cfg)  # seats still in the match (E-4 elimination); the others hold no card
     mask = 0
-    for p in range(n):
-        if p != seat and hands[s, p, card] > 0:
-            mask |= 1 << p
+    for p in range(n):  # branch-free: which seats hold the card is unpredictable
+        mask |= int64(hands[s, p, card] > 0) << p
+    mask &= ~(int64(1) << seat)
     ppm = cfg[C_SPEED_ERR_PPM]
     if ppm > 0:  # P-3: decided together with the jump-ins, penalised before the race
         wrong = 0
