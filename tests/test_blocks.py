@@ -60,13 +60,16 @@ def test_held_in_marks_exactly_the_held_types_of_a_colour_and_the_wilds() -> Non
 
 
 def test_nth_card_is_the_plain_scan_of_the_row() -> None:
-    """T-3 draws: card ``x`` found by skipping whole colour blocks is the ``x``-th card of the row in
-    type order (NumPy's repeat of the counts), for every ``x``; rows with empty colours and empty wilds
-    included (500 random rows, seed 2)."""
+    """T-3 draws: card ``x`` found by skipping whole colour blocks and taking prefix sums in one is the
+    ``x``-th card of the row in type order (NumPy's repeat of the counts), for every ``x``; rows with
+    empty colours, empty wilds, blocks of exactly 127 and of more than 127 cards included (600 random rows, seed 2)."""
     rng = np.random.default_rng(2)
-    for i in range(500):
-        counts = rng.integers(0, 4, size=(2, 3, 60)).astype(np.int8)
+    for i in range(600):
+        # counts up to 3, and (every sixth row) up to 40: blocks of more than 127 cards take the plain scan
+        counts = rng.integers(0, 41 if i % 6 == 5 else 4, size=(2, 3, 60)).astype(np.int8)
         counts[1, 2, 14 * (i % 4): 14 * (i % 4) + 14] = 0  # one colour absent
+        if i % 6 == 4:  # a block of exactly 127 cards, the most prefix sums take
+            counts[1, 2, 14:28] = np.bincount(rng.integers(0, rng.integers(1, 15), 127), minlength=14)
         if i % 5 == 0:
             counts[1, 2, 56:] = 0  # no wilds
         row = counts[1, 2].astype(np.int64)

@@ -10,7 +10,10 @@ wilds follow). A type's count is at most 127, so eight counts read as one 64-bit
 - :func:`held_in`: which types of one colour's block and which wilds a row holds, as a type bit
   mask (bit ``t`` for type ``t``), so a loop over the candidates visits only the held ones.
 
-Drawing (``piles.draw_one``) skips whole blocks with :func:`colour_block` before it scans one;
+- :func:`block_nth`: the type of the ``x``-th card of one colour's block (prefix sums of a word).
+
+Drawing (``piles.nth_card``) skips whole blocks with :func:`colour_block`, then finds the card in
+its block with :func:`block_nth`;
 the compiled policies (``policy``, ``rule_policy``) walk the bits of :func:`held_in`.
 """
 
@@ -24,7 +27,7 @@ from numba.extending import intrinsic
 from .jit import leaf, rule
 from .tables import FACES_PER_COLOUR, N_COLOURED, N_TYPES
 
-__all__ = ["block_held", "colour_block", "colour_totals", "eight_counts", "held_bits", "held_in"]
+__all__ = ["block_held", "block_nth", "colour_block", "colour_totals", "eight_counts", "held_bits", "held_in"]
 
 
 @intrinsic
@@ -50,6 +53,7 @@ HIGH6 = uint64(0xFFFFFFFFFFFF0000)
 LOW7 = uint64(0x7F7F7F7F7F7F7F7F)
 HIGH_BITS = uint64(0x8080808080808080)
 GATHER = uint64(0x0102040810204080)
+ONES8 = uint64(0x0101010101010101)
 
 
 @leaf
@@ -96,3 +100,29 @@ def held_in(counts, a, b, colour):
         first = colour * FACES_PER_COLOUR
         held |= block_held(counts, a, b, first) << first
     return held
+
+
+@leaf
+def bytes_at_most(p, x):
+    """How many of the eight bytes of ``p`` are at most ``x`` (bytes and ``x`` 0–127): adding
+    ``127 - x`` to each byte sets its high bit exactly where the byte exceeds ``x``, without a carry."""
+    over = ((p + ONES8 * uint64(127 - x)) & HIGH_BITS) >> uint64(7)
+    return 8 - int64((over * ONES8) >> uint64(56))
+
+
+@leaf
+def block_nth(counts, a, b, first, x):
+    """The type of card ``x`` (from 0) of the 14 types ``first .. first + 13`` of ``counts[a, b]``,
+    cards in type order, for a block of at most 127 cards and ``x`` below its total.
+
+    One multiplication turns a word of eight counts into their prefix sums (byte ``k``: the cards
+    of the word's first ``k + 1`` types; no byte carries below 128); the types whose prefix sum is at
+    most ``x`` come before the card, so their number is its offset. The second word is types
+    ``first + 6 ..``, its first two bytes cleared."""
+    p = eight_counts(counts, a, b, first) * ONES8
+    before = bytes_at_most(p, x)
+    if before < 8:
+        return first + before
+    x -= int64(p >> uint64(56))
+    p = (eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8
+    return first + 6 + bytes_at_most(p, x)

@@ -2,7 +2,7 @@
 
 from numba import int64
 
-from .blocks import colour_block
+from .blocks import block_nth, colour_block
 from .jit import kernel, leaf_for, rule
 from .layout import (
     C_TRACE,
@@ -50,12 +50,15 @@ def log(cfg, ev, nev, g, kind, seat, card, a, b):
 @rule
 def nth_card(counts, a, b, x):
     """The type of card ``x`` (from 0) of the row ``counts[a, b]`` with its cards in type order:
-    whole colour blocks are skipped by their totals (:func:`blocks.colour_block`), then one block,
-    or the wilds, is scanned. ``x`` must be below the row's total."""
+    whole colour blocks are skipped by their totals (:func:`blocks.colour_block`), then the card is
+    found in its block by prefix sums (:func:`blocks.block_nth`; a block of more than 127 cards, or
+    the wilds, is scanned). ``x`` must be below the row's total."""
     first = 0
     for _ in range(N_COLOURS):
         k = colour_block(counts, a, b, first)
         if x < k:
+            if k <= 127:
+                return block_nth(counts, a, b, first, x)
             break
         x -= k
         first += FACES_PER_COLOUR
