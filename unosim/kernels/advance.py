@@ -12,6 +12,8 @@ later slots of this pass still have to read. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
 """
 
+from numba import int64
+
 from .deal import deal_round, new_game, next_round
 from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
 from .finish import end_round, record, start_turn, win
@@ -66,6 +68,7 @@ from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .rows import row_actors, write_row
 from .speed import apply_jumpin
+from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
 
 __all__ = ["advance", "compiled_multi", "run_slot", "scatter_multi"]
@@ -90,18 +93,25 @@ def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_d
     has a compiled policy, write their answers into ``seat_dec``/``seat_w`` and return True."""
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
-    mask = alive if ph == PH_VOTE else slot[s, F_JUMPERS]
+    mask = int64(alive if ph == PH_VOTE else slot[s, F_JUMPERS]) & ((int64(1) << n) - 1)
+    m = mask  # the answering seats' bits, visited lowest first (no test per seat)
     if not cfg[C_ALL_COMPILED]:  # a mixed line-up: every seat that answers must have a compiled policy
-        for p in range(n):
-            if (mask >> p) & 1 and cfg[C_POLICY0 + seat_strat[s, p]] == 0:
+        while m:
+            p = lowest_bit(m)
+            m &= m - 1
+            if cfg[C_POLICY0 + seat_strat[s, p]] == 0:
                 return False
-    for p in range(n):
-        if (mask >> p) & 1:
-            pol = cfg[C_POLICY0 + seat_strat[s, p]]
-            if ph == PH_VOTE:
-                seat_dec[s, p] = pick_vote(pol, s, p, keys, hsize, seat_ctr, n, alive, cfg)
-            else:
-                seat_w[s, p] = jump_weight(pol, s, p, keys, hands, hsize, slot, seat_ctr, cfg)
+        m = mask
+    if ph == PH_VOTE:
+        while m:
+            p = lowest_bit(m)
+            m &= m - 1
+            seat_dec[s, p] = pick_vote(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hsize, seat_ctr, n, alive, cfg)
+    else:
+        while m:
+            p = lowest_bit(m)
+            m &= m - 1
+            seat_w[s, p] = jump_weight(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hands, hsize, slot, seat_ctr, cfg)
     return True
 
 

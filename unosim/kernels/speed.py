@@ -32,6 +32,7 @@ from .layout import (
 )
 from .piles import forced_draw, log
 from .rng import next_uniform
+from .tally import lowest_bit
 from .turn import play_card
 
 __all__ = ["apply_jumpin", "start_jumpin"]
@@ -79,17 +80,23 @@ def apply_jumpin(s, seat_w, seat_dec, asked, slot, game, keys, hands, hsize, pil
     n = cfg[C_PLAYERS]
     nxt = slot[s, F_NEXT]
     slot[s, F_JUMPERS] = 0
+    jumpers = int64(mask) & ((int64(1) << n) - 1)
     total = 0.0
-    for p in range(n):
-        if (mask >> p) & 1:
-            total += seat_w[s, p]
+    m = jumpers  # the jumpers' bits, lowest first
+    while m:
+        p = lowest_bit(m)
+        m &= m - 1
+        total += seat_w[s, p]
     if total <= 0.0:
         pass_turn(s, nxt, slot, cfg)
         return
     x = next_uniform(keys, slot, s) * total
     winner = -1
-    for p in range(n):
-        if (mask >> p) & 1 and seat_w[s, p] > 0.0:
+    m = jumpers
+    while m:
+        p = lowest_bit(m)
+        m &= m - 1
+        if seat_w[s, p] > 0.0:
             winner = p
             x -= seat_w[s, p]
             if x < 0.0:
