@@ -66,10 +66,14 @@ from .layout import (
 )
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
+from .prefetch import prefetch_slot
 from .rows import row_actors, write_row
 from .speed import apply_jumpin
 from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
+
+PREFETCH_AHEAD = 4
+"""Slots ahead whose state :func:`advance` prefetches (:mod:`unosim.kernels.prefetch`)."""
 
 __all__ = ["advance", "compiled_multi", "run_slot", "scatter_multi"]
 
@@ -227,7 +231,10 @@ def advance(
     for g in range(group_count.shape[0]):
         group_count[g] = 0
     total = 0
-    for s in range(slot.shape[0]):
+    n_slots = slot.shape[0]
+    for s in range(n_slots):
+        if s + PREFETCH_AHEAD < n_slots:
+            prefetch_slot(s + PREFETCH_AHEAD, slot, hands, piles)
         if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
                     rec_points, rec_open, match_scores, first, ctr, rkey, deck,
                     scratch, actors, cfg, ev, nev):
