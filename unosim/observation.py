@@ -91,8 +91,9 @@ def gather_public(slot, hsize, piles, game, slots, info, relink_must_differ):  #
 
 
 def _read_only(a: NDArray) -> NDArray:
-    """Mark ``a`` (a fresh array owning its data) read-only."""
-    a.flags.writeable = False
+    """Mark ``a`` (a fresh array owning its data) read-only (``setflags``: a third of the cost of
+    setting ``a.flags.writeable``, which builds a flags object each time)."""
+    a.setflags(write=False)
     return a
 
 
