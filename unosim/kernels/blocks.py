@@ -54,6 +54,8 @@ LOW7 = uint64(0x7F7F7F7F7F7F7F7F)
 HIGH_BITS = uint64(0x8080808080808080)
 GATHER = uint64(0x0102040810204080)
 ONES8 = uint64(0x0101010101010101)
+TOP_BYTE = uint64(64 - 8)
+"""Shift that brings a word's top byte down (byte 7 of a prefix-sum word holds the sum of all eight)."""
 
 
 @leaf
@@ -107,7 +109,7 @@ def bytes_at_most(p, x):
     """How many of the eight bytes of ``p`` are at most ``x`` (bytes and ``x`` 0–127): adding
     ``127 - x`` to each byte sets its high bit exactly where the byte exceeds ``x``, without a carry."""
     over = ((p + ONES8 * uint64(127 - x)) & HIGH_BITS) >> uint64(7)
-    return 8 - int64((over * ONES8) >> uint64(56))
+    return 8 - int64((over * ONES8) >> TOP_BYTE)
 
 
 @leaf
@@ -123,6 +125,6 @@ def block_nth(counts, a, b, first, x):
     before = bytes_at_most(p, x)
     if before < 8:
         return first + before
-    x -= int64(p >> uint64(56))
+    x -= int64(p >> TOP_BYTE)
     p = (eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8
     return first + 6 + bytes_at_most(p, x)
