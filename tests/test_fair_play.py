@@ -25,9 +25,11 @@ import pytest
 from unosim import registry
 from unosim.batch import Buffers
 from unosim.config import RunConfig
+from unosim.decisions import Rows
 from unosim.engine import Engine, StrategyError
 from unosim.fast_paths import COMPILED, DECISIONS, compiled_policy
 from unosim.kernels import layout as L
+from unosim.observation import FIELDS
 from unosim.primitives import CARD_SCORE_POINTS, argmax_ties, sample_best
 from unosim.strategy import Strategy
 
@@ -153,41 +155,63 @@ def test_a_subclass_overriding_nothing_plays_the_same_games_through_python() -> 
 
 # ------------------------------------------------------------------ fair play
 class Spy(Strategy):
-    """Keeps every observation it is given."""
+    """Keeps every observation it is given, and a subset of each, without reading them; reads a
+    complete copy of each during the call (what the observation showed at decision time)."""
 
     seen: list = []
+    subsets: list = []
+    at_decision: list = []
 
     def play(self, obs):
         Spy.seen.append(obs)
+        Spy.subsets.append(obs.subset(np.arange(len(obs)) % 2 == 0))
+        Spy.at_decision.append({name: getattr(obs.copy(), name).copy() for name in FIELDS})
         return super().play(obs)
 
 
 def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() -> None:
-    Spy.seen = []
+    Spy.seen, Spy.subsets, Spy.at_decision = [], [], []
     config = RunConfig.build(rules="party", players=4, strategies="random", seed=1)
     engine = Engine(config, compiled=False)
     engine.set_strategies([Spy()], ["spy"], [0, 0, 0, 0])
     run = engine.start(0, 50)
     for _ in range(30):
         run.step()
-    obs = Spy.seen[-1]
     engine_arrays = [v for v in vars(run.buffers).values() if isinstance(v, np.ndarray)]
-    fields = [getattr(obs, name) for name in type(obs).__slots__ if name != "_streams"]
-    arrays = [v for v in fields if isinstance(v, np.ndarray)]
-    assert len(arrays) >= 10
-    for a in arrays:
-        assert not a.flags.writeable
-        assert a.base is None or not isinstance(a.base, np.ndarray) or a.base.base is None and a.base.size == a.size
-        assert not any(np.shares_memory(a, e) for e in engine_arrays)
-    for value in fields:
-        assert not isinstance(value, (Buffers, Engine))
-    reachable = gc.get_referents(obs) + gc.get_referents(obs._streams)
-    assert not any(isinstance(v, np.ndarray) and np.shares_memory(v, run.buffers.keys) for v in reachable)
-    assert not any(isinstance(v, (Buffers, Engine)) for v in reachable)
     hidden = (run.buffers.hands, run.buffers.piles, run.buffers.slot, run.buffers.keys)  # game keys give the deal
-    assert not any(any(v is h for h in hidden) for v in reachable)
-    with pytest.raises(ValueError, match="read-only"):
-        obs.legal[:] = True
+    for obs in (Spy.seen[-1], Spy.subsets[-1]):
+        arrays = [getattr(obs, name) for name in FIELDS]
+        assert len(arrays) == 10 and all(isinstance(a, np.ndarray) for a in arrays)
+        for a in arrays:
+            assert not a.flags.writeable
+            assert a.base is None or not isinstance(a.base, np.ndarray) or a.base.base is None and a.base.size == a.size
+            assert not any(np.shares_memory(a, e) for e in engine_arrays)
+        reachable = gc.get_referents(obs) + gc.get_referents(obs._values) + gc.get_referents(obs._streams)
+        assert not any(isinstance(v, np.ndarray) and np.shares_memory(v, run.buffers.keys) for v in reachable)
+        assert not any(isinstance(v, (Buffers, Engine, Rows)) for v in reachable)
+        assert not any(any(v is h for h in hidden) for v in reachable)
+        with pytest.raises(ValueError, match="read-only"):
+            obs.legal[:] = True
+
+
+def test_a_kept_observation_shows_the_table_at_its_decision() -> None:
+    """Fields read only after the engine has moved on still hold what the decision saw: the engine
+    copies every field a strategy keeps (even unread, even of a subset) before its rows change."""
+    Spy.seen, Spy.subsets, Spy.at_decision = [], [], []
+    config = RunConfig.build(rules="party", players=4, strategies="random", seed=1)
+    engine = Engine(config, compiled=False)
+    engine.set_strategies([Spy()], ["spy"], [0, 0, 0, 0])
+    run = engine.start(0, 50)
+    for _ in range(30):
+        run.step()
+    assert len(Spy.seen) >= 20
+    for obs, sub, expected in zip(Spy.seen, Spy.subsets, Spy.at_decision):
+        half = np.arange(len(obs)) % 2 == 0
+        for name in FIELDS:
+            assert np.array_equal(getattr(obs, name), expected[name]), name
+            assert np.array_equal(getattr(sub, name), expected[name][half]), name
+    u = Spy.seen[-1].random()  # a kept observation still draws from its rows' streams
+    assert u.shape == (len(Spy.seen[-1]),) and ((0 <= u) & (u < 1)).all()
 
 
 class RewritesLegal(Strategy):

@@ -13,79 +13,148 @@ import traceback
 from typing import Any
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 from .batch import Buffers
 from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .fast_paths import asks_forget_uno
 from .kernels import layout as L
-from .observation import Observation, SeatStreams, TableFields, gather_public
-from .primitives import first_illegal_card
+from .kernels.rng import seat_uniforms
+from .observation import FIELDS, Observation, SeatStreams, TableFields, escaped, gather_discard, gather_keys, gather_seats
 from .strategy import Strategy
 
-__all__ = ["Decisions", "Rows", "StrategyError"]
+__all__ = ["Decisions", "Rows", "StrategyError", "check_cards", "compile_helpers"]
 
-_NEEDS_COLOUR = np.zeros(N_TYPES + 1, bool)  # index -1 (draw) maps to the last entry
+_NEEDS_COLOUR = np.zeros(N_TYPES, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
+
+
+@njit(cache=True)
+def check_cards(cards, legal, info, bluff, needs_colour, dec):  # pragma: no cover - compiled
+    """Check each row's card against the engine's row: -1 (draw, or take a mini pile), a legal card, or
+    with ``bluff`` a Wild Draw Four that may be played as a bluff; write it into ``dec[:, D_CARD]`` and
+    clear the link pair and the UNO call. Returns the first illegal row (-1: none), the rows whose card
+    names a colour, and those of a Wild Drawn Together."""
+    n, k = legal.shape
+    named = np.empty(n, np.intp)
+    linked = np.empty(n, np.intp)
+    n_named = n_linked = 0
+    for r in range(n):
+        c = cards[r]
+        if c < -1 or c >= k or (c >= 0 and not legal[r, c] and not (bluff and c == WILD_DRAW_FOUR and info[r, L.I_BLUFFABLE])):
+            return r, named[:0], linked[:0]
+        dec[r, L.D_CARD] = c
+        dec[r, L.D_A] = -1
+        dec[r, L.D_FORGET] = 0
+        if c >= 0 and needs_colour[c]:
+            named[n_named] = r
+            n_named += 1
+        if c == WILD_DRAWN_TOGETHER:
+            linked[n_linked] = r
+            n_linked += 1
+    return -1, named[:n_named], linked[:n_linked]
 
 
 class StrategyError(RuntimeError):
     """A strategy returned an illegal or ill-shaped decision, or raised an exception."""
 
 
+_BUFFERS = {"slots": "row_slot", "seat": "row_seat", "hand": "row_hand", "legal": "row_legal", "info": "row_info"}
+"""The fields the kernel writes into a row -> their :class:`~unosim.batch.Buffers` arrays. The other
+fields are read from the batch state when first asked for (:meth:`Rows.fresh`)."""
+
+
 class Rows(TableFields):
     """The engine's own record of a group of decision rows (one phase, one strategy).
 
-    Answers are checked against these arrays (the engine's row buffers), never against
-    what a strategy was shown: :meth:`observe` builds the strategy's
-    :class:`~unosim.observation.Observation` from fresh read-only copies.
+    Answers are checked against these arrays (views of the engine's row buffers, or copies for a
+    subset), never against what a strategy was shown: :meth:`observe` gives the strategy an
+    :class:`~unosim.observation.Observation` that copies what it reads from these rows, and
+    :meth:`close` lets go of every observation made, once the strategy has answered.
+
+    Parameters
+    ----------
+    b : Buffers
+        The batch.
+    phase : int
+        The decision phase.
+    parity : int
+        The row buffer the kernel wrote.
+    sel : slice or int array
+        The rows of the group in that buffer.
+    made : list, optional
+        The observations made of these rows (shared with subsets).
     """
 
-    def __init__(self, b: Buffers, phase: int, slots: NDArray[np.int32], seat: NDArray[np.int32], hand: NDArray[np.int8],
-                 legal: NDArray[np.bool_], info: NDArray[np.int32]) -> None:
-        self._b = b
-        self.phase, self.slots, self.seat, self.hand, self.legal, self.info = phase, slots, seat, hand, legal, info
+    def __init__(self, b: Buffers, phase: int, parity: int, sel: slice | NDArray[np.intp], made: list[Observation] | None = None) -> None:
+        self._b, self.phase, self._parity, self._sel = b, phase, parity, sel
         self.players = b.players
+        self.rules = b.rules
+        self.made: list[Observation] = [] if made is None else made
+
+    def _rows(self, name: str) -> NDArray[Any]:
+        return getattr(self._b, _BUFFERS[name])[self._parity, self._sel]
+
+    def _state(self, name: str) -> NDArray[Any]:
+        """Field ``name`` read from the batch state (unchanged while the rows wait for their decisions), fresh."""
+        b, slots = self._b, self.slots
+        if name == "discard":
+            return gather_discard(b.piles, b.slot, slots)
+        if name == "hand_sizes":
+            return b.hsize[slots]
+        if name == "game":
+            return b.game[slots]
+        if name == "link":
+            return b.slot[slots, L.F_LINK_A : L.F_LINK_B + 1]
+        if name == "key":
+            return gather_keys(b.keys, slots, self.seat)
+        return gather_seats(b.slot, slots, self.players, name == "link_choices", b.relink_must_differ)
 
     def __len__(self) -> int:
-        return int(self.slots.shape[0])
+        sel = self._sel
+        return sel.stop - sel.start if isinstance(sel, slice) else len(sel)
+
+    slots = property(lambda self: self._rows("slots"), doc="Slot of each row.")
+    seat = property(lambda self: self._rows("seat"), doc="Acting seat of each row.")
+    hand = property(lambda self: self._rows("hand"), doc="The acting seat's cards per type.")
+    legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
+    info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
+    game = property(lambda self: self._state("game"), doc="Global game index of each row.")
+    alive = property(lambda self: self._state("alive"), doc="``[n, players]`` seats still in the match (E-4).")
+    link_choices = property(lambda self: self._state("link_choices"), doc="Seats a Wild Drawn Together may link now (P-6).")
+
+    def fresh(self, name: str) -> NDArray[Any]:
+        """A fresh copy of field ``name`` of these rows (an observation's field, or ``key``: the seat-stream keys)."""
+        if name not in _BUFFERS:
+            return self._state(name)
+        a = self._rows(name)
+        return a.copy() if isinstance(self._sel, slice) else a
+
+    def uniforms(self, k: int) -> NDArray[np.float64]:
+        """``k`` uniforms of each row's (game, seat) stream (advancing the engine's seat counters)."""
+        return seat_uniforms(self._b.keys, self._b.seat_ctr, self.slots, self.seat, k)
+
+    def streams(self) -> SeatStreams:
+        """The rows' random streams, for an observation kept after its call: their seat keys and the
+        engine's seat counters."""
+        return SeatStreams(self.fresh("key"), self._b.seat_ctr, self.fresh("slots"), self.fresh("seat"))
 
     def subset(self, rows: NDArray[np.intp]) -> Rows:
         """The rows ``rows`` (indices) of this group."""
-        return Rows(self._b, self.phase, self.slots[rows], self.seat[rows], self.hand[rows], self.legal[rows], self.info[rows])
+        sel = self._sel
+        at = rows + sel.start if isinstance(sel, slice) else sel[rows]
+        return Rows(self._b, self.phase, self._parity, at, self.made)
 
     def observe(self) -> Observation:
-        """What the strategy sees: public information of these rows, in fresh read-only arrays."""
-        b = self._b
-        games, sizes, alive, link, choices, discard = gather_public(
-            b.slot, b.hsize, b.piles, b.game, self.slots, self.info, b.relink_must_differ
-        )
-        return Observation(
-            phase=self.phase, players=self.players, seat=self.seat.copy(), game=games, hand=self.hand.copy(),
-            legal=self.legal.copy(), info=self.info.copy(), hand_sizes=sizes, alive=alive, discard=discard, link=link,
-            link_choices=choices, rules=b.rules, streams=SeatStreams.of_rows(b.keys, b.seat_ctr, self.slots, self.seat),
-        )
+        """What the strategy sees: public information of these rows, copied from them when read."""
+        return Observation(self)
 
-    @property
-    def game(self) -> NDArray[np.int64]:
-        """Global game index of each row."""
-        return self._b.game[self.slots]
-
-    @property
-    def alive(self) -> NDArray[np.bool_]:
-        """``[n, players]`` seats still in the match, from the engine's state."""
-        return ((self._b.slot[self.slots, L.F_ALIVE, None] >> np.arange(self.players)) & 1).astype(bool)
-
-    @property
-    def link_choices(self) -> NDArray[np.bool_]:
-        """Seats a Wild Drawn Together may link now (P-6), from the engine's state."""
-        allowed = self.alive
-        if self._b.relink_must_differ:
-            link = self._b.slot[self.slots][:, [L.F_LINK_A, L.F_LINK_B]]
-            linked = np.flatnonzero(link[:, 0] >= 0)
-            allowed[linked, link[linked, 0]] = False
-            allowed[linked, link[linked, 1]] = False
-        return allowed
+    def close(self) -> None:
+        """The strategy has answered: observations it kept copy what they have not read; the others let go of the rows."""
+        for obs, kept in zip(self.made, escaped(self.made)):
+            obs._detach(kept)
+        self.made.clear()
 
 
 class Decisions:
@@ -115,8 +184,7 @@ class Decisions:
                 continue
             lo = bases[grp]
             phase, k = divmod(grp, ns)
-            obs = Rows(b, phase, b.row_slot[parity, lo : lo + count], b.row_seat[parity, lo : lo + count],
-                       b.row_hand[parity, lo : lo + count], b.row_legal[parity, lo : lo + count], b.row_info[parity, lo : lo + count])
+            obs = Rows(b, phase, parity, slice(lo, lo + count))
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count])
             else:
@@ -128,7 +196,7 @@ class Decisions:
         the game and seat, with the traceback frames of the strategy's own code."""
         method = getattr(self.strategies[k], decision)
         try:
-            return method(rows.observe(), *args)
+            return method(rows.observe(), *args)  # no name holds the observation: close() sees whether the strategy kept it
         except Exception as exc:
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
             row = _culprit(method, rows, args)
@@ -137,6 +205,8 @@ class Decisions:
                 f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}\n"
                 "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
+        finally:
+            rows.close()
 
     def _fail(self, k: int, decision: str, obs: Rows, row: int, what: str) -> StrategyError:
         game = int(obs.game[row]) if row >= 0 else -1
@@ -161,15 +231,16 @@ class Decisions:
             raise self._fail(k, decision, obs, -1, "expected whole numbers (card types, seats or colours)")
         return arr.astype(np.int64)
 
-    def _cards(self, k: int, decision: str, obs: Rows, value: Any) -> NDArray[np.int64]:
-        cards = self._whole(k, decision, obs, value, (len(obs),))
-        row = first_illegal_card(cards, obs.legal, obs.bluffable, WILD_DRAW_FOUR)
+    def _cards(self, k: int, decision: str, obs: Rows, cards: NDArray[np.int64],
+               dec: NDArray[np.int32]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """Check the cards played (:func:`check_cards`) into ``dec``; the rows that name a colour and link."""
+        row, named, linked = check_cards(cards, obs.legal, obs.info, True, _NEEDS_COLOUR, dec)
         if row >= 0:
             legal = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             c = int(cards[row])
             name = CARD_NAMES[c] if 0 <= c < N_TYPES else "not a card type"
             raise self._fail(k, decision, obs, row, f"card {c} ({name}) may not be played; legal: {legal or 'none'}, or -1 to draw")
-        return cards
+        return named, linked
 
     def _colours(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64]) -> NDArray[Any]:
         """Ask ``choose_colour`` and check the answer (0..3 per row)."""
@@ -181,14 +252,11 @@ class Decisions:
         return colours
 
     def _follow_ups(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64], dec: NDArray[np.int32]) -> None:
-        """Colour for wilds and the UNO call: asked only of the rows that need them."""
-        dec[:, L.D_CARD] = cards
-        wild = _NEEDS_COLOUR[cards]
-        if wild.any():
-            rows = np.flatnonzero(wild)
-            dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
-        dec[:, L.D_A] = -1
-        rows = np.flatnonzero(cards == WILD_DRAWN_TOGETHER)
+        """Check the cards played into ``dec``, then ask the colour of wilds, the link of a Wild Drawn
+        Together and the UNO call, each only of the rows that need it."""
+        named, rows = self._cards(k, "play_drawn" if obs.phase == L.PH_DRAWN else "play", obs, cards, dec)
+        if len(named):
+            dec[named, L.D_COLOUR] = self._colours(strat, k, obs.subset(named), cards[named])
         if len(rows):  # P-6; with fewer than two seats to link (relink_must_differ) the link just ends
             rows = rows[obs.subset(rows).link_choices.sum(axis=1) >= 2]
         if len(rows):
@@ -208,8 +276,7 @@ class Decisions:
 
     def _uno_calls(self, strat: Strategy, k: int, obs: Rows, shedding: NDArray[np.bool_], out: NDArray[np.int32]) -> None:
         """U-1: ``forget_uno`` for the rows whose card (played, added to a mini pile, or jumped in)
-        leaves one card in hand; ``out`` gets 1 where the call is forgotten."""
-        out[:] = 0
+        leaves one card in hand; ``out`` (0 on entry) gets 1 where the call is forgotten."""
         if not self.asks_forget_uno[k]:
             return
         going_to_one = shedding & (obs.hand_size == 2)
@@ -219,15 +286,12 @@ class Decisions:
             out[rows] = self._array(k, "forget_uno", sub, self._ask(k, "forget_uno", sub), (len(rows),)).astype(bool)
 
     def _turn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        cards = self._cards(k, "play", obs, self._ask(k, "play", obs))
-        self._follow_ups(strat, k, obs, cards, dec)
+        self._follow_ups(strat, k, obs, self._whole(k, "play", obs, self._ask(k, "play", obs), (len(obs),)), dec)
 
     def _drawn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         flags = self._array(k, "play_drawn", obs, self._ask(k, "play_drawn", obs), (len(obs),)).astype(bool)
-        cards = np.where(flags, obs.drawn, -1).astype(np.int64)
-        self._cards(k, "play_drawn", obs, cards)
         dec[:, L.D_FLAG] = flags
-        self._follow_ups(strat, k, obs, cards, dec)
+        self._follow_ups(strat, k, obs, np.where(flags, obs.drawn, -1).astype(np.int64), dec)
 
     def _colour(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         dec[:, L.D_COLOUR] = self._colours(strat, k, obs, np.full(len(obs), -1))
@@ -244,14 +308,13 @@ class Decisions:
     def _pileup(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))
         may_take = obs.may_take  # the engine's own row: nothing may be added, or pileup_may_refuse (P-5)
-        row = first_illegal_card(cards, obs.legal, np.zeros(len(obs), bool), WILD_DRAW_FOUR)
+        row = check_cards(cards, obs.legal, obs.info, False, _NEEDS_COLOUR, dec)[0]
         if row < 0:
             takes = np.flatnonzero((cards == -1) & ~may_take)
             row = int(takes[0]) if len(takes) else -1
         if row >= 0:
             able = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             raise self._fail(k, "add_to_pile", obs, row, f"card {int(cards[row])} may not be added; must add one of {able} (P-5)")
-        dec[:, L.D_CARD] = cards
         self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
 
     def _vote(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
@@ -275,7 +338,18 @@ class Decisions:
             row = int(np.flatnonzero(w < 0)[0])
             raise self._fail(k, "jump_in", obs, row, f"reaction weight {w[row]} is negative; use 0 for no jump-in")
         weights[:] = w
+        dec[:, L.D_FLAG] = 0
         self._uno_calls(strat, k, obs, w > 0, dec[:, L.D_FLAG])
+
+
+def compile_helpers(b: Buffers) -> None:
+    """Compile (or load) the compiled helpers :class:`Decisions` calls for batch ``b``'s arrays: a
+    strategy may read a field for the first time in any game, so one game played need not reach them."""
+    rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
+    for name in (*FIELDS, "key"):
+        rows.fresh(name)
+    rows.uniforms(1)
+    check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, _NEEDS_COLOUR, b.dec[0, :0])
 
 
 def _culprit(method: Any, rows: Rows, args: tuple[Any, ...]) -> int:

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from . import kernel_cache, registry
 from .batch import Buffers, Played
 from .config import RunConfig
-from .decisions import Decisions, StrategyError
+from .decisions import Decisions, StrategyError, compile_helpers
 from .fast_paths import auto_drawn_mask, compiled_policy, rule_program
 from .kernels import layout as L
 from .kernels.advance import advance
@@ -219,14 +219,20 @@ def compile_kernels(configs: Iterable[RunConfig]) -> None:
     """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
 
     Plays one game of each distinct line-up: the engine kernel compiles (once per machine, see
-    :mod:`unosim.kernel_cache`) and so do the compiled helpers the strategies' Python methods use.
+    :mod:`unosim.kernel_cache`) and so do the compiled helpers the strategies' Python methods use;
+    a line-up that decides in Python also compiles every helper of :class:`~unosim.decisions.Decisions`.
     """
     seen = set()
     for config in configs:
         key = (tuple(str(spec) for spec in config.strategies), config.match)
         if key not in seen:
             seen.add(key)
-            Engine(config, batch_size=1).play(0, 1)
+            engine = Engine(config, batch_size=1)
+            run = engine.start(0, 1)
+            while run.step():
+                pass
+            if not engine.cfg[L.C_ALL_COMPILED]:
+                compile_helpers(run.buffers)
 
 
 def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:

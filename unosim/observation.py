@@ -3,12 +3,19 @@
 An :class:`Observation` covers ``n`` decision rows of one phase (all asking
 the same strategy). Arrays have the row as first axis.
 
-Fair play: every array is a read-only copy made for this call, and the
-observation holds no reference to the engine's state, so nothing hidden
-(other hands, the draw pile) is reachable from it; answers are checked by the
-engine against its own copy of the legal moves, never against these arrays.
-Only :meth:`Observation.random` reaches back into the engine, through a private
+Fair play: every array is a read-only copy made for this call, and once the
+call has returned the observation holds no reference to the engine's state, so
+nothing hidden (other hands, the draw pile) is reachable from it; answers are
+checked by the engine against its own rows, never against these arrays. Only
+:meth:`Observation.random` reaches back into the engine, through a private
 stream object that advances this decision's (game, seat) counters.
+
+Fields are copied from the engine's observation rows (``kernels/rows.py``) when
+first read, so a strategy pays only for what it reads. When the decision call
+returns, the engine lets go of its rows: an observation the strategy kept
+(referenced from anywhere after the call) first gets a copy of every field it
+had not read, so it stays complete and unchanged whatever the engine does
+next (:meth:`Observation._detach`).
 
 Fields
 ------
@@ -47,47 +54,21 @@ Fields
 
 from __future__ import annotations
 
+import sys
+from typing import Any, Protocol
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
 from .kernels import layout as L
-from .kernels.rng import GOLDEN, SEAT_SALT, TWO_M53, mix64
+from .kernels.rng import keyed_uniform, seat_key
 from .rules import RuleSet
 
-__all__ = ["Observation", "SeatStreams", "TableFields", "gather_public"]
+__all__ = ["FIELDS", "Observation", "RowSource", "SeatStreams", "TableFields", "escaped", "gather_discard", "gather_keys", "gather_seats"]
 
-
-@njit(cache=True)
-def gather_public(slot, hsize, piles, game, slots, info, relink_must_differ):  # pragma: no cover - compiled
-    """The public table of each decision row's game, in one pass: game index, every hand size,
-    seats alive, the link, the seats a Wild Drawn Together may link, and the discard pile's
-    counts (top card included, ``info[:, I_TOP]``). Fresh arrays, sharing no memory with the
-    engine's. ``info`` is passed whole: its top column is a strided view, of another array type
-    than a one-row batch's, which compiled this function a second time in every worker."""
-    n = slots.shape[0]
-    players = hsize.shape[1]
-    n_types = piles.shape[2]
-    games = np.empty(n, np.int64)
-    sizes = np.empty((n, players), np.int32)
-    alive = np.empty((n, players), np.bool_)
-    link = np.empty((n, 2), np.int32)
-    choices = np.empty((n, players), np.bool_)
-    discard = np.empty((n, n_types), np.int16)
-    for r in range(n):
-        s = slots[r]
-        games[r] = game[s]
-        mask = slot[s, L.F_ALIVE]
-        a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
-        link[r, 0], link[r, 1] = a, b
-        for p in range(players):
-            sizes[r, p] = hsize[s, p]
-            alive[r, p] = (mask >> p) & 1
-            choices[r, p] = alive[r, p] and not (relink_must_differ and a >= 0 and (p == a or p == b))
-        for t in range(n_types):
-            discard[r, t] = piles[s, L.DISC, t]
-        discard[r, info[r, L.I_TOP]] += 1
-    return games, sizes, alive, link, choices, discard
+FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
+"""The array fields of an :class:`Observation`, each a read-only copy of the engine's rows."""
 
 
 def _read_only(a: NDArray) -> NDArray:
@@ -97,32 +78,76 @@ def _read_only(a: NDArray) -> NDArray:
     return a
 
 
+def _held_in_list() -> int:
+    """References to an object held only by a list, counted the way :func:`escaped` counts them."""
+    probe = [object()]
+    for item in probe:
+        return sys.getrefcount(item)
+    raise AssertionError
+
+
+_HELD = _held_in_list()
+
+
+def escaped(made: list[Any]) -> list[bool]:
+    """For each object of ``made``, whether anything but the list refers to it (CPython's reference count)."""
+    return [sys.getrefcount(item) > _HELD for item in made]
+
+
 @njit(cache=True)
-def _seat_keys(keys, slots, seats):  # pragma: no cover - compiled
+def gather_discard(piles, slot, slots):  # pragma: no cover - compiled
+    """The discard pile's counts of each slot of ``slots``, its top card included (fresh ``int16`` rows)."""
+    out = np.empty((slots.shape[0], piles.shape[2]), np.int16)
+    for r in range(slots.shape[0]):
+        s = slots[r]
+        for t in range(piles.shape[2]):
+            out[r, t] = piles[s, L.DISC, t]
+        out[r, slot[s, L.F_TOP]] += 1
+    return out
+
+
+@njit(cache=True)
+def gather_seats(slot, slots, players, linkable, relink_must_differ):  # pragma: no cover - compiled
+    """``[n, players]``: the seats still in the match of each slot of ``slots`` (E-4); with ``linkable``,
+    those a Wild Drawn Together may link now (P-6: not the current pair under ``relink_must_differ``)."""
+    out = np.empty((slots.shape[0], players), np.bool_)
+    for r in range(slots.shape[0]):
+        s = slots[r]
+        mask = slot[s, L.F_ALIVE]
+        a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
+        if linkable and relink_must_differ and a >= 0:
+            mask &= ~((1 << a) | (1 << b))
+        for p in range(players):
+            out[r, p] = (mask >> p) & 1
+    return out
+
+
+@njit(cache=True)
+def gather_keys(keys, slots, seats):  # pragma: no cover - compiled
+    """The strategy-stream key (``rng.seat_key``) of each (slot, seat) row."""
     out = np.empty(slots.shape[0], np.uint64)
     for r in range(slots.shape[0]):
-        out[r] = mix64(keys[slots[r]] ^ (np.uint64(seats[r] + 1) * SEAT_SALT))
+        out[r] = seat_key(keys[slots[r]], seats[r])
     return out
 
 
 @njit(cache=True)
 def _stream_uniforms(seat_keys, counters, slots, seats, k):  # pragma: no cover - compiled
-    n = slots.shape[0]
-    out = np.empty((n, k), np.float64)
-    for r in range(n):
+    """``k`` uniforms of each row's stream, from its seat key (``rng.seat_uniforms`` takes the games' keys)."""
+    out = np.empty((slots.shape[0], k), np.float64)
+    for r in range(slots.shape[0]):
         for j in range(k):
-            c = counters[slots[r], seats[r]]
-            counters[slots[r], seats[r]] = c + 1
-            out[r, j] = float(mix64(seat_keys[r] + np.uint64(c) * GOLDEN) >> np.uint64(11)) * TWO_M53
+            out[r, j] = keyed_uniform(seat_keys[r], counters, slots[r], seats[r])
     return out
 
 
 class SeatStreams:
     """The per-(game, seat) uniform streams of a batch of decision rows (see :mod:`unosim.kernels.rng`).
 
-    Holds each row's seat-stream key (never the game's own key, from which the deal could be
-    recomputed) and the engine's per-seat draw counters, which :meth:`Observation.random` advances.
-    The uniforms are those of the kernels' ``seat_uniform``, so compiled and Python paths agree.
+    Holds each row's seat-stream key (``rng.seat_key``, written into the row by the kernel; never the
+    game's own key, from which the deal could be recomputed) and the engine's per-seat draw counters,
+    which :meth:`Observation.random` advances. The uniforms are those of the kernels' ``seat_uniform``,
+    so compiled and Python paths agree.
     """
 
     __slots__ = ("_counters", "_keys", "_seats", "_slots")
@@ -132,13 +157,6 @@ class SeatStreams:
     ) -> None:
         self._keys, self._counters, self._slots, self._seats = seat_keys, counters, slots, seats
 
-    @classmethod
-    def of_rows(
-        cls, game_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]
-    ) -> SeatStreams:
-        """The streams of the (slot, seat) rows, from the games' keys."""
-        return cls(_seat_keys(game_keys, slots, seats), counters, slots, seats)
-
     def draw(self, k: int) -> NDArray[np.float64]:
         """``k`` uniforms per row, shape ``[n, k]``."""
         return _stream_uniforms(self._keys, self._counters, self._slots, self._seats, k)
@@ -146,6 +164,28 @@ class SeatStreams:
     def subset(self, rows: NDArray[np.intp]) -> SeatStreams:
         """The streams of ``rows`` only."""
         return SeatStreams(self._keys[rows], self._counters, self._slots[rows], self._seats[rows])
+
+
+class RowSource(Protocol):
+    """Where an :class:`Observation` copies its fields from while its decision call runs (the engine's
+    :class:`unosim.decisions.Rows`)."""
+
+    phase: int
+    players: int
+    rules: RuleSet
+    made: list[Observation]
+
+    def fresh(self, name: str) -> NDArray:
+        """A fresh copy of field ``name`` (one of :data:`FIELDS`) of these rows."""
+
+    def uniforms(self, k: int) -> NDArray[np.float64]:
+        """``k`` uniforms of each row's stream, ``[n, k]``."""
+
+    def streams(self) -> SeatStreams:
+        """The random streams of these rows (for an observation kept after its call)."""
+
+    def subset(self, rows: NDArray[np.intp]) -> RowSource:
+        """The rows ``rows`` (indices) of these, sharing ``made``."""
 
 
 class TableFields:
@@ -208,62 +248,62 @@ class TableFields:
         return self.info[:, L.I_MAY_TAKE] != 0
 
 
+def _field(name: str, doc: str) -> property:
+    """The read-only array field ``name``, copied from the rows on first read."""
+
+    def get(self: Observation) -> NDArray:
+        values = self._values
+        a = values.get(name)
+        if a is None:
+            if self._rows is None:
+                raise RuntimeError(f"field {name!r} was not read while the decision was asked, and the engine's rows are gone")
+            a = values[name] = _read_only(self._rows.fresh(name))
+        return a
+
+    return property(get, doc=doc)
+
+
 class Observation(TableFields):
     """A batch of decisions of one phase for one strategy (see module doc).
 
-    Built by the engine from fresh arrays made for this call, which it marks read-only.
+    Made by the engine; every array field is a fresh read-only copy of the engine's rows,
+    made when first read.
     """
 
-    __slots__ = (
-        "alive", "discard", "game", "hand", "hand_sizes", "info", "legal", "link", "link_choices",
-        "phase", "phase_id", "players", "rules", "seat", "_streams",
-    )
+    __slots__ = ("phase", "phase_id", "players", "rules", "_rows", "_streams", "_values")
 
-    def __init__(
-        self,
-        *,
-        phase: int,
-        players: int,
-        seat: NDArray[np.int32],
-        game: NDArray[np.int64],
-        hand: NDArray[np.int8],
-        legal: NDArray[np.bool_],
-        info: NDArray[np.int32],
-        hand_sizes: NDArray[np.int32],
-        alive: NDArray[np.bool_],
-        discard: NDArray[np.int16],
-        link: NDArray[np.int32],
-        link_choices: NDArray[np.bool_],
-        rules: RuleSet,
-        streams: SeatStreams,
-    ) -> None:
-        self.phase = L.PHASE_NAMES[phase]
-        self.phase_id = phase
-        self.players = players
-        self.seat = _read_only(seat)
-        """Acting seat per row."""
-        self.game = _read_only(game)
-        """Global game index of each row."""
-        self.hand = _read_only(hand)
-        """``[n, N_TYPES]`` own cards per type."""
-        self.legal = _read_only(legal)
-        """``[n, N_TYPES]`` cards that may be played (``turn``, ``drawn``) or added (``pileup``)."""
-        self.info = _read_only(info)
-        """``[n, N_INFO]`` the table fields behind the named properties below (``layout.I_*``)."""
-        self.hand_sizes = _read_only(hand_sizes)
-        """``[n, players]`` hand size of every seat."""
-        self.alive = _read_only(alive)
-        """``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4)."""
-        self.discard = _read_only(discard)
-        """``[n, N_TYPES]`` counts of the discard pile, top card included."""
-        self.link = _read_only(link)
-        """``[n, 2]`` linked seats (-1 where there is no link)."""
-        self.link_choices = _read_only(link_choices)
-        """``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the
-        match, except the current pair's under ``relink_must_differ``."""
-        self.rules = rules
+    def __init__(self, rows: RowSource) -> None:
+        self.phase = L.PHASE_NAMES[rows.phase]
+        self.phase_id = rows.phase
+        self.players = rows.players
+        self.rules = rows.rules
         """The rule set of the game (:class:`~unosim.rules.RuleSet`, frozen)."""
-        self._streams = streams
+        self._rows: RowSource | None = rows
+        self._streams: SeatStreams | None = None
+        self._values: dict[str, NDArray] = {}
+        rows.made.append(self)
+
+    seat = _field("seat", "Acting seat per row.")
+    game = _field("game", "Global game index of each row.")
+    hand = _field("hand", "``[n, N_TYPES]`` own cards per type.")
+    legal = _field("legal", "``[n, N_TYPES]`` cards that may be played (``turn``, ``drawn``) or added (``pileup``).")
+    info = _field("info", "``[n, N_INFO]`` the table fields behind the named properties below (``layout.I_*``).")
+    hand_sizes = _field("hand_sizes", "``[n, players]`` hand size of every seat.")
+    alive = _field("alive", "``[n, players]`` seats still in the match (every seat, except in ``elimination`` matches, E-4).")
+    discard = _field("discard", "``[n, N_TYPES]`` counts of the discard pile, top card included.")
+    link = _field("link", "``[n, 2]`` linked seats (-1 where there is no link).")
+    link_choices = _field(
+        "link_choices", "``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the "
+        "match, except the current pair's under ``relink_must_differ``.")
+
+    def _detach(self, keep: bool) -> None:
+        """Let go of the engine's rows when the decision call returns; ``keep``: the strategy kept this
+        observation, so copy every field (and the random streams) it has not read yet."""
+        if keep and self._rows is not None:
+            for name in FIELDS:
+                getattr(self, name)
+            self._streams = self._rows.streams()
+        self._rows = None
 
     def __len__(self) -> int:
         return int(self.seat.shape[0])
@@ -280,19 +320,34 @@ class Observation(TableFields):
         Drawing from these streams (never from a shared generator) keeps
         results independent of batch size and chunking.
         """
-        u = self._streams.draw(1 if k is None else k)
+        if self._rows is not None:
+            u = self._rows.uniforms(1 if k is None else k)
+        elif self._streams is not None:
+            u = self._streams.draw(1 if k is None else k)
+        else:
+            raise RuntimeError("random numbers are drawn while the decision is asked")
         return u[:, 0] if k is None else u
 
     def copy(self) -> Observation:
         """A read-only copy sharing nothing with this observation but the random streams."""
-        return self.subset(np.arange(len(self.seat)))
+        return self.subset(np.arange(len(self)))
 
     def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
         """The observation restricted to ``rows`` (a mask or indices)."""
         rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp)
-        return Observation(
-            phase=self.phase_id, players=self.players, seat=self.seat[rows], game=self.game[rows],
-            hand=self.hand[rows], legal=self.legal[rows], info=self.info[rows], hand_sizes=self.hand_sizes[rows],
-            alive=self.alive[rows], discard=self.discard[rows], link=self.link[rows],
-            link_choices=self.link_choices[rows], rules=self.rules, streams=self._streams.subset(rows),
-        )
+        if self._rows is not None:
+            return Observation(self._rows.subset(rows))
+        return _Kept(self, rows)
+
+
+class _Kept(Observation):
+    """A subset of an observation kept after its decision call (its fields are all copied already)."""
+
+    __slots__ = ()
+
+    def __init__(self, whole: Observation, rows: NDArray[np.intp]) -> None:
+        self.phase, self.phase_id, self.players, self.rules = whole.phase, whole.phase_id, whole.players, whole.rules
+        self._rows = None
+        assert whole._streams is not None  # a kept observation has its streams
+        self._streams = whole._streams.subset(rows)
+        self._values = {name: _read_only(value[rows]) for name, value in whole._values.items()}

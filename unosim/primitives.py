@@ -15,34 +15,95 @@ from numba import njit
 from numpy.typing import NDArray
 
 from .cards import CARD_COLOUR, CARD_POINTS, N_TYPES
+from .kernels.blocks import ONES8, TOP_BYTE, bytes_at_most, eight_bytes, nonzero_bytes
 
 _COLOUR = CARD_COLOUR.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.int64)
 
 
 @njit(cache=True)
+def _sample_row(counts, mask, r, x):
+    """Column where the masked running sum of row ``r`` first exceeds ``x``; -1 if it never does."""
+    for t in range(counts.shape[1]):
+        x -= np.int64(counts[r, t]) * np.int64(mask[r, t])
+        if x < 0:
+            return t
+    return -1
+
+
+@njit(cache=True)
+def _masked_total(counts, mask, r):
+    """The masked sum of row ``r``."""
+    total = np.int64(0)
+    for t in range(counts.shape[1]):
+        total += np.int64(counts[r, t]) * np.int64(mask[r, t])
+    return total
+
+
+@njit(cache=True)
 def _sample_counts(counts, mask, u, totals):
-    n, k = counts.shape
+    n = counts.shape[0]
+    out = np.full(n, -1, np.int16)
+    for r in range(n):
+        total = np.int64(totals[r]) if totals.shape[0] else _masked_total(counts, mask, r)
+        if total != 0:
+            out[r] = _sample_row(counts, mask, r, np.int64(u[r] * total))
+    return out
+
+
+@njit(cache=True)
+def _masked_word(counts, mask, r, t):
+    """The masked counts of columns ``t .. t + 7`` of row ``r`` as the bytes of one word."""
+    return eight_bytes(counts, r, t) & (nonzero_bytes(eight_bytes(mask, r, t)) * np.uint64(0xFF))
+
+
+@njit(cache=True)
+def _word_scan(counts, mask, r, x):
+    """:func:`_sample_row` eight columns per step (``x`` >= 0; at least 8 columns): a word of masked
+    counts times ``ONES8`` holds their prefix sums, and the column sought is the number of them at
+    most ``x`` (as ``blocks.block_nth``). -2 where a count outside 0–15 could carry out of a byte.
+    With ``x`` < 0 it returns the row's masked total instead (-2 likewise)."""
+    k = counts.shape[1]
+    total = np.int64(0)
+    for t in range(0, k, 8):
+        at = min(t, k - 8)  # the last word overlaps the one before: clear the bytes counted there
+        w = _masked_word(counts, mask, r, at)
+        if w & SMALL_COUNTS_OVER:
+            return -2
+        w = (w >> np.uint64(8 * (t - at))) << np.uint64(8 * (t - at))
+        p = w * ONES8
+        s = np.int64(p >> TOP_BYTE)
+        if 0 <= x < s:
+            return at + bytes_at_most(p, x)
+        x -= s
+        total += s
+    return -1 if x >= 0 else total
+
+
+@njit(cache=True)
+def _sample_counts_words(counts, mask, u, totals):
+    """:func:`_sample_counts` for C-contiguous ``int8`` counts and ``bool`` masks of at least 8
+    columns, by :func:`_word_scan`; a row with a count outside 0–15 is scanned one column at a time."""
+    n = counts.shape[0]
     out = np.full(n, -1, np.int16)
     for r in range(n):
         if totals.shape[0]:
             total = np.int64(totals[r])
         else:
-            total = np.int64(0)
-            for t in range(k):
-                total += np.int64(counts[r, t]) * np.int64(mask[r, t])
+            total = _word_scan(counts, mask, r, np.int64(-1))
+            if total == -2:
+                total = _masked_total(counts, mask, r)
         if total == 0:
             continue
         x = np.int64(u[r] * total)
-        for t in range(k):
-            x -= np.int64(counts[r, t]) * np.int64(mask[r, t])
-            if x < 0:
-                out[r] = t
-                break
+        col = _word_scan(counts, mask, r, x) if x >= 0 else -2
+        out[r] = _sample_row(counts, mask, r, x) if col == -2 else col
     return out
 
 
 _NO_TOTALS = np.zeros(0, np.int32)
+SMALL_COUNTS_OVER = np.uint64(0xF0F0F0F0F0F0F0F0)
+"""Bits of a word of eight counts that are set only where a count is outside 0–15."""
 
 
 def sample_counts(
@@ -55,7 +116,11 @@ def sample_counts(
     of each row when already known, e.g. ``obs.n_legal``. Rows with nothing to
     pick give -1.
     """
-    return _sample_counts(counts, mask, u, _NO_TOTALS if totals is None else totals)
+    totals = _NO_TOTALS if totals is None else totals
+    words = counts.dtype == np.int8 and mask.dtype == np.bool_ and counts.shape[1] >= 8
+    if words and counts.flags.c_contiguous and mask.flags.c_contiguous:
+        return _sample_counts_words(counts, mask, u, totals)
+    return _sample_counts(counts, mask, u, totals)
 
 
 @njit(cache=True)
@@ -227,25 +292,10 @@ def argmax_ties(values: NDArray, u: NDArray[np.float64], mask: NDArray[np.bool_]
     return _argmax_ties(values, mask, u)
 
 
-@njit(cache=True)
-def first_illegal_card(cards, legal, bluffable, wd4):
-    """First row whose card is neither -1 nor a legal (or bluffable WD4) play; -1 if none."""
-    n, k = legal.shape
-    for r in range(n):
-        c = cards[r]
-        if c == -1:
-            continue
-        if c < -1 or c >= k:
-            return r
-        if not legal[r, c] and not (c == wd4 and bluffable[r]):
-            return r
-    return -1
-
-
 CARD_SCORE_POINTS = _POINTS
 """Points per card type as int64, for :func:`sample_best`."""
 
 __all__ = [
     "CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",
-    "sample_counts", "first_illegal_card",
+    "sample_counts",
 ]

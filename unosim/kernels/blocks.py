@@ -27,7 +27,21 @@ from numba.extending import intrinsic
 from .jit import leaf, rule
 from .tables import FACES_PER_COLOUR, N_COLOURED, N_TYPES
 
-__all__ = ["block_held", "block_nth", "colour_block", "colour_totals", "eight_counts", "held_bits", "held_in"]
+__all__ = [
+    "ONES8", "TOP_BYTE", "block_held", "block_nth", "bytes_at_most", "colour_block", "colour_totals", "eight_bytes", "eight_counts",
+    "held_bits", "held_in", "nonzero_bytes",
+]
+
+
+def _load_word(context: Any, builder: ir.IRBuilder, signature: Any, args: list[ir.Value]) -> ir.Value:
+    """Codegen: the 8 bytes from element ``args[1:]`` of the array ``args[0]`` on, as one 64-bit word."""
+    array_type = signature.args[0]
+    array = context.make_array(array_type)(context, builder, args[0])
+    inds = [context.cast(builder, v, ty, types.intp) for v, ty in zip(args[1:], signature.args[1:])]
+    at = cgutils.get_item_pointer2(context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
+                                   strides=cgutils.unpack_tuple(builder, array.strides), layout=array_type.layout,
+                                   inds=inds, wraparound=False)
+    return builder.load(builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
 
 
 @intrinsic
@@ -35,16 +49,14 @@ def eight_counts(typingctx: object, counts: types.Array, a: types.Integer, b: ty
                  t: types.Integer) -> tuple[object, object]:
     """The int8 counts ``counts[a, b, t : t + 8]`` as one little-endian 64-bit word (one load;
     byte ``k`` is the count of type ``t + k``). The caller keeps ``t + 8`` within the row."""
-    def codegen(context: Any, builder: ir.IRBuilder, signature: Any, args: list[ir.Value]) -> ir.Value:
-        array_type = signature.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        inds = [context.cast(builder, v, ty, types.intp) for v, ty in zip(args[1:], signature.args[1:])]
-        at = cgutils.get_item_pointer2(context, builder, data=array.data, shape=cgutils.unpack_tuple(builder, array.shape),
-                                       strides=cgutils.unpack_tuple(builder, array.strides), layout=array_type.layout,
-                                       inds=inds, wraparound=False)
-        return builder.load(builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
+    return types.uint64(counts, a, b, t), _load_word
 
-    return types.uint64(counts, a, b, t), codegen
+
+@intrinsic
+def eight_bytes(typingctx: object, arr: types.Array, r: types.Integer, t: types.Integer) -> tuple[object, object]:
+    """The one-byte items ``arr[r, t : t + 8]`` of a 2-D array with contiguous rows as one
+    little-endian 64-bit word (as :func:`eight_counts`)."""
+    return types.uint64(arr, r, t), _load_word
 
 
 BYTE_LANES = uint64(0x00FF00FF00FF00FF)
@@ -102,6 +114,12 @@ def held_in(counts, a, b, colour):
         first = colour * FACES_PER_COLOUR
         held |= block_held(counts, a, b, first) << first
     return held
+
+
+@leaf
+def nonzero_bytes(x):
+    """0x01 in each byte of ``x`` that is not 0, else 0x00 (no byte carries into the next)."""
+    return ((((x & LOW7) + LOW7) | x) & HIGH_BITS) >> uint64(7)
 
 
 @leaf

@@ -18,7 +18,7 @@ from .layout import F_RNG
 
 __all__ = [
     "GOLDEN", "M1", "M2", "SEAT_SALT", "TWO_M53", "game_key", "mix64", "next_uniform", "rand_below", "run_key",
-    "seat_uniform", "seat_uniforms",
+    "keyed_uniform", "seat_key", "seat_uniform", "seat_uniforms",
 ]
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
@@ -60,13 +60,24 @@ def rand_below(keys, slot, s, n):
     return int(next_uniform(keys, slot, s) * n)
 
 
+@leaf
+def seat_key(key, seat):
+    """Key of the strategy stream of ``seat`` in the game whose key is ``key``."""
+    return mix64(uint64(key) ^ (uint64(seat + 1) * SEAT_SALT))
+
+
+@leaf
+def keyed_uniform(key, seat_ctr, s, seat):
+    """Next uniform of the strategy stream whose key is ``key`` and counter ``seat_ctr[s, seat]``."""
+    c = seat_ctr[s, seat]
+    seat_ctr[s, seat] = c + 1
+    return float(mix64(key + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
+
+
 @rule
 def seat_uniform(keys, seat_ctr, s, seat):
     """Next uniform of the strategy stream of (game in slot ``s``, ``seat``)."""
-    c = seat_ctr[s, seat]
-    seat_ctr[s, seat] = c + 1
-    k = mix64(keys[s] ^ (uint64(seat + 1) * SEAT_SALT))
-    return float(mix64(k + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
+    return keyed_uniform(seat_key(keys[s], seat), seat_ctr, s, seat)
 
 
 @njit(cache=True)
