@@ -66,7 +66,7 @@ from .layout import (
 )
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
-from .prefetch import prefetch_slot
+from .prefetch import prefetch_row, prefetch_slot
 from .rows import row_actors, write_row
 from .speed import apply_jumpin
 from .tally import lowest_bit
@@ -74,6 +74,8 @@ from .turn import apply_colour, apply_drawn, apply_turn
 
 PREFETCH_AHEAD = 4
 """Slots ahead whose state :func:`advance` prefetches (:mod:`unosim.kernels.prefetch`)."""
+DEC_AHEAD = 2
+"""Slots ahead whose decision row :func:`advance` prefetches (their slot row was asked for earlier)."""
 
 __all__ = ["advance", "compiled_multi", "run_slot", "scatter_multi"]
 
@@ -234,7 +236,9 @@ def advance(
     n_slots = slot.shape[0]
     for s in range(n_slots):
         if s + PREFETCH_AHEAD < n_slots:
-            prefetch_slot(s + PREFETCH_AHEAD, slot, hands, piles)
+            prefetch_slot(s + PREFETCH_AHEAD, slot, hands, piles, seat_strat)
+        if s + DEC_AHEAD < n_slots and slot[s + DEC_AHEAD, F_ROW] >= 0:  # its slot row is on its way
+            prefetch_row(dec, prev, slot[s + DEC_AHEAD, F_ROW] * dec.strides[1])
         if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
                     rec_points, rec_open, match_scores, first, ctr, rkey, deck,
                     scratch, actors, cfg, ev, nev):

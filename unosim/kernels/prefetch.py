@@ -7,7 +7,11 @@ stream through the observation arrays. A batch's state (hands, piles, slot field
 slot's first touches of its hand and piles waited on memory (``perf``: the two hottest
 instructions of the Python path's kernel were ``hands[s, seat, card] -= 1`` and
 ``piles[s, DISC, top] += 1`` in ``turn.play_card``). :func:`prefetch_slot` asks for slot
-``s``'s rows a few slots ahead of use. A prefetch never changes what is computed.
+``s``'s rows a few slots ahead of use, with its row of the strategy of each seat (the first
+load of a turn decision). It is inlined at its call site (``rule``): as a separately compiled
+``leaf`` it stayed a call, whose unpacked array arguments cost more than the prefetches did.
+:func:`prefetch_row` alone serves for the decision row a slot is about to read. A prefetch never
+changes what is computed.
 """
 
 from typing import Any
@@ -17,7 +21,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .jit import leaf
+from .jit import rule
 
 __all__ = ["prefetch_row", "prefetch_slot"]
 
@@ -46,12 +50,14 @@ def prefetch_row(typingctx: object, arr: types.Array, i: types.Integer, offset: 
     return types.void(arr, i, offset), codegen
 
 
-@leaf
-def prefetch_slot(s, slot, hands, piles):
-    """Prefetch slot ``s``'s fields, hands and piles (every cache line of their rows)."""
+@rule
+def prefetch_slot(s, slot, hands, piles, seats):
+    """Prefetch slot ``s``'s fields, hands and piles (every cache line of their rows), and its row
+    of the per-seat array ``seats`` (the strategy of each seat)."""
     for off in range(0, slot.strides[0], LINE):
         prefetch_row(slot, s, off)
     for off in range(0, hands.strides[0], LINE):
         prefetch_row(hands, s, off)
     for off in range(0, piles.strides[0], LINE):
         prefetch_row(piles, s, off)
+    prefetch_row(seats, s, 0)
