@@ -38,7 +38,6 @@ class Buffers:
     opening: NDArray[np.int8]
     row_slot: NDArray[np.int32]
     row_seat: NDArray[np.int32]
-    row_hand: NDArray[np.int8]
     row_legal: NDArray[np.bool_]
     row_info: NDArray[np.int32]
     dec: NDArray[np.int32]
@@ -73,7 +72,6 @@ class Buffers:
             opening=np.zeros((batch, players, rules.hand_size), np.int8),
             row_slot=np.zeros((2, rows), np.int32),
             row_seat=np.zeros((2, rows), np.int32),
-            row_hand=np.zeros((2, rows, N_TYPES), np.int8),
             row_legal=np.zeros((2, rows, N_TYPES), np.bool_),
             row_info=np.zeros((2, rows, L.N_INFO), np.int32),
             dec=np.zeros((2, rows, L.N_DEC), np.int32),

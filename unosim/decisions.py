@@ -21,7 +21,17 @@ from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRA
 from .fast_paths import asks_forget_uno
 from .kernels import layout as L
 from .kernels.rng import seat_uniforms
-from .observation import FIELDS, Observation, SeatStreams, TableFields, escaped, gather_discard, gather_keys, gather_seats
+from .observation import (
+    FIELDS,
+    Observation,
+    SeatStreams,
+    TableFields,
+    escaped,
+    gather_discard,
+    gather_hands,
+    gather_keys,
+    gather_seats,
+)
 from .strategy import Strategy
 
 __all__ = ["Decisions", "Rows", "StrategyError", "check_cards", "compile_helpers"]
@@ -60,7 +70,7 @@ class StrategyError(RuntimeError):
     """A strategy returned an illegal or ill-shaped decision, or raised an exception."""
 
 
-_BUFFERS = {"slots": "row_slot", "seat": "row_seat", "hand": "row_hand", "legal": "row_legal", "info": "row_info"}
+_BUFFERS = {"slots": "row_slot", "seat": "row_seat", "legal": "row_legal", "info": "row_info"}
 """The fields the kernel writes into a row -> their :class:`~unosim.batch.Buffers` arrays. The other
 fields are read from the batch state when first asked for (:meth:`Rows.fresh`)."""
 
@@ -101,6 +111,8 @@ class Rows(TableFields):
         b, slots = self._b, self.slots
         if name == "discard":
             return gather_discard(b.piles, b.slot, slots)
+        if name == "hand":
+            return gather_hands(b.hands, slots, self.seat)
         if name == "hand_sizes":
             return b.hsize[slots]
         if name == "game":
@@ -117,7 +129,7 @@ class Rows(TableFields):
 
     slots = property(lambda self: self._rows("slots"), doc="Slot of each row.")
     seat = property(lambda self: self._rows("seat"), doc="Acting seat of each row.")
-    hand = property(lambda self: self._rows("hand"), doc="The acting seat's cards per type.")
+    hand = property(lambda self: self._state("hand"), doc="The acting seat's cards per type.")
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
     game = property(lambda self: self._state("game"), doc="Global game index of each row.")

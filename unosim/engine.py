@@ -165,7 +165,7 @@ class Run:
         n_rows = advance(
             b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
             self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, self.deck, e.cfg,
-            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_hand, b.row_legal, b.row_info, b.dec, b.dec_w,
+            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w,
             b.group_base, b.group_count, self.err, self.scratch, self.actors,
         )
         if self.err[0] >= 0:

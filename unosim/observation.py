@@ -65,7 +65,10 @@ from .kernels import layout as L
 from .kernels.rng import keyed_uniform, seat_key
 from .rules import RuleSet
 
-__all__ = ["FIELDS", "Observation", "RowSource", "SeatStreams", "TableFields", "escaped", "gather_discard", "gather_keys", "gather_seats"]
+__all__ = [
+    "FIELDS", "Observation", "RowSource", "SeatStreams", "TableFields", "escaped", "gather_discard", "gather_hands", "gather_keys",
+    "gather_seats",
+]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
 """The array fields of an :class:`Observation`, each a read-only copy of the engine's rows."""
@@ -103,6 +106,17 @@ def gather_discard(piles, slot, slots):  # pragma: no cover - compiled
         for t in range(piles.shape[2]):
             out[r, t] = piles[s, L.DISC, t]
         out[r, slot[s, L.F_TOP]] += 1
+    return out
+
+
+@njit(cache=True)
+def gather_hands(hands, slots, seats):  # pragma: no cover - compiled
+    """The hand of each (slot, seat) row (fresh ``int8`` rows)."""
+    out = np.empty((slots.shape[0], hands.shape[2]), np.int8)
+    for r in range(slots.shape[0]):
+        s, seat = slots[r], seats[r]
+        for t in range(hands.shape[2]):
+            out[r, t] = hands[s, seat, t]
     return out
 
 

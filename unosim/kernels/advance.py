@@ -214,7 +214,7 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
 def advance(
     slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening,
     rec, rec_points, rec_open, match_scores, first, ctr, rkey, deck, cfg,
-    ev, nev, parity, row_slot, row_seat, row_hand, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
+    ev, nev, parity, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
 ):
     """Advance every slot to its next decision; return the number of rows written.
 
@@ -254,7 +254,7 @@ def advance(
             g = ph * ns + seat_strat[s, actors[i]]
             r = group_base[g] + group_count[g]
             group_count[g] += 1
-            write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_hand, row_legal, row_info)
+            write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info)
             slot[s, F_ROW] = r
         total += m
     return total

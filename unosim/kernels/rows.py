@@ -72,13 +72,11 @@ def row_actors(s, slot, cfg, actors):
 
 
 @rule
-def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_hand, row_legal, row_info):
+def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info):
     """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s``."""
     ph = slot[s, F_PHASE]
     row_slot[q, r] = s
     row_seat[q, r] = seat
-    for t in range(hands.shape[2]):
-        row_hand[q, r, t] = hands[s, seat, t]
     row_info[q, r, I_TOP] = slot[s, F_TOP]
     row_info[q, r, I_COLOUR] = slot[s, F_COLOUR]
     row_info[q, r, I_DIR] = slot[s, F_DIR]
