@@ -169,7 +169,8 @@ class Spy(Strategy):
         return super().play(obs)
 
 
-def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() -> None:
+def _spied_run():
+    """30 steps of party games, 4 seats of :class:`Spy`, the strategies asked through Python."""
     Spy.seen, Spy.subsets, Spy.at_decision = [], [], []
     config = RunConfig.build(rules="party", players=4, strategies="random", seed=1)
     engine = Engine(config, compiled=False)
@@ -177,6 +178,11 @@ def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() ->
     run = engine.start(0, 50)
     for _ in range(30):
         run.step()
+    return run
+
+
+def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() -> None:
+    run = _spied_run()
     engine_arrays = [v for v in vars(run.buffers).values() if isinstance(v, np.ndarray)]
     hidden = (run.buffers.hands, run.buffers.piles, run.buffers.slot, run.buffers.keys)  # game keys give the deal
     for obs in (Spy.seen[-1], Spy.subsets[-1]):
@@ -197,13 +203,7 @@ def test_observation_arrays_are_read_only_copies_with_no_path_to_the_engine() ->
 def test_a_kept_observation_shows_the_table_at_its_decision() -> None:
     """Fields read only after the engine has moved on still hold what the decision saw: the engine
     copies every field a strategy keeps (even unread, even of a subset) before its rows change."""
-    Spy.seen, Spy.subsets, Spy.at_decision = [], [], []
-    config = RunConfig.build(rules="party", players=4, strategies="random", seed=1)
-    engine = Engine(config, compiled=False)
-    engine.set_strategies([Spy()], ["spy"], [0, 0, 0, 0])
-    run = engine.start(0, 50)
-    for _ in range(30):
-        run.step()
+    _spied_run()
     assert len(Spy.seen) >= 20
     for obs, sub, expected in zip(Spy.seen, Spy.subsets, Spy.at_decision):
         half = np.arange(len(obs)) % 2 == 0

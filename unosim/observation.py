@@ -10,8 +10,8 @@ checked by the engine against its own rows, never against these arrays. Only
 :meth:`Observation.random` reaches back into the engine, through a private
 stream object that advances this decision's (game, seat) counters.
 
-Fields are copied from the engine's observation rows (``kernels/rows.py``) when
-first read, so a strategy pays only for what it reads. When the decision call
+Fields are copied from the engine's observation rows (``kernels/rows.py``) or
+its batch state when first read, so a strategy pays only for what it reads. When the decision call
 returns, the engine lets go of its rows: an observation the strategy kept
 (referenced from anywhere after the call) first gets a copy of every field it
 had not read, so it stays complete and unchanged whatever the engine does
@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
-"""The array fields of an :class:`Observation`, each a read-only copy of the engine's rows."""
+"""The array fields of an :class:`Observation`, each a read-only copy made when first read."""
 
 
 def _read_only(a: NDArray) -> NDArray:
@@ -263,7 +263,7 @@ class TableFields:
 
 
 def _field(name: str, doc: str) -> property:
-    """The read-only array field ``name``, copied from the rows on first read."""
+    """The read-only array field ``name``, copied from the engine on first read."""
 
     def get(self: Observation) -> NDArray:
         values = self._values

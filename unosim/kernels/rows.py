@@ -2,8 +2,10 @@
 
 Rows are written in counting-sort order so that the rows of one
 (phase, strategy) group are contiguous: ``group_start[g] .. group_start[g+1]``
-with ``g = phase * n_strategies + strategy``. The Python side hands each group
-to its strategy as views, with no copy.
+with ``g = phase * n_strategies + strategy``. A row holds what the kernel works out
+for the decision (the seat's legal moves and the table fields ``I_*``); the Python side
+(:class:`unosim.decisions.Rows`) checks answers against it and copies from it, or from the
+batch state, the fields a strategy reads.
 """
 
 from .jit import rule
