@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unosim.primitives import _NO_TOTALS, _sample_counts, _sample_counts_words, sample_counts
+from unosim.primitives import _NO_TOTALS, _sample_counts, sample_counts
 
 
 @st.composite
@@ -41,8 +41,8 @@ def _batches(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
 @given(_batches())
 def test_the_word_scan_picks_what_the_column_scan_picks(batch) -> None:
     counts, mask, u, totals = batch
-    expected = _sample_counts(counts, mask, u, totals)
-    assert np.array_equal(_sample_counts_words(counts, mask, u, totals), expected)
+    expected = _sample_counts(counts, mask, u, totals, False)
+    assert np.array_equal(_sample_counts(counts, mask, u, totals, True), expected)
     assert np.array_equal(sample_counts(counts, mask, u, None if totals is _NO_TOTALS else totals), expected)
 
 

@@ -129,7 +129,6 @@ class Rows(TableFields):
 
     slots = property(lambda self: self._rows("slots"), doc="Slot of each row.")
     seat = property(lambda self: self._rows("seat"), doc="Acting seat of each row.")
-    hand = property(lambda self: self._state("hand"), doc="The acting seat's cards per type.")
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
     game = property(lambda self: self._state("game"), doc="Global game index of each row.")

@@ -280,8 +280,8 @@ def _field(name: str, doc: str) -> property:
 class Observation(TableFields):
     """A batch of decisions of one phase for one strategy (see module doc).
 
-    Made by the engine; every array field is a fresh read-only copy of the engine's rows,
-    made when first read.
+    Made by the engine; every array field is a fresh read-only copy of the engine's rows or
+    batch state, made when first read.
     """
 
     __slots__ = ("phase", "phase_id", "players", "rules", "_rows", "_streams", "_values")

@@ -41,13 +41,19 @@ def _masked_total(counts, mask, r):
 
 
 @njit(cache=True)
-def _sample_counts(counts, mask, u, totals):
+def _sample_counts(counts, mask, u, totals, words):
+    """The columns :func:`sample_counts` picks; ``words``: scan eight columns a step (:func:`_word_scan`,
+    for C-contiguous ``int8`` counts and ``bool`` masks of at least 8 columns), falling back to one
+    column a step for a row with a count outside 0–15."""
     n = counts.shape[0]
     out = np.full(n, -1, np.int16)
     for r in range(n):
         total = np.int64(totals[r]) if totals.shape[0] else _masked_total(counts, mask, r)
-        if total != 0:
-            out[r] = _sample_row(counts, mask, r, np.int64(u[r] * total))
+        if total == 0:
+            continue
+        x = np.int64(u[r] * total)
+        col = _word_scan(counts, mask, r, x) if words and x >= 0 else -2
+        out[r] = _sample_row(counts, mask, r, x) if col == -2 else col
     return out
 
 
@@ -61,10 +67,8 @@ def _masked_word(counts, mask, r, t):
 def _word_scan(counts, mask, r, x):
     """:func:`_sample_row` eight columns per step (``x`` >= 0; at least 8 columns): a word of masked
     counts times ``ONES8`` holds their prefix sums, and the column sought is the number of them at
-    most ``x`` (as ``blocks.block_nth``). -2 where a count outside 0–15 could carry out of a byte.
-    With ``x`` < 0 it returns the row's masked total instead (-2 likewise)."""
+    most ``x`` (as ``blocks.block_nth``). -2 where a count outside 0–15 could carry out of a byte."""
     k = counts.shape[1]
-    total = np.int64(0)
     for t in range(0, k, 8):
         at = min(t, k - 8)  # the last word overlaps the one before: clear the bytes counted there
         w = _masked_word(counts, mask, r, at)
@@ -73,32 +77,10 @@ def _word_scan(counts, mask, r, x):
         w = (w >> np.uint64(8 * (t - at))) << np.uint64(8 * (t - at))
         p = w * ONES8
         s = np.int64(p >> TOP_BYTE)
-        if 0 <= x < s:
+        if x < s:
             return at + bytes_at_most(p, x)
         x -= s
-        total += s
-    return -1 if x >= 0 else total
-
-
-@njit(cache=True)
-def _sample_counts_words(counts, mask, u, totals):
-    """:func:`_sample_counts` for C-contiguous ``int8`` counts and ``bool`` masks of at least 8
-    columns, by :func:`_word_scan`; a row with a count outside 0–15 is scanned one column at a time."""
-    n = counts.shape[0]
-    out = np.full(n, -1, np.int16)
-    for r in range(n):
-        if totals.shape[0]:
-            total = np.int64(totals[r])
-        else:
-            total = _word_scan(counts, mask, r, np.int64(-1))
-            if total == -2:
-                total = _masked_total(counts, mask, r)
-        if total == 0:
-            continue
-        x = np.int64(u[r] * total)
-        col = _word_scan(counts, mask, r, x) if x >= 0 else -2
-        out[r] = _sample_row(counts, mask, r, x) if col == -2 else col
-    return out
+    return -1
 
 
 _NO_TOTALS = np.zeros(0, np.int32)
@@ -118,9 +100,7 @@ def sample_counts(
     """
     totals = _NO_TOTALS if totals is None else totals
     words = counts.dtype == np.int8 and mask.dtype == np.bool_ and counts.shape[1] >= 8
-    if words and counts.flags.c_contiguous and mask.flags.c_contiguous:
-        return _sample_counts_words(counts, mask, u, totals)
-    return _sample_counts(counts, mask, u, totals)
+    return _sample_counts(counts, mask, u, totals, words and counts.flags.c_contiguous and mask.flags.c_contiguous)
 
 
 @njit(cache=True)
