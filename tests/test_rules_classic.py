@@ -468,6 +468,19 @@ def test_T1_playable_cards(top: str, colour: str | None, card: str, symbol_match
     assert after.colour == ("red" if card == "wild" else card.split()[0])
 
 
+def test_T1_match_table_agrees_with_matches() -> None:
+    """T-1: the byte table the kernel's legal-move rows read (``legality.MATCHES``) says what
+    :func:`~unosim.kernels.legality.matches` says, for every card, active colour, top face and
+    ``action_symbol_match``."""
+    from unosim.kernels.legality import MATCHES, MAX_FACE, matches
+
+    for sym in (False, True):
+        for colour in range(-1, 4):
+            for face in range(-1, MAX_FACE + 1):
+                row = MATCHES[int(sym), colour + 1, face + 1]
+                assert [bool(v) for v in row] == [bool(matches(t, face, colour, sym)) for t in range(len(CARD_NAMES))], (sym, colour, face)
+
+
 @pytest.mark.parametrize("holds_green", [False, True])
 def test_T1_wd4_on_wd4_played_as_a_wild(holds_green: bool) -> None:
     """T-1: a Wild Draw Four on a Wild Draw Four is played as a wild: no face match, its legality rule applies (W-2)."""

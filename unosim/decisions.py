@@ -99,12 +99,17 @@ class Rows(TableFields):
 
     def __init__(self, b: Buffers, phase: int, parity: int, sel: slice | NDArray[np.intp], made: list[Observation] | None = None) -> None:
         self._b, self.phase, self._parity, self._sel = b, phase, parity, sel
+        self._slots: NDArray[np.int32] | None = None
+        self._seat: NDArray[np.int32] | None = None
         self.players = b.players
         self.rules = b.rules
         self.made: list[Observation] = [] if made is None else made
 
     def _rows(self, name: str) -> NDArray[Any]:
-        return getattr(self._b, _BUFFERS[name])[self._parity, self._sel]
+        """Field ``name`` of these rows in the row buffers: a view for a group, a copy for a subset
+        (``take``: several times faster than fancy indexing for a few hundred rows)."""
+        a, sel = getattr(self._b, _BUFFERS[name])[self._parity], self._sel
+        return a[sel] if isinstance(sel, slice) else a.take(sel, axis=0)
 
     def _state(self, name: str) -> NDArray[Any]:
         """Field ``name`` read from the batch state (unchanged while the rows wait for their decisions), fresh."""
@@ -114,9 +119,9 @@ class Rows(TableFields):
         if name == "hand":
             return gather_hands(b.hands, slots, self.seat)
         if name == "hand_sizes":
-            return b.hsize[slots]
+            return b.hsize.take(slots, axis=0)
         if name == "game":
-            return b.game[slots]
+            return b.game.take(slots)
         if name == "link":
             return b.slot[slots, L.F_LINK_A : L.F_LINK_B + 1]
         if name == "key":
@@ -127,8 +132,21 @@ class Rows(TableFields):
         sel = self._sel
         return sel.stop - sel.start if isinstance(sel, slice) else len(sel)
 
-    slots = property(lambda self: self._rows("slots"), doc="Slot of each row.")
-    seat = property(lambda self: self._rows("seat"), doc="Acting seat of each row.")
+    @property
+    def slots(self) -> NDArray[np.int32]:
+        """Slot of each row (looked up once: every field gathered from the batch state and every
+        random number needs it)."""
+        if self._slots is None:
+            self._slots = self._rows("slots")
+        return self._slots
+
+    @property
+    def seat(self) -> NDArray[np.int32]:
+        """Acting seat of each row (looked up once)."""
+        if self._seat is None:
+            self._seat = self._rows("seat")
+        return self._seat
+
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
     game = property(lambda self: self._state("game"), doc="Global game index of each row.")
