@@ -8,17 +8,29 @@ rounds for matches). Run it before and after a change and compare the files::
     python experiments/record_digests.py before.json
     python experiments/record_digests.py after.json
     python -c "import json,sys; a,b=(json.load(open(p)) for p in sys.argv[1:]); print(a==b)" before.json after.json
+
+``--python-path`` adds, for every run, its records played by the engine with the shipped strategies
+asked through their Python methods and compiled, each at batch sizes 64 and 1,000 (a change to the
+lockstep path, the observation rows or the decisions shows here), plus runs of an erratic ``random``
+that draws, keeps, bluffs, challenges and forgets UNO; it prints how many runs agree across paths,
+batch sizes and the runner (all must: results never depend on any of them).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
-import sys
 
 from unosim.config import RunConfig
+from unosim.engine import Engine
+from unosim.records import matches_table, records_table, rounds_table
 from unosim.rules import RuleSet
 from unosim.runner import run
+
+ERRATIC = "random(draw_rate=0.2,keep_rate=0.3,bluff_rate=0.3,challenge_rate=0.5,forget_uno_rate=0.3,catch_uno_rate=0.5)"
+"""A line-up seat that reaches the rarer decisions (drawing by choice, keeping, bluffs, challenges, UNO calls)."""
+BATCH_SIZES = (64, 1000)
 
 
 def digest(table) -> str:
@@ -51,15 +63,53 @@ def cases() -> list[dict]:
     return found
 
 
+def erratic_cases() -> list[dict]:
+    """Runs of the erratic ``random``, alone and beside ``greedy``, and under the options of T-1 and W-2."""
+    found = []
+    for preset in ("classic", "party"):
+        for players in (2, 5, 12):
+            found.append(dict(rules=preset, players=players, strategies=[ERRATIC] * players, games=300, seed=11,
+                              overrides=[f"deck_copies={RuleSet.preset(preset).copies_needed(players)}"]))
+        found.append(dict(rules=preset, players=4, strategies=["greedy", ERRATIC] * 2, games=300, seed=11))
+        for option in ("action_symbol_match=false", "wd4_legal_when=no_color_match_incl_wilds",
+                       "wd4_legal_when=no_color_or_number_match", "wd4_legal_when=always"):
+            found.append(dict(rules=preset, players=5, strategies=[ERRATIC] * 5, games=400, seed=12, overrides=[option]))
+    found.append(dict(rules="party", players=6, strategies=ERRATIC, games=30, seed=5, match=True))
+    return found
+
+
+def engine_digest(config: RunConfig, games: int, compiled: bool, batch_size: int) -> str:
+    """The digest of ``games`` games (matches) of ``config`` played by one engine in this process."""
+    played = Engine(config, compiled=compiled, batch_size=batch_size).play(0, games)
+    if config.match:
+        return digest(matches_table(config, played)) + "/" + digest(rounds_table(config, played))
+    return digest(records_table(config, played))
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", help="JSON file to write the digests to")
+    parser.add_argument("--python-path", action="store_true", help="also play every run through the Python path (see above)")
+    args = parser.parse_args()
     out = {}
-    for case in cases():
-        result = run(RunConfig.build(**case), None, jobs=1, quiet=True)
+    agree = []
+    for case in cases() + (erratic_cases() if args.python_path else []):
+        config = RunConfig.build(**case)
         key = json.dumps(case, sort_keys=True)
-        out[key] = digest(result.table) + ("/" + digest(result.rounds) if result.rounds is not None else "")
-        print(out[key], key, flush=True)
-    with open(sys.argv[1], "w") as f:
+        if isinstance(case["strategies"], str):
+            result = run(config, None, jobs=1, quiet=True)
+            out[key] = digest(result.table) + ("/" + digest(result.rounds) if result.rounds is not None else "")
+            print(out[key], key, flush=True)
+        if args.python_path:
+            ways = {f"{key} compiled={compiled} batch={bs}": engine_digest(config, case["games"], compiled, bs)
+                    for compiled in (False, True) for bs in BATCH_SIZES}
+            out.update(ways)
+            agree.append(len(set(ways.values()) | ({out[key]} if key in out else set())) == 1)  # and the runner's
+            print(f"{'agree' if agree[-1] else 'DIFFER'} across paths and batch sizes:", key, flush=True)
+    with open(args.out, "w") as f:
         json.dump(out, f, indent=1)
+    if args.python_path:
+        print(f"{sum(agree)} of {len(agree)} runs agree across paths, batch sizes and the runner")
 
 
 if __name__ == "__main__":
