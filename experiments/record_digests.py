@@ -24,7 +24,6 @@ import json
 
 from unosim.config import RunConfig
 from unosim.engine import Engine
-from unosim.records import matches_table, records_table, rounds_table
 from unosim.rules import RuleSet
 from unosim.runner import run
 
@@ -78,12 +77,9 @@ def erratic_cases() -> list[dict]:
     return found
 
 
-def engine_digest(config: RunConfig, games: int, compiled: bool, batch_size: int) -> str:
-    """The digest of ``games`` games (matches) of ``config`` played by one engine in this process."""
-    played = Engine(config, compiled=compiled, batch_size=batch_size).play(0, games)
-    if config.match:
-        return digest(matches_table(config, played)) + "/" + digest(rounds_table(config, played))
-    return digest(records_table(config, played))
+def tables_digest(main, rounds) -> str:
+    """The digest of a run's main table, and of its rounds table for a match run."""
+    return digest(main) + ("/" + digest(rounds) if rounds is not None else "")
 
 
 def main() -> None:
@@ -98,11 +94,14 @@ def main() -> None:
         key = json.dumps(case, sort_keys=True)
         if isinstance(case["strategies"], str):
             result = run(config, None, jobs=1, quiet=True)
-            out[key] = digest(result.table) + ("/" + digest(result.rounds) if result.rounds is not None else "")
+            out[key] = tables_digest(result.table, result.rounds)
             print(out[key], key, flush=True)
         if args.python_path:
-            ways = {f"{key} compiled={compiled} batch={bs}": engine_digest(config, case["games"], compiled, bs)
-                    for compiled in (False, True) for bs in BATCH_SIZES}
+            ways = {}
+            for compiled in (False, True):
+                for bs in BATCH_SIZES:
+                    engine = Engine(config, compiled=compiled, batch_size=bs)
+                    ways[f"{key} compiled={compiled} batch={bs}"] = tables_digest(*engine.tables(0, case["games"]))
             out.update(ways)
             agree.append(len(set(ways.values()) | ({out[key]} if key in out else set())) == 1)  # and the runner's
             print(f"{'agree' if agree[-1] else 'DIFFER'} across paths and batch sizes:", key, flush=True)

@@ -10,6 +10,7 @@ shape, an illegal card or seat, or an exception is stopped with a
 from __future__ import annotations
 
 import traceback
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -99,8 +100,6 @@ class Rows(TableFields):
 
     def __init__(self, b: Buffers, phase: int, parity: int, sel: slice | NDArray[np.intp], made: list[Observation] | None = None) -> None:
         self._b, self.phase, self._parity, self._sel = b, phase, parity, sel
-        self._slots: NDArray[np.int32] | None = None
-        self._seat: NDArray[np.int32] | None = None
         self.players = b.players
         self.rules = b.rules
         self.made: list[Observation] = [] if made is None else made
@@ -132,20 +131,16 @@ class Rows(TableFields):
         sel = self._sel
         return sel.stop - sel.start if isinstance(sel, slice) else len(sel)
 
-    @property
+    @cached_property
     def slots(self) -> NDArray[np.int32]:
         """Slot of each row (looked up once: every field gathered from the batch state and every
         random number needs it)."""
-        if self._slots is None:
-            self._slots = self._rows("slots")
-        return self._slots
+        return self._rows("slots")
 
-    @property
+    @cached_property
     def seat(self) -> NDArray[np.int32]:
         """Acting seat of each row (looked up once)."""
-        if self._seat is None:
-            self._seat = self._rows("seat")
-        return self._seat
+        return self._rows("seat")
 
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")

@@ -104,6 +104,14 @@ class Engine:
             pass
         return run.finish()
 
+    def tables(self, first: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
+        """Play games (matches) ``first .. first + n_games - 1``; return their tables, as :func:`play_tables`."""
+        config = self.config
+        played = self.play(first, n_games)
+        if not config.match:
+            return records_table(config, played), None
+        return matches_table(config, played), rounds_table(config, played)
+
     def start(self, first: int, n_games: int) -> Run:
         """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
         return Run(self, first, n_games)
@@ -257,10 +265,6 @@ def play_tables(config: RunConfig, first_game: int, n_games: int) -> tuple[pa.Ta
         Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
         Schemas: :mod:`unosim.records`.
     """
-    engine = Engine(config)
-    played = engine.play(first_game, n_games)
-    if not config.match:
-        return records_table(config, played), None
-    return matches_table(config, played), rounds_table(config, played)
+    return Engine(config).tables(first_game, n_games)
 
 
