@@ -6,7 +6,10 @@ of the preset compiles: :func:`unosim.engine.compile_kernels`, the call with whi
 run's starting process compiles every kernel before its workers start
 (:func:`unosim.runner.execute`), so the kernels compile from scratch, all of them and
 only them. The child reports the seconds of its imports and of that call; this
-process reads the child's peak resident memory (``os.wait4``) and its CPU time. The
+process reads the child's peak resident memory and CPU time (``os.wait4``; the CPU
+time includes the helper process that compiles the kernels ``advance`` calls beside
+it, :mod:`unosim.kernel_cache`; ``--no-helper`` turns it off) and, from
+``compile.log``, the helper's peak memory: ``peak_gb`` is the sum of the two. The
 machine's load average is printed with each figure: on a shared machine compare
 figures taken together.
 
@@ -15,6 +18,7 @@ Usage::
     python experiments/cold_compile.py                      # party, 4 players, random, once
     python experiments/cold_compile.py --rules classic --repeat 3 --json
     python experiments/cold_compile.py --strategies random,greedy  # another line-up
+    python experiments/cold_compile.py --no-helper          # all in one process
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 CHILD = """
 import sys, time
@@ -40,11 +45,14 @@ print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
 """
 
 
-def measure(rules: str, players: int, strategies: str = "random") -> dict[str, float]:
-    """One cold compile in a child process: import and compile seconds, peak memory, CPU time."""
+def measure(rules: str, players: int, strategies: str = "random", helper: bool = True) -> dict[str, float]:
+    """One cold compile in a child process: import and compile seconds, peak memory (the child's
+    and its helper's), CPU time."""
     with tempfile.TemporaryDirectory(prefix="unosim-cold-") as cache:
-        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "UNOSIM_COMPILE_HELPER")}
         env["XDG_CACHE_HOME"] = cache
+        if not helper:
+            env["UNOSIM_COMPILE_HELPER"] = "0"
         load = os.getloadavg()[0]
         started = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-c", CHILD, rules, str(players), strategies], env=env, stdout=subprocess.PIPE, text=True)
@@ -55,6 +63,8 @@ def measure(rules: str, players: int, strategies: str = "random") -> dict[str, f
         if status != 0:
             raise SystemExit(f"the child failed (status {status})")
         imported, compiled = map(float, out.split())
+        helper_mib = sum(float(line.split()[5]) for log in Path(cache).glob("unosim/*/compile.log")
+                         for line in log.read_text().splitlines() if line.split()[1:2] == ["helper"])
     return {
         "rules": rules,
         "players": players,
@@ -63,7 +73,8 @@ def measure(rules: str, players: int, strategies: str = "random") -> dict[str, f
         "import_seconds": round(imported, 1),
         "wall_seconds": round(wall, 1),
         "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
-        "peak_gb": round(usage.ru_maxrss / 1024**2, 2),  # ru_maxrss is in KiB on Linux
+        "peak_gb": round((usage.ru_maxrss + 1024 * helper_mib) / 1024**2, 2),  # ru_maxrss is in KiB on Linux
+        "helper_peak_gb": round(helper_mib / 1024, 2),
         "load_before": round(load, 2),
         "load_after": round(os.getloadavg()[0], 2),
     }
@@ -76,14 +87,15 @@ def main() -> None:
     parser.add_argument("--strategies", default="random", help="the line-up, as unosim simulate --strategies")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
+    parser.add_argument("--no-helper", action="store_true", help="compile in one process (UNOSIM_COMPILE_HELPER=0)")
     args = parser.parse_args()
-    results = [measure(args.rules, args.players, args.strategies) for _ in range(args.repeat)]
+    results = [measure(args.rules, args.players, args.strategies, not args.no_helper) for _ in range(args.repeat)]
     if args.json:
         print(json.dumps(results))
         return
     for r in results:
         print(f"{r['rules']} {r['players']} players: compile {r['compile_seconds']} s (CPU {r['cpu_seconds']} s), "
-              f"peak {r['peak_gb']} GB, load {r['load_before']} -> {r['load_after']}")
+              f"peak {r['peak_gb']} GB (helper {r['helper_peak_gb']} GB), load {r['load_before']} -> {r['load_after']}")
     if len(results) > 1:
         print(f"median compile {statistics.median(r['compile_seconds'] for r in results):.1f} s, "
               f"median peak {statistics.median(r['peak_gb'] for r in results):.2f} GB")

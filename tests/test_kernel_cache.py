@@ -1,10 +1,12 @@
-"""Compile once per machine: the file lock, the marker, and a --jobs 2 run compiling in one process only.
+"""Compile once per machine: the file lock, the marker, a --jobs 2 run compiling in one process only,
+and the helper process of a cold compile with its plan.
 
 A cold compile of the engine takes minutes, so these tests never do one: the lock is
 tested on a tiny cached numba function compiled by three processes at once, the run on
 a copy of this machine's (warm) kernel cache without its marker, which makes the
 starting process take the cold path while the workers must not, and what the workers
-need on a fresh process that loads the (warm) cache.
+need on a fresh process that loads the (warm) cache. The helper compiles one small
+kernel of the plan into an empty cache, and loads the whole plan from a copy of the warm one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
 import pytest
 
 from unosim import kernel_cache
@@ -122,7 +125,7 @@ def test_a_run_compiles_in_the_starting_process_only(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     log = (_cache_of(home) / kernel_cache.LOG_NAME).read_text().split("\n")
-    entries = [line.split() for line in log if line]
+    entries = [line.split() for line in log if line and line.split()[1] != "helper"]
     assert [e[0] for e in entries] == [str(proc.pid)]  # only the starting process took the cold path
     assert (_cache_of(home) / kernel_cache.marker().name).is_file()
 
@@ -144,3 +147,79 @@ def test_compile_kernels_covers_what_the_chunks_call(tmp_path: Path, strategies:
     assert any(name == "unosim.kernels.advance.advance" for _, name, _ in calls)
     assert [name for stage, name, _ in calls if stage == "play" and not name.startswith("unosim.primitives.")] == []
     assert [name for _, name, cached in calls if not cached] == []
+
+
+# ------------------------------------------------------------------ the helper of a cold compile
+def test_the_compile_plan_is_for_these_kernel_sources() -> None:
+    """The shipped plan names cached functions with argument types that read back (constants'
+    ``Literal[int](0)`` too); it was recorded from these kernel sources (else it is not used, and
+    the cold compile takes longer)."""
+    plan = kernel_cache.load_plan()
+    assert plan is not None, "the kernel sources changed since the plan was recorded: run python experiments/compile_plan.py"
+    assert len(plan) >= 10
+    for module, name, args in plan:
+        kernel = getattr(__import__(module, fromlist=[name]), name)
+        assert isinstance(kernel, numba.core.registry.CPUDispatcher) and kernel._cache.__class__.__name__ != "NullCache", name
+        assert repr(kernel_cache.parse_types(args)) == args  # read back to the types recorded
+
+
+def test_the_helper_is_not_started_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("UNOSIM_COMPILE_HELPER", "0")
+    assert kernel_cache.start_helper() is None
+    monkeypatch.delenv("UNOSIM_COMPILE_HELPER")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})  # one core
+    assert kernel_cache.start_helper() is None
+    monkeypatch.undo()
+    stale = tmp_path / "plan.json"
+    stale.write_text(json.dumps({"digest": "0" * 16, "kernels": json.loads(kernel_cache.PLAN.read_text())["kernels"]}))
+    monkeypatch.setattr(kernel_cache, "PLAN", stale)
+    assert kernel_cache.load_plan() is None and kernel_cache.start_helper() is None
+
+
+def test_a_helper_still_running_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(kernel_cache, "cache_dir", lambda: tmp_path)  # an empty cache: it has a minute of work
+    if len(os.sched_getaffinity(0)) < 2:
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    helper = kernel_cache.start_helper()
+    assert helper is not None and helper.poll() is None
+    kernel_cache._stop(helper)
+    assert helper.returncode is not None
+
+
+HELPER_ONE = """
+import sys
+from unosim import kernel_cache
+from unosim.kernels.finish import walk_alive
+plan = [e for e in kernel_cache.load_plan() if e[1] == "walk_alive"]
+stale = [("unosim.kernels.finish", "no_such_kernel", "(int64,)"), ("unosim.kernels.finish", "walk_alive", "(int64, nonsense)")]
+done, compiled = kernel_cache.compile_plan(stale + plan)
+print(len(plan), done, compiled, sum(walk_alive.stats.cache_hits.values()))
+"""
+
+
+def test_the_helper_compiles_its_plan_into_the_cache(tmp_path: Path) -> None:
+    """Entries that no longer name a kernel or whose types do not parse are passed over; the others
+    compile into the cache, where the next process finds them."""
+    env = {**_env(tmp_path / "home"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", HELPER_ONE], env=env, capture_output=True, text=True, timeout=300)
+            for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr + runs[1].stderr
+    (n, done, compiled, hits), again = (list(map(int, r.stdout.split())) for r in runs)
+    assert n >= 1 and done == compiled == n and hits == 0  # the first process compiled every signature
+    assert again == [n, n, 0, n]  # the second loaded them all
+
+
+def test_the_helper_loads_the_whole_plan_from_a_warm_cache(tmp_path: Path) -> None:
+    """Every entry of the plan is a kernel and signature a compile of the engine put in the cache:
+    on a copy of this machine's warm cache the helper loads them all and compiles none."""
+    Engine(RunConfig.build(players=2, games=1)).play(0, 1)  # this machine's cache is warm from here on
+    cache = tmp_path / "cache"
+    shutil.copytree(kernel_cache.cache_dir(), cache, ignore=shutil.ignore_patterns(kernel_cache.LOG_NAME, "*.lock"))
+    env = {**_env(tmp_path / "home"), "NUMBA_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-c", "from unosim.kernel_cache import run_helper; run_helper()"],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = (cache / kernel_cache.LOG_NAME).read_text().splitlines()
+    pid, kind, done, compiled, seconds, peak = line.split()
+    assert kind == "helper" and int(done) == len(kernel_cache.load_plan() or []) and int(compiled) == 0
+    assert float(seconds) > 0 and float(peak) > 0

@@ -47,7 +47,7 @@ def test_a_wheel_holds_the_strategies_inside_unosim(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "unosim/strategies/greedy.py" in names and "unosim/strategies/__init__.py" in names
     assert not any(n.startswith("strategies/") for n in names)
-    for data in ("unosim/decks/classic.toml", "unosim/studies/default.toml"):
+    for data in ("unosim/decks/classic.toml", "unosim/studies/default.toml", "unosim/kernels/compile_plan.json"):
         assert data in names
     assert any(n.startswith("unosim/strategies/tuned/") for n in names)
     assert "unosim/strategies/rules/holder.toml" in names

@@ -21,13 +21,32 @@ While it compiles, the process runs Python's garbage collector less often
 (:data:`COMPILE_GC_THRESHOLD`): numba keeps millions of objects alive during a
 compile, and with the default thresholds the collector scanned them again and
 again.
+
+A cold compile of the engine uses a second core when there is one: numba
+first spends a third of the compile inlining the per-turn rules into
+``advance`` (nothing else can happen meanwhile), then compiles, one after the
+other, the functions ``advance`` calls (``kernel`` and ``leaf`` functions,
+all cached: :mod:`unosim.kernels.jit`). A helper process (:func:`run_helper`,
+started by :func:`ensure_compiled`) compiles those into the cache meanwhile,
+from the shipped :data:`PLAN` (the functions and argument types, in the order
+``advance`` reaches them), and the compiling process loads them from the
+cache when it gets there. The same code either way: a cached function keeps
+its LLVM IR, which is what ``advance`` links and inlines; the plan only
+decides who compiles it. A plan made for other kernel
+sources (:data:`~unosim.kernels.SOURCE_DIGEST`) is not used;
+``experiments/compile_plan.py`` writes it anew. ``UNOSIM_COMPILE_HELPER=0``
+turns the helper off. It logs ``<pid> helper <kernels> <compiled> <seconds> <peak MiB>``.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
+import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -40,16 +59,21 @@ from filelock import FileLock
 from .kernels import SOURCE_DIGEST
 
 __all__ = [
-    "COMPILE_GC_THRESHOLD", "DEFAULT_COMPILE_SECONDS", "LOG_NAME", "cache_dir", "ensure_compiled", "expected_seconds", "is_cold",
-    "marker",
+    "COMPILE_GC_THRESHOLD", "DEFAULT_COMPILE_SECONDS", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "ensure_compiled",
+    "expected_seconds", "is_cold", "load_plan", "marker", "parse_types", "run_helper", "start_helper",
 ]
 
 T = TypeVar("T")
 
-DEFAULT_COMPILE_SECONDS = 80
-"""The cold compile time shown before the first compile on a machine (about 80 s on a quiet
-2-core machine, see README); later versions show the time the previous compile took."""
+DEFAULT_COMPILE_SECONDS = 60
+"""The cold compile time shown before the first compile on a machine (50–55 s on the 2-core
+machine in a slow hour, with the helper; see README); later versions show the time the previous
+compile took."""
 LOG_NAME = "compile.log"
+PLAN = Path(__file__).parent / "kernels" / "compile_plan.json"
+"""The cached functions a cold compile of ``advance`` compiles on its way, as ``[module, function,
+argument types]`` in the order it reaches them, with the :data:`~unosim.kernels.SOURCE_DIGEST` of
+the sources it was recorded from (``experiments/compile_plan.py`` records it)."""
 COMPILE_GC_THRESHOLD = (100_000, 50, 50)
 """The garbage collector's thresholds (:func:`gc.set_threshold`) during a cold compile; Python's
 are (700, 10, 10). Measured on a party cold compile (issue 10): the collector took 20 s of 100 s
@@ -116,6 +140,7 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     -------
     The result of ``call()``.
     """
+    engine = dispatchers is None
     if dispatchers is None:
         from .kernels.advance import advance
 
@@ -131,7 +156,11 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     with FileLock(directory / "compile.lock"), _fewer_collections():
         started = time.perf_counter()
         before = _misses(dispatchers)
-        result = call()
+        helper = start_helper() if engine and is_cold() else None
+        try:
+            result = call()
+        finally:
+            _stop(helper)
         seconds = time.perf_counter() - started
         compiled = _misses(dispatchers) > before
         if compiled or is_cold():
@@ -140,3 +169,85 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
             log.write(f"{os.getpid()} {'compiled' if compiled else 'loaded'} {seconds:.1f}\n")
     _ready.add(key)
     return result
+
+
+# ------------------------------------------------------------------ the helper of a cold compile
+def load_plan() -> list[tuple[str, str, str]] | None:
+    """The entries of :data:`PLAN`, or ``None`` when it was made for other kernel sources (or is missing)."""
+    try:
+        plan = json.loads(PLAN.read_text())
+    except (OSError, ValueError):
+        return None
+    if plan.get("digest") != SOURCE_DIGEST:
+        return None
+    return [tuple(entry) for entry in plan["kernels"]]
+
+
+def start_helper() -> subprocess.Popen[bytes] | None:
+    """Start the process that compiles the :data:`PLAN` into the cache; ``None`` when it would not
+    help: one core only, no plan for these sources, or ``UNOSIM_COMPILE_HELPER=0``."""
+    if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or len(os.sched_getaffinity(0)) < 2 or load_plan() is None:
+        return None
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir())}  # the same cache, however this process found it
+    command = [sys.executable, "-c", "from unosim.kernel_cache import run_helper; run_helper()"]
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _stop(helper: subprocess.Popen[bytes] | None) -> None:
+    """End the helper: what it has not compiled yet, the compiling process has (numba writes each cache
+    entry to a temporary file first, so an entry cut off is never read)."""
+    if helper is not None and helper.poll() is None:
+        helper.terminate()
+        try:
+            helper.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper.wait()
+
+
+class _Literals:
+    """``Literal[int](2)``, as numba writes a constant argument's type, back to that type."""
+
+    def __getitem__(self, kind: Any) -> Callable[[Any], Any]:
+        from numba.core import types
+
+        return types.literal  # the value gives the kind
+
+
+def parse_types(text: str) -> tuple[Any, ...]:
+    """The argument types of a :data:`PLAN` entry: the ``repr`` of a tuple of numba types, read back."""
+    from numba.core import types
+
+    names = {"int": int, "float": float, **vars(types), "Literal": _Literals()}  # numba's bool, Python's int
+    parsed = eval(text, {"__builtins__": {}}, names)  # the plan is shipped with the package, not user input
+    if not isinstance(parsed, tuple) or not all(isinstance(t, types.Type) for t in parsed):
+        raise ValueError(f"not a tuple of numba types: {text}")
+    return parsed
+
+
+def compile_plan(entries: list[tuple[str, str, str]]) -> tuple[int, int]:
+    """Compile (or load) each ``(module, function, argument types)`` of ``entries`` into the cache, in
+    order; an entry that no longer names a cached kernel or whose types do not parse is passed over.
+    Returns how many entries were compiled or loaded, and how many of them compiled."""
+    done = compiled = 0
+    for module, name, args in entries:
+        try:
+            kernel = getattr(importlib.import_module(module), name)
+            before = _misses((kernel,))
+            kernel.compile(parse_types(args))
+        except Exception:  # a stale entry: the compiling process compiles what it needs itself
+            continue
+        done += 1
+        compiled += _misses((kernel,)) > before
+    return done, compiled
+
+
+def run_helper() -> None:
+    """The helper process: compile the :data:`PLAN`, then log ``<pid> helper <kernels> <compiled>
+    <seconds> <peak MiB>`` to ``compile.log``."""
+    started = time.perf_counter()
+    with _fewer_collections():
+        done, compiled = compile_plan(load_plan() or [])
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    with open(cache_dir() / LOG_NAME, "a") as log:
+        log.write(f"{os.getpid()} helper {done} {compiled} {time.perf_counter() - started:.1f} {peak:.0f}\n")

@@ -1,0 +1,103 @@
+"""Write the plan of a cold compile's helper process: ``unosim/kernels/compile_plan.json``.
+
+Compiles the engine in a fresh, temporary cache with the helper off
+(``UNOSIM_COMPILE_HELPER=0``) and records, from numba's event API, every cached
+kernel (``cache=True``) compiled on the way to ``advance``, with its argument
+types, in the order the compile reached them: the plan
+:func:`unosim.kernel_cache.compile_plan` follows in the helper. Run it after
+changing a kernel module (``tests/test_kernel_cache.py`` fails until then: a plan
+made for other sources is not used, and the cold compile takes longer).
+
+``--check`` then compiles the engine twice more, each in a fresh cache, with the
+helper and without, and compares ``advance``'s machine code: the same instructions
+(numba's per-process counters in symbol names aside), or it says where they differ.
+
+Usage::
+
+    python experiments/compile_plan.py            # write the plan
+    python experiments/compile_plan.py --check    # and check the helper changes no code
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ASM = """
+import sys
+from unosim.bench import _config
+from unosim.engine import compile_kernels
+from unosim.kernels.advance import advance
+compile_kernels([_config("party", 4, "random", 0, None)])
+(asm,) = advance.inspect_asm().values()
+sys.stdout.write(asm)
+"""
+
+
+def machine_code(helper: bool) -> list[str]:
+    """``advance``'s assembly from a cold compile in a fresh cache, normalised: numba numbers each
+    compiled function in a process (``B3v36B`` in a symbol), LLVM numbers duplicates (``.12``), and
+    a process that compiled fewer functions itself declares fewer unused environment symbols."""
+    with tempfile.TemporaryDirectory(prefix="unosim-plan-check-") as cache:
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        env.update(XDG_CACHE_HOME=cache, UNOSIM_COMPILE_HELPER="1" if helper else "0")
+        asm = subprocess.run([sys.executable, "-c", ASM], env=env, capture_output=True, text=True, check=True).stdout
+    lines = (re.sub(r"\.\d+\b", "", re.sub(r"B\d+v\d+B", "BvB", line)) for line in asm.splitlines())
+    return [line for line in lines if not re.match(r"\s*\.(comm|type)\s+_ZN08NumbaEnv.*(,8,8|@object)$", line)]
+
+
+def check() -> None:
+    """Compare ``advance``'s machine code compiled with the helper and without."""
+    helped, alone = machine_code(True), machine_code(False)
+    if helped == alone:
+        print(f"with the helper and without: the same machine code ({len(alone)} lines of assembly)")
+        return
+    diff = list(difflib.unified_diff(alone, helped, "without the helper", "with the helper", lineterm="", n=1))
+    print("\n".join(diff[:60]))
+    raise SystemExit(f"the machine code differs ({len(diff)} lines of diff)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="also check that the helper changes no machine code")
+    args = parser.parse_args()
+    write()
+    if args.check:
+        check()
+
+
+def write() -> None:
+    """Record the plan in a fresh cache (in this process) and write it."""
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="unosim-plan-")  # before numba reads it
+    os.environ["UNOSIM_COMPILE_HELPER"] = "0"
+
+    from numba.core import event
+    from numba.core.caching import NullCache
+
+    from unosim import kernel_cache
+    from unosim.bench import _config
+    from unosim.engine import compile_kernels
+    from unosim.kernels import SOURCE_DIGEST
+
+    with event.install_recorder("numba:compile") as compiles:
+        compile_kernels([_config("party", 4, "random", 0, None)])
+    kernels: list[list[str]] = []
+    for _, ev in compiles.buffer:
+        dispatcher = ev.data["dispatcher"]
+        func = dispatcher.py_func
+        entry = [func.__module__, func.__qualname__, repr(ev.data["args"])]
+        if ev.is_start and func.__qualname__ != "advance" and not isinstance(dispatcher._cache, NullCache) and entry not in kernels:
+            kernels.append(entry)
+    lines = ",\n".join(f"  {json.dumps(entry)}" for entry in kernels)  # one kernel a line
+    kernel_cache.PLAN.write_text(f'{{"digest": {json.dumps(SOURCE_DIGEST)}, "kernels": [\n{lines}\n]}}\n')
+    print(f"{kernel_cache.PLAN}: {len(kernels)} kernels for sources {SOURCE_DIGEST}")
+
+
+if __name__ == "__main__":
+    main()
