@@ -167,7 +167,7 @@ def test_the_helper_is_not_started_where_it_cannot_help(monkeypatch: pytest.Monk
     monkeypatch.setenv("UNOSIM_COMPILE_HELPER", "0")
     assert kernel_cache.start_helper() is None
     monkeypatch.delenv("UNOSIM_COMPILE_HELPER")
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})  # one core
+    monkeypatch.setattr(kernel_cache, "_cores", lambda: 1)
     assert kernel_cache.start_helper() is None
     monkeypatch.undo()
     stale = tmp_path / "plan.json"
@@ -178,8 +178,7 @@ def test_the_helper_is_not_started_where_it_cannot_help(monkeypatch: pytest.Monk
 
 def test_a_helper_still_running_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(kernel_cache, "cache_dir", lambda: tmp_path)  # an empty cache: it has a minute of work
-    if len(os.sched_getaffinity(0)) < 2:
-        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(kernel_cache, "_cores", lambda: 2)
     helper = kernel_cache.start_helper()
     assert helper is not None and helper.poll() is None
     kernel_cache._stop(helper)

@@ -44,7 +44,6 @@ import gc
 import importlib
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -186,11 +185,26 @@ def load_plan() -> list[tuple[str, str, str]] | None:
 def start_helper() -> subprocess.Popen[bytes] | None:
     """Start the process that compiles the :data:`PLAN` into the cache; ``None`` when it would not
     help: one core only, no plan for these sources, or ``UNOSIM_COMPILE_HELPER=0``."""
-    if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or len(os.sched_getaffinity(0)) < 2 or load_plan() is None:
+    if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or _cores() < 2 or load_plan() is None:
         return None
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir())}  # the same cache, however this process found it
     command = [sys.executable, "-c", "from unosim.kernel_cache import run_helper; run_helper()"]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS: no affinity
+
+
+def _peak_mib() -> float:
+    """This process's peak resident memory in MiB (0 where the ``resource`` module is missing: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024**2 if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
 
 
 def _stop(helper: subprocess.Popen[bytes] | None) -> None:
@@ -248,6 +262,6 @@ def run_helper() -> None:
     started = time.perf_counter()
     with _fewer_collections():
         done, compiled = compile_plan(load_plan() or [])
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    peak = _peak_mib()
     with open(cache_dir() / LOG_NAME, "a") as log:
         log.write(f"{os.getpid()} helper {done} {compiled} {time.perf_counter() - started:.1f} {peak:.0f}\n")
