@@ -65,7 +65,7 @@ __all__ = [
 T = TypeVar("T")
 
 DEFAULT_COMPILE_SECONDS = 60
-"""The cold compile time shown before the first compile on a machine (50–55 s on the 2-core
+"""The cold compile time shown before the first compile on a machine (45–55 s on the 2-core
 machine in a slow hour, with the helper; see README); later versions show the time the previous
 compile took."""
 LOG_NAME = "compile.log"
