@@ -6,7 +6,9 @@ specialisations (one per distinct argument types; a constant argument is a type 
 own) and its compile seconds, *inclusive* of the functions it compiled on the way; the
 time spent holding the LLVM lock (LLVM optimisation and code generation); and numba's
 own pass times for the phase machine ``advance`` (the IR inliner, type inference,
-lowering). ``unosim/kernels/jit.py`` says how these figures chose each function's mode.
+lowering). It compiles in one process, without the helper of a cold compile
+(:mod:`unosim.kernel_cache`). ``unosim/kernels/jit.py`` says how these figures chose each
+function's mode.
 
 Usage::
 
@@ -30,6 +32,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="functions to list")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="unosim-profile-")  # before numba reads it
+    os.environ["UNOSIM_COMPILE_HELPER"] = "0"  # all in this process: a helper's work would show as loads here
 
     from numba.core import event
 
