@@ -61,6 +61,11 @@ class RandomStrategy(Strategy):
         """With no keeping and no bluffing, :meth:`play_drawn` is the base class's."""
         return self.keep_rate == 0 and self.bluff_rate == 0
 
+    @property
+    def never_challenges(self) -> bool:
+        """With no challenges, :meth:`challenge` is the base class's."""
+        return self.challenge_rate == 0
+
     def play(self, obs: Observation) -> NDArray[np.integer]:
         cards = sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
         if self.bluff_rate > 0:

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from .batch import Buffers
 from .cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
-from .fast_paths import asks_forget_uno
+from .fast_paths import asks_forget_uno, asks_play_drawn
 from .kernels import layout as L
 from .kernels.rng import seat_uniforms
 from .observation import (
@@ -196,6 +196,7 @@ class Decisions:
         self.strategies = list(strategies)
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
+        self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
 
     def decide(self, b: Buffers, parity: int) -> None:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
@@ -313,7 +314,10 @@ class Decisions:
         self._follow_ups(strat, k, obs, self._whole(k, "play", obs, self._ask(k, "play", obs), (len(obs),)), dec)
 
     def _drawn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        flags = self._array(k, "play_drawn", obs, self._ask(k, "play_drawn", obs), (len(obs),)).astype(bool)
+        if self.asks_play_drawn[k]:
+            flags = self._array(k, "play_drawn", obs, self._ask(k, "play_drawn", obs), (len(obs),)).astype(bool)
+        else:  # a trusted declaration: the answer of Strategy.play_drawn, without the call
+            flags = obs.legal[np.arange(len(obs)), obs.drawn]
         dec[:, L.D_FLAG] = flags
         self._follow_ups(strat, k, obs, np.where(flags, obs.drawn, -1).astype(np.int64), dec)
 

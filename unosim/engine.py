@@ -26,7 +26,7 @@ from . import kernel_cache, registry
 from .batch import Buffers, Played
 from .config import RunConfig
 from .decisions import Decisions, StrategyError, compile_helpers
-from .fast_paths import auto_drawn_mask, compiled_policy, rule_program
+from .fast_paths import auto_drawn_mask, compiled_policy, no_challenge_mask, rule_program
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.policy import POLICY_RULES
@@ -82,6 +82,7 @@ class Engine:
         self.lineup = np.asarray(lineup, np.int32)
         self.cfg[L.C_N_STRATS] = len(strategies)
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
+        self.cfg[L.C_NO_CHALLENGE] = no_challenge_mask(self.strategies)
         self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
         self.cfg[L.C_ALL_COMPILED] = 0
         if self.compiled:

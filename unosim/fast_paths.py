@@ -3,7 +3,7 @@
 A fast path answers a decision without asking the strategy's Python method:
 a compiled in-kernel transcription of a shipped strategy
 (:mod:`unosim.kernels.policy`), playing a legal drawn card without asking, or
-skipping the UNO-call question. It must never change what is played, so it is
+skipping the UNO-call or the challenge question. It must never change what is played, so it is
 taken only when the methods it stands for are exactly the ones it was written
 from. A user's subclass that overrides one decision is therefore always asked
 through Python, whatever flags it inherits.
@@ -19,10 +19,10 @@ through Python, whatever flags it inherits.
   the built-in does, drawing the same uniforms
   (``tests/test_compiled_policies.py`` plays both paths and compares the records).
 - **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
-  :attr:`Strategy.never_forgets_uno`) are trusted only when the decision
+  :attr:`Strategy.never_forgets_uno`, :attr:`Strategy.never_challenges`) are trusted only when the decision
   methods they summarise resolve to the class that declared the shortcut (or
-  one of its bases): a subclass overriding ``play_drawn`` or ``forget_uno``
-  loses the shortcut it inherited.
+  one of its bases): a subclass overriding ``play_drawn``, ``forget_uno`` or
+  ``challenge`` loses the shortcut it inherited.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from .rulebot.program import RuleProgram
 
 __all__ = [
-    "COMPILED", "DECISIONS", "RESTATED", "asks_forget_uno", "auto_drawn_mask", "compiled_policy", "plays_drawn_unasked",
-    "rule_program",
+    "COMPILED", "DECISIONS", "RESTATED", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
+    "compiled_policy", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
 ]
 
 DECISIONS = (
@@ -117,10 +117,24 @@ def asks_forget_uno(strat: Strategy) -> bool:
     return not (_trusted(strat, "never_forgets_uno", ("forget_uno",)) and strat.never_forgets_uno)
 
 
+def asks_play_drawn(strat: Strategy) -> bool:
+    """Whether the engine must ask ``play_drawn`` (not when a trusted shortcut says it plays a legal drawn card)."""
+    return not (_trusted(strat, "plays_legal_drawn_card", ("play_drawn",)) and strat.plays_legal_drawn_card)
+
+
 def plays_drawn_unasked(strat: Strategy) -> bool:
     """Whether a legal drawn card may be played without asking ``play_drawn`` and ``forget_uno``."""
-    declared = _trusted(strat, "plays_legal_drawn_card", ("play_drawn",)) and strat.plays_legal_drawn_card
-    return declared and not asks_forget_uno(strat)
+    return not asks_play_drawn(strat) and not asks_forget_uno(strat)
+
+
+def asks_challenge(strat: Strategy) -> bool:
+    """Whether the engine must ask ``challenge`` (not when a trusted shortcut says it never challenges)."""
+    return not (_trusted(strat, "never_challenges", ("challenge",)) and strat.never_challenges)
+
+
+def no_challenge_mask(strategies: list[Strategy]) -> int:
+    """Bit k set when strategy k is not asked whether to challenge (see :func:`asks_challenge`)."""
+    return sum(1 << k for k, strat in enumerate(strategies) if not asks_challenge(strat))
 
 
 def auto_drawn_mask(strategies: list[Strategy]) -> int:

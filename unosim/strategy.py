@@ -131,6 +131,16 @@ class Strategy(metaclass=_ChecksParameters):
         return self.forget_uno_rate == 0.0
 
     @property
+    def never_challenges(self) -> bool:
+        """Declared shortcut: :meth:`challenge` always answers no (the engine then skips asking).
+
+        Trusted only while ``challenge`` is the method of the class declaring
+        this property (see :mod:`unosim.fast_paths`): a subclass overriding
+        ``challenge`` is always asked.
+        """
+        return True
+
+    @property
     def plays_legal_drawn_card(self) -> bool:
         """Declared shortcut: :meth:`play_drawn` plays a legal drawn card and never bluffs.
 

@@ -23,6 +23,7 @@ from .layout import (
     C_CHECK,
     C_MATCH,
     C_N_STRATS,
+    C_NO_CHALLENGE,
     C_PLAYERS,
     C_POLICY0,
     C_TRACE,
@@ -145,10 +146,14 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                     if ph == PH_CATCH:
                         return False
                     actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
-                    pol = cfg[C_POLICY0 + seat_strat[s, actor]]
-                    if pol == 0:
+                    k = seat_strat[s, actor]
+                    pol = cfg[C_POLICY0 + k]
+                    if pol != 0:
+                        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
+                    elif ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
+                        card, colour, flag, pair = -1, -1, 0, -1  # declared in advance: no challenge
+                    else:
                         return False
-                    card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
                 forget = 0
             elif r == ROW_AUTO:
                 slot[s, F_ROW] = -1

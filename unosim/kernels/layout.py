@@ -61,7 +61,7 @@ passed through inside one ``advance`` call.
 __all__ = [
     "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DECK_SIZE", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD",
     "C_FIRST_WILD", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS",
-    "C_N_STRATS", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST",
+    "C_N_STRATS", "C_NO_CHALLENGE", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST",
     "C_RELINK_DIFFER", "C_REV2_SKIPS", "C_SCORING", "C_SPEED", "C_SPEED_ERR_PPM", "C_SYMBOL_MATCH", "C_TARGET",
     "C_TRACE", "C_UNO_PENALTY", "C_WD4_CHALLENGE", "C_WD4_WHEN", "CT_END", "CT_NEXT", "CT_PAUSED", "CT_ROUNDS",
     "CT_TRACE_ROOM", "CT_WAIT", "D_A", "D_B", "D_CARD", "D_COLOUR", "D_FLAG", "D_FORGET", "DISC", "DR_CHALLENGE",
@@ -273,7 +273,8 @@ C_TRACE = 27
 C_CHECK = 28  # verify card conservation after every step
 C_N_STRATS = 29
 C_AUTO_DRAWN = 30  # bit k: strategy k always plays a legal drawn card and never forgets UNO
-C_POLICY0 = 31  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
+C_NO_CHALLENGE = 31  # bit k: strategy k never challenges a Wild Draw Four (W-2)
+C_POLICY0 = 32  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
 C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compiled policy
 N_CFG = C_ALL_COMPILED + 1
 

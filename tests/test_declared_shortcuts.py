@@ -1,0 +1,84 @@
+"""Declared shortcuts (:mod:`unosim.fast_paths`) skip a question, never change a game.
+
+A strategy declaring ``never_challenges``, ``plays_legal_drawn_card`` or
+``never_forgets_uno`` is not asked that question; the engine answers it as the
+method would. Each test plays the same games with the declaration switched
+off in a subclass (so the question is asked through Python) and compares
+records, and counts the questions asked. Rule W-2 (challenges) and T-3 (a
+drawn card may be played at once) are the decisions concerned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from unosim import registry
+from unosim.config import RunConfig
+from unosim.decisions import Decisions
+from unosim.engine import Engine
+from unosim.fast_paths import asks_challenge, asks_play_drawn, no_challenge_mask
+from unosim.kernels import layout as L
+from unosim.strategy import Strategy
+
+RANDOM = registry.resolve("random")
+ASK = Decisions._ask
+
+
+def _asked(parent: type, shortcut: str) -> type:
+    """A subclass of ``parent`` that declares ``shortcut`` false (and overrides no decision)."""
+    return type(f"Asked_{shortcut}", (parent,), {shortcut: property(lambda self: False)})
+
+
+def _play(strategy: Strategy, monkeypatch: pytest.MonkeyPatch, games: int = 300) -> tuple[np.ndarray, Counter]:
+    """Records of ``games`` classic 4-player games of ``strategy`` at every seat, asked through
+    Python, and how often each decision method was called."""
+    asked: Counter = Counter()
+
+    def counting(self, k, decision, rows, *args):
+        asked[decision] += 1
+        return ASK(self, k, decision, rows, *args)
+
+    monkeypatch.setattr(Decisions, "_ask", counting)
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=17)
+    engine = Engine(config, compiled=False, batch_size=64)
+    engine.set_strategies([strategy], ["s"], [0, 0, 0, 0])
+    return engine.play(0, games).rec, asked
+
+
+@pytest.mark.parametrize("parent", [Strategy, RANDOM], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("shortcut, decision", [("never_challenges", "challenge"), ("plays_legal_drawn_card", "play_drawn"),
+                                                ("never_forgets_uno", "forget_uno")])
+def test_a_declared_shortcut_plays_the_games_of_asking(parent: type, shortcut: str, decision: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, asked_fast = _play(parent(), monkeypatch)
+    slow, asked_slow = _play(_asked(parent, shortcut)(), monkeypatch)
+    assert np.array_equal(fast, slow)
+    assert asked_fast[decision] == 0 < asked_slow[decision]
+
+
+def test_W2_no_challenge_rows_for_a_declared_strategy() -> None:
+    """W-2: a Wild Draw Four played against a strategy that declares ``never_challenges`` is
+    drawn without a challenge row; with the declaration off, every one is a challenge row."""
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=2)
+    rows = {}
+    for label, strategy in (("declared", RANDOM()), ("asked", _asked(RANDOM, "never_challenges")())):
+        engine = Engine(config, compiled=False, batch_size=32)
+        engine.set_strategies([strategy], ["s"], [0, 0, 0, 0])
+        run, n = engine.start(0, 100), 0
+        while run.advance():
+            n += int(run.buffers.group_count[L.PH_CHALLENGE])
+            run.decide()
+        rows[label] = (n, int(run.finish().rec[:, L.R_CHALLENGES].sum()))
+    assert rows["declared"][0] == 0 and rows["asked"][0] > 0
+    assert rows["declared"][1] == rows["asked"][1] == 0  # nobody challenged either way
+
+
+def test_a_shortcut_holds_only_for_the_parameters_and_methods_it_summarises() -> None:
+    assert not asks_challenge(RANDOM()) and asks_challenge(RANDOM(challenge_rate=0.5))
+    assert not asks_play_drawn(RANDOM()) and asks_play_drawn(RANDOM(keep_rate=0.1))
+    overriding = type("Challenger", (RANDOM,), {"challenge": lambda self, obs: np.ones(len(obs), bool)})
+    assert asks_challenge(overriding())
+    assert no_challenge_mask([RANDOM(), overriding(), Strategy()]) == 0b101
