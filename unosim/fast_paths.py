@@ -105,21 +105,27 @@ def rule_program(strat: Strategy) -> RuleProgram:
     return load_program(name) if name is not None else strat.program  # type: ignore[attr-defined]
 
 
-def _trusted(strat: Strategy, shortcut: str, methods: tuple[str, ...]) -> bool:
-    """True when ``methods`` resolve to the class declaring ``shortcut`` or one of its bases."""
+def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
+    """True when ``strat`` declares ``shortcut`` and ``method`` resolves to the class declaring it or
+    one of its bases (a subclass overriding ``method`` loses the shortcut it inherited)."""
     cls = type(strat)
     owner = next(k for k in cls.__mro__ if shortcut in vars(k))
-    return all(getattr(cls, m) is getattr(owner, m) for m in methods)
+    return getattr(cls, method) is getattr(owner, method) and bool(getattr(strat, shortcut))
+
+
+def _mask(strategies: list[Strategy], test: Callable[[Strategy], bool]) -> int:
+    """Bit k set where ``test(strategies[k])``."""
+    return sum(1 << k for k, strat in enumerate(strategies) if test(strat))
 
 
 def asks_forget_uno(strat: Strategy) -> bool:
     """Whether the engine must ask ``forget_uno`` (not when a trusted shortcut says it never forgets)."""
-    return not (_trusted(strat, "never_forgets_uno", ("forget_uno",)) and strat.never_forgets_uno)
+    return not _declares(strat, "never_forgets_uno", "forget_uno")
 
 
 def asks_play_drawn(strat: Strategy) -> bool:
     """Whether the engine must ask ``play_drawn`` (not when a trusted shortcut says it plays a legal drawn card)."""
-    return not (_trusted(strat, "plays_legal_drawn_card", ("play_drawn",)) and strat.plays_legal_drawn_card)
+    return not _declares(strat, "plays_legal_drawn_card", "play_drawn")
 
 
 def plays_drawn_unasked(strat: Strategy) -> bool:
@@ -129,14 +135,14 @@ def plays_drawn_unasked(strat: Strategy) -> bool:
 
 def asks_challenge(strat: Strategy) -> bool:
     """Whether the engine must ask ``challenge`` (not when a trusted shortcut says it never challenges)."""
-    return not (_trusted(strat, "never_challenges", ("challenge",)) and strat.never_challenges)
+    return not _declares(strat, "never_challenges", "challenge")
 
 
 def no_challenge_mask(strategies: list[Strategy]) -> int:
     """Bit k set when strategy k is not asked whether to challenge (see :func:`asks_challenge`)."""
-    return sum(1 << k for k, strat in enumerate(strategies) if not asks_challenge(strat))
+    return _mask(strategies, lambda strat: not asks_challenge(strat))
 
 
 def auto_drawn_mask(strategies: list[Strategy]) -> int:
     """Bit k set when strategy k's legal drawn cards are played without asking (see :func:`plays_drawn_unasked`)."""
-    return sum(1 << k for k, strat in enumerate(strategies) if plays_drawn_unasked(strat))
+    return _mask(strategies, plays_drawn_unasked)

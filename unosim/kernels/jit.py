@@ -51,8 +51,9 @@ kernel = njit(cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-
 rule = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]
 """A per-turn rule inlined at its call site (numba IR)."""
 
-leaf = njit(cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]
-"""A small function compiled on its own and cached, inlined by LLVM at its call sites."""
+leaf = kernel
+"""A small function compiled on its own and cached, inlined by LLVM at its call sites: the options
+of :data:`kernel` (the helper of a cold compile needs both cached), named for where it is called from."""
 
 
 def leaf_for(signature: str) -> Any:
