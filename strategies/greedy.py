@@ -22,5 +22,11 @@ class GreedyStrategy(Strategy):
 
     name = "greedy"
 
+    @property
+    def forced_draw_uniforms(self) -> int:
+        """:meth:`play` draws one uniform per row (:func:`~unosim.primitives.sample_best`) and answers
+        :data:`~unosim.strategy.DRAW` when nothing is playable."""
+        return 1
+
     def play(self, obs: Observation) -> NDArray[np.integer]:
         return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())

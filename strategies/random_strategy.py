@@ -66,6 +66,12 @@ class RandomStrategy(Strategy):
         """With no challenges, :meth:`challenge` is the base class's."""
         return self.challenge_rate == 0
 
+    @property
+    def forced_draw_uniforms(self) -> int:
+        """:meth:`play` draws one uniform per row, one more for bluffs and one more for drawing by
+        choice when their rates are on, and answers :data:`~unosim.strategy.DRAW` when nothing is playable."""
+        return 1 + (self.bluff_rate > 0) + (self.draw_rate > 0)
+
     def play(self, obs: Observation) -> NDArray[np.integer]:
         cards = sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
         if self.bluff_rate > 0:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from unosim import registry
 from unosim.cards import CARD_COLOUR, CARD_FACE, CARD_NAMES, COLOUR_NAMES
 from unosim.config import RunConfig
 from unosim.engine import Engine, StrategyError
@@ -110,11 +111,20 @@ def refused(position: Position, script: list[tuple[Any, ...]], **kwargs: Any) ->
 CLASSIC_DECK = RunConfig.build(players=2, games=1).rules.load_deck().array(1).astype(np.int64)
 
 
+class _AskedEveryTurn(registry.resolve("random")):
+    """``random``, asked even on a turn with nothing to play."""
+
+    forced_draw_uniforms = None
+
+
 def first_decisions(n_games: int, *, players: int = 4, rules: str = "classic", **overrides: Any) -> tuple[Any, np.ndarray]:
     """Deal games 0..n-1 of a traced run; return the buffers at each game's first decision, and the trace."""
     cfg = RunConfig.build(rules=rules, players=players, seed=SEED, games=n_games, overrides=overrides or None)
-    # compiled=False: the random strategy is asked in Python, so every slot waits at its first decision
-    run = Engine(cfg, batch_size=n_games, trace=True, check=True, compiled=False).start(0, n_games)
+    # compiled=False: the random strategy is asked in Python, so every slot waits at its first decision;
+    # with its forced_draw_uniforms switched off, also a first turn with nothing to play
+    engine = Engine(cfg, batch_size=n_games, trace=True, check=True, compiled=False)
+    engine.set_strategies([_AskedEveryTurn()], ["random"], [0] * players)
+    run = engine.start(0, n_games)
     run.advance()
     b = run.buffers
     assert b.game.tolist() == list(range(n_games))

@@ -26,7 +26,7 @@ from . import kernel_cache, registry
 from .batch import Buffers, Played
 from .config import RunConfig
 from .decisions import Decisions, StrategyError, compile_helpers
-from .fast_paths import auto_drawn_mask, compiled_policy, no_challenge_mask, rule_program
+from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, no_challenge_mask, rule_program
 from .kernels import layout as L
 from .kernels.advance import advance
 from .kernels.policy import POLICY_RULES
@@ -83,6 +83,11 @@ class Engine:
         self.cfg[L.C_N_STRATS] = len(strategies)
         self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
         self.cfg[L.C_NO_CHALLENGE] = no_challenge_mask(self.strategies)
+        self.cfg[L.C_FORCED0 : L.C_FORCED0 + 16] = 0
+        for k, strat in enumerate(self.strategies):
+            uniforms = forced_draw_uniforms(strat)
+            if uniforms is not None:
+                self.cfg[L.C_FORCED0 + k] = uniforms + 1
         self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
         self.cfg[L.C_ALL_COMPILED] = 0
         if self.compiled:

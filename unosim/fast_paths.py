@@ -3,7 +3,8 @@
 A fast path answers a decision without asking the strategy's Python method:
 a compiled in-kernel transcription of a shipped strategy
 (:mod:`unosim.kernels.policy`), playing a legal drawn card without asking, or
-skipping the UNO-call or the challenge question. It must never change what is played, so it is
+skipping the UNO-call or the challenge question, or drawing for a strategy on a turn with
+nothing to play. It must never change what is played, so it is
 taken only when the methods it stands for are exactly the ones it was written
 from. A user's subclass that overrides one decision is therefore always asked
 through Python, whatever flags it inherits.
@@ -19,16 +20,19 @@ through Python, whatever flags it inherits.
   the built-in does, drawing the same uniforms
   (``tests/test_compiled_policies.py`` plays both paths and compares the records).
 - **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
-  :attr:`Strategy.never_forgets_uno`, :attr:`Strategy.never_challenges`) are trusted only when the decision
+  :attr:`Strategy.never_forgets_uno`, :attr:`Strategy.never_challenges`,
+  :attr:`Strategy.forced_draw_uniforms`) are trusted only when the decision
   methods they summarise resolve to the class that declared the shortcut (or
-  one of its bases): a subclass overriding ``play_drawn``, ``forget_uno`` or
-  ``challenge`` loses the shortcut it inherited.
+  one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
+  ``challenge`` or ``play`` loses the shortcut it inherited.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
 from .strategy import Strategy
@@ -38,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPILED", "DECISIONS", "RESTATED", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
-    "compiled_policy", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
+    "compiled_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
 ]
 
 DECISIONS = (
@@ -105,12 +109,31 @@ def rule_program(strat: Strategy) -> RuleProgram:
     return load_program(name) if name is not None else strat.program  # type: ignore[attr-defined]
 
 
-def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
-    """True when ``strat`` declares ``shortcut`` and ``method`` resolves to the class declaring it or
-    one of its bases (a subclass overriding ``method`` loses the shortcut it inherited)."""
+def _trusted(strat: Strategy, shortcut: str, method: str) -> bool:
+    """True when ``method`` resolves to the class declaring ``shortcut`` or one of its bases (a
+    subclass overriding ``method`` loses the shortcut it inherited)."""
     cls = type(strat)
     owner = next(k for k in cls.__mro__ if shortcut in vars(k))
-    return getattr(cls, method) is getattr(owner, method) and bool(getattr(strat, shortcut))
+    return getattr(cls, method) is getattr(owner, method)
+
+
+def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
+    """True when ``strat`` declares ``shortcut`` and may be trusted to (:func:`_trusted`)."""
+    return _trusted(strat, shortcut, method) and bool(getattr(strat, shortcut))
+
+
+def forced_draw_uniforms(strat: Strategy) -> int | None:
+    """The uniforms ``play`` draws on a turn with nothing to play before answering DRAW, when a trusted
+    shortcut (:attr:`Strategy.forced_draw_uniforms`) says so; ``None``: the engine must ask ``play``."""
+    if not _trusted(strat, "forced_draw_uniforms", "play"):
+        return None
+    value = strat.forced_draw_uniforms
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0):
+        raise ValueError(
+            f"strategy {strat.label!r}: forced_draw_uniforms = {value!r} is not allowed; declare the whole number "
+            "(0 or more) of uniforms play draws per row on a turn with nothing to play, or None to be asked."
+        )
+    return None if value is None else int(value)
 
 
 def _mask(strategies: list[Strategy], test: Callable[[Strategy], bool]) -> int:

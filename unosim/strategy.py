@@ -151,6 +151,20 @@ class Strategy(metaclass=_ChecksParameters):
         """
         return True
 
+    @property
+    def forced_draw_uniforms(self) -> int | None:
+        """Declared shortcut: on a turn with nothing to play, :meth:`play` draws this many uniforms per
+        row from ``obs.random()`` and answers :data:`DRAW` (``None``: no declaration, always asked).
+
+        "Nothing to play": no legal card held and no Wild Draw Four to play as a bluff
+        (``obs.n_legal == 0`` and not ``obs.bluffable``), so :data:`DRAW` is the only legal answer.
+        The engine then draws for the strategy without asking, advancing the row's random stream
+        by the same number of uniforms: the same games, one round trip less. Trusted only while
+        ``play`` is the method of the class declaring this property (see :mod:`unosim.fast_paths`).
+        The default ``play`` draws one uniform (:func:`~unosim.primitives.sample_counts`).
+        """
+        return 1
+
     # ------------------------------------------------------------ decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:
         """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""

@@ -21,6 +21,7 @@ from .jit import kernel, rule
 from .layout import (
     C_ALL_COMPILED,
     C_CHECK,
+    C_FORCED0,
     C_MATCH,
     C_N_STRATS,
     C_NO_CHALLENGE,
@@ -65,6 +66,7 @@ from .layout import (
     R_MATCH,
     ROW_AUTO,
 )
+from .legality import nothing_to_play
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
@@ -152,6 +154,9 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                         card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
                     elif ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
                         card, colour, flag, pair = -1, -1, 0, -1  # declared in advance: no challenge
+                    elif ph == PH_TURN and cfg[C_FORCED0 + k] and nothing_to_play(s, actor, hands, slot, cfg):
+                        seat_ctr[s, actor] += cfg[C_FORCED0 + k] - 1  # declared in advance: draw, after these uniforms
+                        card, colour, flag, pair = -1, -1, 0, -1
                     else:
                         return False
                 forget = 0

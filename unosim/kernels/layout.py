@@ -60,7 +60,7 @@ passed through inside one ``advance`` call.
 
 __all__ = [
     "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DECK_SIZE", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD",
-    "C_FIRST_WILD", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS",
+    "C_FIRST_WILD", "C_FORCED0", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS",
     "C_N_STRATS", "C_NO_CHALLENGE", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST",
     "C_RELINK_DIFFER", "C_REV2_SKIPS", "C_SCORING", "C_SPEED", "C_SPEED_ERR_PPM", "C_SYMBOL_MATCH", "C_TARGET",
     "C_TRACE", "C_UNO_PENALTY", "C_WD4_CHALLENGE", "C_WD4_WHEN", "CT_END", "CT_NEXT", "CT_PAUSED", "CT_ROUNDS",
@@ -276,7 +276,8 @@ C_AUTO_DRAWN = 30  # bit k: strategy k always plays a legal drawn card and never
 C_NO_CHALLENGE = 31  # bit k: strategy k never challenges a Wild Draw Four (W-2)
 C_POLICY0 = 32  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
 C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compiled policy
-N_CFG = C_ALL_COMPILED + 1
+C_FORCED0 = C_ALL_COMPILED + 1  # C_FORCED0 + k: 0 ask; u + 1: strategy k draws on a turn with nothing to play, after u uniforms
+N_CFG = C_FORCED0 + 16
 
 ROW_AUTO = -2  # F_ROW of a PH_DRAWN decision the strategy declared in advance: play the card
 
