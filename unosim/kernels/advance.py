@@ -6,7 +6,9 @@ no decision (card effects, passing the turn, the end of a game, dealing the
 next game into a finished slot) until it waits for a decision again, and
 writes its observation row(s) straight into the region of its
 (phase, strategy) group. Rows of one group are therefore contiguous and the
-Python side hands them to their strategy as views. Row buffers are double
+Python side hands them to their strategy as views. A turn row with nothing to
+play, for a strategy that declared what its ``play`` then draws
+(``forced_draw_uniforms``), is taken back at once and the slot plays on. Row buffers are double
 buffered (``parity``): the rows written now never overwrite decisions that
 later slots of this pass still have to read. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
@@ -46,6 +48,8 @@ from .layout import (
     F_PHASE,
     F_ROW,
     F_TURN,
+    I_BLUFFABLE,
+    I_NLEGAL,
     MULTI_ACTOR,
     N_DECISION_PHASES,
     PH_CATCH,
@@ -66,7 +70,6 @@ from .layout import (
     R_MATCH,
     ROW_AUTO,
 )
-from .legality import nothing_to_play
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
@@ -154,9 +157,6 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                         card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
                     elif ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
                         card, colour, flag, pair = -1, -1, 0, -1  # declared in advance: no challenge
-                    elif ph == PH_TURN and cfg[C_FORCED0 + k] and nothing_to_play(s, actor, hands, slot, cfg):
-                        seat_ctr[s, actor] += cfg[C_FORCED0 + k] - 1  # declared in advance: draw, after these uniforms
-                        card, colour, flag, pair = -1, -1, 0, -1
                     else:
                         return False
                 forget = 0
@@ -249,22 +249,33 @@ def advance(
             prefetch_slot(s + PREFETCH_AHEAD, slot, hands, piles, seat_strat)
         if s + DEC_AHEAD < n_slots and slot[s + DEC_AHEAD, F_ROW] >= 0:  # its slot row is on its way
             prefetch_row(dec, prev, slot[s + DEC_AHEAD, F_ROW] * dec.strides[1])
-        if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-                    rec_points, rec_open, match_scores, first, ctr, rkey, deck,
-                    scratch, actors, cfg, ev, nev):
-            continue  # paused for room in the trace buffer: no decision yet
-        ph = slot[s, F_PHASE]
-        if ph == PH_IDLE or ph == PH_END:
-            continue
-        if cfg[C_CHECK] and not cards_accounted(s, hands, hsize, piles, slot, deck, cfg[C_PLAYERS]):
-            err[0] = s
-            return 0
-        m = row_actors(s, slot, cfg, actors)
-        for i in range(m):
-            g = ph * ns + seat_strat[s, actors[i]]
-            r = group_base[g] + group_count[g]
-            group_count[g] += 1
-            write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info)
-            slot[s, F_ROW] = r
-        total += m
+        while True:
+            if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
+                        rec_points, rec_open, match_scores, first, ctr, rkey, deck,
+                        scratch, actors, cfg, ev, nev):
+                break  # paused for room in the trace buffer: no decision yet
+            ph = slot[s, F_PHASE]
+            if ph == PH_IDLE or ph == PH_END:
+                break
+            if cfg[C_CHECK] and not cards_accounted(s, hands, hsize, piles, slot, deck, cfg[C_PLAYERS]):
+                err[0] = s
+                return 0
+            m = row_actors(s, slot, cfg, actors)
+            k = g = r = 0
+            for i in range(m):
+                k = seat_strat[s, actors[i]]
+                g = ph * ns + k
+                r = group_base[g] + group_count[g]
+                group_count[g] += 1
+                write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info)
+                slot[s, F_ROW] = r
+            if ph == PH_TURN and cfg[C_FORCED0 + k] and row_info[parity, r, I_NLEGAL] == 0 and row_info[parity, r, I_BLUFFABLE] == 0:
+                # nothing to play, and the strategy declared what its play draws then (forced_draw_uniforms):
+                # the row is not asked (the next row of its group takes its place); draw now, as ROW_AUTO answers
+                group_count[g] -= 1
+                seat_ctr[s, actors[0]] += cfg[C_FORCED0 + k] - 1
+                slot[s, F_ROW] = ROW_AUTO
+                continue
+            total += m
+            break
     return total

@@ -279,7 +279,7 @@ C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compil
 C_FORCED0 = C_ALL_COMPILED + 1  # C_FORCED0 + k: 0 ask; u + 1: strategy k draws on a turn with nothing to play, after u uniforms
 N_CFG = C_FORCED0 + 16
 
-ROW_AUTO = -2  # F_ROW of a PH_DRAWN decision the strategy declared in advance: play the card
+ROW_AUTO = -2  # F_ROW of a decision the strategy declared in advance: PH_DRAWN play the card, PH_TURN draw
 
 # ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
 D_CARD = 0  # card to play / add, -1 = draw / take

@@ -22,8 +22,8 @@ from .tables import (
 
 __all__ = [
     "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
-    "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "legal_types", "matches", "needs_colour",
-    "nothing_to_play", "playable", "top_face", "wd4_legal",
+    "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "legal_types", "matches", "needs_colour", "playable",
+    "top_face", "wd4_legal",
 ]
 
 WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_wilds")
@@ -152,12 +152,3 @@ def legal_types(s, seat, hands, slot, cfg):
 def has_legal(s, seat, hands, slot, cfg):
     """Does ``seat`` hold a card it may play without bluffing?"""
     return legal_types(s, seat, hands, slot, cfg) != 0
-
-
-@leaf
-def nothing_to_play(s, seat, hands, slot, cfg):
-    """The only answer to ``seat``'s turn is to draw: no card it may play (T-1, W-2), and no Wild Draw
-    Four it may play as a bluff (:func:`fill_legal` would write an empty row, and no bluff)."""
-    if has_legal(s, seat, hands, slot, cfg):
-        return False
-    return not (cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0)
