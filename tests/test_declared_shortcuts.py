@@ -127,3 +127,8 @@ def test_forced_draw_declaration_is_trusted_only_with_its_play_and_checked() -> 
     engine = Engine(config, compiled=False, batch_size=8)
     with pytest.raises(ValueError, match=r"strategy 'Bad': forced_draw_uniforms = -1 is not allowed"):
         engine.set_strategies([bad()], ["bad"], [0, 0, 0, 0])
+    for value in (True, 1.5):
+        odd = type("Odd", (Strategy,), {"forced_draw_uniforms": property(lambda self, v=value: v)})
+        with pytest.raises(ValueError, match=rf"strategy 'Odd': forced_draw_uniforms = {value!r} is not allowed"):
+            forced_draw_uniforms(odd())
+    assert forced_draw_uniforms(type("Numpy", (Strategy,), {"forced_draw_uniforms": property(lambda self: np.int64(2))})()) == 2

@@ -29,12 +29,12 @@ through Python, whatever flags it inherits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from .kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
+from .parameters import Interval, ParameterError
 from .strategy import Strategy
 
 if TYPE_CHECKING:
@@ -122,14 +122,18 @@ def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
     return _trusted(strat, shortcut, method) and bool(getattr(strat, shortcut))
 
 
+_UNIFORM_COUNT = Interval(0, math.inf, whole=True)
+"""What :attr:`Strategy.forced_draw_uniforms` may declare, besides ``None``."""
+
+
 def forced_draw_uniforms(strat: Strategy) -> int | None:
     """The uniforms ``play`` draws on a turn with nothing to play before answering DRAW, when a trusted
     shortcut (:attr:`Strategy.forced_draw_uniforms`) says so; ``None``: the engine must ask ``play``."""
     if not _trusted(strat, "forced_draw_uniforms", "play"):
         return None
     value = strat.forced_draw_uniforms
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0):
-        raise ValueError(
+    if value is not None and not _UNIFORM_COUNT.allows(value):
+        raise ParameterError(
             f"strategy {strat.label!r}: forced_draw_uniforms = {value!r} is not allowed; declare the whole number "
             "(0 or more) of uniforms play draws per row on a turn with nothing to play, or None to be asked."
         )
