@@ -2,13 +2,13 @@
 
 Each measurement runs one child process with ``XDG_CACHE_HOME`` pointed at a new
 empty directory (and ``NUMBA_CACHE_DIR`` unset), which compiles what the first run
-of the preset compiles: :func:`unosim.engine.compile_kernels`, the call with which a
+of the preset compiles: :func:`unosim.engine.driver.compile_kernels`, the call with which a
 run's starting process compiles every kernel before its workers start
-(:func:`unosim.runner.execute`), so the kernels compile from scratch, all of them and
+(:func:`unosim.runs.runner.execute`), so the kernels compile from scratch, all of them and
 only them. The child reports the seconds of its imports and of that call; this
 process reads the child's peak resident memory and CPU time (``os.wait4``; the CPU
 time includes the helper process that compiles the kernels ``advance`` calls beside
-it, :mod:`unosim.kernel_cache`; ``--no-helper`` turns it off) and, from
+it, :mod:`unosim.engine.kernel_cache`; ``--no-helper`` turns it off) and, from
 ``compile.log``, the helper's peak memory: ``peak_gb`` is the sum of the two. The
 machine's load average is printed with each figure: on a shared machine compare
 figures taken together.
@@ -36,8 +36,8 @@ from pathlib import Path
 CHILD = """
 import sys, time
 t0 = time.perf_counter()
-from unosim.bench import _config
-from unosim.engine import compile_kernels
+from unosim.analysis.bench import _config
+from unosim.engine.driver import compile_kernels
 t1 = time.perf_counter()
 compile_kernels([_config(sys.argv[1], int(sys.argv[2]), sys.argv[3], 0, None)])
 t2 = time.perf_counter()

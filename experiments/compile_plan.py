@@ -1,10 +1,10 @@
-"""Write the plan of a cold compile's helper process: ``unosim/kernels/compile_plan.json``.
+"""Write the plan of a cold compile's helper process: ``unosim/game/kernels/compile_plan.json``.
 
 Compiles the engine in a fresh, temporary cache with the helper off
 (``UNOSIM_COMPILE_HELPER=0``) and records, from numba's event API, every cached
 kernel (``cache=True``) compiled on the way to ``advance``, with its argument
 types, in the order the compile reached them: the plan
-:func:`unosim.kernel_cache.compile_plan` follows in the helper. Run it after
+:func:`unosim.engine.kernel_cache.compile_plan` follows in the helper. Run it after
 changing a kernel module (``tests/test_kernel_cache.py`` fails until then: a plan
 made for other sources is not used, and the cold compile takes longer).
 
@@ -31,9 +31,9 @@ import tempfile
 
 ASM = """
 import sys
-from unosim.bench import _config
-from unosim.engine import compile_kernels
-from unosim.kernels.advance import advance
+from unosim.analysis.bench import _config
+from unosim.engine.driver import compile_kernels
+from unosim.game.kernels.advance import advance
 compile_kernels([_config("party", 4, "random", 0, None)])
 (asm,) = advance.inspect_asm().values()
 sys.stdout.write(asm)
@@ -80,10 +80,10 @@ def write() -> None:
     from numba.core import event
     from numba.core.caching import NullCache
 
-    from unosim import kernel_cache
-    from unosim.bench import _config
-    from unosim.engine import compile_kernels
-    from unosim.kernels import SOURCE_DIGEST
+    from unosim.analysis.bench import _config
+    from unosim.engine import kernel_cache
+    from unosim.engine.driver import compile_kernels
+    from unosim.game.kernels import SOURCE_DIGEST
 
     with event.install_recorder("numba:compile") as compiles:
         compile_kernels([_config("party", 4, "random", 0, None)])

@@ -7,7 +7,7 @@ own) and its compile seconds, *inclusive* of the functions it compiled on the wa
 time spent holding the LLVM lock (LLVM optimisation and code generation); and numba's
 own pass times for the phase machine ``advance`` (the IR inliner, type inference,
 lowering). It compiles in one process, without the helper of a cold compile
-(:mod:`unosim.kernel_cache`). ``unosim/kernels/jit.py`` says how these figures chose each
+(:mod:`unosim.engine.kernel_cache`). ``unosim/game/kernels/jit.py`` says how these figures chose each
 function's mode.
 
 Usage::
@@ -36,9 +36,9 @@ def main() -> None:
 
     from numba.core import event
 
-    from unosim.bench import _config
-    from unosim.engine import Engine
-    from unosim.kernels.advance import advance
+    from unosim.analysis.bench import _config
+    from unosim.engine.driver import Engine
+    from unosim.game.kernels.advance import advance
 
     started = time.perf_counter()
     with event.install_recorder("numba:compile") as compiles, event.install_recorder("numba:llvm_lock") as llvm:

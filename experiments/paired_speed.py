@@ -24,8 +24,8 @@ import json
 import statistics
 import time
 
-from unosim.bench import _config
-from unosim.engine import Engine
+from unosim.analysis.bench import _config
+from unosim.engine.driver import Engine
 
 
 def chunk_rate(engine: Engine, first: int, games: int) -> float:

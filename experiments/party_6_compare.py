@@ -3,7 +3,7 @@
 How the start of the second party search (``experiments/tuned_party_6_start.json``) was set by hand. Every
 step of ``experiments/party_6_comparisons.json`` is a list of variants, each a set of parameter values applied
 to the base file (the first party search's result, ``tests/data/tuned_party_6_first_search.json``); they play
-the same deals, as ``unosim tune``'s candidates do (:func:`unosim.tuning.play_candidates`: the candidate at
+the same deals, as ``unosim tune``'s candidates do (:func:`unosim.analysis.tuning.play_candidates`: the candidate at
 every seat, the field in turn around it), and each is compared with the step's first variant by the paired,
 deal-clustered difference.
 
@@ -24,7 +24,7 @@ import numpy as np
 from unosim.strategies.tunable import load_tuned
 
 from unosim.analysis.tournament import Z95, cluster_ratio
-from unosim.tuning import make_settings, play_candidates
+from unosim.analysis.tuning import make_settings, play_candidates
 
 HERE = Path(__file__).parent
 FIELD = "random,greedy,diversity,ranking,wild-saver,colour-keeper,attacker,bluffer"

@@ -22,10 +22,10 @@ import argparse
 import hashlib
 import json
 
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.rules import RuleSet
-from unosim.runner import run
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.game.rules import RuleSet
+from unosim.runs.runner import run
 
 ERRATIC = "random(draw_rate=0.2,keep_rate=0.3,bluff_rate=0.3,challenge_rate=0.5,forget_uno_rate=0.3,catch_uno_rate=0.5)"
 """A line-up seat that reaches the rarer decisions (drawing by choice, keeping, bluffs, challenges, UNO calls)."""

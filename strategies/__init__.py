@@ -1,4 +1,4 @@
-"""Strategies shipped with unosim (registered in :mod:`unosim.registry`), installed as ``unosim.strategies``.
+"""Strategies shipped with unosim (registered in :mod:`unosim.strategy.registry`), installed as ``unosim.strategies``.
 
 Beside the modules: the shipped rule-strategy files (:data:`RULES_DIR`, ``rules:NAME``) and the
 tuned strategies (:data:`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_KIND, IS_WILD, KIND_NAMES
-from unosim.observation import Observation
-from unosim.primitives import next_seats, sample_best, sample_best_of
-from unosim.strategy import Strategy
+from unosim.game.cards import CARD_KIND, IS_WILD, KIND_NAMES
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import next_seats, sample_best, sample_best_of
 
 from .scoring import POINTS, fewest_cards_others
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_COLOUR, N_COLOURS, WILD_DRAW_FOUR, load_deck
-from unosim.observation import Observation
-from unosim.primitives import colour_counts, next_seats, sample_best
-from unosim.strategy import Strategy
+from unosim.game.cards import CARD_COLOUR, N_COLOURS, WILD_DRAW_FOUR, load_deck
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import colour_counts, next_seats, sample_best
 
 from .scoring import WILDS_LAST
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import IS_WILD
-from unosim.observation import Observation
-from unosim.primitives import argmax_ties, colour_counts, sample_best_of
-from unosim.strategy import Strategy
+from unosim.game.cards import IS_WILD
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import argmax_ties, colour_counts, sample_best_of
 
 from .scoring import POINTS
 

@@ -6,9 +6,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
-from unosim.observation import Observation
-from unosim.strategy import Strategy
+from unosim.game.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
 
 from .scoring import POINTS
 

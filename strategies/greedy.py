@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.observation import Observation
-from unosim.primitives import CARD_SCORE_POINTS, sample_best
-from unosim.strategy import Strategy
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
 __all__ = ["GreedyStrategy"]
 
@@ -24,8 +24,8 @@ class GreedyStrategy(Strategy):
 
     @property
     def forced_draw_uniforms(self) -> int:
-        """:meth:`play` draws one uniform per row (:func:`~unosim.primitives.sample_best`) and answers
-        :data:`~unosim.strategy.DRAW` when nothing is playable."""
+        """:meth:`play` draws one uniform per row (:func:`~unosim.strategy.primitives.sample_best`) and answers
+        :data:`~unosim.strategy.base.DRAW` when nothing is playable."""
         return 1
 
     def play(self, obs: Observation) -> NDArray[np.integer]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unosim.cards import FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, WILD_DRAW_FOUR
+from unosim.game.cards import FACES_PER_COLOUR, N_COLOURED, N_COLOURS, N_TYPES, WILD_DRAW_FOUR
 
 __all__ = ["advance", "answer_chances", "forget", "GROUPS", "PLAY_TILT"]
 

@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURED, N_COLOURS, N_TYPES, WILD, WILD_DRAW_FOUR
+from unosim.game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURED, N_COLOURS, N_TYPES, WILD, WILD_DRAW_FOUR
 
 __all__ = ["best_moves", "model", "POLICY_DEFAULTS", "POLICY_NAMES", "VALUE_DEFAULTS", "WD4_RULES"]
 

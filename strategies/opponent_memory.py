@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from unosim.cards import (
+from unosim.game.cards import (
     CARD_COLOUR,
     CARD_FACE,
     DRAW_TWO,
@@ -42,7 +42,7 @@ from unosim.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
-from unosim.observation import Observation
+from unosim.strategy.observation import Observation
 
 from .bluffer import decks_in_view
 from .hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import WILD_DRAW_FOUR
-from unosim.observation import Observation
-from unosim.primitives import argmax_ties, sample_counts
-from unosim.strategy import DRAW, Strategy
+from unosim.game.cards import WILD_DRAW_FOUR
+from unosim.strategy.base import DRAW, Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import argmax_ties, sample_counts
 
 __all__ = ["RandomStrategy"]
 
@@ -69,7 +69,7 @@ class RandomStrategy(Strategy):
     @property
     def forced_draw_uniforms(self) -> int:
         """:meth:`play` draws one uniform per row, one more for bluffs and one more for drawing by
-        choice when their rates are on, and answers :data:`~unosim.strategy.DRAW` when nothing is playable."""
+        choice when their rates are on, and answers :data:`~unosim.strategy.base.DRAW` when nothing is playable."""
         return 1 + (self.bluff_rate > 0) + (self.draw_rate > 0)
 
     def play(self, obs: Observation) -> NDArray[np.integer]:

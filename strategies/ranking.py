@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import KIND_NAMES
-from unosim.observation import Observation
-from unosim.parameters import DistinctNames
-from unosim.primitives import sample_best
-from unosim.strategy import Strategy
+from unosim.game.cards import KIND_NAMES
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.parameters import DistinctNames
+from unosim.strategy.primitives import sample_best
 
 from .scoring import kind_order_scores
 

@@ -1,6 +1,6 @@
 """Per-card-type score tables and helpers shared by the built-in strategies.
 
-A score table gives one integer per card type; :func:`unosim.primitives.sample_best`
+A score table gives one integer per card type; :func:`unosim.strategy.primitives.sample_best`
 then picks a legal card of highest score (ties in proportion to copies held).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import CARD_KIND, CARD_POINTS, IS_WILD, KIND_NAMES
-from unosim.observation import Observation
-from unosim.primitives import argmax_ties
+from unosim.game.cards import CARD_KIND, CARD_POINTS, IS_WILD, KIND_NAMES
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import argmax_ties
 
 __all__ = ["POINTS", "WILDS_LAST", "fewest_cards_others", "kind_order_scores"]
 

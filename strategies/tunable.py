@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import (
+from unosim.game.cards import (
     CARD_FACE,
     CARD_KIND,
     CARD_POINTS,
@@ -38,9 +38,9 @@ from unosim.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
-from unosim.observation import Observation
-from unosim.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
-from unosim.strategy import Strategy
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 
 from . import lookahead
 from .bluffer import colour_unseen_shares
@@ -168,7 +168,7 @@ _BY_NAME = {p.name: p for p in PARAMETERS}
 
 
 def relevant(rules: Any, players: int = 4) -> list[str]:
-    """Names of the parameters that can change a game under ``rules`` (a :class:`~unosim.rules.RuleSet`) at ``players``.
+    """Names of the parameters that can change a game under ``rules`` (a :class:`~unosim.game.rules.RuleSet`) at ``players``.
 
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.cards import N_COLOURED
-from unosim.observation import Observation
-from unosim.primitives import sample_best, sample_best_of
-from unosim.strategy import Strategy
+from unosim.game.cards import N_COLOURED
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.primitives import sample_best, sample_best_of
 
 from .scoring import POINTS, WILDS_LAST
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from unosim.strategy import Strategy
+from unosim.strategy.base import Strategy
 
 
 class PlaysEverything(Strategy):

@@ -32,9 +32,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from unosim.cards import load_deck
-from unosim.kernels import layout as L
-from unosim.rules import RuleSet
+from unosim.game.cards import load_deck
+from unosim.game.kernels import layout as L
+from unosim.game.rules import RuleSet
 
 WILDS = {56, 57, 58, 59}
 POINTS = [f if f < 10 else 20 for c in range(4) for f in range(14)] + [50] * 4
@@ -436,7 +436,7 @@ def check_game(rules: RuleSet, players: int, events: np.ndarray, opening: np.nda
 
 
 def check_played(rules: RuleSet, players: int, played) -> int:
-    """Referee every game of a traced :class:`~unosim.engine.Played`; return how many."""
+    """Referee every game of a traced :class:`~unosim.engine.driver.Played`; return how many."""
     events = played.events
     order = np.argsort(events[:, 0], kind="stable")
     events = events[order]

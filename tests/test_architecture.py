@@ -1,6 +1,7 @@
-"""The package's module graph (issue 11): every module says what it exports (``__all__``),
-modules import only exported names from each other, and no two modules import each other,
-directly or round a loop, not even lazily inside a function or only for type checking."""
+"""The package's module graph: the layer packages stand in order and import only downward;
+every module says what it exports (``__all__``), modules import only exported names from each
+other, and no two modules import each other, directly or round a loop — not even lazily inside a
+function or only for type checking."""
 
 from __future__ import annotations
 
@@ -64,6 +65,66 @@ def _imports() -> list[tuple[str, str, str | None]]:
     return found
 
 
+# The floors, from the ground up. A module may import its own floor and those below it.
+LAYERS = (
+    ("unosim.version", "unosim.game"),
+    ("unosim.strategy", "unosim.strategies"),
+    ("unosim.engine",),
+    ("unosim.runs",),
+    ("unosim.analysis",),
+    ("unosim.report",),
+    ("unosim", "unosim.api", "unosim.cli", "unosim.__main__"),
+)
+
+
+def layer(module: str) -> int:
+    """The floor of a module: that of the longest layer prefix it falls under."""
+    best, floor = -1, None
+    for i, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, floor = len(prefix), i
+    assert floor is not None, f"{module} stands on no floor: add its package to LAYERS"
+    return floor
+
+
+def _module_of(target: str) -> str:
+    while target not in MODULES:  # unosim.game.kernels.layout.X -> the module
+        target = target.rsplit(".", 1)[0]
+    return target
+
+
+def upward_imports(imports: list[tuple[str, str, str | None]]) -> list[str]:
+    """Every import of a higher floor by a lower one, as ``importer (floor) -> imported (floor)``."""
+    found = []
+    for module, target, _ in imports:
+        target = _module_of(target)
+        if layer(target) > layer(module):
+            found.append(f"{module} ({LAYERS[layer(module)][0]}) imports {target} ({LAYERS[layer(target)][0]})")
+    return sorted(set(found))
+
+
+def test_top_level_holds_only_the_faces() -> None:
+    own = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(own) <= 6, f"unosim/ holds {len(own)} modules beside its subpackages: {own}"
+    for module in MODULES:
+        layer(module)
+
+
+def test_imports_only_go_down() -> None:
+    offences = upward_imports(_imports())
+    assert not offences, "imports from a higher floor:\n" + "\n".join(offences)
+
+
+def test_an_upward_import_is_caught() -> None:
+    # the check itself can fail: a game module importing the engine, even inside a function
+    tree = ast.parse("def f():\n    from ...engine import driver\n")
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom))
+    target = _target("unosim.game.kernels.advance", node)
+    assert target == "unosim.engine"
+    assert upward_imports([("unosim.game.kernels.advance", "unosim.engine.driver", None)])
+
+
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if not m.endswith("__main__")))
 def test_every_module_declares_its_exports(module: str) -> None:
     exports = _exports(module)
@@ -89,8 +150,7 @@ def test_modules_import_only_exported_names() -> None:
 def test_no_import_cycles() -> None:
     graph: dict[str, set[str]] = {}
     for module, target, _ in _imports():
-        while target not in MODULES:  # unosim.kernels.layout.X -> the module
-            target = target.rsplit(".", 1)[0]
+        target = _module_of(target)
         if target != module:
             graph.setdefault(module, set()).add(target)
     cycles: list[list[str]] = []

@@ -1,4 +1,4 @@
-"""Block sums and held-type masks of card counts (``unosim/kernels/blocks.py``) and the draw that
+"""Block sums and held-type masks of card counts (``unosim/game/kernels/blocks.py``) and the draw that
 skips by them (``piles.nth_card``), against NumPy."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unosim.kernels.blocks import colour_totals, held_in
-from unosim.kernels.piles import nth_card
+from unosim.game.kernels.blocks import colour_totals, held_in
+from unosim.game.kernels.piles import nth_card
 
 
 @njit(cache=False)

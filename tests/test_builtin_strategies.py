@@ -17,11 +17,11 @@ from unosim.strategies.random_strategy import RandomStrategy
 from unosim.strategies.ranking import DEFAULT_ORDER, RankingStrategy
 from unosim.strategies.wild_saver import WildSaverStrategy
 
-from unosim import registry
-from unosim.cards import DRAW_TWO, N_TYPES, SKIP, WILD, WILD_DRAW_FOUR
-from unosim.config import RunConfig
-from unosim.parameters import ParameterError
-from unosim.strategy import Strategy
+from unosim.engine.config import RunConfig
+from unosim.game.cards import DRAW_TWO, N_TYPES, SKIP, WILD, WILD_DRAW_FOUR
+from unosim.strategy import registry
+from unosim.strategy.base import Strategy
+from unosim.strategy.parameters import ParameterError
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 
@@ -235,6 +235,6 @@ def test_every_builtin_declares_every_parameter(name: str) -> None:
 
 
 def test_default_ranking_order_names_every_kind_once() -> None:
-    from unosim.cards import KIND_NAMES
+    from unosim.game.cards import KIND_NAMES
 
     assert sorted(DEFAULT_ORDER) == sorted(KIND_NAMES)

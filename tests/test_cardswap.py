@@ -10,12 +10,12 @@ import numpy as np
 from typer.testing import CliRunner
 
 from unosim.analysis.cardswap import SwapResult, play_deals, swap_values
-from unosim.cards import CARD_KIND, KIND_NAMES
 from unosim.cli import app
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.kernels import layout as L
-from unosim.reporting import write_report
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.game.cards import CARD_KIND, KIND_NAMES
+from unosim.game.kernels import layout as L
+from unosim.report.dataset_report import write_report
 
 
 def test_as_dealt_is_the_ordinary_game_and_the_swap_changes_one_card() -> None:

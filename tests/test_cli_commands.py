@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from unosim import dataset
 from unosim.cli import app
-from unosim.config import RunConfig
-from unosim.runner import run
-from unosim.trace import replay
+from unosim.engine.config import RunConfig
+from unosim.engine.trace import replay
+from unosim.runs import dataset
+from unosim.runs.runner import run
 
 runner = CliRunner()
 

@@ -12,11 +12,11 @@ import typer
 from typer.testing import CliRunner
 
 import unosim
-from unosim import dataset
 from unosim.cli import app, user_errors
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.registry import REGISTRY
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.runs import dataset
+from unosim.strategy.registry import REGISTRY
 
 KNOWN = ", ".join(sorted(REGISTRY))
 """Every registered strategy name, as error messages list them."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.fast_paths import compiled_policy
-from unosim.kernels import layout as L
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.engine.fast_paths import compiled_policy
+from unosim.game.kernels import layout as L
 
 
 @pytest.mark.parametrize("players", [2, 4, 7, 16])

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from unosim import dataset, execution, runner
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.experiment import parse_experiment, run_experiment
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.runs import dataset, execution, runner
+from unosim.runs.experiment import parse_experiment, run_experiment
 
 distributed = pytest.importorskip("distributed")
 

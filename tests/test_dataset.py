@@ -10,11 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import unosim
-from unosim import dataset
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.experiment import parse_experiment, run_experiment
-from unosim.runner import run
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.runs import dataset
+from unosim.runs.experiment import parse_experiment, run_experiment
+from unosim.runs.runner import run
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -125,8 +125,8 @@ def test_docs_list_every_column_of_a_run() -> None:
     """docs/datasets.md documents every column the engine writes."""
     from pathlib import Path
 
-    from unosim.config import RunConfig
-    from unosim.engine import play_range
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import play_range
 
     page = (Path(__file__).parents[1] / "docs" / "datasets.md").read_text()
     table = play_range(RunConfig.build(players=3, games=5), 0, 5)

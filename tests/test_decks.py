@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim.cards import load_deck
-from unosim.config import RunConfig
-from unosim.engine import Engine
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.game.cards import load_deck
 
 COLOURS = ("red", "yellow", "green", "blue")
 FACES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw_two", "point_taken")
@@ -36,7 +36,7 @@ TABLES = {
 
 
 def expected_counts(deck: str) -> dict[int, int]:
-    """Card type id -> copies, by the encoding of unosim.cards: 14 * colour + face, wilds 56-59."""
+    """Card type id -> copies, by the encoding of unosim.game.cards: 14 * colour + face, wilds 56-59."""
     table = TABLES[deck]
     counts = {14 * c + f: table["per_colour"][face] for c in range(4) for f, face in enumerate(FACES)}
     counts.update({56 + i: table["wild"][kind] for i, kind in enumerate(WILDS)})

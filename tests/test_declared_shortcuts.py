@@ -1,4 +1,4 @@
-"""Declared shortcuts (:mod:`unosim.fast_paths`) skip a question, never change a game.
+"""Declared shortcuts (:mod:`unosim.engine.fast_paths`) skip a question, never change a game.
 
 A strategy declaring ``never_challenges``, ``plays_legal_drawn_card`` or
 ``never_forgets_uno`` is not asked that question; the engine answers it as the
@@ -17,13 +17,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from unosim import registry
-from unosim.config import RunConfig
-from unosim.decisions import Decisions
-from unosim.engine import Engine
-from unosim.fast_paths import asks_challenge, asks_play_drawn, forced_draw_uniforms, no_challenge_mask
-from unosim.kernels import layout as L
-from unosim.strategy import Strategy
+from unosim.engine.config import RunConfig
+from unosim.engine.decisions import Decisions
+from unosim.engine.driver import Engine
+from unosim.engine.fast_paths import asks_challenge, asks_play_drawn, forced_draw_uniforms, no_challenge_mask
+from unosim.game.kernels import layout as L
+from unosim.strategy import registry
+from unosim.strategy.base import Strategy
 
 RANDOM = registry.resolve("random")
 GREEDY = registry.resolve("greedy")

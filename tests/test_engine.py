@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from unosim.api import simulate
-from unosim.config import RunConfig
-from unosim.engine import Engine, StrategyError, play_range
-from unosim.kernels import layout as L
-from unosim.registry import REGISTRY
-from unosim.trace import replay
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, StrategyError, play_range
+from unosim.engine.trace import replay
+from unosim.game.kernels import layout as L
+from unosim.strategy.registry import REGISTRY
 
 KNOWN = ", ".join(sorted(REGISTRY))
 """Every registered strategy name, as error messages list them."""

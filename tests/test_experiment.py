@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim import dataset
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.experiment import load_experiment, parse_experiment, run_experiment
-from unosim.registry import REGISTRY
-from unosim.runner import run
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.runs import dataset
+from unosim.runs.experiment import load_experiment, parse_experiment, run_experiment
+from unosim.runs.runner import run
+from unosim.strategy.registry import REGISTRY
 
 KNOWN = ", ".join(sorted(REGISTRY))
 """Every registered strategy name, as error messages list them."""

@@ -4,7 +4,7 @@
   decision: its games differ from the parent's, and the compiled and Python
   paths still agree (the compiled transcription is keyed by the exact class,
   declared shortcuts are trusted only while the methods they summarise are
-  the declaring class's; :mod:`unosim.fast_paths`).
+  the declaring class's; :mod:`unosim.engine.fast_paths`).
 - Observations are read-only copies holding no reference to the engine's
   state; answers are checked against the engine's own copy of the legal moves.
 - A strategy that raises stops the run with one paragraph naming the
@@ -22,16 +22,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unosim import registry
-from unosim.batch import Buffers
-from unosim.config import RunConfig
-from unosim.decisions import Rows
-from unosim.engine import Engine, StrategyError
-from unosim.fast_paths import COMPILED, DECISIONS, compiled_policy
-from unosim.kernels import layout as L
-from unosim.observation import FIELDS
-from unosim.primitives import CARD_SCORE_POINTS, argmax_ties, sample_best
-from unosim.strategy import Strategy
+from unosim.engine.batch import Buffers
+from unosim.engine.config import RunConfig
+from unosim.engine.decisions import Rows
+from unosim.engine.driver import Engine, StrategyError
+from unosim.engine.fast_paths import COMPILED, DECISIONS, compiled_policy
+from unosim.game.kernels import layout as L
+from unosim.strategy import registry
+from unosim.strategy.base import Strategy
+from unosim.strategy.observation import FIELDS
+from unosim.strategy.primitives import CARD_SCORE_POINTS, argmax_ties, sample_best
 
 # ------------------------------------------------------------------ overrides
 # One replacement per decision: legal, and different from what any built-in does.

@@ -9,7 +9,7 @@ from unosim.strategies import tunable
 from unosim.strategies.hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget
 
 import unosim
-from unosim.cards import CARD_COLOUR, CARD_FACE, N_COLOURED, N_TYPES, WILD, card_name, load_deck
+from unosim.game.cards import CARD_COLOUR, CARD_FACE, N_COLOURED, N_TYPES, WILD, card_name, load_deck
 
 CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
 TYPE = {card_name(t): t for t in range(N_TYPES)}
@@ -125,7 +125,7 @@ def test_groups_merge_and_stay_within_capacity():
 def test_the_opponents_opening_move_is_replayed():
     """The opponent moves first, draws on the red 2 and keeps the green 9 (3 cards dealt to each seat): at
     this seat's first turn its 4 cards form one group excluding the answers to the red 2 (a red, a 2, a wild)."""
-    from unosim.position import Position, play_from
+    from unosim.engine.position import Position, play_from
 
     strategy = tunable.TunableStrategy(block_number=1.0, block_posterior=1.0)
     play_from(Position(hands=[["red 5", "blue 3", "blue 4"], ["yellow 1", "yellow 2", "green 7"]], top="red 2", turn=1,
@@ -144,10 +144,11 @@ def test_posterior_is_calibrated_against_the_true_hands():
     against the truth. The posterior's Brier score beats the hypergeometric over the lacks by at least 0.005
     (measured: 0.128 against 0.146 over 2,000 games), and its mean prediction is within 0.02 of the observed
     rate (about 10,000 pairs; 4 SE of the rate is about 0.02 with the clustering by game)."""
-    from unosim import decisions, registry
-    from unosim.config import RunConfig
-    from unosim.engine import Engine
-    from unosim.strategy_spec import StrategySpec
+    from unosim.engine import decisions
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.strategy import registry
+    from unosim.strategy.spec import StrategySpec
 
     answers = np.zeros((N_COLOURED, N_TYPES), bool)
     for t in range(N_COLOURED):
@@ -206,10 +207,10 @@ def test_default_parameters_keep_no_posterior():
 def test_posterior_games_do_not_depend_on_batching_or_reuse():
     """With the posterior on (tuned-classic-2): the same 300 games (seed 9) whatever the batch size, and a
     strategy object played twice on the same game indices plays the same games."""
-    from unosim import registry
-    from unosim.config import RunConfig
-    from unosim.engine import Engine
-    from unosim.strategy_spec import StrategySpec
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.strategy import registry
+    from unosim.strategy.spec import StrategySpec
 
     rules = unosim.RuleSet.preset("classic").replace(wd4_legal_when="always", wd4_challenge=False)
     config = RunConfig(rules=rules, players=2, strategies=(StrategySpec("random"),) * 2, seed=9, games=1)

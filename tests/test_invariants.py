@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from referee import check_played
 
-from unosim.config import RunConfig
-from unosim.engine import Engine, Played
-from unosim.kernels import layout as L
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, Played
+from unosim.game.kernels import layout as L
 
 EVENTS = 400_000
 """Events refereed per configuration (at least ``MIN_GAMES`` games): the games are played in

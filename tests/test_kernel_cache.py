@@ -22,9 +22,9 @@ from pathlib import Path
 import numba
 import pytest
 
-from unosim import kernel_cache
-from unosim.config import RunConfig
-from unosim.engine import Engine
+from unosim.engine import kernel_cache
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -56,7 +56,7 @@ import json, sys
 from numba.core import dispatcher
 from numba.core.caching import NullCache
 from unosim import runner
-from unosim.config import RunConfig
+from unosim.engine.config import RunConfig
 
 calls, stage = [], ["compile"]
 first_call = dispatcher.Dispatcher._compile_for_args  # a Python call with argument types not seen yet
@@ -132,11 +132,11 @@ def test_a_run_compiles_in_the_starting_process_only(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("strategies", ["random", "random,greedy,bluffer,wild-saver"])  # bluffer: the Python path
 def test_compile_kernels_covers_what_the_chunks_call(tmp_path: Path, strategies: str) -> None:
-    """After :func:`~unosim.engine.compile_kernels` (the starting process, before any worker),
+    """After :func:`~unosim.engine.driver.compile_kernels` (the starting process, before any worker),
     playing and writing a run's chunks calls no engine kernel from Python for the first time:
     workers only load what the starting process compiled. And every kernel called from Python
     is cached on disk (an uncached one would compile in every worker). The batch primitives a
-    Python strategy calls (:mod:`unosim.primitives`) depend on the positions it meets, which
+    Python strategy calls (:mod:`unosim.strategy.primitives`) depend on the positions it meets, which
     one game need not reach: they are not checked."""
     Engine(RunConfig.build(rules="party", players=4, games=1, strategies=strategies)).play(0, 1)  # warm cache
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -144,8 +144,8 @@ def test_compile_kernels_covers_what_the_chunks_call(tmp_path: Path, strategies:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     calls = json.loads(proc.stdout)
-    assert any(name == "unosim.kernels.advance.advance" for _, name, _ in calls)
-    assert [name for stage, name, _ in calls if stage == "play" and not name.startswith("unosim.primitives.")] == []
+    assert any(name == "unosim.game.kernels.advance.advance" for _, name, _ in calls)
+    assert [name for stage, name, _ in calls if stage == "play" and not name.startswith("unosim.strategy.primitives.")] == []
     assert [name for _, name, cached in calls if not cached] == []
 
 
@@ -188,9 +188,9 @@ def test_a_helper_still_running_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_
 HELPER_ONE = """
 import sys
 from unosim import kernel_cache
-from unosim.kernels.finish import walk_alive
+from unosim.game.kernels.finish import walk_alive
 plan = [e for e in kernel_cache.load_plan() if e[1] == "walk_alive"]
-stale = [("unosim.kernels.finish", "no_such_kernel", "(int64,)"), ("unosim.kernels.finish", "walk_alive", "(int64, nonsense)")]
+stale = [("unosim.game.kernels.finish", "no_such_kernel", "(int64,)"), ("unosim.game.kernels.finish", "walk_alive", "(int64, nonsense)")]
 done, compiled = kernel_cache.compile_plan(stale + plan)
 print(len(plan), done, compiled, sum(walk_alive.stats.cache_hits.values()))
 """
@@ -215,7 +215,7 @@ def test_the_helper_loads_the_whole_plan_from_a_warm_cache(tmp_path: Path) -> No
     cache = tmp_path / "cache"
     shutil.copytree(kernel_cache.cache_dir(), cache, ignore=shutil.ignore_patterns(kernel_cache.LOG_NAME, "*.lock"))
     env = {**_env(tmp_path / "home"), "NUMBA_CACHE_DIR": str(cache)}
-    proc = subprocess.run([sys.executable, "-c", "from unosim.kernel_cache import run_helper; run_helper()"],
+    proc = subprocess.run([sys.executable, "-c", "from unosim.engine.kernel_cache import run_helper; run_helper()"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     (line,) = (cache / kernel_cache.LOG_NAME).read_text().splitlines()

@@ -8,11 +8,11 @@ from unosim.strategies import lookahead, tunable
 from unosim.strategies.random_strategy import RandomStrategy
 
 import unosim
-from unosim import registry
-from unosim.cards import CARD_COLOUR, N_TYPES, card_name, load_deck
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.strategy_spec import StrategySpec
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.game.cards import CARD_COLOUR, N_TYPES, card_name, load_deck
+from unosim.strategy import registry
+from unosim.strategy.spec import StrategySpec
 
 CLASSIC = np.asarray(load_deck("classic").counts, np.int64)
 TYPE = {card_name(t): t for t in range(N_TYPES)}

@@ -12,12 +12,12 @@ from reference_engine import PRESETS, play_match
 from test_agreement import _compare
 
 import unosim
-from unosim import dataset
-from unosim.config import RunConfig
-from unosim.engine import Engine, StrategyError, play_tables
-from unosim.kernels import layout as L
-from unosim.position import Position, play_from
-from unosim.runner import run
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, StrategyError, play_tables
+from unosim.engine.position import Position, play_from
+from unosim.game.kernels import layout as L
+from unosim.runs import dataset
+from unosim.runs.runner import run
 
 
 def play(rules: str, players: int = 4, games: int = 200, seed: int = 3, overrides: list[str] | None = None,
@@ -190,7 +190,7 @@ def test_E_4_elimination_matches_play_without_losing_a_card() -> None:
                                  overrides=["target_score=150", "elimination=true"])
         played = Engine(config, check=True).play(0, 2000)
         assert (played.match_winner >= 0).all()
-        from unosim.records import matches_table, rounds_table
+        from unosim.engine.records import matches_table, rounds_table
 
         matches, rounds = matches_table(config, played).to_pandas(), rounds_table(config, played).to_pandas()
         seen = check_elimination_rules(matches, rounds, target=150)
@@ -208,7 +208,7 @@ def test_E_4_elimination_compiled_and_python_paths_play_identical_matches() -> N
         for name in ("rec", "points", "opening", "match_scores", "match_winner"):
             assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
         # eliminated seats hold no card in later rounds, and party cards were played around them
-        from unosim.records import matches_table, rounds_table
+        from unosim.engine.records import matches_table, rounds_table
 
         seen = check_elimination_rules(matches_table(config, fast).to_pandas(), rounds_table(config, fast).to_pandas(), target=150)
         assert seen["eliminated"] > 50

@@ -11,8 +11,8 @@ from unosim.strategies import tunable
 from unosim.strategies.opponent_memory import UNKNOWN, WILDS
 
 import unosim
-from unosim.cards import COLOUR_NAMES
-from unosim.position import Position, play_from
+from unosim.engine.position import Position, play_from
+from unosim.game.cards import COLOUR_NAMES
 
 MEMORY = {"lack_colour": 3.0, "lack_face": 1.0, "lack_wild": 1.0, "lack_name": 2.0, "lack_forget": 2.0}
 """Parameters that switch the memory on (and use every part of it)."""
@@ -65,11 +65,12 @@ def test_knowledge_ages_and_is_forgotten():
 def test_inference_is_never_wrong_against_random():
     """Peeking at the engine's hands: a lack just learnt (no card taken since: a colour, a face or the wilds)
     always holds (500 games, seed 4)."""
-    from unosim import decisions, registry
-    from unosim.cards import CARD_COLOUR, CARD_FACE, N_COLOURED, N_TYPES
-    from unosim.config import RunConfig
-    from unosim.engine import Engine
-    from unosim.strategy_spec import StrategySpec
+    from unosim.engine import decisions
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.game.cards import CARD_COLOUR, CARD_FACE, N_COLOURED, N_TYPES
+    from unosim.strategy import registry
+    from unosim.strategy.spec import StrategySpec
 
     seen: dict[str, int] = {"claims": 0, "wrong": 0}
     BY_COLOUR = np.zeros((N_TYPES, 4), np.int64)  # noqa: N806
@@ -136,10 +137,10 @@ def test_defaults_play_the_old_games(rules, players, strategies, digest):
 def test_memory_is_reproducible_across_batches_and_reuse():
     """With the memory on: the same games whatever the batch size, and a strategy object played twice on the
     same game indices plays the same games (stale entries are not trusted)."""
-    from unosim import registry
-    from unosim.config import RunConfig
-    from unosim.engine import Engine
-    from unosim.strategy_spec import StrategySpec
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.strategy import registry
+    from unosim.strategy.spec import StrategySpec
 
     rules = unosim.RuleSet.preset("classic").replace(wd4_legal_when="always", wd4_challenge=False)
     config = RunConfig(rules=rules, players=2, strategies=(StrategySpec("random"),) * 2, seed=9, games=1)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim.registry import REGISTRY, resolve
+from unosim.strategy.registry import REGISTRY, resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUP = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
@@ -29,7 +29,7 @@ def test_builtin_strategies_import_from_the_unosim_namespace() -> None:
     import unosim.strategies.greedy as greedy
 
     assert Path(greedy.__file__).parent == ROOT / "strategies"
-    assert all(target.startswith(("unosim.strategies.", "unosim.rulebot.", "tuned:")) for target in REGISTRY.values())
+    assert all(target.startswith(("unosim.strategies.", "unosim.strategy.", "tuned:")) for target in REGISTRY.values())
     assert resolve("greedy") is greedy.GreedyStrategy
 
 
@@ -47,7 +47,7 @@ def test_a_wheel_holds_the_strategies_inside_unosim(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "unosim/strategies/greedy.py" in names and "unosim/strategies/__init__.py" in names
     assert not any(n.startswith("strategies/") for n in names)
-    for data in ("unosim/decks/classic.toml", "unosim/studies/default.toml", "unosim/kernels/compile_plan.json"):
+    for data in ("unosim/game/decks/classic.toml", "unosim/runs/studies/default.toml", "unosim/game/kernels/compile_plan.json"):
         assert data in names
     assert any(n.startswith("unosim/strategies/tuned/") for n in names)
     assert "unosim/strategies/rules/holder.toml" in names
@@ -57,8 +57,8 @@ def test_a_wheel_holds_the_strategies_inside_unosim(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, timeout=300)
     probe = (
-        "import unosim, pathlib; from unosim.registry import make; from unosim.rulebot.strategy import RuleStrategy;"
-        "from unosim.rulebot.program import resolve_path; RuleStrategy(path='holder');"
+        "import unosim, pathlib; from unosim.strategy.registry import make; from unosim.strategy.rule_strategy import RuleStrategy;"
+        "from unosim.strategy.rule_language import resolve_path; RuleStrategy(path='holder');"
         "print(pathlib.Path(unosim.__file__).parent); print(make('tuned-classic-2', {}).name); print(resolve_path('holder'))"
     )
     site = [p for p in sys.path if p.endswith("site-packages")]

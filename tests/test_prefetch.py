@@ -1,4 +1,4 @@
-"""The software prefetch of the lockstep path (``unosim/kernels/prefetch.py``): it compiles to a
+"""The software prefetch of the lockstep path (``unosim/game/kernels/prefetch.py``): it compiles to a
 prefetch instruction and changes nothing a kernel computes."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unosim.kernels.prefetch import prefetch_slot
+from unosim.game.kernels.prefetch import prefetch_slot
 
 
 @njit(cache=False)

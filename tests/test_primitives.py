@@ -1,4 +1,4 @@
-"""The compiled batch primitives strategies build on (:mod:`unosim.primitives`).
+"""The compiled batch primitives strategies build on (:mod:`unosim.strategy.primitives`).
 
 ``sample_counts`` has two implementations: a scan one column at a time (any dtype, any layout)
 and, for C-contiguous ``int8`` counts with ``bool`` masks (``obs.hand``, ``obs.legal``), a scan
@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unosim.primitives import _NO_TOTALS, _sample_counts, sample_counts
+from unosim.strategy.primitives import _NO_TOTALS, _sample_counts, sample_counts
 
 
 @st.composite

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee import check_played
 
-from unosim.config import RunConfig
-from unosim.engine import Engine
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
 
 NOISY = "random(draw_rate=0.2, keep_rate=0.3, bluff_rate=0.5, challenge_rate=0.5, forget_uno_rate=0.3, catch_uno_rate=0.5)"
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim import dataset, registry
+from unosim.runs import dataset
+from unosim.strategy import registry
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -10,9 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import unosim
-from unosim import dataset
 from unosim.analysis.cardvalue import COLUMNS
-from unosim.reporting import PLAYER_COUNT_COLUMNS
+from unosim.report.dataset_report import PLAYER_COUNT_COLUMNS
+from unosim.runs import dataset
 
 
 @pytest.fixture(scope="module")

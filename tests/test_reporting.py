@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import unosim
 from unosim.cli import app
-from unosim.records import seats
+from unosim.engine.records import seats
 
 SMALL = Path(__file__).parent / "data" / "card_value_small.toml"
 

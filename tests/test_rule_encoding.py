@@ -3,7 +3,7 @@
 constants must follow it; these tests fail when they drift.
 
 How to add a value to a choice (say ``wd4_legal_when``): add it to the ``Literal`` in
-``unosim/rules.py`` and, in the kernel that plays it, define
+``unosim/game/rules.py`` and, in the kernel that plays it, define
 ``WD4_LEGAL_WHEN_<VALUE> = choice_code("wd4_legal_when", "<value>")`` and use it. Nothing
 else changes: the encoder, the validation, ``RuleSet.describe`` and the docs read the
 ``Literal``. :func:`test_every_choice_value_has_a_kernel_constant` fails until the kernel
@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import unosim.kernels
-from unosim.cards import N_COLOURED, N_TYPES
-from unosim.kernels import layout as L
-from unosim.rule_encoding import encode_rules
-from unosim.rules import CHOICES, RuleSet, choice_code
+import unosim.game.kernels
+from unosim.game.cards import N_COLOURED, N_TYPES
+from unosim.game.encoding import encode_rules
+from unosim.game.kernels import layout as L
+from unosim.game.rules import CHOICES, RuleSet, choice_code
 
-KERNEL_DIR = Path(unosim.kernels.__file__).parent
+KERNEL_DIR = Path(unosim.game.kernels.__file__).parent
 KERNEL_MODULES = sorted(p for p in KERNEL_DIR.glob("*.py") if p.name != "__init__.py")
 CHOICE_CASES = [(option, value) for option, values in CHOICES.items() for value in values]
 
@@ -63,8 +63,8 @@ def test_the_encoder_writes_the_declared_code(option: str, value: str) -> None:
 
 def _kernel_constants() -> dict[str, tuple[str, object]]:
     found: dict[str, tuple[str, object]] = {}
-    for info in pkgutil.iter_modules(unosim.kernels.__path__):
-        module = importlib.import_module(f"unosim.kernels.{info.name}")
+    for info in pkgutil.iter_modules(unosim.game.kernels.__path__):
+        module = importlib.import_module(f"unosim.game.kernels.{info.name}")
         for name, value in vars(module).items():
             if name.isupper() and getattr(module, "__name__", "") and name not in found:
                 found[name] = (info.name, value)
@@ -76,7 +76,7 @@ def test_every_choice_value_has_a_kernel_constant(option: str, value: str) -> No
     name = f"{option}_{value}".upper()
     constants = _kernel_constants()
     assert name in constants, (
-        f"choice {option}={value!r} has no named constant {name} in unosim.kernels: define it in the kernel "
+        f"choice {option}={value!r} has no named constant {name} in unosim.game.kernels: define it in the kernel "
         f"that plays it as {name} = choice_code({option!r}, {value!r}) and use it there"
     )
     assert constants[name][1] == choice_code(option, value)
@@ -104,7 +104,7 @@ def test_kernels_compare_choice_slots_with_named_constants_only() -> None:
 
 def test_kernels_use_named_card_ids() -> None:
     """Card ids (the wilds 56..59, the 56 coloured types, the 60 types) come from the one table
-    (``kernels/tables.py``, re-exporting ``unosim.cards``), never as literals."""
+    (``kernels/tables.py``, re-exporting ``unosim.game.cards``), never as literals."""
     card_ids = set(range(N_COLOURED, N_TYPES + 1))
     offences = [f"{file}:{node.lineno}: {node.value}" for file, tree in _trees() if file not in ("layout.py", "rng.py")
                 for node in ast.walk(tree) if isinstance(node, ast.Constant) and type(node.value) is int

@@ -7,11 +7,10 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim import registry
 from unosim.cli import app
-from unosim.config import RunConfig
-from unosim.rulebot import RuleFileError, RuleStrategy, load_program, parse_program, shipped_rule_files
-from unosim.trace import replay
+from unosim.engine.config import RunConfig
+from unosim.engine.trace import replay
+from unosim.strategy import RuleFileError, RuleStrategy, load_program, parse_program, registry, shipped_rule_files
 
 RUNNER = CliRunner()
 SAME_GAME_COLUMNS = ["winner", "turns", "cards_drawn", "truncated", "hand_points"]
@@ -220,7 +219,7 @@ def test_watch_evaluates_again_when_the_file_changes(tmp_path) -> None:
     """The --watch loop: one evaluation per saved version, the change from the previous one, a bad edit reported."""
     import os
 
-    from unosim.rulebot.evaluate import Evaluation, watch
+    from unosim.analysis.rule_files import Evaluation, watch
 
     bot = tmp_path / "bot.toml"
     bot.write_text("name = 'bot'\n")

@@ -4,7 +4,7 @@ Property test over random rule files (every decision table, mini-pile take
 rules included, two different files at one table, with ``random`` and
 ``greedy``), every preset (and the party rules with ``pileup_may_refuse``),
 2-16 players: the engine's compiled path (``kernels/rule_policy.py``) and the
-Python path (:class:`unosim.rulebot.RuleStrategy`) give identical records.
+Python path (:class:`unosim.strategy.RuleStrategy`) give identical records.
 Derandomised on CI (``tests/conftest.py``).
 """
 
@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.fast_paths import compiled_policy
-from unosim.kernels.policy import POLICY_RULES
-from unosim.records import records_table
-from unosim.rulebot import RuleFileError, RuleStrategy, parse_program
-from unosim.rules import RuleSet
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.engine.fast_paths import compiled_policy
+from unosim.engine.records import records_table
+from unosim.game.kernels.policy import POLICY_RULES
+from unosim.game.rules import RuleSet
+from unosim.strategy import RuleFileError, RuleStrategy, parse_program
 
 SELECTORS = [
     "any", "coloured", "action", "wilds", "number", "skip", "reverse", "draw_two", "point_taken", "wild",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim import dataset
-from unosim.rulebot import RuleStrategy
+from unosim.runs import dataset
+from unosim.strategy import RuleStrategy
 
 TEXT = "# hold the wilds\nname = 'holder'\n[[play.rule]]\ncard = 'coloured'\nhand_min = 3\n"
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from unosim.strategies.greedy import GreedyStrategy
 
-from unosim.config import RunConfig
-from unosim.observation import Observation
-from unosim.position import Position, play_from
-from unosim.rulebot import RuleStrategy
-from unosim.trace import replay
+from unosim.engine.config import RunConfig
+from unosim.engine.position import Position, play_from
+from unosim.engine.trace import replay
+from unosim.strategy import RuleStrategy
+from unosim.strategy.observation import Observation
 
 PARTY = {"speed_play": False}  # no jump-ins (P-1): the script answers only the decisions below
 TAKE_WHEN_SHORT = "[[pile.rule]]\ncard = 'take'\nhand_max = 2\n[[pile.rule]]\ncard = 'wilds'\n"

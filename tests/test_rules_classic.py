@@ -1,7 +1,7 @@
 """Scenario tests of the classic rules, one (family) per rule id of docs/rules.md.
 
 Turn-level rules (T-, A-, W-, U-, E-) put an exact position on the table with
-:func:`unosim.position.play_from`, answer a short script of decisions and
+:func:`unosim.engine.position.play_from`, answer a short script of decisions and
 compare the whole resulting table (hands, piles, top card, colour, whose turn,
 direction, phase, counters) with what docs/rules.md says. Set-up rules (S-1, S-3,
 S-4) deal games with the real engine and inspect each game's state at its first
@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from unosim import registry
-from unosim.cards import CARD_COLOUR, CARD_FACE, CARD_NAMES, COLOUR_NAMES
-from unosim.config import RunConfig
-from unosim.engine import Engine, StrategyError
-from unosim.kernels import layout as L
-from unosim.position import Position, Snapshot, card_id, play_from
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, StrategyError
+from unosim.engine.position import Position, Snapshot, card_id, play_from
+from unosim.game.cards import CARD_COLOUR, CARD_FACE, CARD_NAMES, COLOUR_NAMES
+from unosim.game.kernels import layout as L
+from unosim.strategy import registry
 
 NO_COUNTERS = {"challenges": 0, "challenges_won": 0, "uno_penalties": 0, "truncated": 0}
 EVENT_NAMES = {getattr(L, name): name[3:] for name in dir(L) if name.startswith("EV_")}
@@ -305,7 +305,7 @@ def test_S3_wild_start_card_first_player_chooses_colour() -> None:
     assert_rest_is_draw_pile(st)
     # the colour decision, answered by a scripted strategy on the same deal
     cfg = RunConfig.build(
-        players=4, seed=SEED, games=n, strategies="unosim.position:ScriptedStrategy(script=[('colour', 'green')])"
+        players=4, seed=SEED, games=n, strategies="unosim.engine.position:ScriptedStrategy(script=[('colour', 'green')])"
     )
     engine = Engine(cfg, batch_size=1, trace=True, check=True)
     run = engine.start(g, 1)
@@ -480,9 +480,9 @@ def test_T1_playable_cards(top: str, colour: str | None, card: str, symbol_match
 
 def test_T1_match_table_agrees_with_matches() -> None:
     """T-1: the byte table the kernel's legal-move rows read (``legality.MATCHES``) says what
-    :func:`~unosim.kernels.legality.matches` says, for every card, active colour, top face and
+    :func:`~unosim.game.kernels.legality.matches` says, for every card, active colour, top face and
     ``action_symbol_match``."""
-    from unosim.kernels.legality import MATCHES, MAX_FACE, matches
+    from unosim.game.kernels.legality import MATCHES, MAX_FACE, matches
 
     for sym in (False, True):
         for colour in range(-1, 4):

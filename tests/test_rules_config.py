@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from unosim.cards import load_deck
-from unosim.rules import PRESETS, RuleSet, options_markdown
+from unosim.game.cards import load_deck
+from unosim.game.rules import PRESETS, RuleSet, options_markdown
 
 
 def test_presets_follow_rules_md() -> None:
@@ -72,7 +72,7 @@ def test_round_trip_through_dict() -> None:
 
 def test_options_page_is_current() -> None:
     page = Path(__file__).parents[1] / "docs" / "rule_options.md"
-    assert page.read_text() == options_markdown(), "regenerate docs/rule_options.md with unosim.rules.options_markdown()"
+    assert page.read_text() == options_markdown(), "regenerate docs/rule_options.md with unosim.game.rules.options_markdown()"
     assert "](rules.md)" in options_markdown(), "the options page links the rule book"
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from unosim.cards import CARD_FACE
-from unosim.kernels import layout as L
-from unosim.position import Position, card_id, play_from
+from unosim.engine.position import Position, card_id, play_from
+from unosim.game.cards import CARD_FACE
+from unosim.game.kernels import layout as L
 
 DRAW = ["yellow 1"] * 30  # one card kind: every draw is a yellow 1
 
@@ -53,7 +53,7 @@ def test_A4_link_ends_after_the_draws_when_the_option_is_off() -> None:
 
 
 def test_A4_point_at_oneself_is_refused() -> None:
-    from unosim.engine import StrategyError
+    from unosim.engine.driver import StrategyError
 
     pos = Position(hands=[["red point taken", "blue 5"], ["green 2"], ["green 3"]], top="red 3", draw=DRAW)
     with pytest.raises(StrategyError, match="point_at"):
@@ -107,7 +107,7 @@ def test_P7_uno_penalty_is_echoed() -> None:
 @pytest.mark.parametrize("relink", [False, True])
 def test_P6_relink_must_differ_forbids_the_old_pair(relink: bool) -> None:
     """P-6 with relink_must_differ: the new pair shares no member with the old one (default: it may)."""
-    from unosim.engine import StrategyError
+    from unosim.engine.driver import StrategyError
 
     pos = Position(hands=[["wild drawn together", "blue 5"], ["green 2"], ["green 3"], ["green 4"]], top="red 3", draw=DRAW, link=(1, 2))
     script = [("play", "wild drawn together"), ("colour", "green"), ("link", (2, 3))]
@@ -203,7 +203,7 @@ def test_P5_U1_adding_down_to_one_card_needs_the_UNO_call() -> None:
 
 
 def test_P5_refusing_to_add_is_illegal_unless_the_option_allows_it() -> None:
-    from unosim.engine import StrategyError
+    from unosim.engine.driver import StrategyError
 
     pos = Position(hands=[["wild pile up", "blue 5"], ["green 7", "red 2"], ["red 5"]], top="red 3", draw=["green 4"])
     with pytest.raises(StrategyError, match="add_to_pile"):

@@ -12,17 +12,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from unosim.config import RunConfig
-from unosim.engine import Engine, StrategyError
-from unosim.kernels import layout as L
-from unosim.position import Position, play_from
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, StrategyError
+from unosim.engine.position import Position, play_from
+from unosim.game.kernels import layout as L
 
 DRAW = ["yellow 1"] * 30
 
 
 def jumps(after) -> list[tuple[int, str]]:
     """(seat, card) of every jump-in in the trace."""
-    from unosim.cards import CARD_NAMES
+    from unosim.game.cards import CARD_NAMES
 
     ev = after.events
     rows = ev[(ev[:, 1] == L.EV_PLAY) & (ev[:, 5] == 1)]

@@ -13,11 +13,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from unosim import dataset
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.planning import default_chunk_size
-from unosim.runner import run
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.runs import dataset
+from unosim.runs.planning import default_chunk_size
+from unosim.runs.runner import run
 
 REPO = Path(__file__).resolve().parents[1]
 

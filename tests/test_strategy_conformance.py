@@ -8,12 +8,12 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim import registry
 from unosim.cli import app
-from unosim.config import RunConfig
-from unosim.conformance import CHECKS
-from unosim.engine import Engine
-from unosim.strategy import Strategy
+from unosim.engine.config import RunConfig
+from unosim.engine.conformance import CHECKS
+from unosim.engine.driver import Engine
+from unosim.strategy import registry
+from unosim.strategy.base import Strategy
 
 runner = CliRunner()
 

@@ -11,7 +11,6 @@ import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
-from unosim import dataset
 from unosim.analysis.tournament import (
     Z95,
     TournamentResult,
@@ -24,9 +23,10 @@ from unosim.analysis.tournament import (
     run_tournament,
 )
 from unosim.cli import app
-from unosim.config import RunConfig
-from unosim.engine import play_range
-from unosim.records import seats as seat_rows
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import play_range
+from unosim.engine.records import seats as seat_rows
+from unosim.runs import dataset
 
 runner = CliRunner()
 
@@ -344,8 +344,9 @@ def test_cluster_ratio_matches_the_clustered_ols_formula() -> None:
 
 def test_python_api_returns_tables_and_a_figure(tmp_path: Path, small: TournamentResult) -> None:
     import unosim
+    from unosim.report import plot_tournament
 
-    fig = small.plot()
+    fig = plot_tournament(small)
     assert len(fig.axes) >= 2  # leaderboard, heatmap (and its colour bar)
     assert small.head_to_head_matrix().shape == (3, 3)
     result = unosim.tournament(rules="classic", players=2, strategies="random,greedy", games=200, seed=1,

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from referee import check_played_matches
 
-from unosim.config import RunConfig
-from unosim.engine import Engine
-from unosim.fast_paths import compiled_policy
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine
+from unosim.engine.fast_paths import compiled_policy
 
 
 @pytest.mark.parametrize("batch_size", [3, 16])

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 from unosim.strategies import tunable
 
 import unosim
-from unosim import registry
-from unosim.cards import KIND_NAMES
+from unosim.analysis.tuning import make_settings
 from unosim.cli import app
-from unosim.tuning import make_settings
+from unosim.game.cards import KIND_NAMES
+from unosim.strategy import registry
 
 TINY = {"rules": "classic", "players": 2, "against": "random", "popsize": 4, "games_per_candidate": 200,
         "evaluation_games": 400, "seed": 3}
@@ -160,7 +160,7 @@ def test_uncovered_matches_diversity():
     from unosim.strategies.diversity import coverage_score
     from unosim.strategies.scoring import POINTS
 
-    from unosim.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
+    from unosim.game.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
 
     colour, face = CARD_COLOUR.astype(np.int64), CARD_FACE.astype(np.int64)
     rng = np.random.default_rng(7)
@@ -196,12 +196,12 @@ def test_coverage_and_jump_feed_steer_the_play():
     """Over 80 party games at 4 players, every card played by ``tunable`` with only ``coverage`` = 1 and
     ``jump_feed`` = -0.25 has the best score computed here from the hand alone: -1 per colour and face it is
     the last held of, -0.25 per copy of a number card in the party deck not in the hand nor on the discard pile."""
-    from unosim.cards import IS_NUMBER, N_COLOURED, load_deck
+    from unosim.game.cards import IS_NUMBER, N_COLOURED, load_deck
 
     deck = np.asarray(load_deck("party").counts, np.int64)
-    from unosim.config import RunConfig
-    from unosim.engine import Engine
-    from unosim.strategy_spec import StrategySpec
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.strategy.spec import StrategySpec
 
     strategy = _Recorded(coverage=1.0, jump_feed=-0.25)
     config = RunConfig(rules=unosim.RuleSet.preset("party"), players=4, strategies=(StrategySpec("random"),) * 4,

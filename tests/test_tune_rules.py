@@ -6,9 +6,9 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
+from unosim.analysis.thresholds import find_thresholds, matters, repair, substitute
 from unosim.cli import app
-from unosim.rulebot import load_program, parse_program
-from unosim.rulebot.thresholds import find_thresholds, matters, repair, substitute
+from unosim.strategy import load_program, parse_program
 
 SMALL = """\
 # a small file: two thresholds

@@ -7,11 +7,11 @@ configuration (:class:`RunConfig`) and the base class of strategies (:class:`Str
 """
 
 from .api import card_values, cardvalue_swap, compare, load, report, run_experiment, simulate, tournament, tune
-from .cards import N_TYPES, card_name, load_deck
-from .config import RunConfig
-from .conformance import check
-from .rules import PRESETS, RuleSet
-from .strategy import Strategy
+from .engine.config import RunConfig
+from .engine.conformance import check
+from .game.cards import N_TYPES, card_name, load_deck
+from .game.rules import PRESETS, RuleSet
+from .strategy.base import Strategy
 from .version import __version__
 
 __all__ = [

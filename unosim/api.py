@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .analysis.tournament import TournamentResult
-    from .rules import RuleSet
-    from .runner import RunResult
+    from .game.rules import RuleSet
+    from .runs.runner import RunResult
 
 
 def simulate(
@@ -60,25 +60,25 @@ def simulate(
     match : bool
         Play matches to the target score instead of single rounds.
     out : str or Path, optional
-        Also write the rows as a dataset there (resumable, see :func:`unosim.runner.run`).
+        Also write the rows as a dataset there (resumable, see :func:`unosim.runs.runner.run`).
     jobs : int or None
         Worker processes; 1 (default) plays in this process, ``None`` uses all cores.
     backend, chunk_size, overwrite, quiet
-        As for :func:`unosim.runner.run`.
+        As for :func:`unosim.runs.runner.run`.
 
     Returns
     -------
     pandas.DataFrame
         One row per game in game order; with ``match=True`` one row per match
-        (its rounds: ``unosim.load(out, table="rounds")``). Schemas: :mod:`unosim.records`.
+        (its rounds: ``unosim.load(out, table="rounds")``). Schemas: :mod:`unosim.engine.records`.
 
     Raises
     ------
     ValueError
         Before any game is played, for any bad value, naming what is allowed.
     """
-    from .config import RunConfig
-    from .runner import run
+    from .engine.config import RunConfig
+    from .runs.runner import run
 
     config = RunConfig.build(
         rules=rules,
@@ -100,16 +100,16 @@ def simulate(
 def load(
     path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
 ) -> pd.DataFrame:
-    """Load a dataset directory as a DataFrame (see :func:`unosim.dataset.load`); ``table="rounds"``
+    """Load a dataset directory as a DataFrame (see :func:`unosim.runs.dataset.load`); ``table="rounds"``
     loads the rounds of a match dataset."""
-    from .dataset import load as _load
+    from .runs.dataset import load as _load
 
     return _load(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
 
 
 def run_experiment(experiment: str | Path, out: str | Path | None = None, **options: Any) -> RunResult:
-    """Run an experiment file into one dataset (see :func:`unosim.experiment.run_experiment`)."""
-    from .experiment import run_experiment as _run_experiment
+    """Run an experiment file into one dataset (see :func:`unosim.runs.experiment.run_experiment`)."""
+    from .runs.experiment import run_experiment as _run_experiment
 
     return _run_experiment(experiment, out, **options)
 
@@ -165,7 +165,7 @@ def tournament(
     Returns
     -------
     TournamentResult
-        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames), ``.plot()``.
+        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames); :func:`unosim.report.plot_tournament` draws it.
 
     Raises
     ------
@@ -173,7 +173,7 @@ def tournament(
         Before any game is played, for any bad value.
     """
     from .analysis.tournament import run_tournament
-    from .tournament_plots import write_report
+    from .report.tournament import write_report
 
     result = run_tournament(
         rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,
@@ -218,8 +218,8 @@ def cardvalue_swap(rules: str = "classic", players: str | int | list[int] = "2,4
 
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
-    (see :func:`unosim.reporting.write_report`)."""
-    from .reporting import write_report
+    (see :func:`unosim.report.dataset_report.write_report`)."""
+    from .report.dataset_report import write_report
 
     return write_report(path, out, card_values=card_values)
 
@@ -233,11 +233,15 @@ def tune(
     **kwargs: Any,
 ) -> Any:
     """Tune the ``tunable`` strategy (or, with ``strategy="rules:FILE"``, the numeric thresholds written in a rule
-    file) against a field with CMA-ES and evaluate it on fresh deals (see :func:`unosim.tuning.tune`); returns a
+    file) against a field with CMA-ES and evaluate it on fresh deals (see :func:`unosim.analysis.tuning.tune`); returns a
     ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
-    from .tuning import tune as _tune
+    from .analysis.tuning import tune as _tune
+    from .report.tuning import write_outputs
 
-    return _tune(rules, players, against, budget, seed, **kwargs)
+    result = _tune(rules, players, against, budget, seed, **kwargs)
+    if result.path is not None and result.evaluation:
+        result.files = write_outputs(result, result.path)
+    return result
 
 
 __all__ = ["card_values", "cardvalue_swap", "compare", "load", "report", "run_experiment", "simulate", "tournament", "tune"]

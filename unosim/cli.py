@@ -47,7 +47,7 @@ out_console = Console()
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn a ``ValueError`` (bad input) into ``error: <message>`` on stderr and exit code 2,
-    and a :class:`~unosim.engine.StrategyError` (a strategy broke the rules mid-run) into
+    and a :class:`~unosim.engine.driver.StrategyError` (a strategy broke the rules mid-run) into
     the same message and exit code 1.
 
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
@@ -126,8 +126,8 @@ def simulate(
     [dim]Example: unosim simulate --rules classic --players 4 --games 200000 --seed 1
     --strategies random,greedy,random,greedy --out runs/a[/]
     """
-    from .config import RunConfig
-    from .runner import run
+    from .engine.config import RunConfig
+    from .runs.runner import run
 
     config = RunConfig.build(
         rules=rules,
@@ -171,7 +171,7 @@ def run_command(
     quiet: Quiet = False,
 ) -> None:
     """Run every cell of an experiment file into one dataset."""
-    from .experiment import load_experiment, run_experiment
+    from .runs.experiment import load_experiment, run_experiment
 
     exp = load_experiment(experiment)
     target = out or exp.out
@@ -196,7 +196,7 @@ def _print_summary(result: Any) -> None:
     """One line on what was written; for an in-memory run, the mean of each numeric column."""
     rate = result.games_played / result.seconds if result.seconds > 0 else 0.0
     if result.path is not None:
-        from . import dataset
+        from .runs import dataset
 
         resumed = f", {result.chunks_resumed} already done" if result.chunks_resumed else ""
         if dataset.has_rounds(dataset.read_metadata(result.path)):
@@ -240,7 +240,7 @@ def _print_truncated(result: Any, table: str) -> None:
     """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
     import pyarrow.compute as pc
 
-    from .dataset import read_table
+    from .runs.dataset import read_table
 
     truncated = read_table(result.path, columns=["truncated"], table=table).column("truncated")
     n = pc.sum(truncated).as_py() or 0
@@ -269,9 +269,9 @@ def replay(
     deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
 ) -> None:
     """Narrate one game, move by move: of a written dataset (--run), or of a seed."""
-    from .config import RunConfig
-    from .dataset import read_metadata, read_table
-    from .trace import replay as replay_game
+    from .engine.config import RunConfig
+    from .engine.trace import replay as replay_game
+    from .runs.dataset import read_metadata, read_table
 
     if run_dir is not None:
         meta = read_metadata(run_dir)
@@ -344,18 +344,18 @@ def bench(
     """Single-core games per second (one process, no workers)."""
     import json
 
-    from . import kernel_cache
-    from .bench import bench as run_bench
-    from .bench import grid
+    from .analysis.bench import bench as run_bench
+    from .analysis.bench import grid
+    from .engine import kernel_cache
 
     if kernel_cache.is_cold():  # compile before measuring (the warm-up would include it anyway), and say so
-        from .config import RunConfig
-        from .engine import compile_kernels
+        from .engine.config import RunConfig
+        from .engine.driver import compile_kernels
 
         with err_console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
             compile_kernels([RunConfig.build(players=2)])
     if tournament:
-        from .bench import TOURNAMENT_STRATEGIES, bench_tournament
+        from .analysis.bench import TOURNAMENT_STRATEGIES, bench_tournament
 
         result = bench_tournament(
             rules or "party", players or 6, strategies or ",".join(TOURNAMENT_STRATEGIES), seconds,
@@ -462,7 +462,7 @@ def tournament_command(
     --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
     """
     from .analysis.tournament import run_tournament
-    from .tournament_plots import write_report as write_tournament_report
+    from .report.tournament import write_report as write_tournament_report
 
     def on_round(games_so_far: int, widest: float) -> None:
         if not quiet:
@@ -525,7 +525,7 @@ def check_command(
 
     [dim]Example: unosim check mymodule:MyStrategy[/]
     """
-    from .conformance import check
+    from .engine.conformance import check
 
     report = check(strategy, games=games, seed=seed)
     table = Table(title=f"unosim check {report.strategy} ({report.tables} tables, {report.games:,} games, {report.seconds:.1f} s)")
@@ -557,9 +557,9 @@ def try_command(
 
     [dim]Example: unosim try strategies/rules/holder.toml --watch[/]
     """
-    from .rulebot.evaluate import evaluate
-    from .rulebot.evaluate import watch as watch_file
-    from .rulebot.program import resolve_path
+    from .analysis.rule_files import evaluate
+    from .analysis.rule_files import watch as watch_file
+    from .strategy.rule_language import resolve_path
 
     def run() -> Any:
         return evaluate(file, field=field, rules=rules, players=players, games=games, seed=seed, jobs=jobs)
@@ -575,9 +575,6 @@ def try_command(
 
 
 # ---------------------------------------------------------------- study and report
-DEFAULT_STUDY = Path(__file__).with_name("studies") / "default.toml"
-
-
 @app.command()
 @user_errors()
 def study(
@@ -596,13 +593,14 @@ def study(
     import time
     import tomllib
 
-    from .experiment import parse_experiment, run_experiment
-    from .reporting import write_report
+    from .report.dataset_report import write_report
+    from .runs.experiment import STUDIES_DIR, parse_experiment, run_experiment
 
-    data = tomllib.loads(DEFAULT_STUDY.read_text())
+    default_study = STUDIES_DIR / "default.toml"
+    data = tomllib.loads(default_study.read_text())
     if games is not None:
         data["games"] = games
-    exp = parse_experiment(data, source=str(DEFAULT_STUDY), default_name="default_study")
+    exp = parse_experiment(data, source=str(default_study), default_name="default_study")
     start = time.perf_counter()
     run_experiment(exp, out, jobs=jobs, overwrite=overwrite, quiet=quiet)
     files = write_report(out, out / "report")
@@ -633,8 +631,8 @@ def report(
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`.
     """
-    from .dataset import read_metadata
-    from .reporting import write_report
+    from .report.dataset_report import write_report
+    from .runs.dataset import read_metadata
 
     try:  # (analysis.tournament.is_tournament without importing the engine)
         tournament = "tournament" in read_metadata(dataset)
@@ -642,7 +640,7 @@ def report(
         tournament = False
     if tournament:  # a tournament's leaderboard, head-to-head and plots
         from .analysis.tournament import load_tournament
-        from .tournament_plots import write_report as write_tournament_report
+        from .report.tournament import write_report as write_tournament_report
 
         files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
         out_console.print("wrote " + ", ".join(str(f) for f in files))
@@ -713,7 +711,7 @@ def compare(
                       "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from .reporting import write_report
+        from .report.dataset_report import write_report
 
         files = write_report(out)
         out_console.print(f"report: {files[-1]}", highlight=False)
@@ -753,7 +751,7 @@ def cardvalue_swap(
                       f"{r.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from .reporting import write_report
+        from .report.dataset_report import write_report
 
         result.save(out)
         files = write_report(out)
@@ -822,7 +820,7 @@ def tune_command(
     [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
     [dim]Example: unosim tune --strategy rules:holder --players 4 --against random --budget 500000 --out runs/tune-holder[/]
     """
-    from .tuning import tune
+    from .api import tune
 
     result = tune(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),

@@ -1,7 +1,7 @@
 """Golden playthroughs: narrated games per preset, kept as text in ``tests/golden/``.
 
 Each case plays a few games of one configuration and tells them move by move
-with the engine's own narration (:func:`unosim.trace.replay`), followed by every
+with the engine's own narration (:func:`unosim.engine.trace.replay`), followed by every
 field of the game's record. The elimination match, which ``replay`` does not
 narrate, is traced with the engine and told round by round: a summary line per
 round (dealer, seats still in the match, winner, hand points), then that
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from unosim.config import RunConfig
-from unosim.kernels import layout as L
-from unosim.trace import GameTrace, replay
+from unosim.engine.config import RunConfig
+from unosim.engine.trace import GameTrace, replay
+from unosim.game.kernels import layout as L
 
 GOLDEN_DIR = Path(__file__).parent
 NOISY = "random(draw_rate=0.1, keep_rate=0.2, bluff_rate=0.3, challenge_rate=0.5, forget_uno_rate=0.3, catch_uno_rate=0.5)"

@@ -1,6 +1,16 @@
-"""Analyses of datasets: statistics (intervals, clustered errors, paired differences),
-card values (:mod:`~unosim.analysis.cardvalue`), rule comparisons (:mod:`~unosim.analysis.compare`)
-and seat-fair tournaments (:mod:`~unosim.analysis.tournament`). Analysis reads datasets (or asks
-the runner for runs); it never reaches into the engine."""
+"""Analyses: what the games say, with intervals.
+
+:mod:`~unosim.analysis.stats` holds the estimators (intervals, clustered errors, paired
+differences); :mod:`~unosim.analysis.cardvalue` the card values of opening hands and
+:mod:`~unosim.analysis.cardswap` their cross-check by swapping cards; :mod:`~unosim.analysis.compare`
+paired rule comparisons; :mod:`~unosim.analysis.tournament` seat-fair tournaments with ratings;
+:mod:`~unosim.analysis.tuning`, :mod:`~unosim.analysis.search_space` and
+:mod:`~unosim.analysis.thresholds` tune a strategy's parameters or a rule file's thresholds;
+:mod:`~unosim.analysis.rule_files` evaluates a rule file as it is edited;
+:mod:`~unosim.analysis.bench` measures the engine's speed.
+
+May import: :mod:`unosim.game`, :mod:`unosim.strategy`, :mod:`unosim.engine` and :mod:`unosim.runs` —
+never the reports: results are data, drawn by :mod:`unosim.report`.
+"""
 
 __all__: list[str] = []

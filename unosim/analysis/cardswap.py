@@ -59,7 +59,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ..cards import CARD_KIND, KIND_NAMES
+from ..game.cards import CARD_KIND, KIND_NAMES
 from .compare import Variant, parse_players
 from .stats import paired_difference
 
@@ -125,11 +125,11 @@ def play_deals(engine: Any, first: int, n: int, choice: NDArray[np.float64], kin
     dealt (``kind=None``) or with the swap of the module docstring for kind id ``kind``.
 
     ``choice`` holds three uniforms per deal (seat, number card, kind card). Returns the
-    engine's raw records (:class:`unosim.engine.Played`), the chosen seat per deal, whether
+    engine's raw records (:class:`unosim.engine.driver.Played`), the chosen seat per deal, whether
     the deal could be swapped, and whether the seat held no card of the kind before.
     """
-    from ..kernels import layout as L
-    from ..kernels.deal import deal_round, new_game
+    from ..game.kernels import layout as L
+    from ..game.kernels.deal import deal_round, new_game
 
     run = engine.start(first, n)
     b = run.buffers
@@ -216,10 +216,10 @@ def swap_values(
     """
     import sys
 
-    from ..config import RunConfig
-    from ..engine import Engine
-    from ..kernels import layout as L
-    from ..records import records_table
+    from ..engine.config import RunConfig
+    from ..engine.driver import Engine
+    from ..engine.records import records_table
+    from ..game.kernels import layout as L
     from .cardvalue import COLUMNS, Kinds, fit_cell, seat_chunk, value_table
     from .compare import check_playable
 

@@ -65,8 +65,8 @@ from numpy.typing import NDArray
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from .. import dataset
-from ..cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
+from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
+from ..runs import dataset
 from .stats import ClusteredOLS, OLSResult
 
 COLUMNS = ["players", "dealer", "winner", "opening_hand"]

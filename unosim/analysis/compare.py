@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
+from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .stats import mean_interval, paired_difference
 
 METRICS = {
@@ -205,14 +205,14 @@ def load_spec(path: str | Path) -> dict[str, Any]:
 
 def _play(variant: Variant, players: int, strategies: list[str], games: int, seed: int, jobs: int | None,
           out: Path | None, overwrite: bool) -> pd.DataFrame:
-    from ..config import RunConfig
-    from ..runner import run
+    from ..engine.config import RunConfig
+    from ..runs.runner import run
 
     config = RunConfig.build(rules=variant.rules(players), players=players, strategies=strategies, seed=seed, games=games)
     result = run(config, out, jobs=jobs, quiet=True, overwrite=overwrite)
     columns = ["turns", "winner", "winner_offset", "truncated"]
     if result.path is not None:
-        from ..dataset import load
+        from ..runs.dataset import load
 
         return load(result.path, columns=columns)
     assert result.table is not None
@@ -260,7 +260,7 @@ def compare(
     -------
     Comparison
     """
-    from ..strategy_spec import StrategySpec
+    from ..strategy.spec import StrategySpec
 
     counts = parse_players(players)
     vs = variants(rules, options)

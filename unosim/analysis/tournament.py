@@ -70,7 +70,7 @@ extend the same dataset; a run interrupted and started again resumes.
 
 Dataset
 -------
-An experiment dataset (:mod:`unosim.dataset`) with one cell per (table,
+An experiment dataset (:mod:`unosim.runs.dataset`) with one cell per (table,
 rotation); the metadata has a ``tournament`` entry (strategies, design, deals,
 settings) and every row the columns ``cell``, ``table`` and ``rotation`` first.
 ``game`` is the deal: rows with the same ``game`` share the deal; ``strategies``
@@ -85,7 +85,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -93,16 +93,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from .. import dataset
-from ..config import RunConfig
-from ..execution import check_options
-from ..planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
-from ..rules import RuleSet
-from ..runner import execute
-from ..strategy_spec import StrategySpec, split_top_level
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+from ..engine.config import RunConfig
+from ..game.rules import RuleSet
+from ..runs import dataset
+from ..runs.execution import check_options
+from ..runs.planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
+from ..runs.runner import execute
+from ..strategy.spec import StrategySpec, split_top_level
 
 MAX_TABLES = 120
 """Largest number of tables for which every combination of strategies is played."""
@@ -284,7 +281,7 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
     ValueError
         Naming every unknown strategy at once, a repeated one, or fewer than two.
     """
-    from ..registry import REGISTRY, make, resolve
+    from ..strategy.registry import REGISTRY, make, resolve
 
     items = split_top_level(strategies) if isinstance(strategies, str) else [str(s) for s in strategies]
     unknown = []
@@ -531,12 +528,6 @@ class TournamentResult:
         assert self.table is not None
         return self.table.to_pandas().sort_values(["cell", "game"], kind="stable").reset_index(drop=True)
 
-    def plot(self) -> Figure:
-        """The leaderboard with intervals and the head-to-head heatmap, side by side."""
-        from ..tournament_plots import tournament_figure
-
-        return tournament_figure(self.leaderboard, self.head_to_head_matrix(), self.fair_share, self.title)
-
     @property
     def title(self) -> str:
         """One line saying what was played."""
@@ -596,7 +587,7 @@ def run_tournament(
     out : str or Path, optional
         Dataset directory (resumes, and extends a smaller run of the same tournament).
     jobs, backend, scheduler, chunk_size, overwrite, quiet
-        As for :func:`unosim.runner.run`; ``chunk_size`` counts deals per cell.
+        As for :func:`unosim.runs.runner.run`; ``chunk_size`` counts deals per cell.
     on_round : callable, optional
         Precision mode: called after each round that falls short as ``on_round(games, widest)``
         (games so far, widest win-rate half-width).

@@ -1,0 +1,21 @@
+"""The engine: plays a run's games in lockstep batches and turns them into records.
+
+:mod:`~unosim.engine.driver` holds :class:`Engine` — it compiles the line-up, steps the kernels
+of :mod:`unosim.game.kernels` and asks the seats' strategies for their decisions
+(:mod:`~unosim.engine.decisions`, :mod:`~unosim.engine.fast_paths` for the strategies that play
+inside the kernels, :mod:`~unosim.engine.rule_programs` for rule files). A run's configuration is
+:class:`RunConfig` (:mod:`~unosim.engine.config`); the batch state is
+:mod:`~unosim.engine.batch`; :mod:`~unosim.engine.records` turns finished games into Arrow
+tables; :mod:`~unosim.engine.trace` and :mod:`~unosim.engine.position` replay a game and play on
+from a set position; :mod:`~unosim.engine.kernel_cache` compiles the kernels once per machine;
+:mod:`~unosim.engine.conformance` checks a user's strategy against the API's contract.
+
+May import: :mod:`unosim.game` and :mod:`unosim.strategy` — never runs, analysis or reports.
+"""
+
+from .config import RunConfig
+from .conformance import check
+from .decisions import StrategyError
+from .driver import Engine, compile_kernels, play_range, play_tables
+
+__all__ = ["Engine", "RunConfig", "StrategyError", "check", "compile_kernels", "play_range", "play_tables"]

@@ -1,0 +1,277 @@
+"""The engine driver: plays a range of games of a run in lockstep batches.
+
+:class:`Engine` holds what a run configuration fixes (the encoded rules, the deck,
+the strategies); each :class:`Run` owns the state of one batch of games
+(:class:`~unosim.engine.batch.Buffers`) and loops: the
+:func:`~unosim.game.kernels.advance.advance` kernel runs every game to its next
+decision, then :class:`~unosim.engine.decisions.Decisions` asks the strategies and checks
+their answers. Two runs of one engine share nothing mutable. :func:`play_range` is
+the entry point used by the runner.
+
+The other jobs live beside it: :mod:`unosim.game.encoding` (rules to the kernels'
+``cfg``), :mod:`unosim.engine.decisions` (asking and checking), :mod:`unosim.engine.batch` (the
+batch state and raw results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+
+from ..game.encoding import check_supported, encode_rules
+from ..game.kernels import layout as L
+from ..game.kernels.advance import advance
+from ..game.kernels.policy import POLICY_RULES
+from ..game.kernels.rng import run_key
+from ..strategy import registry
+from ..strategy.base import Strategy
+from . import kernel_cache
+from .batch import Buffers, Played
+from .config import RunConfig
+from .decisions import Decisions, StrategyError, compile_helpers
+from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, no_challenge_mask, rule_program
+from .records import matches_table, records_table, rounds_table
+
+__all__ = ["Engine", "Played", "Run", "StrategyError", "compile_kernels", "play_range", "play_tables"]
+
+class Engine:
+    """Plays games of one run configuration in lockstep batches.
+
+    Parameters
+    ----------
+    config : RunConfig
+        What to play.
+    batch_size : int, optional
+        Slots stepped together (default: ``config.effective_batch_size``).
+        Results do not depend on it.
+    trace : bool
+        Keep the full event log of every game (for replay and the referee).
+    check : bool
+        Verify after every step that every card is accounted for.
+    compiled : bool
+        Let strategies with a compiled policy (the shipped ``random`` and
+        ``greedy``) decide inside the kernel. Same games either way; ``False``
+        asks their Python methods.
+    """
+
+    def __init__(
+        self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True
+    ) -> None:
+        check_supported(config.rules, config.players, match=config.match)
+        self.config = config
+        self.trace = trace
+        self.compiled = compiled
+        self.batch_size = batch_size or config.effective_batch_size
+        self.cfg = encode_rules(config.rules, config.players, match=config.match, trace=trace, check=check)
+        specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
+        labels = list(specs)
+        strategies = [registry.make(spec.name, dict(spec.params)) for spec in specs.values()]
+        self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
+        self.deck = config.rules.load_deck().array(config.rules.deck_copies)
+        self.rkey = np.uint64(run_key(config.seed))
+        kernel_cache.ensure_compiled(Run(self, 0, 0).advance)  # compiles once per machine (file lock), else loads
+
+    def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
+        """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
+        self.decisions = Decisions(strategies, labels)
+        self.strategies = self.decisions.strategies
+        self.strategy_labels = self.decisions.strategy_labels
+        self.lineup = np.asarray(lineup, np.int32)
+        self.cfg[L.C_N_STRATS] = len(strategies)
+        self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
+        self.cfg[L.C_NO_CHALLENGE] = no_challenge_mask(self.strategies)
+        self.cfg[L.C_FORCED0 : L.C_FORCED0 + 16] = 0
+        for k, strat in enumerate(self.strategies):
+            uniforms = forced_draw_uniforms(strat)
+            if uniforms is not None:
+                self.cfg[L.C_FORCED0 + k] = uniforms + 1
+        self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
+        self.cfg[L.C_ALL_COMPILED] = 0
+        if self.compiled:
+            programs: list[NDArray[np.int32]] = []  # issue 13: rule programs, appended after the fixed cfg entries
+            for k, strat in enumerate(self.strategies):
+                pol = compiled_policy(strat)
+                if pol == POLICY_RULES:
+                    from .rule_programs import encode_program
+
+                    pol += L.N_CFG + sum(len(words) for words in programs)
+                    programs.append(encode_program(rule_program(strat)))
+                self.cfg[L.C_POLICY0 + k] = pol
+            self.cfg[L.C_ALL_COMPILED] = all(self.cfg[L.C_POLICY0 : L.C_POLICY0 + len(strategies)])
+            self.cfg = np.concatenate([self.cfg[: L.N_CFG], *programs]).astype(np.int32)
+
+    def play(self, first: int, n_games: int) -> Played:
+        """Play games ``first .. first + n_games - 1``; return their raw records."""
+        run = self.start(first, n_games)
+        while run.step():
+            pass
+        return run.finish()
+
+    def tables(self, first: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
+        """Play games (matches) ``first .. first + n_games - 1``; return their tables, as :func:`play_tables`."""
+        config = self.config
+        played = self.play(first, n_games)
+        if not config.match:
+            return records_table(config, played), None
+        return matches_table(config, played), rounds_table(config, played)
+
+    def start(self, first: int, n_games: int) -> Run:
+        """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
+        return Run(self, first, n_games)
+
+class Run:
+    """One batch being played: the state arrays, the records, and the step loop."""
+
+    def __init__(self, engine: Engine, first: int, n_games: int) -> None:
+        cfg = engine.config
+        P, H = cfg.players, cfg.rules.hand_size
+        self.engine = engine
+        self.first = first
+        batch = max(1, min(engine.batch_size, n_games))
+        b = Buffers.allocate(batch, P, len(engine.strategies), cfg.rules)
+        b.slot[:, L.F_PHASE] = L.PH_NEWGAME
+        b.slot[:, L.F_ROW] = -1
+        b.seat_strat[:] = engine.lineup
+        self.buffers = b
+        self.deck = engine.deck.copy()  # the cards dealt (a set-up position replaces it, unosim.engine.position)
+        self.match = cfg.match
+        rows = 2 * max(n_games, batch) if self.match else n_games  # matches: round rows, grown when full
+        self.rec = np.zeros((rows, L.N_REC), np.int32)
+        self.points = np.zeros((rows, P), np.int16)
+        self.opening = np.zeros((rows, P, H), np.int8)
+        self.match_scores = np.zeros((n_games, P + 1) if self.match else (1, 1), np.int32)  # totals, then the winner
+        # tracing: most events one phase step of a slot can log (a first card re-flipped up to 4 times the deck
+        # size, with reshuffles; draws, echoes and wrong jump-ins of every seat); see _advance_once
+        self.step_events = 8 * int(self.deck.sum()) + 8 * P + 64
+        self.ev = np.zeros((max(batch * 512, 2 * self.step_events) if engine.trace else 1, L.N_EV_COLS), np.int32)
+        self.events: list[NDArray[np.int32]] = []
+        self.nev = np.zeros(1, np.int64)
+        self.ctr = np.zeros(L.N_CTR, np.int64)
+        self.ctr[L.CT_NEXT], self.ctr[L.CT_END] = first, first + n_games
+        self.err = np.full(1, -1, np.int64)
+        self.scratch = np.zeros(int(self.deck.sum()), np.int16)
+        self.actors = np.zeros(max(P, 64), np.int64)
+        self.parity = 0
+
+    def advance(self) -> int:
+        """Apply pending decisions and run every slot to its next decision; return the rows waiting."""
+        while True:
+            n_rows = self._advance_once()
+            waited, paused = self.ctr[L.CT_WAIT], self.ctr[L.CT_PAUSED]
+            if waited:
+                self._grow_rounds()  # a finished match round waited for room in the round buffers
+            if n_rows or not (waited or paused):
+                return n_rows  # a waiting round is recorded, a paused slot goes on, in the next call
+            # nothing to decide: call again at once (no decision row is pending, so this is safe)
+
+    def _advance_once(self) -> int:
+        b, e = self.buffers, self.engine
+        self.nev[0] = 0
+        self.ctr[L.CT_WAIT] = self.ctr[L.CT_PAUSED] = 0
+        if e.trace:  # room for one phase step of every slot that must read its decision before it may pause
+            need = (int(np.count_nonzero(b.slot[:, L.F_ROW] >= 0)) + 1) * self.step_events
+            if self.ev.shape[0] < 2 * need:
+                self.ev = np.zeros((2 * need, L.N_EV_COLS), np.int32)
+            self.ctr[L.CT_TRACE_ROOM] = self.ev.shape[0] - need
+        n_rows = advance(
+            b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
+            self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, self.deck, e.cfg,
+            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w,
+            b.group_base, b.group_count, self.err, self.scratch, self.actors,
+        )
+        if self.err[0] >= 0:
+            raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
+        if e.trace:
+            if self.nev[0] > self.ev.shape[0]:
+                raise AssertionError(f"trace buffer overflow: {self.nev[0]} events for room {self.ev.shape[0]}")
+            self.events.append(self.ev[: self.nev[0]].copy())
+        return n_rows
+
+    def _grow_rounds(self) -> None:
+        """Double the round buffers of a match run, keeping the rows written."""
+        n = int(self.ctr[L.CT_ROUNDS])
+
+        def grown(a: NDArray[Any]) -> NDArray[Any]:
+            out = np.zeros((2 * a.shape[0],) + a.shape[1:], a.dtype)
+            out[:n] = a[:n]
+            return out
+
+        self.rec, self.points, self.opening = grown(self.rec), grown(self.points), grown(self.opening)
+
+    def step(self) -> bool:
+        """One lockstep step: advance, then ask the strategies. False when every game is done."""
+        if self.advance() == 0:
+            return False
+        self.decide()
+        return True
+
+    def decide(self) -> None:
+        """Ask the strategies for the decisions waiting in this batch (then :meth:`advance` applies them)."""
+        self.engine.decisions.decide(self.buffers, self.parity)
+        self.parity = 1 - self.parity
+
+    def finish(self) -> Played:
+        """The raw records (and events, when tracing) of the games played."""
+        played = Played(self.first, self.rec, self.points, self.opening)
+        if self.match:
+            n = int(self.ctr[L.CT_ROUNDS])
+            order = np.lexsort((self.rec[:n, L.R_ROUND], self.rec[:n, L.R_MATCH]))  # rows in (match, round) order
+            rec = self.rec[order]
+            played = Played(
+                self.first, rec, self.points[order], self.opening[order], round_game=self.first + rec[:, L.R_MATCH].astype(np.int64),
+                match_scores=self.match_scores[:, :-1], match_winner=self.match_scores[:, -1],
+            )
+        if self.engine.trace:
+            played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
+        return played
+
+
+def compile_kernels(configs: Iterable[RunConfig]) -> None:
+    """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
+
+    Plays one game of each distinct line-up: the engine kernel compiles (once per machine, see
+    :mod:`unosim.engine.kernel_cache`) and so do the compiled helpers the strategies' Python methods use;
+    a line-up that decides in Python also compiles every helper of :class:`~unosim.engine.decisions.Decisions`.
+    """
+    seen = set()
+    for config in configs:
+        key = (tuple(str(spec) for spec in config.strategies), config.match)
+        if key not in seen:
+            seen.add(key)
+            engine = Engine(config, batch_size=1)
+            run = engine.start(0, 1)
+            while run.step():
+                pass
+            if not engine.cfg[L.C_ALL_COMPILED]:
+                compile_helpers(run.buffers)
+
+
+def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
+    """Play games ``first_game .. first_game + n_games - 1`` of the run ``config``.
+
+    Returns one row per game in game order (schema: :mod:`unosim.engine.records`); for a
+    match run (``config.match``) one row per match (the match table; the rounds
+    come from :func:`play_tables`). Results depend only on (config, game index),
+    never on batch size or chunking.
+    """
+    return play_tables(config, first_game, n_games)[0]
+
+
+def play_tables(config: RunConfig, first_game: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
+    """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``.
+
+    Returns
+    -------
+    main : pyarrow.Table
+        One row per game (single rounds) or per match (``config.match``), in index order.
+    rounds : pyarrow.Table or None
+        Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
+        Schemas: :mod:`unosim.engine.records`.
+    """
+    return Engine(config).tables(first_game, n_games)
+
+

@@ -1,0 +1,175 @@
+"""Which fast paths the engine may take for a strategy, decided on the engine side.
+
+A fast path answers a decision without asking the strategy's Python method:
+a compiled in-kernel transcription of a shipped strategy
+(:mod:`unosim.game.kernels.policy`), playing a legal drawn card without asking, or
+skipping the UNO-call or the challenge question, or drawing for a strategy on a turn with
+nothing to play. It must never change what is played, so it is
+taken only when the methods it stands for are exactly the ones it was written
+from. A user's subclass that overrides one decision is therefore always asked
+through Python, whatever flags it inherits.
+
+- **Compiled transcriptions** are registered here, keyed by the exact class
+  (module and qualified name, so that strategies never import kernels), with
+  the parameter values the transcription covers. A subclass, even one that
+  overrides nothing, takes the Python path.
+- **Built-ins restated as rule files** (:data:`RESTATED`): ``ranking``,
+  ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their
+  default parameters are played by the compiled rule interpreter running their
+  shipped rule file (``strategies/rules/``), which decides every decision as
+  the built-in does, drawing the same uniforms
+  (``tests/test_compiled_policies.py`` plays both paths and compares the records).
+- **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
+  :attr:`Strategy.never_forgets_uno`, :attr:`Strategy.never_challenges`,
+  :attr:`Strategy.forced_draw_uniforms`) are trusted only when the decision
+  methods they summarise resolve to the class that declared the shortcut (or
+  one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
+  ``challenge`` or ``play`` loses the shortcut it inherited.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..game.kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
+from ..strategy.base import Strategy
+from ..strategy.parameters import Interval, ParameterError
+
+if TYPE_CHECKING:
+    from ..strategy.rule_language import RuleProgram
+
+__all__ = [
+    "COMPILED", "DECISIONS", "RESTATED", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
+    "compiled_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
+]
+
+DECISIONS = (
+    "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
+    "point_at", "choose_link", "add_to_pile", "jump_in",
+)
+"""Every decision method the engine may call."""
+
+
+def _plain_random(strat: Strategy) -> bool:
+    rates = (strat.draw_rate, strat.keep_rate, strat.bluff_rate, strat.challenge_rate, strat.forget_uno_rate)  # type: ignore[attr-defined]
+    return all(rate == 0 for rate in rates)
+
+
+COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
+    "unosim.strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
+    "unosim.strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
+    # issue 13: every rule file, by one interpreter (kernels/rule_policy.py); the engine appends its program to cfg
+    "unosim.strategy.rule_strategy:RuleStrategy": (POLICY_RULES, lambda strat: strat.forget_uno_rate == 0),
+}
+"""Exact class -> (policy id in ``kernels/policy.py``, the parameters it transcribes).
+
+UNO catches are never compiled (they go through Python), so ``catch_uno_rate`` is free."""
+
+RESTATED: dict[str, str] = {
+    "unosim.strategies.ranking:RankingStrategy": "ranking",
+    "unosim.strategies.wild_saver:WildSaverStrategy": "wild-saver",
+    "unosim.strategies.colour_keeper:ColourKeeperStrategy": "colour-keeper",
+    "unosim.strategies.diversity:DiversityStrategy": "diversity",
+    "unosim.strategies.attacker:AttackerStrategy": "attacker",
+}
+"""Exact class -> the shipped rule file that restates it at its default parameters."""
+
+
+def _at_defaults(strat: Strategy) -> bool:
+    """Every parameter at its default (``catch_uno_rate`` is free: catches go through Python)."""
+    mine, default = strat.get_params(), type(strat)().get_params()
+    mine.pop("catch_uno_rate", None)
+    default.pop("catch_uno_rate", None)
+    return bool(mine == default)
+
+
+COMPILED.update({key: (POLICY_RULES, _at_defaults) for key in RESTATED})
+
+
+def _class_key(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def compiled_policy(strat: Strategy) -> int:
+    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods)."""
+    entry = COMPILED.get(_class_key(type(strat)))
+    if entry is None or not entry[1](strat):
+        return POLICY_NONE
+    return entry[0]
+
+
+def rule_program(strat: Strategy) -> RuleProgram:
+    """The rule program the compiled interpreter runs for ``strat`` (whose policy is ``POLICY_RULES``):
+    a rule strategy's own, or the shipped file restating a built-in."""
+    from ..strategy.rule_language import load_program
+
+    name = RESTATED.get(_class_key(type(strat)))
+    return load_program(name) if name is not None else strat.program  # type: ignore[attr-defined]
+
+
+def _trusted(strat: Strategy, shortcut: str, method: str) -> bool:
+    """True when ``method`` resolves to the class declaring ``shortcut`` or one of its bases (a
+    subclass overriding ``method`` loses the shortcut it inherited)."""
+    cls = type(strat)
+    owner = next(k for k in cls.__mro__ if shortcut in vars(k))
+    return getattr(cls, method) is getattr(owner, method)
+
+
+def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
+    """True when ``strat`` declares ``shortcut`` and may be trusted to (:func:`_trusted`)."""
+    return _trusted(strat, shortcut, method) and bool(getattr(strat, shortcut))
+
+
+_UNIFORM_COUNT = Interval(0, math.inf, whole=True)
+"""What :attr:`Strategy.forced_draw_uniforms` may declare, besides ``None``."""
+
+
+def forced_draw_uniforms(strat: Strategy) -> int | None:
+    """The uniforms ``play`` draws on a turn with nothing to play before answering DRAW, when a trusted
+    shortcut (:attr:`Strategy.forced_draw_uniforms`) says so; ``None``: the engine must ask ``play``."""
+    if not _trusted(strat, "forced_draw_uniforms", "play"):
+        return None
+    value = strat.forced_draw_uniforms
+    if value is not None and not _UNIFORM_COUNT.allows(value):
+        raise ParameterError(
+            f"strategy {strat.label!r}: forced_draw_uniforms = {value!r} is not allowed; declare the whole number "
+            "(0 or more) of uniforms play draws per row on a turn with nothing to play, or None to be asked."
+        )
+    return None if value is None else int(value)
+
+
+def _mask(strategies: list[Strategy], test: Callable[[Strategy], bool]) -> int:
+    """Bit k set where ``test(strategies[k])``."""
+    return sum(1 << k for k, strat in enumerate(strategies) if test(strat))
+
+
+def asks_forget_uno(strat: Strategy) -> bool:
+    """Whether the engine must ask ``forget_uno`` (not when a trusted shortcut says it never forgets)."""
+    return not _declares(strat, "never_forgets_uno", "forget_uno")
+
+
+def asks_play_drawn(strat: Strategy) -> bool:
+    """Whether the engine must ask ``play_drawn`` (not when a trusted shortcut says it plays a legal drawn card)."""
+    return not _declares(strat, "plays_legal_drawn_card", "play_drawn")
+
+
+def plays_drawn_unasked(strat: Strategy) -> bool:
+    """Whether a legal drawn card may be played without asking ``play_drawn`` and ``forget_uno``."""
+    return not asks_play_drawn(strat) and not asks_forget_uno(strat)
+
+
+def asks_challenge(strat: Strategy) -> bool:
+    """Whether the engine must ask ``challenge`` (not when a trusted shortcut says it never challenges)."""
+    return not _declares(strat, "never_challenges", "challenge")
+
+
+def no_challenge_mask(strategies: list[Strategy]) -> int:
+    """Bit k set when strategy k is not asked whether to challenge (see :func:`asks_challenge`)."""
+    return _mask(strategies, lambda strat: not asks_challenge(strat))
+
+
+def auto_drawn_mask(strategies: list[Strategy]) -> int:
+    """Bit k set when strategy k's legal drawn cards are played without asking (see :func:`plays_drawn_unasked`)."""
+    return _mask(strategies, plays_drawn_unasked)

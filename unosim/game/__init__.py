@@ -1,0 +1,15 @@
+"""The game: cards and decks, the rules and their encoding, and the compiled kernels that play them.
+
+This is the ground floor. :mod:`~unosim.game.cards` defines the card types and loads decks
+(``decks/*.toml``); :mod:`~unosim.game.rules` holds :class:`RuleSet` and the presets;
+:mod:`~unosim.game.encoding` turns a rule set into the kernels' ``int32`` configuration vector;
+:mod:`~unosim.game.kernels` holds the numba kernels that deal, step and score whole batches of
+games, with the state layout documented in :mod:`~unosim.game.kernels.layout`.
+
+May import: numpy, numba and the standard library only — nothing else of unosim.
+"""
+
+from .cards import N_TYPES, Deck, card_name, load_deck, shipped_decks
+from .rules import PRESETS, RuleSet
+
+__all__ = ["N_TYPES", "PRESETS", "Deck", "RuleSet", "card_name", "load_deck", "shipped_decks"]

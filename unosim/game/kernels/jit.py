@@ -1,0 +1,62 @@
+"""The compilation modes of the kernels, and why each function has the one it has.
+
+Kernels run without numba's reference-counting runtime (``_nrt=False``):
+passing arrays between compiled functions then costs nothing, where with it
+every call paid atomic reference-count updates per array argument (measured:
+30–50 ns per helper call, most of the step time). The price: kernels must
+not allocate arrays; every buffer comes from Python.
+
+Four modes, chosen by measuring both the games per second and the cold compile
+(issue 10; ``experiments/cold_compile.py``):
+
+- :data:`rule`: inlined at its call site in numba's IR. The per-turn rules
+  (playing a card, drawing, passing the turn, the compiled decisions) need
+  it: a non-inlined ``play_card`` cost 40 % of the games per second. But numba's
+  IR inliner costs about a second per inlined call in a function the size of
+  :func:`~unosim.game.kernels.advance.advance` (its time grows with the caller), so
+  a ``rule`` should be inlined at few sites.
+- :data:`leaf`: a small function compiled once on its own and cached on disk;
+  LLVM inlines it at its call sites (the random numbers, card legality, seat
+  arithmetic). With them as ``rule`` the cold compile took 387 s and 5 GB. A
+  cached function keeps its LLVM IR for linking, so one loaded from the cache
+  is inlined exactly as one just compiled: the helper process of a cold
+  compile (:mod:`unosim.engine.kernel_cache`) compiles the leaves and kernels while
+  the compiling process is busy inlining the ``rule`` functions, and that
+  process loads them (a party cold compile 82 s → 52 s on two cores).
+- :func:`leaf_for`: a leaf with a fixed signature, for leaves called with many
+  different constants (the trace ``log``).
+- :data:`kernel`: a function called from Python, or a rule that runs once per
+  game or on rarer events (the deal, the record, the end of a match round, a
+  challenge, votes, a catch, a forced draw); cached on disk.
+
+numba compiles a called function once per argument *type*, and a constant
+argument has its own type (``Literal[int](2)``): a ``leaf`` or ``kernel``
+called with constants would be compiled once per constant value. Call sites
+therefore pass constants as ``int64(2)``. A value read from an ``int32`` array
+(a seat in ``slot``, an entry of ``cfg``) is an ``int32``: the call sites of the
+drawing kernels (``give``, ``echo``, ``forced_draw``) pass seats and counts as
+``int64`` too, one compiled copy each instead of three or four (4 s of a party
+cold compile, ``experiments/compile_profile.py``).
+"""
+
+from typing import Any
+
+from numba import njit
+
+__all__ = ["kernel", "leaf", "leaf_for", "rule"]
+
+kernel = njit(cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
+"""A compiled function called from Python, or a rare rule compiled on its own; cached on disk."""
+
+rule = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]
+"""A per-turn rule inlined at its call site (numba IR)."""
+
+leaf = kernel
+"""A small function compiled on its own and cached, inlined by LLVM at its call sites: the options
+of :data:`kernel` (the helper of a cold compile needs both cached), named for where it is called from."""
+
+
+def leaf_for(signature: str) -> Any:
+    """A leaf compiled for ``signature`` only (at import, then cached): calls with constant
+    arguments convert to it instead of compiling one copy per constant."""
+    return njit(signature, cache=True, _nrt=False, error_model="numpy")  # type: ignore[call-overload]

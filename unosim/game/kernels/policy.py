@@ -1,0 +1,169 @@
+"""Compiled versions of the shipped ``random`` and ``greedy`` strategies.
+
+The engine registers these transcriptions by exact class (:mod:`unosim.engine.fast_paths`);
+the kernel then decides its single-actor decisions (turn, drawn card, colour,
+challenge) itself instead of emitting an observation row. Each policy here is
+the exact transcription of its Python methods, drawing the same uniforms from
+the same per-(game, seat) stream in the same order, so both paths give
+identical games — a test plays every shipped strategy both ways and compares
+the records. Mini-pile additions are compiled too, and so are the
+multi-actor votes and jump-ins when every seat that answers has a policy; UNO
+catches (asked only after a forgotten call, which these policies never make)
+go through Python.
+"""
+
+from .blocks import colour_totals, held_in
+from .jit import leaf, rule
+from .layout import F_ACTOR, F_MINI_COLOUR, F_PENDING, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN
+from .legality import legal_types, needs_colour, playable
+from .rng import seat_uniform
+from .rule_policy import rules_decision, rules_jump, rules_vote
+from .tables import POINTS_OF, WILD_DRAWN_TOGETHER
+from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, point_at
+
+__all__ = [
+    "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
+    "pick_addition", "pick_card", "pick_colour", "pick_link",
+    "pick_vote", "policy_decision",
+]
+
+POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
+"""Policy ids; a rule strategy's id is ``POLICY_RULES`` plus the offset of its program in ``cfg``
+(:mod:`unosim.game.kernels.rule_policy`, issue 13)."""
+
+
+@leaf
+def pick_colour(pol, s, seat, keys, hands, seat_ctr):
+    """``random``: a uniform colour; ``greedy`` (the base default): the colour held most, ties uniform."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    if pol == POLICY_RANDOM:
+        return int(u * 4)
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    return argmax4(c0, c1, c2, c3, True, True, True, True, u)
+
+
+@rule
+def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
+    """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
+
+    Only the held legal types are visited (:func:`~unosim.game.kernels.legality.legal_types`,
+    a bit mask), in increasing type order — the order the Python primitives walk —
+    so the same uniform picks the same card. The eligible types are collected in
+    ``cand`` on the way.
+    """
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    held = legal_types(s, seat, hands, slot, cfg)
+    best = -1
+    total = 0
+    m = 0
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        n = hands[s, seat, t]
+        score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+        if score > best:
+            best = score
+            total = n
+            m = 0
+        elif score == best:
+            total += n
+        else:
+            continue
+        cand[m] = t
+        m += 1
+    if total == 0:
+        return -1
+    x = int(u * total)
+    for i in range(m):
+        t = cand[i]
+        x -= hands[s, seat, t]
+        if x < 0:
+            return t
+    return -1
+
+
+@leaf
+def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
+    """P-6 link pair, packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends):
+    ``random``, two distinct uniform seats; ``greedy`` (the base default), the two other players
+    with fewest cards (the player too when fewer than two others may be linked)."""
+    how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
+    return link_pair(how, s, seat, keys, hsize, slot, seat_ctr, cfg)
+
+
+@leaf
+def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
+    """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
+    able physical card; ``greedy`` (the base default), the highest-point one, ties by copies.
+    Only the held able types are visited, in type order: the mini pile's colour block, then the wilds."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    able = held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
+    best = -1
+    total = 0
+    held = able
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        score = 0 if pol == POLICY_RANDOM else POINTS_OF[t]
+        if score > best:
+            best = score
+            total = hands[s, seat, t]
+        elif score == best:
+            total += hands[s, seat, t]
+    x = int(u * total)
+    held = able
+    while held:
+        t = lowest_bit(held)
+        held &= held - 1
+        if pol == POLICY_RANDOM or POINTS_OF[t] == best:
+            x -= hands[s, seat, t]
+            if x < 0:
+                return t
+    return -1
+
+
+@leaf
+def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
+    """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
+    ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform;
+    a rule strategy, its ``[point_taken]`` choice."""
+    if pol >= POLICY_RULES:
+        return rules_vote(pol - POLICY_RULES, s, seat, keys, hsize, seat_ctr, cfg, alive)
+    how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
+    return point_at(how, s, seat, keys, hsize, seat_ctr, n, alive)
+
+
+@rule
+def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
+    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
+    if pol >= POLICY_RULES:
+        return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
+    if ph == PH_TURN:
+        seat = slot[s, F_TURN]
+        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
+        colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
+        return card, colour, 0, pair
+    seat = slot[s, F_ACTOR]
+    if ph == PH_DRAWN:
+        card = slot[s, F_PENDING]
+        play = 1 if playable(s, seat, card, hands, slot, cfg) == 1 else 0
+        colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if play and needs_colour(card) else -1
+        pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
+        return -1, colour, play, pair
+    if ph == PH_COLOUR:
+        return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1
+    if ph == PH_PILEUP:
+        return pick_addition(pol, s, seat, keys, hands, slot, seat_ctr), -1, 0, -1
+    return -1, -1, 0, -1  # PH_CHALLENGE: never challenge
+
+
+@rule
+def jump_weight(pol, s, seat, keys, hands, hsize, slot, seat_ctr, cfg):
+    """P-2 reaction weight: ``random`` jumps in with probability 1/2, ``greedy`` always; weight 1;
+    a rule strategy, its ``[jump_in]`` weight where its conditions hold."""
+    if pol >= POLICY_RULES:
+        return rules_jump(pol - POLICY_RULES, s, seat, hands, hsize, slot, cfg)
+    if pol == POLICY_RANDOM:
+        return 1.0 if seat_uniform(keys, seat_ctr, s, seat) < 0.5 else 0.0
+    return 1.0

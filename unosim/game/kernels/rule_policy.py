@@ -1,0 +1,353 @@
+"""The compiled interpreter of rule strategies (issue 13): one interpreter for every rule file.
+
+A rule program (:mod:`unosim.strategy.rule_language`) is encoded by
+:func:`unosim.engine.rule_programs.encode_program` as int32 words appended to the
+engine's ``cfg`` array; the compiled policy id of a rule strategy is
+``POLICY_RULES + offset`` of its program there (:mod:`unosim.engine.fast_paths`,
+:meth:`unosim.engine.driver.Engine.set_strategies`). Each function here is the exact
+transcription of a method of :class:`unosim.strategy.rule_strategy.RuleStrategy`,
+drawing the same uniforms in the same order, so both play identical games
+(``tests/test_rulebot_compiled.py``). The entry points and the larger parts
+(rule choice, best card, colour, link) are compiled on their own, not inlined in
+numba's IR: one copy of each keeps the compile short. The entry point of the
+per-turn decisions, :func:`rules_decision`, is inlined at its one call site: as a
+separate call it cost 15 % of a rule bot's games per second (the engine's arrays
+are passed field by field on every call).
+
+Program layout (word offsets from the program's start): the header ``P_*``,
+three condition blocks (bluff, challenge, jump-in), then the play rules and
+the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
+bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any)
+and the card-colour condition (-1 any, 1 held most, 0 not). A rule holds: draw
+word (0 a card rule, ``RULE_DRAW`` draw instead, ``RULE_TAKE`` take the mini
+pile: fires only when taking is allowed, i.e. nothing may be added or
+``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two
+30-bit masks, its conditions. A preference code holds up to three criteria, two bits each, the
+first in the low bits (0 none, 1 points, 2 colour, 3 variety).
+"""
+
+from numpy import int64
+
+from .blocks import colour_totals, held_in
+from .finish import seat_at
+from .jit import kernel, leaf, rule
+from .layout import (
+    C_PILEUP_REFUSE,
+    C_PLAYERS,
+    C_WD4_CHALLENGE,
+    DISC,
+    F_ACTOR,
+    F_ALIVE,
+    F_DIR,
+    F_MINI_COLOUR,
+    F_PENDING,
+    F_SEAT,
+    F_TOP,
+    F_TURN,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_PILEUP,
+    PH_TURN,
+)
+from .legality import legal_types, needs_colour, playable, wd4_legal
+from .rng import seat_uniform
+from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tally import argmax4, link_pair, lowest_bit, point_at
+
+__all__ = [
+    "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",
+    "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS", "MODE_DRAWN", "MODE_PILE",
+    "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_OPPONENTS", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
+    "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
+    "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
+    "R_LO", "R_PREFER", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "SCORE_BASE", "best_of",
+    "cond_ok", "criterion", "legal_bits", "opponents", "pref_score",
+    "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_vote",
+]
+
+(P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF,
+ P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS) = range(14)
+NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
+"""``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
+``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open).
+``P_JUMP_NEEDS``: the same for the jump-in conditions alone."""
+N_VARS = 6
+COND_WORDS = 2 * N_VARS + 2
+P_BLUFF = 14
+P_CHALLENGE = P_BLUFF + COND_WORDS
+P_JUMP = P_CHALLENGE + COND_WORDS
+P_RULES = P_JUMP + COND_WORDS
+R_DRAW, R_PREFER, R_LO, R_HI, R_COND = range(5)
+RULE_WORDS = R_COND + COND_WORDS
+RULE_DRAW, RULE_TAKE = 1, 2
+"""``R_DRAW`` word of a play rule ``card = "draw"`` and of a mini-pile rule ``card = "take"``."""
+MASK_BITS = 30
+CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
+DRAWN_LEGAL, DRAWN_NEVER, DRAWN_RULES = range(3)
+COLOUR_MOST, COLOUR_LEAST, COLOUR_RANDOM, COLOUR_PLAYED = range(4)
+MODE_TURN, MODE_DRAWN, MODE_PILE = range(3)
+JUMP_SCALE = 1_000_000
+"""Jump-in weights are stored in millionths (rule files allow at most 6 decimals)."""
+SCORE_BASE = 1024
+NO_HAND = 1000
+"""``smallest_opponent`` when no opponent is left (``program.MAX_COUNT``)."""
+
+
+@leaf
+def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
+    """The condition block at ``at`` holds for these variable values and direction ``d``."""
+    if hand < cfg[at] or hand > cfg[at + N_VARS]:
+        return False
+    if non_wild < cfg[at + 1] or non_wild > cfg[at + N_VARS + 1]:
+        return False
+    if nxt < cfg[at + 2] or nxt > cfg[at + N_VARS + 2]:
+        return False
+    if small < cfg[at + 3] or small > cfg[at + N_VARS + 3]:
+        return False
+    if players < cfg[at + 4] or players > cfg[at + N_VARS + 4]:
+        return False
+    if opp < cfg[at + 5] or opp > cfg[at + N_VARS + 5]:
+        return False
+    w = cfg[at + 2 * N_VARS]
+    return w == 0 or w == d
+
+
+@rule
+def opponents(s, seat, hsize, slot, cfg):
+    """The next player's hand size and the smallest hand among the other seats still in the match."""
+    n = cfg[C_PLAYERS]
+    nxt = hsize[s, seat_at(seat, int64(1), slot, s, cfg)]
+    alive = slot[s, F_ALIVE]
+    small = NO_HAND
+    for p in range(n):
+        if p != seat and (alive >> p) & 1 and hsize[s, p] < small:
+            small = hsize[s, p]
+    return nxt, small
+
+
+@leaf
+def criterion(cr, t, s, seat, hands, c0, c1, c2, c3):
+    """One tie-break criterion's score of type ``t`` (``strategy.criterion_scores``)."""
+    if cr == CR_NONE:
+        return 0
+    if cr == CR_POINTS:
+        return POINTS_OF[t]
+    if t >= N_COLOURED:
+        return 0 if cr == CR_COLOUR else 2
+    c = COLOUR_OF[t]
+    cc = c0 if c == 0 else c1 if c == 1 else c2 if c == 2 else c3
+    if cr == CR_COLOUR:
+        return min(cc, SCORE_BASE - 1)
+    if hands[s, seat, t] != 1:
+        return 2
+    f = FACE_OF[t]
+    per_face = hands[s, seat, f] + hands[s, seat, 14 + f] + hands[s, seat, 28 + f] + hands[s, seat, 42 + f]
+    return 2 - (1 if cc == 1 else 0) - (1 if per_face == 1 else 0)
+
+
+@rule
+def pref_score(code, t, s, seat, hands, c0, c1, c2, c3):
+    """The criteria of preference ``code`` combined lexicographically (first criterion first)."""
+    a = criterion(code & 3, t, s, seat, hands, c0, c1, c2, c3)
+    b = criterion((code >> 2) & 3, t, s, seat, hands, c0, c1, c2, c3)
+    c = criterion((code >> 4) & 3, t, s, seat, hands, c0, c1, c2, c3)
+    return (a * SCORE_BASE + b) * SCORE_BASE + c
+
+
+@rule
+def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
+    """Among the types in bit mask ``m`` (all held), one of highest score, ties in proportion to copies
+    (the tied types in increasing type order, as ``strategy.choose_by_rules``)."""
+    best = -1
+    total = 0
+    tied = int64(0)
+    rest = int64(m)
+    while rest != 0:
+        t = lowest_bit(rest)
+        rest &= rest - 1
+        v = pref_score(code, t, s, seat, hands, c0, c1, c2, c3)
+        if v > best:
+            best = v
+            total = hands[s, seat, t]
+            tied = int64(1) << t
+        elif v == best:
+            total += hands[s, seat, t]
+            tied |= int64(1) << t
+    x = int(u * total)
+    while tied != 0:
+        t = lowest_bit(tied)
+        tied &= tied - 1
+        x -= hands[s, seat, t]
+        if x < 0:
+            return t
+    return -1
+
+
+@leaf
+def legal_bits(mode, s, seat, hands, slot, cfg):
+    """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
+    if mode == MODE_PILE:
+        return held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
+    if mode == MODE_DRAWN:
+        card = slot[s, F_PENDING]
+        return int64(1) << card if playable(s, seat, card, hands, slot, cfg) == 1 else int64(0)
+    return legal_types(s, seat, hands, slot, cfg)  # T-1, W-2
+
+
+@leaf
+def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d, c0, c1, c2, c3):
+    """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``."""
+    most = max(max(c0, c1), max(c2, c3))
+    block = (int64(1) << 14) - 1
+    zero = int64(0)
+    most_bits = ((block if c0 == most else zero) | ((block if c1 == most else zero) << 14)
+                 | ((block if c2 == most else zero) << 28) | ((block if c3 == most else zero) << 42))
+    for i in range(n_rules):
+        at = base + i * RULE_WORDS
+        if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, int64(0), d):
+            continue
+        w = cfg[at + R_DRAW]
+        if w:  # draw always fires; take only when taking is allowed (strategy.choose_by_rules' may_draw)
+            if w == RULE_DRAW or bits == 0 or cfg[C_PILEUP_REFUSE] != 0:
+                return -1
+            continue
+        m = bits & (int64(cfg[at + R_LO]) | (int64(cfg[at + R_HI]) << MASK_BITS))
+        cm = cfg[at + R_COND + 2 * N_VARS + 1]
+        if cm == 1:
+            m &= most_bits
+        elif cm == 0:
+            m &= ~most_bits
+        if m != 0:
+            return best_of(m, cfg[at + R_PREFER], u, s, seat, hands, c0, c1, c2, c3)
+    if otherwise_draw or bits == 0:
+        return -1
+    return best_of(bits, prefer, u, s, seat, hands, c0, c1, c2, c3)
+
+
+@kernel
+def rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg):
+    """``RuleStrategy.choose_colour``."""
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    how = cfg[o + P_COLOUR]
+    if how == COLOUR_RANDOM:
+        return int(u * 4)
+    if how == COLOUR_PLAYED:
+        c0, c1, c2, c3 = colour_totals(piles, s, DISC)
+        k = COLOUR_OF[slot[s, F_TOP]]
+        if k == 0:
+            c0 += 1
+        elif k == 1:
+            c1 += 1
+        elif k == 2:
+            c2 += 1
+        elif k == 3:
+            c3 += 1
+        return argmax4(c0, c1, c2, c3, True, True, True, True, u)
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    if how == COLOUR_MOST:
+        return argmax4(c0, c1, c2, c3, True, True, True, True, u)
+    none = c0 + c1 + c2 + c3 == 0
+    return argmax4(-c0, -c1, -c2, -c3, none or c0 > 0, none or c1 > 0, none or c2 > 0, none or c3 > 0, u)
+
+
+@kernel
+def rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg):
+    """``RuleStrategy.choose_link`` packed ``a * 16 + b`` (-1: fewer than two seats may be linked, the link ends)."""
+    return link_pair(cfg[o + P_LINK], s, seat, keys, hsize, slot, seat_ctr, cfg)
+
+
+@rule
+def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
+    """The (card, colour, flag, link pair) the rule program at ``cfg[o:]`` answers in phase ``ph``."""
+    n = cfg[C_PLAYERS]
+    if ph == PH_TURN:
+        seat = slot[s, F_TURN]
+    else:
+        seat = slot[s, F_ACTOR]
+    d = slot[s, F_DIR]
+    hand = hsize[s, seat]
+    needs = cfg[o + P_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    non_wild = c0 + c1 + c2 + c3
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    if ph == PH_COLOUR:
+        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
+    if ph != PH_TURN and ph != PH_DRAWN and ph != PH_PILEUP:  # PH_CHALLENGE
+        flag = 0
+        if cfg[o + P_HAS_CHALLENGE] and cond_ok(cfg, o + P_CHALLENGE, hand, non_wild, nxt, small, n, hsize[s, slot[s, F_SEAT]], d):
+            flag = 1
+        return -1, -1, flag, -1
+    drawn = slot[s, F_PENDING] if ph == PH_DRAWN else -1
+    how = cfg[o + P_DRAWN]
+    # One call of the rule choice for the three phases that choose a card by the rules.
+    pick = -1
+    if ph != PH_DRAWN or how == DRAWN_RULES:
+        u = seat_uniform(keys, seat_ctr, s, seat)
+        if ph == PH_PILEUP:
+            mode, base, n_rules = int64(MODE_PILE), o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, cfg[o + P_N_PILE]
+            prefer, otherwise_draw = cfg[o + P_PILE_PREFER], int64(0)
+        else:
+            mode, base, n_rules = int64(MODE_TURN if ph == PH_TURN else MODE_DRAWN), o + P_RULES, cfg[o + P_N_PLAY]
+            prefer, otherwise_draw = cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW])
+        bits = legal_bits(mode, s, seat, hands, slot, cfg)
+        pick = rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u,
+                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+    if ph == PH_PILEUP:
+        return pick, -1, 0, -1
+    has_bluff = cfg[o + P_HAS_BLUFF] != 0  # its conditions are read only where a bluff is possible
+    if ph == PH_TURN:
+        card = pick
+        if (has_bluff and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
+                and not wd4_legal(s, seat, hands, slot, cfg)
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
+            card = WILD_DRAW_FOUR
+        play = True
+    else:
+        card = drawn
+        if how == DRAWN_LEGAL:
+            play = playable(s, seat, card, hands, slot, cfg) == 1
+        elif how == DRAWN_NEVER:
+            play = False
+        else:
+            play = pick >= 0
+        if (has_bluff and card == WILD_DRAW_FOUR and playable(s, seat, card, hands, slot, cfg) == 2
+                and cond_ok(cfg, o + P_BLUFF, hand, non_wild, nxt, small, n, int64(0), d)):
+            play = True
+    colour = rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg) if play and needs_colour(card) else -1
+    pair = rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg) if play and card == WILD_DRAWN_TOGETHER else -1
+    if ph == PH_TURN:
+        return card, colour, 0, pair
+    return -1, colour, 1 if play else 0, pair
+
+
+@kernel
+def rules_vote(o, s, seat, keys, hsize, seat_ctr, cfg, alive):
+    """``RuleStrategy.point_at``: the seat to point at among the other seats still in the match."""
+    return point_at(cfg[o + P_POINT], s, seat, keys, hsize, seat_ctr, cfg[C_PLAYERS], alive)
+
+
+@kernel
+def rules_jump(o, s, seat, hands, hsize, slot, cfg):
+    """``RuleStrategy.jump_in``: the reaction weight when the jump-in conditions hold, else 0."""
+    needs = cfg[o + P_JUMP_NEEDS]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if needs & NEEDS_COUNTS:
+        c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    nxt = 0
+    small = 0
+    if needs & NEEDS_OPPONENTS:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], int64(0), slot[s, F_DIR]):
+        return cfg[o + P_JUMP_W] / JUMP_SCALE
+    return 0.0

@@ -1,0 +1,15 @@
+"""Reports: plots, tables and the ``report.md`` / ``report.html`` pages written from results.
+
+:mod:`~unosim.report.plots` draws a dataset's plots (game length, seat advantage, card values,
+comparisons); :mod:`~unosim.report.dataset_report` recognises what a dataset directory holds and
+writes its report; :mod:`~unosim.report.tournament` draws and writes a tournament's leaderboard
+and head-to-head; :mod:`~unosim.report.tuning` a tuning run's progress and outputs.
+
+May import every layer below (game, strategy, engine, runs, analysis); nothing imports it but
+the faces (:mod:`unosim.api`, :mod:`unosim.cli`).
+"""
+
+from .dataset_report import write_report
+from .tournament import plot as plot_tournament
+
+__all__ = ["plot_tournament", "write_report"]

@@ -1,0 +1,310 @@
+"""Plots of the reports (:mod:`unosim.report.dataset_report`): each plot takes an ``ax`` and returns it.
+
+All intervals are 95 % normal-approximation confidence intervals of the mean
+(±1.96 standard errors).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+
+__all__ = [
+    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "Z95", "card_value_heatmap", "card_value_lines",
+    "card_value_swap", "cards_per_game", "comparison_differences", "game_length", "game_length_band",
+    "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_heatmap", "summary_table",
+]
+
+Z95 = 1.959964
+
+
+def rule_sets(df: pd.DataFrame) -> list[str]:
+    """The rule sets of a frame's ``rules`` column in sorted order (``["all"]`` without one)."""
+    return sorted(str(k) for k in df["rules"].unique()) if "rules" in df.columns else ["all"]
+
+
+def _rows(df: pd.DataFrame, rules: str | None, columns: list[str]) -> pd.DataFrame:
+    """The ``columns`` of the rows of rule set ``rules`` (every row for ``None`` or without a
+    ``rules`` column). Only the columns asked for are copied: an experiment of 75 million games
+    would otherwise copy every column of half of them."""
+    if rules is None or "rules" not in df.columns:
+        return df
+    return df.loc[df["rules"] == rules, columns]
+
+
+def _groups(df: pd.DataFrame, columns: list[str]) -> list[tuple[str, pd.DataFrame]]:
+    """(rule set, its rows' ``columns``) for each rule set of the frame."""
+    return [(name, _rows(df, None if name == "all" else name, columns)) for name in rule_sets(df)]
+
+
+def mean_ci(values: pd.Series) -> tuple[float, float]:
+    """Mean and 95 % half-width of a sample."""
+    v = values.to_numpy(float)
+    return float(v.mean()), float(Z95 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
+
+
+def game_length(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Mean turns per game against the number of players, one line per rule set."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    for name, g in _groups(df, ["players", "turns"]):
+        stats = g.groupby("players")["turns"].agg(["mean", "std", "count"])
+        half = Z95 * stats["std"] / np.sqrt(stats["count"])
+        ax.errorbar(stats.index, stats["mean"], yerr=half, marker="o", capsize=3, label=name)
+    ax.set_xlabel("players")
+    ax.set_ylabel("mean turns per game (95 % CI)")
+    ax.set_title("Game length by number of players")
+    ax.grid(alpha=0.3)
+    ax.legend(title="rules")
+    return ax
+
+
+def seat_advantage(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
+    """Win rate of each seat offset from the dealer relative to a fair share (1/P).
+
+    Offset 1 is the player to the dealer's left (who starts), offset P the
+    dealer. Values above 1 mean the seat wins more often than its fair share.
+    """
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    data = _rows(df, rules, ["players", "truncated", "winner_offset"])
+    cmap = plt.get_cmap("viridis")
+    counts = sorted(data["players"].unique())
+    for i, p in enumerate(counts):
+        g = data[(data["players"] == p) & ~data["truncated"]]
+        offsets = np.arange(1, p + 1)
+        rate = np.array([(g["winner_offset"] == k).mean() for k in offsets])
+        half = Z95 * np.sqrt(rate * (1 - rate) / max(len(g), 1))
+        ax.errorbar(offsets, rate * p, yerr=half * p, marker=".", capsize=2, color=cmap(0.85 * i / max(len(counts) - 1, 1)), label=str(p))
+    ax.axhline(1.0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("seat offset from the dealer (1 = first to play)")
+    ax.set_ylabel("win rate × players (1 = fair)")
+    ax.set_title("Seat advantage" + (f" — {rules}" if rules else ""))
+    ax.grid(alpha=0.3)
+    ax.legend(title="players", ncol=3, fontsize="small")
+    return ax
+
+
+def cards_per_game(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Mean cards played and drawn per game against the number of players."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    for name, g in _groups(df, ["players", "cards_played", "cards_drawn"]):
+        stats = g.groupby("players")[["cards_played", "cards_drawn"]].mean()
+        (line,) = ax.plot(stats.index, stats["cards_played"], marker="o", label=f"{name}: played")
+        ax.plot(stats.index, stats["cards_drawn"], marker="s", ls="--", color=line.get_color(), label=f"{name}: drawn")
+    ax.set_xlabel("players")
+    ax.set_ylabel("cards per game")
+    ax.set_title("Cards played and drawn")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+# ---------------------------------------------------------------- distributions and heatmaps
+CMAP_SEQUENTIAL = "cividis"
+"""Colour-blind-safe sequential map (seat advantage)."""
+CMAP_DIVERGING = "PuOr"
+"""Colour-blind-safe diverging map centred on 0 (card values)."""
+SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999")
+"""Okabe–Ito colours (colour-blind safe) for lines and bars, in order."""
+
+
+def percentiles(values: np.ndarray, q: list[float]) -> np.ndarray:
+    """``np.percentile(values, q)`` (linear interpolation); for small non-negative integers
+    (turns per game) from a count of each value, without sorting: 10 M games in 0.05 s
+    instead of 0.8 s."""
+    v = np.asarray(values)
+    if not np.issubdtype(v.dtype, np.integer) or len(v) == 0 or v.min() < 0 or v.max() > 1 << 20:
+        return np.percentile(v, q)
+    below = np.cumsum(np.bincount(v))  # below[x] = how many values are <= x
+    pos = np.asarray(q, np.float64) / 100 * (len(v) - 1)
+    lo, hi = np.floor(pos).astype(np.int64), np.ceil(pos).astype(np.int64)
+    at_lo, at_hi = np.searchsorted(below, lo, side="right"), np.searchsorted(below, hi, side="right")
+    return at_lo + (pos - lo) * (at_hi - at_lo)
+
+
+def game_length_distribution(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
+    """Box per player count of turns per game: box = quartiles, whiskers = 5th and 95th
+    percentiles, dot = mean (quantiles, not a kernel density, so it is quick on 10 M games)."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    data = _rows(df, rules, ["players", "turns"])
+    boxes, positions = [], []
+    for p, g in data.groupby("players", sort=True):
+        q = percentiles(g["turns"].to_numpy(), [5, 25, 50, 75, 95])
+        boxes.append({"whislo": q[0], "q1": q[1], "med": q[2], "q3": q[3], "whishi": q[4], "mean": g["turns"].mean(),
+                      "fliers": [], "label": str(p)})
+        positions.append(int(p))
+    ax.bxp(boxes, positions=positions, showmeans=True, widths=0.6, patch_artist=True,
+           boxprops={"facecolor": SERIES_COLOURS[4], "alpha": 0.6},
+           meanprops={"marker": "o", "markerfacecolor": SERIES_COLOURS[5], "markeredgecolor": "none"},
+           medianprops={"color": SERIES_COLOURS[0]})
+    ax.set_xlabel("players")
+    ax.set_ylabel("turns per game")
+    ax.set_title("Distribution of game length" + (f" — {rules}" if rules else "")
+                 + "\n(box: quartiles, whiskers: 5th–95th percentile, dot: mean)", fontsize="medium")
+    ax.grid(alpha=0.3, axis="y")
+    return ax
+
+
+def game_length_band(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Mean turns per game against players, one line per rule set with its 95 % interval as a band."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    for i, (name, g) in enumerate(_groups(df, ["players", "turns"])):
+        stats = g.groupby("players")["turns"].agg(["mean", "std", "count"])
+        half = Z95 * stats["std"] / np.sqrt(stats["count"])
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        ax.plot(stats.index, stats["mean"], marker="o", color=colour, label=name)
+        ax.fill_between(stats.index, stats["mean"] - half, stats["mean"] + half, color=colour, alpha=0.25)
+    ax.set_xlabel("players")
+    ax.set_ylabel("mean turns per game (band: 95 % CI)")
+    ax.set_title("Game length by number of players")
+    ax.grid(alpha=0.3)
+    ax.legend(title="rules")
+    return ax
+
+
+def seat_advantage_heatmap(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
+    """Heatmap of win rate × players (1 = fair share) by seat offset (rows) and player count (columns)."""
+    ax = ax or plt.figure(figsize=(7, 5)).gca()
+    data = _rows(df, rules, ["players", "winner_offset"])
+    counts = sorted(int(p) for p in data["players"].unique())
+    grid = np.full((max(counts), len(counts)), np.nan)
+    for j, p in enumerate(counts):
+        g = data[data["players"] == p]
+        share = g["winner_offset"].value_counts().reindex(range(1, p + 1), fill_value=0).to_numpy() / max(len(g), 1)
+        grid[:p, j] = share * p
+    spread = max(float(np.nanmax(np.abs(grid - 1))), 0.05)
+    image = ax.imshow(grid, origin="lower", aspect="auto", cmap=CMAP_DIVERGING, vmin=1 - spread, vmax=1 + spread,
+                      extent=(-0.5, len(counts) - 0.5, 0.5, max(counts) + 0.5))
+    ax.set_xticks(range(len(counts)), [str(p) for p in counts])
+    ax.set_xlabel("players")
+    ax.set_ylabel("seat offset from the dealer (1 = first to play)")
+    ax.set_title("Seat advantage: win rate × players (1 = fair)" + (f" — {rules}" if rules else ""))
+    ax.figure.colorbar(image, ax=ax, label="win rate × players")
+    return ax
+
+
+def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
+                       scope: str = "all seats") -> Axes:
+    """Heatmap of card values (percentage points) by kind (rows) and player count (columns);
+    cells whose 95 % interval contains 0 are hatched."""
+    ax = ax or plt.figure(figsize=(8, 4.5)).gca()
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    table = data.pivot_table(index="kind", columns="players", values="value", sort=False)
+    low = data.pivot_table(index="kind", columns="players", values="low", sort=False).reindex_like(table)
+    high = data.pivot_table(index="kind", columns="players", values="high", sort=False).reindex_like(table)
+    spread = max(float(np.nanmax(np.abs(table.to_numpy()))), 0.1)
+    image = ax.imshow(table.to_numpy(), aspect="auto", cmap=CMAP_DIVERGING, vmin=-spread, vmax=spread)
+    for (i, j), v in np.ndenumerate(table.to_numpy()):
+        if np.isnan(v):
+            continue
+        unclear = low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]
+        strong = abs(v) > 0.6 * spread
+        ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize="x-small",
+                color="white" if strong else ("dimgrey" if unclear else "black"),
+                fontstyle="italic" if unclear else "normal")
+    ax.set_xticks(range(table.shape[1]), [str(p) for p in table.columns])
+    ax.set_yticks(range(table.shape[0]), [k.replace("_", " ") for k in table.index])
+    ax.set_xlabel("players")
+    ax.set_title(f"Card value ({scope}): change in win probability, pp" + (f" — {rules}" if rules else "")
+                 + "\n(grey italic: 95 % interval contains 0)", fontsize="medium")
+    ax.figure.colorbar(image, ax=ax, label="percentage points")
+    return ax
+
+
+def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
+                     scope: str = "all seats") -> Axes:
+    """Card value (percentage points) against players, one line per kind with its 95 % interval band."""
+    ax = ax or plt.figure(figsize=(8, 4.5)).gca()
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    for i, (kind, g) in enumerate(data.groupby("kind", sort=False)):
+        g = g.sort_values("players")
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        ax.plot(g["players"], g["value"], marker="o", ms=3, color=colour, label=kind.replace("_", " "))
+        ax.fill_between(g["players"], g["low"], g["high"], color=colour, alpha=0.2)
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("players")
+    ax.set_ylabel("change in win probability (pp, band: 95 % CI)")
+    ax.set_title(f"Value of one more card instead of a number card ({scope})" + (f" — {rules}" if rules else ""),
+                 fontsize="medium")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | None = None,
+                           label: str | None = None) -> Axes:
+    """Paired difference (variant − baseline) of one metric against players, with 95 % intervals."""
+    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
+    data = differences[differences["metric"] == metric]
+    for i, (variant, g) in enumerate(data.groupby("variant", sort=False)):
+        g = g.sort_values("players")
+        ax.errorbar(g["players"] + 0.1 * i, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o",
+                    capsize=3, color=SERIES_COLOURS[i % len(SERIES_COLOURS)], label=f"{variant} − {g['baseline'].iloc[0]}")
+    ax.axhline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("players")
+    ax.set_ylabel(f"paired difference in {label or metric} (95 % CI)")
+    ax.set_title(f"{label or metric}: paired difference on the same deals", fontsize="medium")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def card_value_swap(values: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Swap-experiment value against regression value (percentage points, 95 % intervals both
+    ways) per kind and player count, with the diagonal where the two estimates agree."""
+    ax = ax or plt.figure(figsize=(7, 5.5)).gca()
+    markers = "osD^vP*Xh"
+    kinds = list(dict.fromkeys(values["kind"]))
+    for i, (_, g) in enumerate(values.groupby("players", sort=True)):
+        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        for row in g.itertuples(index=False):
+            ax.errorbar(row.regression_value, row.swap_value,
+                        xerr=[[row.regression_value - row.regression_low], [row.regression_high - row.regression_value]],
+                        yerr=[[row.swap_value - row.swap_low], [row.swap_high - row.swap_value]],
+                        marker=markers[kinds.index(row.kind) % len(markers)], color=colour, capsize=2, lw=1, ms=6)
+    finite = values[["swap_low", "swap_high", "regression_low", "regression_high"]].to_numpy(float)
+    finite = finite[np.isfinite(finite)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+    pad = 0.05 * (hi - lo or 1.0)
+    ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", lw=1, ls="--")
+    handles = [Line2D([], [], color=SERIES_COLOURS[i % len(SERIES_COLOURS)], lw=2, label=f"{p} players")
+               for i, p in enumerate(sorted(values["players"].unique()))]
+    handles += [Line2D([], [], color="black", ls="none", marker=markers[j % len(markers)], label=k.replace("_", " "))
+                for j, k in enumerate(kinds)]
+    ax.legend(handles=handles, fontsize="small", ncol=2)
+    ax.set_xlabel("regression value on the as-dealt games (pp, 95 % CI)")
+    ax.set_ylabel("swap-experiment value (pp, 95 % CI)")
+    ax.set_title("Card value: swap experiment against regression\n(dashed: the two agree)", fontsize="medium")
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def summary_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (rules, players): games, mean turns ± 95 % CI, first player's win-rate edge, truncated share.
+
+    Grouped aggregates only: iterating over the groups would sort a copy of the whole frame."""
+    keys = ["rules", "players"] if "rules" in df.columns else ["players"]
+    by = [df[k] for k in keys]
+    turns = df["turns"].groupby(by, sort=True, observed=True).agg(["mean", "std", "count"])
+    first = (df["winner_offset"] == 1).groupby(by, sort=True, observed=True).mean()
+    truncated = df["truncated"].groupby(by, sort=True, observed=True).mean()
+    players = turns.index.get_level_values("players").to_numpy()
+    half = Z95 * turns["std"] / np.sqrt(turns["count"])
+    table = turns.index.to_frame(index=False)
+    if "rules" in keys:
+        table["rules"] = table["rules"].astype(str)
+    table["games"] = turns["count"].to_numpy()
+    table["mean turns"] = turns["mean"].round(2).to_numpy()
+    table["± 95 %"] = np.where(turns["count"] > 1, half, np.nan).round(2)
+    table["first player wins × P"] = (first.to_numpy() * players).round(3)
+    table["truncated %"] = (100 * truncated.to_numpy()).round(3)
+    return table
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    cols = list(table.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,86 @@
+"""The outputs of a tuning run: the tuned strategy, ``summary.md``, ``history.csv`` and the progress
+plot (best and mean fitness per generation with 95 % intervals)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from ..analysis.tuning import TuneResult
+from ..game.rules import RuleSet
+
+
+def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = None) -> Axes:
+    """Per generation: the best candidate's and the population's mean win rate, each with its 95 % band."""
+    x = history["generation"]
+    for key, label, colour in (("best", "best candidate", "#1f4e79"), ("mean", "mean of the generation", "#c55a11")):
+        ax.plot(x, history[key], marker="o", ms=3, color=colour, label=label)
+        ax.fill_between(x, history[f"{key}_low"], history[f"{key}_high"], color=colour, alpha=0.2, lw=0)
+    if fair_share is not None:
+        ax.axhline(fair_share, color="grey", ls="--", lw=1, label=f"fair share 1/P = {fair_share:.3f}")
+    ax.set_xlabel("generation (every candidate of one generation plays the same deals)")
+    ax.set_ylabel("win rate per seat-game (95 % interval)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None = None) -> Figure:
+    """:func:`progress_plot` in a figure of its own."""
+    fig = Figure(figsize=(7.5, 4.5))
+    progress_plot(history, fig.add_subplot(), fair_share)
+    fig.suptitle(title, fontsize="medium")
+    return fig
+
+
+def write_outputs(result: TuneResult, out: Path) -> list[Path]:
+    """The tuned strategy (``tuned.json`` or ``tuned.toml``), ``summary.md``, ``history.csv`` and the progress
+    plot (PNG, SVG) of a finished tuning run in ``out``."""
+    settings = result.settings
+    assert settings is not None
+    ev = result.evaluation
+    against = ",".join(str(s) for s in settings.field)
+    try:
+        preset = RuleSet.preset(settings.rules.name).to_dict()
+        changed = [f"{k}={v}" for k, v in settings.rules.to_dict().items() if preset.get(k) != v]
+    except ValueError:
+        changed = []
+    rules_text = settings.rules.name + (f" with {', '.join(changed)}" if changed else "")
+    tuned = {
+        "name": settings.label, "rules": settings.rules.to_dict(), "players": settings.players,
+        "against": against, "seed": settings.seed, "budget": settings.budget, "popsize": settings.popsize,
+        "games_per_candidate": settings.deals * settings.players, "sigma": settings.sigma,
+        "generations": result.generations, "games": result.games, "searched": list(settings.names), "start": result.start,
+    }
+    strategy_file = settings.space.write(result.params, {**tuned, "rules_text": rules_text}, ev, out)
+    thresholds = ""
+    if settings.space.prefix == "rules":
+        thresholds = "| threshold | in the file | tuned |\n|---|---:|---:|\n" + "".join(
+            f"| `{n}` | {result.start[n]:g} | {result.params[n]:g} |\n" for n in settings.names) + "\n"
+    files = [strategy_file, out / "summary.md", out / "history.csv"]
+    files[1].write_text(
+        f"# {settings.label}: tuned {settings.space.describe()}\n\n"
+        f"{rules_text} rules, {settings.players} players, against {against}; "
+        f"{result.generations} generations of {settings.popsize} candidates, {result.games:,} games, seed {settings.seed}.\n\n"
+        f"Held-out evaluation ({ev['games']:,} games on fresh deals, seed {ev['seed']}, 95 % intervals clustered by deal; "
+        f"fair share {ev['fair_share']:.4f}):\n\n"
+        "| strategy | win rate | 95 % CI |\n|---|---:|---|\n"
+        f"| tuned | {ev['win_rate']:.4f} | [{ev['low']:.4f}, {ev['high']:.4f}] |\n"
+        f"| start | {ev['start_win_rate']:.4f} | [{ev['start_low']:.4f}, {ev['start_high']:.4f}] |\n"
+        f"| tuned − start (paired) | {ev['improvement']:+.4f} | [{ev['improvement_low']:+.4f}, {ev['improvement_high']:+.4f}] |\n\n"
+        + thresholds + f"Play it: `--strategies {settings.space.play_spec(strategy_file)}`\n"
+    )
+    result.history.to_csv(files[2], index=False)
+    fig = progress_figure(result.history, f"{settings.label}: {settings.rules.name} · {settings.players} players · "
+                                          f"against {against}", fair_share=1.0 / settings.players)
+    for ext in ("png", "svg"):
+        path = out / f"progress.{ext}"
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        files.append(path)
+    return files
+
+
+__all__ = ["progress_figure", "progress_plot", "write_outputs"]

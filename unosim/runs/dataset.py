@@ -1,0 +1,510 @@
+"""Parquet datasets on disk: layout, metadata, atomic chunk files, the output directory's
+lifecycle (new, resumed, refused or overwritten), loading.
+
+Layout
+------
+A dataset is one directory::
+
+    runs/a/
+        _unosim.json                      dataset metadata (JSON, see below)
+        part-00000.parquet                chunk 0 of a run: games [0, chunk_size)
+        part-00001.parquet                ...
+    runs/pc/                              an experiment dataset
+        _unosim.json
+        cell-000-part-00000.parquet       chunk 0 of cell 0
+        cell-000-part-00001.parquet
+        cell-001-part-00000.parquet       ...
+
+A match run (``--match``) has two tables: the main files hold one row per
+match, and the subdirectory ``rounds/`` holds the same chunk names with one row
+per round of those matches (schemas: :mod:`unosim.engine.records`)::
+
+    runs/m/
+        _unosim.json
+        part-00000.parquet                matches [0, chunk_size)
+        rounds/part-00000.parquet         their rounds, in (game, round) order
+
+The rounds file of a chunk is written before its main file, and a chunk counts
+as done only when both exist. ``load(path)`` returns the matches,
+``load(path, table="rounds")`` the rounds.
+
+Chunk ``i`` holds the games ``[i * chunk_size, (i + 1) * chunk_size)`` of its
+run (or cell), one row per game, in game order; file names are zero-padded so
+their lexical order is the row order. Files are written under a temporary
+name starting with ``.`` and renamed into place once complete (``os.replace``
+is atomic), so a file with a final name is always whole. Readers that
+discover files by themselves (``pyarrow.dataset``, ``polars.scan_parquet("runs/a/*.parquet")``,
+``duckdb``'s ``'runs/a/*.parquet'``) skip the temporary files and the
+metadata file: names starting with ``.`` or ``_`` are ignored by pyarrow and
+do not match ``*.parquet``.
+
+Metadata
+--------
+``_unosim.json`` (and the key ``unosim`` of every parquet file's key-value
+metadata) holds::
+
+    format, format_version    "unosim-dataset", 1
+    kind                      "run" or "experiment"
+    unosim_version            version of the package that wrote it
+    created                   ISO time the dataset was started
+    config                    run: RunConfig.to_dict() — rules, players,
+                              strategies with parameters, seed, games, ...
+    deck                      run: the deck played (name, per-type counts, copies)
+    extra_columns             run: constant columns added to every row
+    experiment                experiment: name, description, seed, the file's settings
+    cells                     experiment: one entry per cell (cell, rules,
+                              players, seating, lineup, seed, config, deck)
+    chunking                  chunk_size, chunks (per run or per cell),
+                              file_pattern, and how games are seeded
+
+In a parquet file of an experiment, ``cells`` holds only that file's cell. The
+key ``unosim.chunk`` of each file holds ``{"cell", "chunk", "first_game",
+"n_games"}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+METADATA_FILE = "_unosim.json"
+"""Name of the dataset metadata file inside a dataset directory."""
+FORMAT = "unosim-dataset"
+FORMAT_VERSION = 1
+METADATA_KEY = b"unosim"
+"""Parquet key-value metadata key holding the dataset metadata JSON."""
+CHUNK_KEY = b"unosim.chunk"
+"""Parquet key-value metadata key holding the chunk's position in the dataset."""
+ROUNDS_DIR = "rounds"
+"""Subdirectory holding the per-round table of a match dataset."""
+TABLES = ("main", "rounds")
+"""Tables of a dataset: ``main`` (games, or matches) and ``rounds`` (match datasets only)."""
+IDENTITY_KEYS = (
+    "format",
+    "format_version",
+    "kind",
+    "unosim_version",
+    "config",
+    "deck",
+    "strategy_params",
+    "extra_columns",
+    "cells",
+    "chunking",
+)
+"""Metadata keys that must agree for a run to resume into an existing dataset (``strategy_params``: every
+strategy's full description, e.g. a rule strategy's file text, so an edited rule file is a change of settings)."""
+
+_CHUNK_FILE = re.compile(r"^(cell-\d+-)?part-\d+\.parquet$")
+_TEMP_FILE = re.compile(r"^\..*\.tmp-[0-9a-f-]+$")
+_COMPRESSION = "zstd"
+
+
+# ---------------------------------------------------------------- layout
+def file_pattern(chunks: int, cells: int | None = None) -> str:
+    """``str.format`` pattern of chunk file names, zero-padded to sort in row order."""
+    chunk_width = max(5, len(str(chunks - 1)))
+    part = f"part-{{chunk:0{chunk_width}d}}.parquet"
+    if cells is None:
+        return part
+    cell_width = max(3, len(str(cells - 1)))
+    return f"cell-{{cell:0{cell_width}d}}-" + part
+
+
+def expected_files(meta: dict[str, Any]) -> list[str]:
+    """Names of every chunk file of a complete dataset, in row order."""
+    pattern = meta["chunking"]["file_pattern"]
+    chunks = meta["chunking"]["chunks"]
+    if meta["kind"] == "experiment":
+        return [pattern.format(cell=c, chunk=i) for c in range(len(meta["cells"])) for i in range(chunks)]
+    return [pattern.format(chunk=i) for i in range(chunks)]
+
+
+def has_rounds(meta: dict[str, Any]) -> bool:
+    """Whether the dataset is made of matches, which also have a ``rounds`` table."""
+    configs = [meta.get("config") or {}] + [cell.get("config") or {} for cell in meta.get("cells") or []]
+    return any(c.get("match") for c in configs)
+
+
+def is_chunk_file(name: str) -> bool:
+    """Whether ``name`` has the form of a chunk file (``part-*``, ``cell-*-part-*``)."""
+    return bool(_CHUNK_FILE.match(name))
+
+
+def is_temp_file(name: str) -> bool:
+    """Whether ``name`` is a temporary file of an unfinished write."""
+    return bool(_TEMP_FILE.match(name))
+
+
+def identity(meta: dict[str, Any]) -> dict[str, Any]:
+    """The part of the metadata that decides the rows (for resume checks)."""
+    return {k: meta.get(k) for k in IDENTITY_KEYS}
+
+
+# ---------------------------------------------------------------- writing
+def to_json(meta: dict[str, Any]) -> str:
+    """Metadata as stable, indented JSON text."""
+    return json.dumps(meta, indent=1, sort_keys=True)
+
+
+def write_metadata(directory: Path, meta: dict[str, Any]) -> None:
+    """Write ``_unosim.json`` atomically."""
+    _write_atomic(Path(directory) / METADATA_FILE, lambda fh: fh.write(to_json(meta).encode()))
+
+
+def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> None:
+    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata."""
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **file_metadata})
+    _write_atomic(Path(path), lambda fh: pq.write_table(table, fh, compression=_COMPRESSION))
+
+
+def _write_atomic(path: Path, write: Any) -> None:
+    """Write through ``write(file)`` to a temporary name, fsync, then rename to ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid():x}-{secrets.token_hex(4)}")
+    try:
+        with open(tmp, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# ---------------------------------------------------------------- reading
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """Metadata of a dataset directory (``_unosim.json``) or of one chunk file.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a unosim dataset or chunk file.
+    """
+    path = Path(path)
+    if path.is_dir():
+        meta_file = path / METADATA_FILE
+        if not meta_file.is_file():
+            raise ValueError(
+                f"{path} is not a unosim dataset: it has no {METADATA_FILE}. Give the directory "
+                "written by `unosim simulate --out` or `unosim run`."
+            )
+        try:
+            return json.loads(meta_file.read_text())
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{meta_file} is not valid JSON ({exc}); the dataset metadata is damaged.") from None
+    if path.is_file():
+        kv = pq.read_schema(path).metadata or {}
+        if METADATA_KEY not in kv:
+            raise ValueError(f"{path} is a parquet file without unosim metadata.")
+        return json.loads(kv[METADATA_KEY])
+    raise ValueError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
+
+
+def missing_files(path: str | Path, meta: dict[str, Any] | None = None, *, table: str = "main") -> list[str]:
+    """Chunk files (of ``table``) a complete dataset at ``path`` would have but this one lacks."""
+    path = Path(path)
+    meta = meta if meta is not None else read_metadata(path)
+    where = path / ROUNDS_DIR if table == "rounds" else path
+    return [name for name in expected_files(meta) if not (where / name).is_file()]
+
+
+def read_table(
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main",
+    dictionary_strings: bool = False,
+) -> pa.Table:
+    """All rows of a dataset (or one chunk file) as a ``pyarrow.Table``, in row order.
+
+    See :func:`load` for the parameters. ``dictionary_strings``: read the lists of strings
+    (``strategies``) dictionary-encoded (:func:`dictionary_columns`), as :func:`load` does;
+    by default every column has the type it is stored with.
+    """
+    path = Path(path)
+    if table not in TABLES:
+        raise ValueError(f"table = {table!r}; choose one of: {', '.join(TABLES)}.")
+    if path.is_file():
+        if table == "rounds":
+            path = path.parent / ROUNDS_DIR / path.name
+        dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
+        return pq.read_table(path, columns=columns, read_dictionary=dictionaries)
+    meta = read_metadata(path)
+    if table == "rounds":
+        if not has_rounds(meta):
+            raise ValueError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
+        return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete,
+                            dictionary_strings)
+    return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete, dictionary_strings)
+
+
+def _read_chunks(
+    path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool,
+    dictionary_strings: bool = False,
+) -> pa.Table:
+    """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
+    names = expected_files(meta)
+    if missing and not allow_incomplete:
+        raise ValueError(
+            f"dataset {path} is incomplete: {len(missing)} of {len(names)} chunk files are missing "
+            f"(first: {missing[0]}). Run the same command again to finish it (it resumes), or pass "
+            "allow_incomplete=True to read the chunks that exist."
+        )
+    present = [path / name for name in names if name not in set(missing)]
+    if not present:
+        return pa.table({})
+    # One pyarrow dataset over the files (in row order): reads them in parallel, 4× faster
+    # than one read_table per file. The schema is the first file's; a column missing
+    # from a later file reads as nulls.
+    import pyarrow.dataset as ds
+
+    # Lists of strings (``strategies``: the same few names in every row) are read as dictionary
+    # arrays: decoding 40 million strings of a 10-million-game run cost 3.6 s of CPU and 440 MB,
+    # their dictionary indices 0.9 s and 200 MB. An element is still a list of names.
+    dictionaries = dictionary_columns(pq.read_schema(present[0]), columns) if dictionary_strings else []
+    fmt = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries))
+    # The system allocator: with pyarrow's default (mimalloc) a full 10-million-game load
+    # took twice the system CPU time (6 s against 3 s) and 2.82 GB against 2.51 GB at peak.
+    table = ds.dataset([str(p) for p in present], format=fmt).to_table(columns=columns, memory_pool=pa.system_memory_pool())
+    return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+
+
+def dictionary_columns(schema: pa.Schema, columns: list[str] | None = None) -> list[str]:
+    """Parquet paths of the list-of-string columns of ``schema`` (among ``columns``), which
+    :func:`read_table` reads dictionary-encoded."""
+    return [f"{field.name}.list.element" for field in schema
+            if (columns is None or field.name in columns) and pa.types.is_list(field.type)
+            and pa.types.is_string(field.type.value_type)]
+
+
+def load(
+    path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
+) -> pd.DataFrame:
+    """Load a dataset written by ``unosim simulate --out`` or ``unosim run``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The dataset directory (or a single chunk file).
+    columns : list of str, optional
+        Read only these columns.
+    allow_incomplete : bool
+        Read the chunks present in a dataset that was interrupted; by default
+        an incomplete dataset is refused.
+    table : {"main", "rounds"}
+        ``main``: one row per game, or per match in a match dataset.
+        ``rounds``: one row per round of a match dataset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows sorted by ``game`` (experiments: by ``cell``, then ``game``;
+        rounds: then by ``round``), with a fresh ``RangeIndex``. List columns
+        are Arrow-backed (``pd.ArrowDtype``, see :func:`to_frame`). The dataset
+        metadata is read with :func:`read_metadata`. For large datasets pass
+        ``columns``: a 10-million-game run loads in about a second without the
+        list columns.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``table``, ``table="rounds"`` on a dataset of single
+        rounds, or an incomplete dataset (unless ``allow_incomplete``).
+    """
+    path = Path(path)
+    data = read_table(path, columns=columns, allow_incomplete=allow_incomplete, table=table, dictionary_strings=True)
+    frame = to_frame(data, consume=True)
+    del data
+    keys = [k for k in ("cell", "game", "round") if k in frame.columns]
+    if keys and not _is_sorted(frame, keys):
+        frame = frame.sort_values(keys, kind="stable")
+    return frame.reset_index(drop=True)
+
+
+def to_frame(table: pa.Table, *, consume: bool = False) -> pd.DataFrame:
+    """A table as a DataFrame whose list columns stay Arrow-backed (``pd.ArrowDtype``).
+
+    Scalar columns become numpy columns as usual; list columns (``strategies``,
+    ``hand_points``, ``opening_hand``, ``scores``) keep their Arrow buffers instead of
+    becoming one Python object per row, which is what makes a 10-million-game
+    dataset load in seconds. An element is a Python list
+    (``df["opening_hand"].iloc[0]``); ``pyarrow.array(df["opening_hand"])`` gives
+    the Arrow column for vectorised work (``pyarrow.compute.list_flatten``).
+    ``consume=True`` frees the table's buffers as they are converted (lower peak
+    memory; the table must not be used afterwards).
+    """
+    import pandas as pd
+
+    def mapper(type_: pa.DataType) -> pd.ArrowDtype | None:
+        nested = pa.types.is_list(type_) or pa.types.is_large_list(type_) or pa.types.is_fixed_size_list(type_)
+        return pd.ArrowDtype(type_) if nested else None
+
+    table = table.replace_schema_metadata(None)
+    for name in [f.name for f in table.schema if f"{f.name}.list.element" in dictionary_columns(table.schema)]:
+        # lists of strings as :func:`load` reads them (an in-memory run's frame equals the loaded one)
+        column = table.column(name).combine_chunks()
+        values = pc.dictionary_encode(column.values)
+        kind = pa.list_(column.type.value_field.with_type(values.type))
+        encoded = pa.ListArray.from_arrays(column.offsets, values, type=kind, mask=column.is_null())
+        table = table.set_column(table.schema.get_field_index(name), name, encoded)
+    pool = pa.system_memory_pool()  # see _read_chunks
+    if consume:
+        return table.to_pandas(types_mapper=mapper, split_blocks=True, self_destruct=True, memory_pool=pool)
+    return table.to_pandas(types_mapper=mapper, memory_pool=pool)
+
+
+def _is_sorted(frame: pd.DataFrame, keys: list[str]) -> bool:
+    """Whether ``frame`` is already in lexicographic order of ``keys``."""
+    if len(keys) == 1:
+        return bool(frame[keys[0]].is_monotonic_increasing)
+    return bool(frame.set_index(keys).index.is_monotonic_increasing)
+
+
+# ------------------------------------------------------------------ the output directory's lifecycle
+def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tuple[dict[str, Any], bool]:
+    """Decide, without changing anything, how to use ``out``.
+
+    Returns the metadata to write into the files (the existing one when
+    resuming, so every file carries the same JSON) and whether the dataset files
+    there must be removed first (``overwrite``).
+    """
+    if not out.exists():
+        return meta, False
+    if not out.is_dir():
+        raise ValueError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
+    names = sorted(p.name for p in out.iterdir())
+    if METADATA_FILE not in names:
+        foreign = [n for n in names if not (is_chunk_file(n) or is_temp_file(n) or n == ROUNDS_DIR)]
+        if foreign:
+            raise ValueError(
+                f"output directory {out} is not empty and holds no unosim dataset (e.g. {foreign[0]!r}); "
+                "give a new or empty directory."
+            )
+        if any(is_chunk_file(n) for n in names) and not overwrite:
+            raise ValueError(
+                f"output directory {out} holds chunk files but no {METADATA_FILE}, so it cannot be "
+                "resumed; give a new directory or use --overwrite to replace them."
+            )
+        return meta, bool(names)
+    try:
+        old = read_metadata(out)
+    except ValueError as exc:
+        if overwrite:
+            return meta, True
+        raise ValueError(f"{exc} Use --overwrite to replace it, or give a new directory.") from None
+    differences = _differences(identity(old), identity(meta))
+    if not differences:
+        return old, False
+    if overwrite:
+        return meta, True
+    shown = "; ".join(differences[:4]) + ("; ..." if len(differences) > 4 else "")
+    raise ValueError(
+        f"output directory {out} holds a dataset made with other settings ({shown}). Run the same "
+        "settings again to resume it, give a new --out directory, or add --overwrite to replace it."
+    )
+
+
+def prepare_directory(out: Path, meta: dict[str, Any], *, clear: bool) -> None:
+    """Create ``out``, remove old dataset files if ``clear``, delete temporary files, write metadata."""
+    out.mkdir(parents=True, exist_ok=True)
+    rounds = out / ROUNDS_DIR
+    for path in [*out.iterdir(), *(rounds.iterdir() if rounds.is_dir() else ())]:
+        name = path.name
+        if path.is_dir():
+            continue
+        if is_temp_file(name) or (clear and (is_chunk_file(name) or name == METADATA_FILE)):
+            path.unlink(missing_ok=True)
+    if not (out / METADATA_FILE).is_file():
+        write_metadata(out, meta)
+
+
+class ChunkFile(NamedTuple):
+    """A chunk file a dataset should hold: its name, its first game and number of games, and
+    whether it has a rounds file too (match runs)."""
+
+    filename: str
+    first_game: int
+    n_games: int
+    has_rounds: bool
+
+
+def finished_files(out: Path, chunks: Iterable[ChunkFile]) -> set[str]:
+    """Chunks already complete: files present, readable, of the expected games and rows
+    (matches: the rounds file too)."""
+    done = set()
+    for chunk in chunks:
+        if _chunk_written(out / chunk.filename, chunk.first_game, chunk.n_games) and (
+            not chunk.has_rounds or _chunk_written(out / ROUNDS_DIR / chunk.filename, chunk.first_game, None)
+        ):
+            done.add(chunk.filename)
+    return done
+
+
+def _chunk_written(path: Path, first_game: int, rows: int | None) -> bool:
+    """Whether ``path`` is a complete chunk file starting at ``first_game`` (with ``rows`` rows, if given)."""
+    if not path.is_file():
+        return False
+    try:
+        info = pq.read_metadata(path)
+        chunk = json.loads((info.metadata or {})[CHUNK_KEY])
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return False
+    return (rows is None or info.num_rows == rows) and chunk.get("first_game") == first_game
+
+
+def _differences(old: Any, new: Any, path: str = "") -> list[str]:
+    """Readable list of the places where two JSON values differ."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key in sorted(set(old) | set(new), key=str):
+            found += _differences(old.get(key), new.get(key), f"{path}.{key}" if path else str(key))
+        return found
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        found = []
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found += _differences(a, b, f"{path}[{i}]")
+        return found
+    if old == new:
+        return []
+    return [f"{path or 'metadata'}: {_short(old)} there, {_short(new)} now"]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+__all__ = [
+    "CHUNK_KEY",
+    "ChunkFile",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "METADATA_FILE",
+    "METADATA_KEY",
+    "ROUNDS_DIR",
+    "TABLES",
+    "expected_files",
+    "file_pattern",
+    "dictionary_columns",
+    "finished_files",
+    "has_rounds",
+    "identity",
+    "inspect_directory",
+    "load",
+    "missing_files",
+    "prepare_directory",
+    "read_metadata",
+    "read_table",
+    "to_frame",
+    "write_chunk",
+    "write_metadata",
+]

@@ -1,0 +1,172 @@
+"""Executing a run's chunks through joblib: loky processes on this machine or a Dask cluster.
+
+Execution
+---------
+Chunks run through joblib: ``loky`` processes on this machine (the default,
+``jobs`` of them, all cores by default) or a Dask cluster through joblib's Dask
+backend (``backend="dask"``; ``scheduler`` is the address of a running
+scheduler, a ``distributed.Client``, or ``None`` for a local cluster). Each task
+carries the picklable :class:`~unosim.engine.config.RunConfig`; the worker resolves the
+strategies by name (the engine does that), so nothing depends on what the worker
+imported before.
+
+With loky the workers write their chunk files themselves; with Dask they return
+the chunk's table and this process writes it, so Dask workers on other machines
+need no shared file system. Either way a finished chunk goes straight to disk:
+memory holds at most the chunks in flight (about two per worker), whatever the
+number of games. Only without an output directory (``out=None``, the in-memory
+Python API) are the chunks gathered and returned as one table.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import joblib
+import pyarrow as pa
+
+from . import dataset
+from ..engine import driver as engine
+from ..engine.config import RunConfig
+from .planning import Part
+
+__all__ = ["BACKENDS", "check_options", "compile_engine", "parallel", "play_part", "write_part"]
+
+BACKENDS = ("loky", "dask")
+DASK_CONNECT_TIMEOUT = "10s"
+"""How long to try reaching a Dask scheduler."""
+DASK_WORKER_TIMEOUT = 60.0
+"""Seconds to wait for the first Dask worker before giving up."""
+
+
+def check_options(*, jobs: Any, backend: Any, scheduler: Any, chunk_size: Any) -> None:
+    """Refuse bad execution options with a message saying what is allowed."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs = {jobs!r}; give a whole number ≥ 1 (--jobs N), or leave it unset for all cores.")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend = {backend!r}; choose one of: {', '.join(BACKENDS)}.")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("a scheduler address only applies to the Dask backend; add --backend dask.")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError(f"chunk_size = {chunk_size!r}; give a whole number of games ≥ 1, or leave it unset.")
+
+
+@contextmanager
+def parallel(backend: str, scheduler: Any, jobs: int | None, console: Any) -> Iterator[tuple[int, bool]]:
+    """Configure joblib; yield (n_jobs, whether workers write their own files)."""
+    if backend == "loky":
+        n_jobs = jobs or os.cpu_count() or 1
+        with joblib.parallel_config(backend="loky", n_jobs=n_jobs):
+            yield n_jobs, True
+        return
+    client, close = dask_client(scheduler, jobs, console)
+    try:
+        with joblib.parallel_config(backend="dask", client=client):
+            yield jobs or -1, False
+    finally:
+        close()
+
+
+def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, Any]:
+    """A connected ``distributed.Client`` with at least one worker, and how to close it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError(
+            "the Dask backend needs the optional dependencies: pip install 'unosim[dask]'."
+        ) from None
+    if isinstance(scheduler, distributed.Client):
+        return scheduler, lambda: None
+    if scheduler is None:
+        try:
+            return distributed.default_client(), lambda: None
+        except ValueError:
+            pass
+        cluster = distributed.LocalCluster(
+            n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = distributed.Client(cluster, set_as_default=False)
+
+        def close() -> None:
+            client.close()
+            cluster.close()
+
+        return client, close
+    try:
+        client = distributed.Client(str(scheduler), timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(
+            f"cannot reach the Dask scheduler at {scheduler} ({exc}). Start one with `dask scheduler`, "
+            f"start workers with `dask worker {scheduler}`, and pass the address it prints to --scheduler."
+        ) from None
+    if console is not None and not client.scheduler_info().get("workers"):
+        console.print(f"waiting for Dask workers to join {scheduler} ...", markup=False, highlight=False)
+    try:
+        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+    except TimeoutError:
+        client.close()
+        raise ValueError(
+            f"no Dask worker joined the scheduler {scheduler} within {DASK_WORKER_TIMEOUT:.0f} s; start "
+            f"workers with `dask worker {scheduler}` (unosim must be importable there)."
+        ) from None
+    return client, client.close
+
+
+def compile_engine(configs: list[RunConfig], console: Any) -> None:
+    """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
+    any worker starts: workers then load the cache instead of compiling side by side. A cold
+    compile shows a status line instead of a games/s figure that would include it."""
+    from ..engine import kernel_cache
+
+    if not configs:
+        return
+    if console is not None and kernel_cache.is_cold():
+        with console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
+            engine.compile_kernels(configs)
+    else:
+        engine.compile_kernels(configs)
+
+
+def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
+    """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
+    table, rounds = engine.play_tables(part.config, part.first_game, part.n_games)
+    if table.num_rows != part.n_games:
+        raise RuntimeError(
+            f"the engine returned {table.num_rows} rows for {part.n_games} games "
+            f"(games {part.first_game}..{part.first_game + part.n_games - 1})"
+        )
+    table = add_columns(table, part.columns)
+    rounds = add_columns(rounds, part.columns) if rounds is not None else None
+    if directory is None:
+        return part.filename, (table, rounds)
+    write_part(part, Path(directory), table, rounds)
+    return part.filename, None
+
+
+def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) -> None:
+    """Write a chunk's files atomically: the rounds of a match run first, then the main table."""
+    if rounds is not None:
+        (out / dataset.ROUNDS_DIR).mkdir(exist_ok=True)
+        dataset.write_chunk(rounds, out / dataset.ROUNDS_DIR / part.filename, dict(part.file_metadata))
+    dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
+
+
+def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Table:
+    """Put constant ``columns`` first, replacing engine columns of the same name (keeping their type)."""
+    if not columns:
+        return table
+    names = [name for name, _ in columns]
+    arrays = []
+    for name, value in columns:
+        scalar = value if isinstance(value, pa.Scalar) else pa.scalar(value)
+        if name in table.column_names:
+            scalar = scalar.cast(table.schema.field(name).type)
+        arrays.append(pa.repeat(scalar, table.num_rows))
+    rest = table.drop_columns([n for n in names if n in table.column_names])
+    return pa.Table.from_arrays(arrays + rest.columns, names=names + rest.column_names).replace_schema_metadata(
+        table.schema.metadata
+    )

@@ -1,0 +1,146 @@
+"""Planning a run: its chunks (:class:`Part`), its dataset metadata (:class:`Plan`), and the
+checks made before any game is played.
+
+Chunks and seeds
+----------------
+A run of ``games`` games is cut into chunks of ``chunk_size`` games; chunk
+``i`` is the game range ``[i * chunk_size, (i + 1) * chunk_size)``. The
+engine keys every random draw of game *g* by (run seed, *g*)
+(:func:`unosim.engine.driver.play_range`), so a chunk needs no seed of its own: this
+supersedes the "one ``SeedSequence`` child per chunk" design (STYLE.md point
+6, DESIGN.md). It meets the same requirement — the same seed and config give
+the same rows for any ``jobs``, backend or chunk size — and more: any game is
+replayable from its index alone. The chunking is recorded in the dataset
+metadata only to name the files.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from . import dataset
+from ..engine.config import RunConfig
+from ..game.encoding import check_supported as check_rules
+from ..strategy.spec import StrategySpec
+from ..version import __version__
+
+__all__ = [
+    "DEFAULT_CHUNK_SIZE", "SEEDING_NOTE", "Part", "Plan", "check_supported", "default_chunk_size", "describe_deck",
+    "describe_strategies", "existing_chunk_size", "new_metadata", "with_file_metadata",
+]
+
+DEFAULT_CHUNK_SIZE = 50_000
+"""Default games per chunk (smaller runs use smaller chunks, see :func:`default_chunk_size`)."""
+MIN_DEFAULT_CHUNK_SIZE = 1_000
+SEEDING_NOTE = (
+    "every random draw of game g comes from a stream keyed by (seed, g); chunks are plain game "
+    "ranges and carry no seed of their own, so rows do not depend on chunking, jobs or backend"
+)
+
+
+def default_chunk_size(games: int) -> int:
+    """Games per chunk: 50,000, or an eighth of a smaller run (at least 1,000), never above ``games``."""
+    return max(1, min(games, DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK_SIZE, -(-games // 8))))
+
+
+@dataclass(frozen=True)
+class Part:
+    """One chunk to play: a game range of one configuration, and the file it goes to."""
+
+    config: RunConfig
+    cell: int | None
+    chunk: int
+    first_game: int
+    n_games: int
+    filename: str
+    columns: tuple[tuple[str, Any], ...] = ()
+    file_metadata: tuple[tuple[bytes, bytes], ...] = ()
+
+    @property
+    def file(self) -> dataset.ChunkFile:
+        """The chunk file(s) this part writes, as the dataset checks them."""
+        return dataset.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run produces: the dataset metadata and its chunks in row order."""
+
+    meta: dict[str, Any]
+    parts: tuple[Part, ...]
+    description: str = "simulate"
+
+
+def new_metadata(kind: str, *, chunk_size: int, chunks: int, pattern: str) -> dict[str, Any]:
+    """The common head of a dataset's metadata."""
+    return {
+        "format": dataset.FORMAT,
+        "format_version": dataset.FORMAT_VERSION,
+        "kind": kind,
+        "unosim_version": __version__,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "chunking": {"chunk_size": chunk_size, "chunks": chunks, "file_pattern": pattern, "seeding": SEEDING_NOTE},
+    }
+
+
+def describe_deck(config: RunConfig) -> dict[str, Any]:
+    """The deck played, with its per-type counts (a deck file may change later)."""
+    deck = config.rules.load_deck()
+    return {"name": deck.name, "counts": list(deck.counts), "copies": config.rules.deck_copies}
+
+
+def describe_strategies(config: RunConfig | Sequence[StrategySpec]) -> dict[str, Any]:
+    """Every distinct strategy of the line-up (or of the specs given) by its spec: name, class and all its
+    parameters (defaults included), and what else its ``describe()`` adds (a rule strategy: its file's text)."""
+    from ..strategy.registry import make
+
+    specs = config.strategies if isinstance(config, RunConfig) else config
+    return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in specs}
+
+
+def existing_chunk_size(out: Path | None) -> int | None:
+    """Chunk size of the dataset already in ``out`` (to resume with it), if any."""
+    if out is None or not (out / dataset.METADATA_FILE).is_file():
+        return None
+    try:
+        size = dataset.read_metadata(out)["chunking"]["chunk_size"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return size if isinstance(size, int) and size >= 1 else None
+
+
+def check_supported(parts: tuple[Part, ...]) -> None:
+    """Ask the engine, before any work, whether it plays every configuration of ``parts``."""
+    seen = set()
+    for part in parts:
+        if part.cell in seen:
+            continue
+        seen.add(part.cell)
+        try:
+            check_rules(part.config.rules, part.config.players, match=part.config.match)
+        except ValueError as exc:
+            if part.cell is None:
+                raise
+            raise ValueError(
+                f"cell {part.cell} ({part.config.rules.name} rules, {part.config.players} players): {exc}"
+            ) from None
+
+
+def with_file_metadata(part: Part, meta: dict[str, Any]) -> Part:
+    """Attach the key-value metadata the chunk's parquet file carries."""
+    file_meta = meta
+    if part.cell is not None:
+        file_meta = {**meta, "cells": [meta["cells"][part.cell]]}
+    chunk = {"cell": part.cell, "chunk": part.chunk, "first_game": part.first_game, "n_games": part.n_games}
+    return replace(
+        part,
+        file_metadata=(
+            (dataset.METADATA_KEY, dataset.to_json(file_meta).encode()),
+            (dataset.CHUNK_KEY, json.dumps(chunk).encode()),
+        ),
+    )

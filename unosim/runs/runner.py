@@ -1,0 +1,245 @@
+"""Runs at scale: plan the chunks, play those not yet on disk in parallel, write one parquet file per chunk.
+
+This is the driver; each job is in its own module:
+
+- :mod:`unosim.runs.planning` cuts a run into chunks (:class:`~unosim.runs.planning.Part`) and builds its
+  dataset metadata (:class:`~unosim.runs.planning.Plan`). Chunks are plain game ranges: every
+  random draw of game *g* is keyed by (run seed, *g*), so rows do not depend on chunking,
+  jobs or backend.
+- :mod:`unosim.runs.execution` plays chunks through joblib (loky processes, or a Dask cluster).
+- :mod:`unosim.runs.dataset` owns the output directory: new, resumed, refused or overwritten,
+  and the atomic chunk files.
+- :mod:`unosim.runs.progress` shows games/s and the time left.
+
+Matches
+-------
+A match run (``config.match``) writes two files per chunk: the rounds to
+``rounds/<chunk file>`` first, then the matches to ``<chunk file>``; a chunk
+counts as done only when both are complete (see :mod:`unosim.runs.dataset`).
+
+Resume
+------
+The dataset metadata (:mod:`unosim.runs.dataset`) is written before the first
+chunk. Started again with the same settings, a run plays only the chunks whose
+file is missing (temporary files of interrupted writes are deleted, never read).
+A directory holding a dataset made with other settings is refused unless
+``overwrite=True``; a directory holding other files is always refused.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import joblib
+import pyarrow as pa
+
+from . import dataset, progress
+from ..engine.config import RunConfig
+from .execution import check_options, compile_engine, parallel, play_part, write_part
+from .planning import (
+    Part,
+    Plan,
+    check_supported,
+    default_chunk_size,
+    describe_deck,
+    describe_strategies,
+    existing_chunk_size,
+    new_metadata,
+    with_file_metadata,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["RunResult", "execute", "run"]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Outcome of :func:`run` or :func:`unosim.runs.experiment.run_experiment`.
+
+    Attributes
+    ----------
+    path : Path or None
+        The dataset directory, or ``None`` for an in-memory run.
+    table : pyarrow.Table or None
+        The rows of an in-memory run (``path is None``): games, or matches.
+    games : int
+        Games (rows) in the whole dataset.
+    games_played : int
+        Games played by this call (fewer when it resumed).
+    chunks : int
+        Chunk files of the whole dataset.
+    chunks_played : int
+        Chunks played by this call.
+    seconds : float
+        Wall time of this call.
+    rounds : pyarrow.Table or None
+        The rounds of an in-memory match run.
+    """
+
+    path: Path | None
+    table: pa.Table | None
+    games: int
+    games_played: int
+    chunks: int
+    chunks_played: int
+    seconds: float
+    rounds: pa.Table | None = None
+
+    @property
+    def chunks_resumed(self) -> int:
+        """Chunks that were already on disk and so skipped."""
+        return self.chunks - self.chunks_played
+
+    def to_pandas(self, table: str = "main") -> pd.DataFrame:
+        """The rows of ``table`` (``"main"`` or, for matches, ``"rounds"``) as a DataFrame
+        (read from disk for a written dataset)."""
+        if self.path is not None:
+            return dataset.load(self.path, table=table)
+        if table == "rounds":
+            if self.rounds is None:
+                raise ValueError("this run played single rounds: it has no rounds table; use table='main'.")
+            return dataset.to_frame(self.rounds)
+        assert self.table is not None
+        return dataset.to_frame(self.table)
+
+
+def run(
+    config: RunConfig,
+    out: str | Path | None = None,
+    *,
+    jobs: int | None = None,
+    backend: str = "loky",
+    scheduler: Any = None,
+    chunk_size: int | None = None,
+    overwrite: bool = False,
+    quiet: bool = False,
+    extra_columns: dict[str, Any] | None = None,
+) -> RunResult:
+    """Play ``config.games`` games in chunks, in parallel, into a parquet dataset.
+
+    Parameters
+    ----------
+    config : RunConfig
+        What to play.
+    out : str or Path, optional
+        Dataset directory; created if missing, resumed if it holds this run.
+        ``None`` plays in memory and returns the rows in ``RunResult.table``.
+    jobs : int, optional
+        Worker processes (loky) or tasks in flight (Dask); default all cores
+        (loky) or all workers (Dask). ``1`` plays in this process.
+    backend : {"loky", "dask"}
+        joblib backend.
+    scheduler : str or distributed.Client, optional
+        Dask only: scheduler address ``tcp://HOST:PORT`` or a client; default
+        the current client, else a new local cluster.
+    chunk_size : int, optional
+        Games per chunk file; default :func:`default_chunk_size` (or, when
+        resuming, the chunk size of the existing dataset).
+    overwrite : bool
+        Replace a dataset of other settings in ``out`` instead of refusing.
+    quiet : bool
+        No progress bar or messages.
+    extra_columns : dict, optional
+        Constant columns put first in every row (name to scalar value).
+
+    Returns
+    -------
+    RunResult
+
+    Raises
+    ------
+    ValueError
+        Before any game is played, for a bad option, an ``out`` that holds
+        something else, or an unreachable Dask scheduler.
+    """
+    check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size)
+    out = Path(out) if out is not None else None
+    size = chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
+    size = min(size, config.games)
+    chunks = -(-config.games // size)
+    pattern = dataset.file_pattern(chunks)
+    meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
+    meta["config"] = config.to_dict()
+    meta["deck"] = describe_deck(config)
+    meta["strategy_params"] = describe_strategies(config)
+    meta["extra_columns"] = {k: v.as_py() if isinstance(v, pa.Scalar) else v for k, v in (extra_columns or {}).items()}
+    columns = tuple((extra_columns or {}).items())
+    parts = tuple(
+        Part(config, None, i, i * size, min(size, config.games - i * size), pattern.format(chunk=i), columns)
+        for i in range(chunks)
+    )
+    description = f"{config.rules.name} · {config.players} players"
+    plan = Plan(json.loads(json.dumps(meta)), parts, description)
+    return execute(plan, out, jobs=jobs, backend=backend, scheduler=scheduler, overwrite=overwrite, quiet=quiet)
+
+
+def execute(
+    plan: Plan,
+    out: Path | None,
+    *,
+    jobs: int | None,
+    backend: str,
+    scheduler: Any,
+    overwrite: bool,
+    quiet: bool,
+) -> RunResult:
+    """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them)."""
+    check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=None)
+    check_supported(plan.parts)
+    started = time.perf_counter()
+    console = progress.console(quiet)
+    meta, clear = plan.meta, False
+    if out is not None:
+        meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=overwrite)
+    with parallel(backend, scheduler, jobs, console) as (n_jobs, write_in_workers):
+        done: set[str] = set()
+        if out is not None:
+            dataset.prepare_directory(out, meta, clear=clear)
+            done = dataset.finished_files(out, (p.file for p in plan.parts))
+        parts = [with_file_metadata(p, meta) for p in plan.parts if p.filename not in done]
+        compile_engine([p.config for p in parts], console)
+        if done and console is not None:
+            console.print(
+                f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "
+                f"{len(parts)} to play",
+                markup=False,
+                highlight=False,
+            )
+        total = sum(p.n_games for p in plan.parts)
+        tables: dict[str, tuple[pa.Table, pa.Table | None]] = {}
+        target = None if out is None or not write_in_workers else str(out)
+        unit = "matches" if any(p.config.match for p in plan.parts) else "games"
+        with progress.progress_bar(console, plan.description, total, total - sum(p.n_games for p in parts), unit) as bar:
+            tasks = (joblib.delayed(play_part)(p, target) for p in parts)
+            pool = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
+            by_name = {p.filename: p for p in parts}
+            for filename, played in pool(tasks):
+                part = by_name[filename]
+                if played is not None and out is not None:
+                    write_part(part, out, *played)
+                elif played is not None:
+                    tables[filename] = played
+                if bar is not None:
+                    bar[0].advance(bar[1], part.n_games)
+    result_table = rounds_table = None
+    if out is None:
+        result_table = pa.concat_tables([tables[p.filename][0] for p in plan.parts], promote_options="default")
+        if any(p.config.match for p in plan.parts):
+            rounds = [tables[p.filename][1] for p in plan.parts]
+            rounds_table = pa.concat_tables([r for r in rounds if r is not None], promote_options="default")
+    return RunResult(
+        path=out,
+        table=result_table,
+        rounds=rounds_table,
+        games=total,
+        games_played=sum(p.n_games for p in parts),
+        chunks=len(plan.parts),
+        chunks_played=len(parts),
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,25 @@
+"""Strategies: the API a strategy is written against, and the ways to name and build one.
+
+:mod:`~unosim.strategy.base` holds :class:`Strategy`, the base class a user subclasses;
+:mod:`~unosim.strategy.observation` the read-only view of a batch of decisions it receives;
+:mod:`~unosim.strategy.primitives` the vectorised helpers (legal plays, colour counts, …) the
+built-ins share; :mod:`~unosim.strategy.parameters` the constraints a strategy's parameters are
+checked with; :mod:`~unosim.strategy.registry` and :mod:`~unosim.strategy.spec` resolve
+``name(key=value)`` texts to classes. Strategies written as priority-rule files (TOML) live here
+too: :mod:`~unosim.strategy.rule_language` reads and checks a file (format: ``docs/rule_bots.md``)
+and :mod:`~unosim.strategy.rule_strategy` plays it (:class:`RuleStrategy`). The built-in
+strategies themselves are the package :mod:`unosim.strategies`, on the same floor.
+
+May import: :mod:`unosim.game` and :mod:`unosim.strategies` — never the engine, runs, analysis or reports.
+"""
+
+from .base import Strategy
+from .observation import Observation
+from .rule_language import RuleFileError, RuleProgram, load_program, parse_program, shipped_rule_files
+from .rule_strategy import RuleStrategy
+from .spec import StrategySpec, parse_strategies
+
+__all__ = [
+    "Observation", "RuleFileError", "RuleProgram", "RuleStrategy", "Strategy", "StrategySpec", "load_program", "parse_program",
+    "parse_strategies", "shipped_rule_files",
+]

@@ -1,0 +1,244 @@
+"""The strategy API: one method per decision, each over a batch of games.
+
+A strategy subclasses :class:`Strategy`, declares its parameters as
+keyword-only constructor arguments that it stores unchanged (scikit-learn
+style, so :meth:`Strategy.get_params` describes it), and overrides only the
+decisions it cares about: every method has a sensible default here.
+
+Every method receives an :class:`~unosim.strategy.observation.Observation` of ``n``
+rows and returns one value per row as an array of shape ``(n,)`` (``(n, 2)``
+for :meth:`choose_link`). Randomness must come from ``obs.random()``, which
+draws from per-game streams, so results never depend on the batch size.
+Returned values are checked; an illegal or ill-shaped answer stops the run with
+an error naming the strategy, the decision and the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..game.cards import CARD_POINTS, WILD_DRAW_FOUR
+from . import parameters
+from .observation import Observation
+from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
+
+DRAW = -1
+"""Decision value of :meth:`Strategy.play`: draw a card instead of playing."""
+TAKE = -1
+"""Decision value of :meth:`Strategy.add_to_pile`: take the mini pile."""
+
+
+class _ChecksParameters(type):
+    """Metaclass: calls :meth:`Strategy.check_params` once the whole constructor has run,
+    so a subclass may store its parameters before or after calling ``super().__init__``."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        strategy = super().__call__(*args, **kwargs)
+        strategy.check_params()
+        return strategy
+
+
+class Strategy(metaclass=_ChecksParameters):
+    """Base class of all strategies; the defaults play sensibly.
+
+    Parameters
+    ----------
+    forget_uno_rate : float
+        Probability of forgetting to call UNO when going down to one card (U-1).
+    catch_uno_rate : float
+        Probability of catching another player's forgotten UNO call (U-1).
+
+    Notes
+    -----
+    Declare what each constructor parameter allows in the class attribute
+    ``parameter_constraints`` (see :mod:`unosim.strategy.parameters`); the declarations
+    of the parent classes are inherited. :meth:`check_params` checks them all
+    when the object is built and refuses a bad value with a message naming
+    the strategy, the parameter and what is allowed.
+    """
+
+    name = "base"
+
+    parameter_constraints: ClassVar[dict[str, Any]] = {
+        "forget_uno_rate": (float, 0.0, 1.0),
+        "catch_uno_rate": (float, 0.0, 1.0),
+    }
+    """Allowed values of each constructor parameter (``(float, low, high)``, ``(int, low, high)``, ...)."""
+
+    def __init__(self, *, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+        self.forget_uno_rate = forget_uno_rate
+        self.catch_uno_rate = catch_uno_rate
+
+    def check_params(self) -> None:
+        """Check every declared parameter constraint (called once the constructor has run).
+
+        Raises
+        ------
+        ValueError
+            For the first parameter whose value is not allowed, e.g.
+            ``strategy 'wild-saver': k=-1 is not allowed; use a whole number from 0 to 108.``
+        TypeError
+            When the constructor did not store a declared parameter as an attribute of that name.
+        """
+        constraints: dict[str, Any] = {}
+        for cls in reversed(type(self).__mro__):
+            constraints.update(getattr(cls, "parameter_constraints", None) or {})
+        names = set(self.param_names())
+        declared = {k: v for k, v in constraints.items() if k in names}
+        missing = [k for k in declared if not hasattr(self, k)]
+        if missing:
+            raise TypeError(
+                f"strategy {self.label!r}: the constructor stores no attribute {missing[0]!r}; store every keyword "
+                f"parameter unchanged as self.{missing[0]} (get_params() reads it back)."
+            )
+        parameters.check(self.label, {k: getattr(self, k) for k in declared}, declared)
+
+    @property
+    def label(self) -> str:
+        """The strategy's registered name, or its class name when it sets no ``name``."""
+        return self.name if self.name != Strategy.name else type(self).__name__
+
+    # ------------------------------------------------------------ description
+    @classmethod
+    def param_names(cls) -> list[str]:
+        """Names of the keyword parameters of the constructor."""
+        return parameters.signature_params(cls)
+
+    def get_params(self) -> dict[str, Any]:
+        """The parameters this strategy was built with."""
+        return {k: getattr(self, k) for k in self.param_names()}
+
+    def describe(self) -> dict[str, Any]:
+        """Name, class entry point and parameters (written into run metadata)."""
+        cls = type(self)
+        return {"name": self.name, "class": f"{cls.__module__}:{cls.__qualname__}", "params": self.get_params()}
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({params})"
+
+    @property
+    def never_forgets_uno(self) -> bool:
+        """Declared shortcut: :meth:`forget_uno` always answers no (the engine then skips asking).
+
+        Trusted only while ``forget_uno`` is the method of the class declaring this
+        property (see :mod:`unosim.engine.fast_paths`): a subclass overriding
+        ``forget_uno`` is always asked.
+        """
+        return self.forget_uno_rate == 0.0
+
+    @property
+    def never_challenges(self) -> bool:
+        """Declared shortcut: :meth:`challenge` always answers no (the engine then skips asking).
+
+        Trusted only while ``challenge`` is the method of the class declaring
+        this property (see :mod:`unosim.engine.fast_paths`): a subclass overriding
+        ``challenge`` is always asked.
+        """
+        return True
+
+    @property
+    def plays_legal_drawn_card(self) -> bool:
+        """Declared shortcut: :meth:`play_drawn` plays a legal drawn card and never bluffs.
+
+        The engine then plays a legal drawn card (other than a wild needing a
+        colour) without asking: the same decision, one round trip less. Trusted
+        only while ``play_drawn`` is the method of the class declaring this
+        property (see :mod:`unosim.engine.fast_paths`).
+        """
+        return True
+
+    @property
+    def forced_draw_uniforms(self) -> int | None:
+        """Declared shortcut: on a turn with nothing to play, :meth:`play` draws this many uniforms per
+        row from ``obs.random()`` and answers :data:`DRAW` (``None``: no declaration, always asked).
+
+        "Nothing to play": no legal card held and no Wild Draw Four to play as a bluff
+        (``obs.n_legal == 0`` and not ``obs.bluffable``), so :data:`DRAW` is the only legal answer.
+        The engine then draws for the strategy without asking, advancing the row's random stream
+        by the same number of uniforms: the same games, one round trip less. Trusted only while
+        ``play`` is the method of the class declaring this property (see :mod:`unosim.engine.fast_paths`).
+        The default ``play`` draws one uniform (:func:`~unosim.strategy.primitives.sample_counts`).
+        """
+        return 1
+
+    # ------------------------------------------------------------ decisions
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""
+        return sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
+
+    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
+        """Play the card just drawn (``obs.drawn``)? Default: yes when legal (never bluff)."""
+        return obs.legal[np.arange(len(obs)), obs.drawn]
+
+    def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
+        """Active colour after playing wild ``cards`` (-1 rows: a wild start card).
+
+        Default: the colour held most among the cards left, ties at random.
+        """
+        return argmax_ties(colour_counts(obs.hand), obs.random())
+
+    def challenge(self, obs: Observation) -> NDArray[np.bool_]:
+        """Challenge the Wild Draw Four played by ``obs.target`` (W-2)? Default: never."""
+        return np.zeros(len(obs), bool)
+
+    def forget_uno(self, obs: Observation) -> NDArray[np.bool_]:
+        """Forget to call UNO with this play (U-1)? Default: at ``forget_uno_rate``."""
+        if self.forget_uno_rate == 0.0:
+            return np.zeros(len(obs), bool)
+        return obs.random() < self.forget_uno_rate
+
+    def catch_uno(self, obs: Observation) -> NDArray[np.bool_]:
+        """Catch ``obs.target``, who forgot to call UNO (U-1)? Default: at ``catch_uno_rate``."""
+        if self.catch_uno_rate == 1.0:
+            return np.ones(len(obs), bool)
+        return obs.random() < self.catch_uno_rate
+
+    # ------------------------------------------------------------ party decisions
+    def point_at(self, obs: Observation) -> NDArray[np.integer]:
+        """Seat to point at for a Point Taken (A-4): another seat still in the match (``obs.alive``).
+        Default: the other player with fewest cards."""
+        sizes = -obs.hand_sizes.astype(np.float64)
+        others = obs.alive.copy()
+        others[np.arange(len(obs)), obs.seat] = False
+        return argmax_ties(sizes, obs.random(), others)
+
+    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
+        """Two seats to link with a Wild Drawn Together (P-6), shape ``(n, 2)``.
+
+        Both must be in ``obs.link_choices``. Default: the two other players
+        with fewest cards (the player too when fewer than two others may be
+        linked, e.g. with two players).
+        """
+        n = len(obs)
+        sizes = -obs.hand_sizes.astype(np.float64)
+        allowed = obs.link_choices
+        others = allowed.copy()
+        others[np.arange(n), obs.seat] = False
+        few = others.sum(axis=1) < 2
+        others[few] = allowed[few]
+        first = argmax_ties(sizes, obs.random(), others)
+        others[np.arange(n), first] = False
+        second = argmax_ties(sizes, obs.random(), others)
+        return np.stack([first, second], axis=1)
+
+    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
+        """Card to add to the mini pile, or :data:`TAKE` (P-5; allowed where ``obs.may_take``). Default: highest points."""
+        return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
+
+    def jump_in(self, obs: Observation) -> NDArray[np.floating]:
+        """Reaction weight for jumping in with the identical card (P-1/P-2); 0 = don't.
+
+        Asked, after a number card is played, of every other seat holding the
+        identical card (``obs.top``; ``obs.target`` played it, ``obs.turn``
+        would play next). Among the seats answering a positive weight, one wins
+        the race with probability proportional to its weight and plays the card
+        at once; play goes on after them. Default: always jump in, weight 1.
+        """
+        return np.ones(len(obs), np.float64)
+
+
+__all__ = ["CARD_POINTS", "DRAW", "TAKE", "WILD_DRAW_FOUR", "Strategy"]

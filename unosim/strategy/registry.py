@@ -1,0 +1,107 @@
+"""Strategy registry: short names to ``module:Class`` entry points.
+
+Strategies are resolved by entry-point string in the process that plays (a
+joblib or Dask worker starts fresh), never by import side effect. A name not
+in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Any
+
+from .. import strategies
+
+if TYPE_CHECKING:
+    from .base import Strategy
+
+__all__ = ["REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "make", "resolve"]
+
+REGISTRY: dict[str, str] = {
+    "random": "unosim.strategies.random_strategy:RandomStrategy",
+    "greedy": "unosim.strategies.greedy:GreedyStrategy",
+    "diversity": "unosim.strategies.diversity:DiversityStrategy",
+    "ranking": "unosim.strategies.ranking:RankingStrategy",
+    "wild-saver": "unosim.strategies.wild_saver:WildSaverStrategy",
+    "colour-keeper": "unosim.strategies.colour_keeper:ColourKeeperStrategy",
+    "attacker": "unosim.strategies.attacker:AttackerStrategy",
+    "bluffer": "unosim.strategies.bluffer:BlufferStrategy",
+    "tunable": "unosim.strategies.tunable:TunableStrategy",
+    "rules": "unosim.strategy.rule_strategy:RuleStrategy",  # issue 13: rules(path=...), written rules:PATH
+}
+"""Registered strategy names and their entry points."""
+
+# ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
+# `tuned-*` names are such files in strategies/tuned/ (a class per file: unosim.strategies.tunable.tuned_class).
+TUNED_PREFIX = "tuned:"
+TUNED_DIR = strategies.TUNED_DIR
+REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
+
+
+def _tuned(name: str, target: str) -> type | None:
+    """The class of a tuned-strategy file, when ``target`` is ``tuned:PATH``."""
+    if not target.startswith(TUNED_PREFIX):
+        return None
+    from unosim.strategies.tunable import tuned_class
+
+    return tuned_class(name, target[len(TUNED_PREFIX):])
+# ---- end of tuned strategies
+
+
+def resolve(name: str) -> type[Strategy]:
+    """Return the strategy class for a registered name or ``module:Class``."""
+    from .base import Strategy
+
+    target = REGISTRY.get(name, name)
+    tuned = _tuned(name, target)
+    if tuned is not None:
+        return tuned
+    if ":" not in target:
+        raise ValueError(
+            f"unknown strategy {name!r}; known strategies: {', '.join(sorted(REGISTRY))}, "
+            "or give an entry point 'package.module:Class'."
+        )
+    module_name, _, cls_name = target.partition(":")
+    if module_name.split(".")[0] == "strategies" and importlib.util.find_spec(f"unosim.{module_name}") is not None:
+        raise ValueError(
+            f"strategy {name!r}: the built-in strategies live in the package unosim.strategies now; use "
+            f"'unosim.{target}', or its registered name ({', '.join(sorted(REGISTRY))})."
+        )
+    try:
+        module = importlib.import_module(module_name)
+        cls = getattr(module, cls_name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(
+            f"strategy {name!r}: cannot load {target!r} ({exc}); known strategies: "
+            f"{', '.join(sorted(REGISTRY))}, or an importable 'package.module:Class'."
+        ) from None
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise ValueError(f"strategy {name!r}: {target!r} is not a subclass of unosim.Strategy.")
+    return cls
+
+
+def check_known(name: str, params: dict[str, Any]) -> None:
+    """Refuse an unknown strategy, an unknown parameter or a bad value before any work starts."""
+    cls = resolve(name)
+    allowed = cls.param_names()
+    unknown = set(params) - set(allowed)
+    if unknown:
+        raise ValueError(
+            f"strategy {name!r} has no parameter {sorted(unknown)[0]!r}; its parameters are: "
+            f"{', '.join(allowed) or '(none)'}."
+        )
+    make(name, params)  # refuses a bad value now, not in a worker
+
+
+def make(name: str, params: dict[str, Any] | None = None) -> Any:
+    """Instantiate a strategy from its name or entry point and parameters."""
+    from .parameters import ParameterError
+
+    cls = resolve(name)
+    try:
+        return cls(**(params or {}))
+    except ParameterError:
+        raise  # already names the strategy, the parameter and what to use
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
