@@ -74,6 +74,8 @@ class AttackerStrategy(Strategy):
     """
 
     name = "attacker"
+    compiled = "rules"
+    restated_by = "attacker"  # strategies/rules/attacker.toml, at the default parameters
     parameter_constraints = {"threat": (int, 1, 108)}
 
     def __init__(self, *, threat: int = 2, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:

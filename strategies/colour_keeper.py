@@ -54,6 +54,8 @@ class ColourKeeperStrategy(Strategy):
     """
 
     name = "colour-keeper"
+    compiled = "rules"
+    restated_by = "colour-keeper"  # strategies/rules/colour-keeper.toml, at the default parameters
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         return colour_first_pick(obs, obs.legal)

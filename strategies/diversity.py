@@ -113,6 +113,8 @@ class DiversityStrategy(Strategy):
     """
 
     name = "diversity"
+    compiled = "rules"
+    restated_by = "diversity"  # strategies/rules/diversity.toml, at the default parameters
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         return coverage_pick(obs.hand, obs.legal, obs.random())

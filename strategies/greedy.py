@@ -21,6 +21,11 @@ class GreedyStrategy(Strategy):
     """
 
     name = "greedy"
+    compiled = "greedy"
+
+    def compiled_covers(self) -> bool:
+        """The transcription never forgets UNO."""
+        return self.forget_uno_rate == 0
 
     @property
     def forced_draw_uniforms(self) -> int:

@@ -38,6 +38,12 @@ class RandomStrategy(Strategy):
     """
 
     name = "random"
+    compiled = "random"
+
+    def compiled_covers(self) -> bool:
+        """The transcription plays ``random`` with no deliberate draws, keeps, bluffs, challenges or forgotten UNOs."""
+        rates = (self.draw_rate, self.keep_rate, self.bluff_rate, self.challenge_rate, self.forget_uno_rate)
+        return all(rate == 0 for rate in rates)
     parameter_constraints = {key: (float, 0.0, 1.0) for key in ("draw_rate", "keep_rate", "bluff_rate", "challenge_rate")}
 
     def __init__(

@@ -64,6 +64,8 @@ class RankingStrategy(Strategy):
     """
 
     name = "ranking"
+    compiled = "rules"
+    restated_by = "ranking"  # strategies/rules/ranking.toml, at the default parameters
     parameter_constraints = {"order": DistinctNames(KIND_NAMES)}
 
     def __init__(

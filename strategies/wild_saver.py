@@ -53,6 +53,8 @@ class WildSaverStrategy(Strategy):
     """
 
     name = "wild-saver"
+    compiled = "rules"
+    restated_by = "wild-saver"  # strategies/rules/wild-saver.toml, at the default parameters
     parameter_constraints = {"k": (int, 0, 108)}
 
     def __init__(self, *, k: int = 2, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:

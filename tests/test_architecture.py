@@ -72,7 +72,7 @@ LAYERS = (
     ("unosim.engine",),
     ("unosim.runs",),
     ("unosim.analysis",),
-    ("unosim.report",),
+    ("unosim.reports",),
     ("unosim", "unosim.api", "unosim.cli", "unosim.__main__"),
 )
 

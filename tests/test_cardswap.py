@@ -15,7 +15,7 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.game.cards import CARD_KIND, KIND_NAMES
 from unosim.game.kernels import layout as L
-from unosim.report.dataset_report import write_report
+from unosim.reports.dataset_report import write_report
 
 
 def test_as_dealt_is_the_ordinary_game_and_the_swap_changes_one_card() -> None:

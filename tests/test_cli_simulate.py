@@ -111,7 +111,7 @@ def test_simulate_set_deck_and_in_memory_summary(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rules = dataset.read_metadata(out)["config"]["rules"]
     assert rules["deck_copies"] == 2 and rules["wd4_challenge"] is False
-    deck = REPO / "unosim" / "decks" / "classic.toml"
+    deck = REPO / "unosim" / "game" / "decks" / "classic.toml"
     shown = invoke("simulate", "--games", "50", "--deck", str(deck), "--jobs", "1")
     assert shown.exit_code == 0, shown.output
     assert "50 games in" in shown.output and "turns" in shown.output

@@ -80,7 +80,7 @@ RESTATED_NAMES = ["ranking", "wild-saver", "colour-keeper", "diversity", "attack
 ])
 def test_builtins_restated_as_rule_files_play_identical_games_compiled(preset: str, players: int, overrides: list[str]) -> None:
     """``ranking``, ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their defaults are
-    played by the compiled rule interpreter (``fast_paths.RESTATED``): the same games as their Python
+    played by the compiled rule interpreter (their ``restated_by``): the same games as their Python
     methods, record for record, with every one of them at the table (and ``random``, ``greedy``)."""
     lineup = (RESTATED_NAMES + ["random", "greedy"]) * 2
     config = RunConfig.build(rules=preset, players=players, strategies=lineup[:players], seed=17, overrides=overrides)

@@ -26,7 +26,7 @@ from unosim.engine.batch import Buffers
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Rows
 from unosim.engine.driver import Engine, StrategyError
-from unosim.engine.fast_paths import COMPILED, DECISIONS, compiled_policy
+from unosim.engine.fast_paths import DECISIONS, compiled_policy, declared_policy
 from unosim.game.kernels import layout as L
 from unosim.strategy import registry
 from unosim.strategy.base import Strategy
@@ -94,7 +94,42 @@ PARTY_DECISIONS = {"point_at", "choose_link", "add_to_pile", "jump_in"}
 
 def test_every_decision_and_every_fast_path_class_is_covered() -> None:
     assert set(OVERRIDES) == set(DECISIONS)
-    assert len(_fast_path_classes()) == 1 + len(COMPILED)
+    compiled = {registry.resolve(name).name for name in registry.REGISTRY if declared_policy(registry.resolve(name))}
+    assert compiled == {"random", "greedy", "ranking", "wild-saver", "colour-keeper", "diversity", "attacker", "rules"}
+    assert len(_fast_path_classes()) == 1 + len(compiled)
+
+
+def test_the_engine_names_no_strategy() -> None:
+    # fast paths are declared by the classes (Strategy.compiled); the engine's source names none of them
+    import unosim.engine
+
+    engine_dir = Path(unosim.engine.__file__).parent
+    names = [registry.resolve(name).__name__ for name in registry.REGISTRY] + ["RuleStrategy", "unosim.strategies"]
+    for path in engine_dir.glob("*.py"):
+        text = path.read_text()
+        assert not [n for n in names if n in text], f"{path.name} names a strategy: {[n for n in names if n in text]}"
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "ranking"])
+def test_a_renamed_class_keeps_and_a_subclass_loses_its_compiled_path(name: str) -> None:
+    cls = registry.resolve(name)
+    assert compiled_policy(cls()) != 0
+    policy, names = compiled_policy(cls()), (cls.__name__, cls.__qualname__, cls.__module__)
+    try:  # the same class under another name, in another module: the declaration travels with it
+        cls.__name__ = cls.__qualname__ = "Renamed"
+        cls.__module__ = "elsewhere"
+        assert compiled_policy(cls()) == policy
+    finally:
+        cls.__name__, cls.__qualname__, cls.__module__ = names
+    assert compiled_policy(type("Sub", (cls,), {})()) == 0  # inherits the declaration: asked through Python
+    declared = type("SubDeclared", (cls,), {"compiled": cls.compiled})  # declares it itself: trusted
+    assert compiled_policy(declared()) == compiled_policy(cls())
+
+
+def test_an_unknown_transcription_is_refused() -> None:
+    bad = type("Bad", (Strategy,), {"compiled": "minimax"})
+    with pytest.raises(ValueError, match="declares compiled = 'minimax'; use one of"):
+        compiled_policy(bad())
 
 
 def _table(parent: type, decision: str) -> tuple[RunConfig, list[Strategy], list[Strategy]]:
@@ -123,7 +158,7 @@ def _play(config: RunConfig, strategies: list[Strategy], *, compiled: bool, game
 def _fast_path_classes() -> list[type]:
     """The base class (its declared shortcuts) and every shipped strategy with a compiled transcription."""
     return [Strategy] + [registry.resolve(name) for name in sorted(registry.REGISTRY)
-                         if registry.REGISTRY[name] in COMPILED]
+                         if declared_policy(registry.resolve(name)) is not None]
 
 
 @pytest.mark.parametrize("decision", DECISIONS)

@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 STUB = """
 import gc, sys, time
 from numba import njit
-from unosim import kernel_cache
+from unosim.engine import kernel_cache
 
 @njit(cache=True)
 def stub(x):
@@ -55,7 +55,7 @@ LATE = """
 import json, sys
 from numba.core import dispatcher
 from numba.core.caching import NullCache
-from unosim import runner
+from unosim.runs import runner
 from unosim.engine.config import RunConfig
 
 calls, stage = [], ["compile"]
@@ -187,7 +187,7 @@ def test_a_helper_still_running_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_
 
 HELPER_ONE = """
 import sys
-from unosim import kernel_cache
+from unosim.engine import kernel_cache
 from unosim.game.kernels.finish import walk_alive
 plan = [e for e in kernel_cache.load_plan() if e[1] == "walk_alive"]
 stale = [("unosim.game.kernels.finish", "no_such_kernel", "(int64,)"), ("unosim.game.kernels.finish", "walk_alive", "(int64, nonsense)")]

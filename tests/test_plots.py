@@ -1,4 +1,4 @@
-"""The plot functions of :mod:`unosim.report.plots` draw what the data say.
+"""The plot functions of :mod:`unosim.reports.plots` draw what the data say.
 
 A small hand-made table (two rule sets, 2 and 3 players) with known means lets
 each plot's lines and error bars be checked against numbers computed here.
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from unosim.report import plots
+from unosim.reports import plots
 
 
 @pytest.fixture

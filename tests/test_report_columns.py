@@ -11,7 +11,7 @@ import pytest
 
 import unosim
 from unosim.analysis.cardvalue import COLUMNS
-from unosim.report.dataset_report import PLAYER_COUNT_COLUMNS
+from unosim.reports.dataset_report import PLAYER_COUNT_COLUMNS
 from unosim.runs import dataset
 
 

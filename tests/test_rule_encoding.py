@@ -1,4 +1,4 @@
-"""One place per rule option (issue 11): the order of a choice's values in its ``RuleSet``
+"""One place per rule option: the order of a choice's values in its ``RuleSet``
 ``Literal`` is the only place its codes come from. The encoder and the kernels' named
 constants must follow it; these tests fail when they drift.
 
@@ -13,6 +13,7 @@ names the value.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import pkgutil
 from pathlib import Path
@@ -32,7 +33,7 @@ CHOICE_CASES = [(option, value) for option, values in CHOICES.items() for value 
 
 
 def _encode(rules: RuleSet) -> np.ndarray:
-    return encode_rules(rules, 4, match=False, trace=False, check=False)
+    return encode_rules(rules, 4)
 
 
 def _choice_slots() -> dict[str, int]:
@@ -45,6 +46,53 @@ def _choice_slots() -> dict[str, int]:
         assert len(changed) == 1, f"{option}: changing it alone changed cfg slots {changed.tolist()}"
         slots[option] = int(changed[0])
     return slots
+
+
+def _other_value(rules: RuleSet, option: str) -> object:
+    """A value of ``option`` other than ``rules``'s (a valid one)."""
+    value = getattr(rules, option)
+    if option in CHOICES:
+        return next(v for v in CHOICES[option] if v != value)
+    if isinstance(value, bool):
+        return not value
+    if option == "dealer":
+        return 0 if value == "random" else "random"
+    if option == "name":
+        return "renamed"
+    if option == "deck":
+        return "party" if value != "party" else "classic"
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return 0.25 if value != 0.25 else 0.5
+    raise AssertionError(f"{option}: no other value known for {value!r}")
+
+
+NEEDS = {"speed_play_error_rate": {"speed_play": True}, "elimination": {"scoring": "penalty"}}
+"""Options that matter only beside another one: both sides of the comparison set it."""
+
+LABELS = {"name"}
+"""Options that only name a rule set (reports, metadata) and change no game."""
+
+
+@pytest.mark.parametrize("preset", ["classic", "party"])
+@pytest.mark.parametrize("option", [f.name for f in dataclasses.fields(RuleSet)])
+def test_every_rule_option_reaches_the_kernels(preset: str, option: str) -> None:
+    # changing one option from the preset's value changes the encoded rules or the dealt deck
+    base = RuleSet.preset(preset).replace(**NEEDS.get(option, {}))
+    changed = base.replace(**{option: _other_value(base, option)})
+    rules_differ = not np.array_equal(encode_rules(base, 4), encode_rules(changed, 4))
+    deck_differs = not np.array_equal(base.load_deck().array(base.deck_copies), changed.load_deck().array(changed.deck_copies))
+    if option in LABELS:
+        assert not rules_differ and not deck_differs, f"{option} only names a rule set but changed the encoding"
+    else:
+        assert rules_differ or deck_differs, f"rule option {option} changed neither the encoded rules nor the deck"
+
+
+def test_the_rules_encoding_holds_no_line_up_or_run_flags() -> None:
+    assert encode_rules(RuleSet.preset("party"), 6).shape == (L.N_RULES,)
+    assert L.N_RULES + L.N_FLAGS == L.C_N_STRATS  # the line-up follows the flags
+    assert not hasattr(L, "C_DECK_SIZE")
 
 
 def test_choices_are_the_literal_fields_of_ruleset() -> None:

@@ -344,7 +344,7 @@ def test_cluster_ratio_matches_the_clustered_ols_formula() -> None:
 
 def test_python_api_returns_tables_and_a_figure(tmp_path: Path, small: TournamentResult) -> None:
     import unosim
-    from unosim.report import plot_tournament
+    from unosim.reports import plot_tournament
 
     fig = plot_tournament(small)
     assert len(fig.axes) >= 2  # leaderboard, heatmap (and its colour bar)

@@ -14,7 +14,21 @@ if TYPE_CHECKING:
 
     from .analysis.tournament import TournamentResult
     from .game.rules import RuleSet
+    from .runs.options import Execution
     from .runs.runner import RunResult
+
+
+def _execution(options: dict[str, Any]) -> Execution:
+    """The execution options of a Python API call: one process and quiet unless told otherwise."""
+    from .runs.options import Execution
+
+    return Execution.of(Execution(jobs=1, quiet=True), **options)
+
+
+def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    from .runs.options import Execution
+
+    return Execution.split(options)
 
 
 def simulate(
@@ -29,11 +43,7 @@ def simulate(
     deck: str | None = None,
     match: bool = False,
     out: str | Path | None = None,
-    jobs: int | None = 1,
-    backend: str = "loky",
-    chunk_size: int | None = None,
-    overwrite: bool = False,
-    quiet: bool = True,
+    **options: Any,
 ) -> pd.DataFrame:
     """Play ``games`` games and return one row per game.
 
@@ -61,10 +71,10 @@ def simulate(
         Play matches to the target score instead of single rounds.
     out : str or Path, optional
         Also write the rows as a dataset there (resumable, see :func:`unosim.runs.runner.run`).
-    jobs : int or None
-        Worker processes; 1 (default) plays in this process, ``None`` uses all cores.
-    backend, chunk_size, overwrite, quiet
-        As for :func:`unosim.runs.runner.run`.
+    **options
+        How to play it: the fields of :class:`unosim.runs.options.Execution` — ``jobs``
+        (default 1: this process; ``None``: all cores), ``backend``, ``scheduler``,
+        ``chunk_size``, ``overwrite``, ``quiet`` (default True).
 
     Returns
     -------
@@ -91,10 +101,7 @@ def simulate(
         overrides=overrides,
         deck=deck,
     )
-    result = run(
-        config, out, jobs=jobs, backend=backend, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet
-    )
-    return result.to_pandas()
+    return run(config, out, _execution(options)).to_pandas()
 
 
 def load(
@@ -121,19 +128,8 @@ def tournament(
     games: int = 60_000,
     seed: int = 0,
     *,
-    match: bool = False,
-    precision: float | None = None,
-    max_games: int | None = None,
-    overrides: list[str] | dict[str, Any] | None = None,
-    deck: str | None = None,
-    batch_size: int | None = None,
-    bootstrap: int = 200,
     out: str | Path | None = None,
-    jobs: int | None = 1,
-    backend: str = "loky",
-    chunk_size: int | None = None,
-    overwrite: bool = False,
-    quiet: bool = True,
+    **options: Any,
 ) -> TournamentResult:
     """Play a seat-fair tournament between strategies and rank them.
 
@@ -143,7 +139,7 @@ def tournament(
 
     Parameters
     ----------
-    rules, players, overrides, deck, batch_size, match
+    rules, players
         As for :func:`simulate`.
     strategies : str or list
         At least two distinct strategies, comma-separated or as a list.
@@ -151,36 +147,32 @@ def tournament(
         About this many games in all (with ``precision``: the first round).
     seed : int
         Tournament seed; the same seed gives the same numbers.
-    precision : float, optional
-        Keep playing until every win rate's 95 % half-width is at most this.
-    max_games : int, optional
-        With ``precision``: the most games to play (default 10,000,000).
-    bootstrap : int
-        Bootstrap replicates for the rating intervals.
     out : str or Path, optional
         Also write the dataset there and the report (tables and plots) to ``out/report``.
-    jobs, backend, chunk_size, overwrite, quiet
-        As for :func:`simulate` (``chunk_size`` in deals per seating).
+    **options
+        What else to play (:func:`unosim.analysis.tournament.make_settings`): ``overrides``,
+        ``deck``, ``batch_size``, ``match`` as for :func:`simulate`; ``precision`` (keep playing
+        until every win rate's 95 % half-width is at most this), ``max_games`` (with
+        ``precision``: the most games, default 10,000,000), ``bootstrap`` (replicates for the
+        rating intervals, default 200). And how to play it, as for :func:`simulate`
+        (``chunk_size`` in deals per seating).
 
     Returns
     -------
     TournamentResult
-        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames); :func:`unosim.report.plot_tournament` draws it.
+        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames); :func:`unosim.reports.plot_tournament` draws it.
 
     Raises
     ------
     ValueError
         Before any game is played, for any bad value.
     """
-    from .analysis.tournament import run_tournament
-    from .report.tournament import write_report
+    from .analysis.tournament import make_settings, run_tournament
+    from .reports.tournament import write_report
 
-    result = run_tournament(
-        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,
-        precision=precision, max_games=max_games, overrides=overrides, deck=deck, batch_size=batch_size,
-        bootstrap=bootstrap, out=out, jobs=jobs, backend=backend, chunk_size=chunk_size, overwrite=overwrite,
-        quiet=quiet,
-    )
+    run_options, request = _split(options)
+    settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
+    result = run_tournament(settings, out, _execution(run_options))
     if out is not None:
         write_report(result, Path(out) / "report")
     return result
@@ -218,8 +210,8 @@ def cardvalue_swap(rules: str = "classic", players: str | int | list[int] = "2,4
 
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
-    (see :func:`unosim.report.dataset_report.write_report`)."""
-    from .report.dataset_report import write_report
+    (see :func:`unosim.reports.dataset_report.write_report`)."""
+    from .reports.dataset_report import write_report
 
     return write_report(path, out, card_values=card_values)
 
@@ -236,9 +228,9 @@ def tune(
     file) against a field with CMA-ES and evaluate it on fresh deals (see :func:`unosim.analysis.tuning.tune`); returns a
     ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
     from .analysis.tuning import tune as _tune
-    from .report.tuning import write_outputs
+    from .reports.tuning import write_outputs
 
-    result = _tune(rules, players, against, budget, seed, **kwargs)
+    result = _tune(rules=rules, players=players, against=against, budget=budget, seed=seed, **kwargs)
     if result.path is not None and result.evaluation:
         result.files = write_outputs(result, result.path)
     return result

@@ -127,29 +127,13 @@ def simulate(
     --strategies random,greedy,random,greedy --out runs/a[/]
     """
     from .engine.config import RunConfig
+    from .runs.options import Execution
     from .runs.runner import run
 
-    config = RunConfig.build(
-        rules=rules,
-        players=players,
-        strategies=strategies,
-        seed=seed,
-        games=games,
-        batch_size=batch_size,
-        match=match,
-        overrides=list(overrides or []),
-        deck=deck,
-    )
-    result = run(
-        config,
-        out,
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        chunk_size=chunk_size,
-        overwrite=overwrite,
-        quiet=quiet,
-    )
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
+    config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
+                             batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
+    result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
 
@@ -172,21 +156,14 @@ def run_command(
 ) -> None:
     """Run every cell of an experiment file into one dataset."""
     from .runs.experiment import load_experiment, run_experiment
+    from .runs.options import Execution
 
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
     exp = load_experiment(experiment)
     target = out or exp.out
     if target is None:
         raise ValueError(f"{experiment} sets no output directory; add out = \"runs/NAME\" to the file or pass --out DIR.")
-    result = run_experiment(
-        exp,
-        target,
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        chunk_size=chunk_size,
-        overwrite=overwrite,
-        quiet=quiet,
-    )
+    result = run_experiment(exp, target, execution)
     if not quiet:
         _print_summary(result)
 
@@ -461,8 +438,9 @@ def tournament_command(
     [dim]Example: unosim tournament --rules party --players 6
     --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
     """
-    from .analysis.tournament import run_tournament
-    from .report.tournament import write_report as write_tournament_report
+    from .analysis.tournament import make_settings, run_tournament
+    from .reports.tournament import write_report as write_tournament_report
+    from .runs.options import Execution
 
     def on_round(games_so_far: int, widest: float) -> None:
         if not quiet:
@@ -472,12 +450,12 @@ def tournament_command(
                 highlight=False,
             )
 
-    result = run_tournament(
-        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match,
-        precision=precision, max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size,
-        bootstrap=bootstrap, out=out, jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size,
-        overwrite=overwrite, quiet=quiet, on_round=on_round,
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
+    settings = make_settings(
+        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
+        max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
     )
+    result = run_tournament(settings, out, execution, on_round=on_round)
     _print_leaderboard(result)
     if not quiet:
         note = ""
@@ -593,7 +571,7 @@ def study(
     import time
     import tomllib
 
-    from .report.dataset_report import write_report
+    from .reports.dataset_report import write_report
     from .runs.experiment import STUDIES_DIR, parse_experiment, run_experiment
 
     default_study = STUDIES_DIR / "default.toml"
@@ -631,7 +609,7 @@ def report(
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`.
     """
-    from .report.dataset_report import write_report
+    from .reports.dataset_report import write_report
     from .runs.dataset import read_metadata
 
     try:  # (analysis.tournament.is_tournament without importing the engine)
@@ -640,7 +618,7 @@ def report(
         tournament = False
     if tournament:  # a tournament's leaderboard, head-to-head and plots
         from .analysis.tournament import load_tournament
-        from .report.tournament import write_report as write_tournament_report
+        from .reports.tournament import write_report as write_tournament_report
 
         files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
         out_console.print("wrote " + ", ".join(str(f) for f in files))
@@ -698,8 +676,8 @@ def compare(
              "out": out}
     settings.update({k: v for k, v in given.items() if v is not None})
     target = settings.pop("out", None)
-    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), jobs=jobs,
-                         out=target, overwrite=overwrite, **settings)
+    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target,
+                         jobs=jobs, overwrite=overwrite, **settings)
     skill = result.settings["skill"]
     out = Path(target) if target is not None else None
     table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
@@ -711,7 +689,7 @@ def compare(
                       "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from .report.dataset_report import write_report
+        from .reports.dataset_report import write_report
 
         files = write_report(out)
         out_console.print(f"report: {files[-1]}", highlight=False)
@@ -751,7 +729,7 @@ def cardvalue_swap(
                       f"{r.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from .report.dataset_report import write_report
+        from .reports.dataset_report import write_report
 
         result.save(out)
         files = write_report(out)

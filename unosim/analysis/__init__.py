@@ -10,7 +10,7 @@ paired rule comparisons; :mod:`~unosim.analysis.tournament` seat-fair tournament
 :mod:`~unosim.analysis.bench` measures the engine's speed.
 
 May import: :mod:`unosim.game`, :mod:`unosim.strategy`, :mod:`unosim.engine` and :mod:`unosim.runs` —
-never the reports: results are data, drawn by :mod:`unosim.report`.
+never the reports: results are data, drawn by :mod:`unosim.reports`.
 """
 
 __all__: list[str] = []

@@ -33,6 +33,7 @@ from typing import Any
 import pandas as pd
 
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
+from ..runs.options import Execution
 from .stats import mean_interval, paired_difference
 
 METRICS = {
@@ -203,13 +204,13 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     return spec
 
 
-def _play(variant: Variant, players: int, strategies: list[str], games: int, seed: int, jobs: int | None,
-          out: Path | None, overwrite: bool) -> pd.DataFrame:
+def _play(variant: Variant, players: int, strategies: list[str], games: int, seed: int, execution: Execution,
+          out: Path | None) -> pd.DataFrame:
     from ..engine.config import RunConfig
     from ..runs.runner import run
 
     config = RunConfig.build(rules=variant.rules(players), players=players, strategies=strategies, seed=seed, games=games)
-    result = run(config, out, jobs=jobs, quiet=True, overwrite=overwrite)
+    result = run(config, out, execution)
     columns = ["turns", "winner", "winner_offset", "truncated"]
     if result.path is not None:
         from ..runs.dataset import load
@@ -227,9 +228,9 @@ def compare(
     games: int = 10_000,
     seed: int = 0,
     skill: str = "greedy",
-    jobs: int | None = 1,
     out: str | Path | None = None,
-    overwrite: bool = False,
+    execution: Execution | None = None,
+    **run_options: Any,
 ) -> Comparison:
     """Play rule sets on the same deals and compare them (see the module docstring).
 
@@ -248,13 +249,14 @@ def compare(
         Run seed shared by every variant (common random numbers).
     skill : str
         The strategy at seat 0 in the skill runs.
-    jobs : int or None
-        Worker processes per run (``None``: all cores).
     out : str or Path, optional
         Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there;
         an interrupted comparison resumes.
-    overwrite : bool
-        Replace datasets of other settings under ``out``.
+    execution : Execution, optional
+        How to play each run (default one process; always quiet); ``jobs=None`` uses every core,
+        ``overwrite=True`` replaces datasets of other settings under ``out``.
+    **run_options
+        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
 
     Returns
     -------
@@ -262,6 +264,7 @@ def compare(
     """
     from ..strategy.spec import StrategySpec
 
+    execution = Execution.of(execution or Execution(jobs=1), **run_options).replace(quiet=True)
     counts = parse_players(players)
     vs = variants(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
@@ -278,8 +281,8 @@ def compare(
             def where(tag: str, i: int = i, p: int = p) -> Path | None:
                 return None if out_path is None else out_path / "runs" / f"v{i}-p{p:02d}-{tag}"
 
-            plain = _play(v, p, ["random"] * p, games, seed, jobs, where("random"), overwrite)
-            skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, jobs, where("skill"), overwrite)
+            plain = _play(v, p, ["random"] * p, games, seed, execution, where("random"))
+            skilled = _play(v, p, [skill] + ["random"] * (p - 1), games, seed, execution, where("skill"))
             per_variant[v.label] = {
                 "turns": plain["turns"].to_numpy(float),
                 "first_player_edge": 100 * ((plain["winner_offset"] == 1).to_numpy(float) - 1 / p),

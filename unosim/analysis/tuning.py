@@ -73,7 +73,9 @@ from numpy.typing import NDArray
 from ..engine.config import RunConfig
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
-from ..strategy.spec import StrategySpec, split_top_level
+from ..game.table import Table
+from ..runs.options import Execution
+from ..strategy.spec import StrategySpec, parse_strategies, split_top_level
 from .search_space import SearchSpace, make_space
 from .tournament import Z95, cluster_ratio
 
@@ -198,15 +200,51 @@ def make_settings(
     strategy: str = "tunable",
     search: str | list[str] | tuple[str, ...] | None = None,
 ) -> TuneSettings:
-    """Validate a tuning request before any game is played (arguments as for :func:`tune`).
+    """Validate a tuning request before any game is played.
+
+    Parameters
+    ----------
+    rules, players, overrides, deck
+        As for :func:`unosim.simulate`.
+    against : str or list
+        The field: one or more strategies, comma-separated (``"random"``, ``"random,greedy,attacker"``).
+    budget : int
+        Games the search may play in all (whole generations of
+        ``popsize × games_per_candidate`` games).
+    seed : int
+        Seed of the search and (through a derived seed) of the held-out evaluation.
+    popsize : int, optional
+        Candidates per generation (default CMA-ES's ``4 + 3 ln(n)`` for ``n`` searched parameters).
+    games_per_candidate : int
+        Games each candidate plays per generation (rounded up to whole deals × seatings).
+    sigma : float
+        Initial step size, as a share of every parameter's range.
+    start : dict or path, optional
+        Starting parameters of ``tunable`` (default: the strategy's defaults), or a tuned-strategy file
+        (a rule file starts from its own numbers; refused with one).
+    evaluation_games : int
+        Held-out games for the tuned candidate and the starting point each.
+    name : str
+        Label of the tuned strategy (in ``tuned.json`` / ``tuned.toml`` and error messages).
+    strategy : str
+        What to tune: ``"tunable"`` (default) or ``"rules:FILE"``, the numeric thresholds written in a
+        rule file (a path, or a shipped name); see :mod:`unosim.analysis.thresholds` for what is searched.
+    search : str or list of str, optional
+        ``tunable`` only: the parameters to search (comma-separated or a list; default: every parameter the
+        rules let matter, :func:`unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
+
+
+    Returns
+    -------
+    TuneSettings
 
     Raises
     ------
     ValueError
         For any bad value, naming it and what is allowed.
     """
-    base = RunConfig.build(rules=rules, players=players, strategies="random", seed=seed, games=1, overrides=overrides,
-                           deck=deck)
+    base = Table.build(rules, players, overrides, deck)
+    RunConfig(base.rules, players, parse_strategies("random", players), seed=seed)  # the seed, checked as for any run
     items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
     if not items:
         raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
@@ -397,73 +435,33 @@ def _generation_row(g: int, games: int, rates: list[tuple[float, float]], pooled
 
 
 def tune(
-    rules: str | RuleSet = "classic",
-    players: int = 2,
-    against: str | list[str] | tuple[str, ...] = "random",
-    budget: int = 1_000_000,
-    seed: int = 0,
-    *,
-    overrides: list[str] | dict[str, Any] | None = None,
-    deck: str | None = None,
-    popsize: int | None = None,
-    games_per_candidate: int = DEFAULT_GAMES_PER_CANDIDATE,
-    sigma: float = DEFAULT_SIGMA,
-    start: dict[str, float] | str | Path | None = None,
-    evaluation_games: int = DEFAULT_EVALUATION_GAMES,
+    settings: TuneSettings | None = None,
     out: str | Path | None = None,
-    overwrite: bool = False,
-    quiet: bool = True,
+    execution: Execution | None = None,
+    *,
     max_generations: int | None = None,
-    name: str = "tuned",
-    strategy: str = "tunable",
-    search: str | list[str] | tuple[str, ...] | None = None,
-    jobs: int | None = 1,
+    **request: Any,
 ) -> TuneResult:
     """Tune a strategy's parameters against a field with CMA-ES (module docstring).
 
     Parameters
     ----------
-    rules, players, overrides, deck
-        As for :func:`unosim.simulate`.
-    against : str or list
-        The field: one or more strategies, comma-separated (``"random"``, ``"random,greedy,attacker"``).
-    budget : int
-        Games the search may play in all (whole generations of
-        ``popsize × games_per_candidate`` games).
-    seed : int
-        Seed of the search and (through a derived seed) of the held-out evaluation.
-    popsize : int, optional
-        Candidates per generation (default CMA-ES's ``4 + 3 ln(n)`` for ``n`` searched parameters).
-    games_per_candidate : int
-        Games each candidate plays per generation (rounded up to whole deals × seatings).
-    sigma : float
-        Initial step size, as a share of every parameter's range.
-    start : dict or path, optional
-        Starting parameters of ``tunable`` (default: the strategy's defaults), or a tuned-strategy file
-        (a rule file starts from its own numbers; refused with one).
-    evaluation_games : int
-        Held-out games for the tuned candidate and the starting point each.
+    settings : TuneSettings, optional
+        What to tune, from :func:`make_settings`; without it, ``request`` holds the arguments of
+        :func:`make_settings`.
     out : str or Path, optional
-        Output directory (state for resuming, ``tuned.json``, plot, history). Resumes a run of the
-        same settings there.
-    overwrite : bool
-        Start again in an ``out`` holding a run of other settings.
-    quiet : bool
-        No progress bar.
+        Output directory (the state for resuming). Resumes a run of the same settings there;
+        the tuned strategy, summary and plot are written by :func:`unosim.reports.tuning.write_outputs`.
+    execution : Execution, optional
+        ``jobs``: worker processes playing the candidates (default 1: this process; None: one per
+        core; the result does not depend on it); ``overwrite``: start again in an ``out`` holding a
+        run of other settings; ``quiet``: no progress bar (default True). Loky only.
     max_generations : int, optional
         Stop after this many generations in all without evaluating (an interruption, for tests);
         a later call continues.
-    name : str
-        Label of the tuned strategy (in ``tuned.json`` / ``tuned.toml`` and error messages).
-    strategy : str
-        What to tune: ``"tunable"`` (default) or ``"rules:FILE"``, the numeric thresholds written in a
-        rule file (a path, or a shipped name); see :mod:`unosim.analysis.thresholds` for what is searched.
-    search : str or list of str, optional
-        ``tunable`` only: the parameters to search (comma-separated or a list; default: every parameter the
-        rules let matter, :func:`unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
-    jobs : int or None
-        Worker processes playing the candidates (default 1: this process; None: one per core); the result does
-        not depend on it.
+    **request
+        Arguments of :func:`make_settings` (when ``settings`` is not given) and fields of
+        :class:`~unosim.runs.options.Execution` on top of ``execution``.
 
     Returns
     -------
@@ -476,17 +474,21 @@ def tune(
     """
     import cma
 
-    from ..runs.execution import check_options, compile_engine
+    from ..runs.execution import compile_engine
     from ..runs.progress import console, progress_bar
 
     started = time.perf_counter()
-    settings = make_settings(
-        rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=overrides, deck=deck,
-        popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma, start=start,
-        evaluation_games=evaluation_games, name=name, strategy=strategy, search=search,
-    )
-    check_options(jobs=jobs, backend="loky", scheduler=None, chunk_size=None)
-    jobs = jobs or os.cpu_count() or 1
+    options, request = Execution.split(request)
+    execution = Execution.of(execution or Execution(jobs=1, quiet=True), **options)
+    if execution.backend != "loky" or execution.scheduler is not None or execution.chunk_size is not None:
+        raise ValueError("tuning plays its candidates in local processes: give jobs, overwrite and quiet only "
+                         "(no backend, scheduler or chunk size).")
+    if settings is None:
+        settings = make_settings(**request)
+    elif request:
+        raise TypeError(f"tune takes settings or the arguments of make_settings, not both ({', '.join(request)}).")
+    seed, quiet, overwrite = settings.seed, execution.quiet, execution.overwrite
+    jobs = execution.jobs or os.cpu_count() or 1
     space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():

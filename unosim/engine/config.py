@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game.rules import RuleSet
+from ..game.table import Table
 from ..strategy.spec import StrategySpec, parse_strategies
 
 __all__ = ["DEFAULT_BATCH_CELLS", "default_batch_size", "RunConfig"]
@@ -84,25 +85,14 @@ class RunConfig:
     ) -> RunConfig:
         """Build and validate a configuration from user-level values.
 
-        ``rules`` is a preset name or a :class:`RuleSet`; ``overrides`` are
-        ``OPTION=VALUE`` texts (or a dict of values) applied on top; ``deck`` a
-        deck name or file; ``strategies`` one spec for every seat or one per seat
+        ``rules``, ``players``, ``overrides`` and ``deck`` make the :class:`~unosim.game.table.Table`
+        (:meth:`Table.build`); ``strategies`` one spec for every seat or one per seat
         (a comma-separated string is split).
         """
-        ruleset = RuleSet.preset(rules) if isinstance(rules, str) else rules
-        if overrides:
-            if isinstance(overrides, dict):
-                ruleset = ruleset.replace(**overrides)
-            else:
-                ruleset = ruleset.with_overrides(list(overrides))
-        if deck is not None:
-            ruleset = ruleset.replace(deck=str(deck))
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"players = {players!r}; give a whole number from 2 to 16.")
-        ruleset.check_table(players)
+        table = Table.build(rules, players, overrides, deck)
         specs = parse_strategies(strategies, players)
         return cls(
-            rules=ruleset,
+            rules=table.rules,
             players=players,
             strategies=specs,
             seed=seed,

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from ..game.encoding import check_supported, encode_rules
+from ..game.encoding import check_supported, encode_flags, encode_rules
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
 from ..game.kernels.policy import POLICY_RULES
@@ -66,7 +66,8 @@ class Engine:
         self.trace = trace
         self.compiled = compiled
         self.batch_size = batch_size or config.effective_batch_size
-        self.cfg = encode_rules(config.rules, config.players, match=config.match, trace=trace, check=check)
+        self.rules_cfg = encode_rules(config.rules, config.players)
+        self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
         specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
         labels = list(specs)
         strategies = [registry.make(spec.name, dict(spec.params)) for spec in specs.values()]
@@ -81,18 +82,27 @@ class Engine:
         self.strategies = self.decisions.strategies
         self.strategy_labels = self.decisions.strategy_labels
         self.lineup = np.asarray(lineup, np.int32)
-        self.cfg[L.C_N_STRATS] = len(strategies)
-        self.cfg[L.C_AUTO_DRAWN] = auto_drawn_mask(self.strategies)
-        self.cfg[L.C_NO_CHALLENGE] = no_challenge_mask(self.strategies)
-        self.cfg[L.C_FORCED0 : L.C_FORCED0 + 16] = 0
+        self.lineup_cfg, programs = self._encode_lineup()
+        self.cfg = np.concatenate([self.rules_cfg, self.flags_cfg, self.lineup_cfg, *programs]).astype(np.int32)
+
+    def _encode_lineup(self) -> tuple[NDArray[np.int32], list[NDArray[np.int32]]]:
+        """The line-up's part of ``cfg`` (``cfg[C_N_STRATS:N_CFG]``) and the rule programs that follow it:
+        per strategy, its declared shortcuts and, when compiling, its compiled policy."""
+        lineup = np.zeros(L.N_CFG - L.C_N_STRATS, np.int32)
+
+        def put(slot: int, value: int) -> None:
+            lineup[slot - L.C_N_STRATS] = value
+
+        put(L.C_N_STRATS, len(self.strategies))
+        put(L.C_AUTO_DRAWN, auto_drawn_mask(self.strategies))
+        put(L.C_NO_CHALLENGE, no_challenge_mask(self.strategies))
         for k, strat in enumerate(self.strategies):
             uniforms = forced_draw_uniforms(strat)
             if uniforms is not None:
-                self.cfg[L.C_FORCED0 + k] = uniforms + 1
-        self.cfg[L.C_POLICY0 : L.C_POLICY0 + 16] = 0
-        self.cfg[L.C_ALL_COMPILED] = 0
+                put(L.C_FORCED0 + k, uniforms + 1)
+        programs: list[NDArray[np.int32]] = []  # appended after the fixed cfg entries
         if self.compiled:
-            programs: list[NDArray[np.int32]] = []  # issue 13: rule programs, appended after the fixed cfg entries
+            policies = []
             for k, strat in enumerate(self.strategies):
                 pol = compiled_policy(strat)
                 if pol == POLICY_RULES:
@@ -100,9 +110,10 @@ class Engine:
 
                     pol += L.N_CFG + sum(len(words) for words in programs)
                     programs.append(encode_program(rule_program(strat)))
-                self.cfg[L.C_POLICY0 + k] = pol
-            self.cfg[L.C_ALL_COMPILED] = all(self.cfg[L.C_POLICY0 : L.C_POLICY0 + len(strategies)])
-            self.cfg = np.concatenate([self.cfg[: L.N_CFG], *programs]).astype(np.int32)
+                put(L.C_POLICY0 + k, pol)
+                policies.append(pol)
+            put(L.C_ALL_COMPILED, all(policies))
+        return lineup, programs
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""

@@ -9,11 +9,13 @@ taken only when the methods it stands for are exactly the ones it was written
 from. A user's subclass that overrides one decision is therefore always asked
 through Python, whatever flags it inherits.
 
-- **Compiled transcriptions** are registered here, keyed by the exact class
-  (module and qualified name, so that strategies never import kernels), with
-  the parameter values the transcription covers. A subclass, even one that
-  overrides nothing, takes the Python path.
-- **Built-ins restated as rule files** (:data:`RESTATED`): ``ranking``,
+- **Compiled transcriptions** are declared by the strategy class itself
+  (:attr:`Strategy.compiled`, a name, so that strategies never import kernels),
+  with the parameter values the transcription covers
+  (:meth:`Strategy.compiled_covers`). Only the declaring class is trusted: a
+  subclass, even one that overrides nothing, takes the Python path, and a
+  renamed class keeps its declaration. The engine names no strategy.
+- **Built-ins restated as rule files** (:attr:`Strategy.restated_by`): ``ranking``,
   ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their
   default parameters are played by the compiled rule interpreter running their
   shipped rule file (``strategies/rules/``), which decides every decision as
@@ -41,8 +43,8 @@ if TYPE_CHECKING:
     from ..strategy.rule_language import RuleProgram
 
 __all__ = [
-    "COMPILED", "DECISIONS", "RESTATED", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
-    "compiled_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
+    "DECISIONS", "POLICIES", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
+    "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
 ]
 
 DECISIONS = (
@@ -52,60 +54,36 @@ DECISIONS = (
 """Every decision method the engine may call."""
 
 
-def _plain_random(strat: Strategy) -> bool:
-    rates = (strat.draw_rate, strat.keep_rate, strat.bluff_rate, strat.challenge_rate, strat.forget_uno_rate)  # type: ignore[attr-defined]
-    return all(rate == 0 for rate in rates)
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "rules": POLICY_RULES}
+"""The transcriptions a strategy class may declare (:attr:`Strategy.compiled`), by name -> policy id
+in ``kernels/policy.py``."""
 
 
-COMPILED: dict[str, tuple[int, Callable[[Strategy], bool]]] = {
-    "unosim.strategies.random_strategy:RandomStrategy": (POLICY_RANDOM, _plain_random),
-    "unosim.strategies.greedy:GreedyStrategy": (POLICY_GREEDY, lambda strat: strat.forget_uno_rate == 0),
-    # issue 13: every rule file, by one interpreter (kernels/rule_policy.py); the engine appends its program to cfg
-    "unosim.strategy.rule_strategy:RuleStrategy": (POLICY_RULES, lambda strat: strat.forget_uno_rate == 0),
-}
-"""Exact class -> (policy id in ``kernels/policy.py``, the parameters it transcribes).
-
-UNO catches are never compiled (they go through Python), so ``catch_uno_rate`` is free."""
-
-RESTATED: dict[str, str] = {
-    "unosim.strategies.ranking:RankingStrategy": "ranking",
-    "unosim.strategies.wild_saver:WildSaverStrategy": "wild-saver",
-    "unosim.strategies.colour_keeper:ColourKeeperStrategy": "colour-keeper",
-    "unosim.strategies.diversity:DiversityStrategy": "diversity",
-    "unosim.strategies.attacker:AttackerStrategy": "attacker",
-}
-"""Exact class -> the shipped rule file that restates it at its default parameters."""
-
-
-def _at_defaults(strat: Strategy) -> bool:
-    """Every parameter at its default (``catch_uno_rate`` is free: catches go through Python)."""
-    mine, default = strat.get_params(), type(strat)().get_params()
-    mine.pop("catch_uno_rate", None)
-    default.pop("catch_uno_rate", None)
-    return bool(mine == default)
-
-
-COMPILED.update({key: (POLICY_RULES, _at_defaults) for key in RESTATED})
-
-
-def _class_key(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+def declared_policy(cls: type[Strategy]) -> str | None:
+    """The transcription ``cls`` itself declares (``None`` when it declares none: an inherited
+    declaration does not count)."""
+    name = vars(cls).get("compiled")
+    if name is not None and name not in POLICIES:
+        raise ValueError(
+            f"strategy class {cls.__qualname__} declares compiled = {name!r}; use one of {sorted(POLICIES)} or None."
+        )
+    return name
 
 
 def compiled_policy(strat: Strategy) -> int:
     """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods)."""
-    entry = COMPILED.get(_class_key(type(strat)))
-    if entry is None or not entry[1](strat):
+    name = declared_policy(type(strat))
+    if name is None or not strat.compiled_covers():
         return POLICY_NONE
-    return entry[0]
+    return POLICIES[name]
 
 
 def rule_program(strat: Strategy) -> RuleProgram:
     """The rule program the compiled interpreter runs for ``strat`` (whose policy is ``POLICY_RULES``):
-    a rule strategy's own, or the shipped file restating a built-in."""
+    the shipped file restating a built-in (:attr:`Strategy.restated_by`), or a rule strategy's own."""
     from ..strategy.rule_language import load_program
 
-    name = RESTATED.get(_class_key(type(strat)))
+    name = vars(type(strat)).get("restated_by")
     return load_program(name) if name is not None else strat.program  # type: ignore[attr-defined]
 
 

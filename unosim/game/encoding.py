@@ -1,5 +1,9 @@
-"""A rule set as the kernels read it: the ``cfg`` vector (slots ``C_*`` in
-:mod:`unosim.game.kernels.layout`), and the rules the engine refuses before any work.
+"""A rule set as the kernels read it: the rules' part of the ``cfg`` vector (slots ``C_*`` in
+:mod:`unosim.game.kernels.layout`), the run's flags, and the rules the engine refuses before any work.
+
+The rules' part depends on the :class:`RuleSet` and the player count alone; the line-up (which
+strategy decides how) is a vector of its own, built by the engine from the strategies' declarations
+and appended after these two.
 
 Choice options are encoded by :func:`unosim.game.rules.choice_code` (their order in the
 ``RuleSet`` ``Literal``), the same function the kernels' named constants come from.
@@ -13,13 +17,14 @@ from numpy.typing import NDArray
 from .kernels import layout as L
 from .rules import RuleSet, choice_code
 
-__all__ = ["check_supported", "encode_rules"]
+__all__ = ["check_supported", "encode_flags", "encode_rules"]
 
 
-def encode_rules(rules: RuleSet, players: int, *, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
-    """Pack a rule set into the kernels' ``cfg`` vector (``C_*`` in ``layout``); the strategy
-    entries are set by :meth:`Engine.set_strategies`."""
-    cfg = np.zeros(L.N_CFG, np.int32)
+def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
+    """Pack a rule set for a table of ``players`` into the rules' part of the kernels' ``cfg`` vector
+    (``cfg[:N_RULES]``, slots ``C_*`` in ``layout``). The deck is not in it: it is dealt from the
+    array :meth:`RuleSet.load_deck` builds."""
+    cfg = np.zeros(L.N_RULES, np.int32)
     cfg[L.C_PLAYERS] = players
     cfg[L.C_HAND] = rules.hand_size
     cfg[L.C_FIRST_CARD] = choice_code("first_card", rules.first_card)
@@ -45,10 +50,17 @@ def encode_rules(rules: RuleSet, players: int, *, match: bool, trace: bool, chec
     cfg[L.C_TARGET] = rules.target_score
     cfg[L.C_ELIMINATION] = rules.elimination
     cfg[L.C_MAX_TURNS] = rules.max_turns
-    cfg[L.C_MATCH] = match
-    cfg[L.C_TRACE] = trace
-    cfg[L.C_CHECK] = check
     return cfg
+
+
+def encode_flags(*, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
+    """The run's flags, ``cfg[N_RULES:N_RULES + N_FLAGS]``: play matches, keep the event log, verify
+    card conservation after every step."""
+    flags = np.zeros(L.N_FLAGS, np.int32)
+    flags[L.C_MATCH - L.N_RULES] = match
+    flags[L.C_TRACE - L.N_RULES] = trace
+    flags[L.C_CHECK - L.N_RULES] = check
+    return flags
 
 
 def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:

@@ -32,33 +32,22 @@ import pyarrow as pa
 from . import dataset
 from ..engine import driver as engine
 from ..engine.config import RunConfig
+from .options import Execution
 from .planning import Part
 
-__all__ = ["BACKENDS", "check_options", "compile_engine", "parallel", "play_part", "write_part"]
+__all__ = ["compile_engine", "parallel", "play_part", "write_part"]
 
-BACKENDS = ("loky", "dask")
 DASK_CONNECT_TIMEOUT = "10s"
 """How long to try reaching a Dask scheduler."""
 DASK_WORKER_TIMEOUT = 60.0
 """Seconds to wait for the first Dask worker before giving up."""
 
 
-def check_options(*, jobs: Any, backend: Any, scheduler: Any, chunk_size: Any) -> None:
-    """Refuse bad execution options with a message saying what is allowed."""
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"jobs = {jobs!r}; give a whole number ≥ 1 (--jobs N), or leave it unset for all cores.")
-    if backend not in BACKENDS:
-        raise ValueError(f"backend = {backend!r}; choose one of: {', '.join(BACKENDS)}.")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("a scheduler address only applies to the Dask backend; add --backend dask.")
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
-        raise ValueError(f"chunk_size = {chunk_size!r}; give a whole number of games ≥ 1, or leave it unset.")
-
-
 @contextmanager
-def parallel(backend: str, scheduler: Any, jobs: int | None, console: Any) -> Iterator[tuple[int, bool]]:
+def parallel(execution: Execution, console: Any) -> Iterator[tuple[int, bool]]:
     """Configure joblib; yield (n_jobs, whether workers write their own files)."""
-    if backend == "loky":
+    jobs, scheduler = execution.jobs, execution.scheduler
+    if execution.backend == "loky":
         n_jobs = jobs or os.cpu_count() or 1
         with joblib.parallel_config(backend="loky", n_jobs=n_jobs):
             yield n_jobs, True

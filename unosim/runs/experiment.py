@@ -69,7 +69,7 @@ import numpy as np
 
 from . import dataset
 from ..engine.config import RunConfig
-from .execution import check_options
+from .options import Execution
 from .planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .runner import RunResult, execute
@@ -346,13 +346,8 @@ def _cell_rules(preset: RuleSet, overrides: dict[str, Any], players: int) -> Rul
 def run_experiment(
     experiment: str | Path | Experiment,
     out: str | Path | None = None,
-    *,
-    jobs: int | None = None,
-    backend: str = "loky",
-    scheduler: Any = None,
-    chunk_size: int | None = None,
-    overwrite: bool = False,
-    quiet: bool = False,
+    execution: Execution | None = None,
+    **options: Any,
 ) -> RunResult:
     """Run every cell of an experiment into one dataset.
 
@@ -363,10 +358,11 @@ def run_experiment(
     out : str or Path, optional
         Dataset directory; default the file's ``out``. With neither, the rows
         are returned in memory (``RunResult.table``).
-    jobs, backend, scheduler, overwrite, quiet
-        As for :func:`unosim.runs.runner.run`.
-    chunk_size : int, optional
-        Games per chunk file; default the file's ``chunk_size``, else as for a run.
+    execution : Execution, optional
+        How to play it, as for :func:`unosim.runs.runner.run`; its ``chunk_size`` defaults
+        to the file's ``chunk_size``, else as for a run.
+    **options
+        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
 
     Returns
     -------
@@ -374,9 +370,9 @@ def run_experiment(
         ``games`` counts every cell.
     """
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
-    check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size)
+    execution = Execution.of(execution, **options)
     target = Path(out) if out is not None else exp.out
-    size = min(chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
+    size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
     chunks = -(-exp.games // size)
     pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
@@ -399,7 +395,7 @@ def run_experiment(
             name = pattern.format(cell=cell.cell, chunk=i)
             parts.append(Part(cell.config, cell.cell, i, first, min(size, exp.games - first), name, columns))
     plan = Plan(json.loads(json.dumps(meta)), tuple(parts), f"{exp.name} · {len(exp.cells)} cells")
-    return execute(plan, target, jobs=jobs, backend=backend, scheduler=scheduler, overwrite=overwrite, quiet=quiet)
+    return execute(plan, target, execution)
 
 
 def _as_list(value: Any) -> list[Any]:

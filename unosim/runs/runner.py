@@ -39,7 +39,8 @@ import pyarrow as pa
 
 from . import dataset, progress
 from ..engine.config import RunConfig
-from .execution import check_options, compile_engine, parallel, play_part, write_part
+from .execution import compile_engine, parallel, play_part, write_part
+from .options import Execution
 from .planning import (
     Part,
     Plan,
@@ -112,14 +113,10 @@ class RunResult:
 def run(
     config: RunConfig,
     out: str | Path | None = None,
+    execution: Execution | None = None,
     *,
-    jobs: int | None = None,
-    backend: str = "loky",
-    scheduler: Any = None,
-    chunk_size: int | None = None,
-    overwrite: bool = False,
-    quiet: bool = False,
     extra_columns: dict[str, Any] | None = None,
+    **options: Any,
 ) -> RunResult:
     """Play ``config.games`` games in chunks, in parallel, into a parquet dataset.
 
@@ -130,23 +127,14 @@ def run(
     out : str or Path, optional
         Dataset directory; created if missing, resumed if it holds this run.
         ``None`` plays in memory and returns the rows in ``RunResult.table``.
-    jobs : int, optional
-        Worker processes (loky) or tasks in flight (Dask); default all cores
-        (loky) or all workers (Dask). ``1`` plays in this process.
-    backend : {"loky", "dask"}
-        joblib backend.
-    scheduler : str or distributed.Client, optional
-        Dask only: scheduler address ``tcp://HOST:PORT`` or a client; default
-        the current client, else a new local cluster.
-    chunk_size : int, optional
-        Games per chunk file; default :func:`default_chunk_size` (or, when
-        resuming, the chunk size of the existing dataset).
-    overwrite : bool
-        Replace a dataset of other settings in ``out`` instead of refusing.
-    quiet : bool
-        No progress bar or messages.
+    execution : Execution, optional
+        How to play it (workers, backend, chunk size, overwrite, quiet); default
+        all cores, loky, a chunk size by the run's size.
     extra_columns : dict, optional
         Constant columns put first in every row (name to scalar value).
+    **options
+        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``
+        (``jobs=1, quiet=True``).
 
     Returns
     -------
@@ -158,9 +146,9 @@ def run(
         Before any game is played, for a bad option, an ``out`` that holds
         something else, or an unreachable Dask scheduler.
     """
-    check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size)
+    execution = Execution.of(execution, **options)
     out = Path(out) if out is not None else None
-    size = chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
+    size = execution.chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
     size = min(size, config.games)
     chunks = -(-config.games // size)
     pattern = dataset.file_pattern(chunks)
@@ -176,28 +164,18 @@ def run(
     )
     description = f"{config.rules.name} · {config.players} players"
     plan = Plan(json.loads(json.dumps(meta)), parts, description)
-    return execute(plan, out, jobs=jobs, backend=backend, scheduler=scheduler, overwrite=overwrite, quiet=quiet)
+    return execute(plan, out, execution)
 
 
-def execute(
-    plan: Plan,
-    out: Path | None,
-    *,
-    jobs: int | None,
-    backend: str,
-    scheduler: Any,
-    overwrite: bool,
-    quiet: bool,
-) -> RunResult:
+def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them)."""
-    check_options(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=None)
     check_supported(plan.parts)
     started = time.perf_counter()
-    console = progress.console(quiet)
+    console = progress.console(execution.quiet)
     meta, clear = plan.meta, False
     if out is not None:
-        meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=overwrite)
-    with parallel(backend, scheduler, jobs, console) as (n_jobs, write_in_workers):
+        meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
+    with parallel(execution, console) as (n_jobs, write_in_workers):
         done: set[str] = set()
         if out is not None:
             dataset.prepare_directory(out, meta, clear=clear)

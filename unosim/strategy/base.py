@@ -68,6 +68,28 @@ class Strategy(metaclass=_ChecksParameters):
     }
     """Allowed values of each constructor parameter (``(float, low, high)``, ``(int, low, high)``, ...)."""
 
+    compiled: ClassVar[str | None] = None
+    """The in-kernel transcription that plays exactly like this class, by name (``"random"``,
+    ``"greedy"``, ``"rules"``: the compiled rule interpreter), or ``None``. The engine trusts it only
+    on the class that declares it — a subclass, even one that overrides nothing, is asked through
+    Python unless it declares a transcription itself — and only while :meth:`compiled_covers` says
+    the instance's parameters are the ones transcribed."""
+
+    restated_by: ClassVar[str | None] = None
+    """With ``compiled = "rules"``: the shipped rule file (``strategies/rules/NAME.toml``) that
+    decides every decision as this class does, drawing the same uniforms."""
+
+    def compiled_covers(self) -> bool:
+        """Whether the transcription named by :attr:`compiled` plays these parameters exactly.
+
+        The default: every parameter at its default, ``catch_uno_rate`` aside (UNO catches are
+        always asked through Python).
+        """
+        mine, default = self.get_params(), type(self)().get_params()
+        mine.pop("catch_uno_rate", None)
+        default.pop("catch_uno_rate", None)
+        return bool(mine == default)
+
     def __init__(self, *, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         self.forget_uno_rate = forget_uno_rate
         self.catch_uno_rate = catch_uno_rate

@@ -234,6 +234,11 @@ class RuleStrategy(Strategy):
     """
 
     name = "rules"
+    compiled = "rules"
+
+    def compiled_covers(self) -> bool:
+        """The compiled interpreter runs the program of any file; it never forgets UNO."""
+        return self.forget_uno_rate == 0
     parameter_constraints = {"path": RuleFile()}
 
     def __init__(self, *, path: str = "greedy") -> None:

@@ -59,7 +59,7 @@ passed through inside one ``advance`` call.
 """
 
 __all__ = [
-    "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DECK_SIZE", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD",
+    "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD",
     "C_FIRST_WILD", "C_FORCED0", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS",
     "C_N_STRATS", "C_NO_CHALLENGE", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST",
     "C_RELINK_DIFFER", "C_REV2_SKIPS", "C_SCORING", "C_SPEED", "C_SPEED_ERR_PPM", "C_SYMBOL_MATCH", "C_TARGET",
@@ -75,7 +75,7 @@ __all__ = [
     "F_PENDING", "F_PHASE", "F_PILEUP_CARDS", "F_PILEUPS", "F_PLAYED", "F_POINT_TAKEN_DRAWS", "F_RNG", "F_ROUND",
     "F_ROW", "F_SEAT", "F_TOP", "F_TRUNCATED", "F_TURN", "F_TURNS", "F_UNO_PENALTIES", "F_WINNER", "F_WRONG_JUMP_INS",
     "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_MAY_TAKE", "I_NLEGAL", "I_PHASE", "I_TOP", "I_TURN",
-    "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_CTR", "N_DEC", "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS",
+    "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_FLAGS", "N_RULES", "N_CTR", "N_DEC", "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS",
     "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN", "PH_EFFECTS", "PH_END", "PH_IDLE",
     "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_START_TURN", "PH_TURN", "PH_VOTE", "PH_WIN", "PHASE_NAMES",
     "R_CHALLENGES", "R_CHALLENGES_WON", "R_DEALER", "R_DRAWN", "R_JUMP_INS", "R_KIND0", "R_LINK_ECHO_DRAWS", "R_MATCH",
@@ -241,7 +241,8 @@ DR_WRONG_JUMP = 9
 REASON_NAMES = ("turn", "draw two", "wild draw four", "challenge", "UNO penalty", "point taken",
                 "link echo", "start card", "last card", "wrong jump-in")
 
-# ---- rule parameters: cfg[C_*] (int32) ----------------------------------------
+# ---- the configuration vector cfg[C_*] (int32): three parts, concatenated by the engine --------
+# 1. the rules: derived from the RuleSet and the player count alone (game.encoding.encode_rules)
 C_PLAYERS = 0
 C_HAND = 1
 C_FIRST_CARD = 2  # 0 apply_actions, 1 reflip_actions, 2 ignore_effect
@@ -267,14 +268,18 @@ C_SCORING = 21  # 0 winner_takes, 1 penalty
 C_TARGET = 22
 C_ELIMINATION = 23
 C_MAX_TURNS = 24
-C_DECK_SIZE = 25
-C_MATCH = 26
-C_TRACE = 27
-C_CHECK = 28  # verify card conservation after every step
-C_N_STRATS = 29
-C_AUTO_DRAWN = 30  # bit k: strategy k always plays a legal drawn card and never forgets UNO
-C_NO_CHALLENGE = 31  # bit k: strategy k never challenges a Wild Draw Four (W-2)
-C_POLICY0 = 32  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
+N_RULES = 25
+# 2. the run's flags (game.encoding.encode_flags)
+C_MATCH = 25
+C_TRACE = 26
+C_CHECK = 27  # verify card conservation after every step
+N_FLAGS = 3
+# 3. the line-up: which strategy decides how (engine.driver.Engine.set_strategies, from the strategies' declarations);
+# the compiled rule programs (engine.rule_programs) follow cfg[N_CFG:], each policy id pointing at its program
+C_N_STRATS = 28
+C_AUTO_DRAWN = 29  # bit k: strategy k always plays a legal drawn card and never forgets UNO
+C_NO_CHALLENGE = 30  # bit k: strategy k never challenges a Wild Draw Four (W-2)
+C_POLICY0 = 31  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
 C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compiled policy
 C_FORCED0 = C_ALL_COMPILED + 1  # C_FORCED0 + k: 0 ask; u + 1: strategy k draws on a turn with nothing to play, after u uniforms
 N_CFG = C_FORCED0 + 16

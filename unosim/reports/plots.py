@@ -1,4 +1,4 @@
-"""Plots of the reports (:mod:`unosim.report.dataset_report`): each plot takes an ``ax`` and returns it.
+"""Plots of the reports (:mod:`unosim.reports.dataset_report`): each plot takes an ``ax`` and returns it.
 
 All intervals are 95 % normal-approximation confidence intervals of the mean
 (±1.96 standard errors).

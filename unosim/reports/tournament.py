@@ -137,7 +137,7 @@ def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
 
 
 def _write_html(result: Any, out: Path) -> list[Path]:
-    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.report.dataset_report`)."""
+    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reports.dataset_report`)."""
     from .dataset_report import Section, write_sections
 
     section = Section(

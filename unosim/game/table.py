@@ -1,0 +1,53 @@
+"""A table: the rules and the number of players, validated together, as a user names them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import RuleSet
+
+__all__ = ["Table"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """The rules a table plays and how many sit at it, checked together.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rule set (a preset with overrides and a deck applied).
+    players : int
+        Players at the table, 2–16 (and no more than the deck's copies can deal).
+
+    Raises
+    ------
+    ValueError
+        For a player count the rules cannot deal, naming what is allowed.
+    """
+
+    rules: RuleSet
+    players: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise ValueError(f"players = {self.players!r}; give a whole number from 2 to 16.")
+        self.rules.check_table(self.players)
+
+    @classmethod
+    def build(
+        cls,
+        rules: str | RuleSet = "classic",
+        players: int = 4,
+        overrides: list[str] | dict[str, Any] | None = None,
+        deck: str | None = None,
+    ) -> Table:
+        """A table from user-level values: a preset name or a :class:`RuleSet`, ``OPTION=VALUE``
+        texts (or a dict of values) on top, a deck name or file."""
+        ruleset = RuleSet.preset(rules) if isinstance(rules, str) else rules
+        if overrides:
+            ruleset = ruleset.replace(**overrides) if isinstance(overrides, dict) else ruleset.with_overrides(list(overrides))
+        if deck is not None:
+            ruleset = ruleset.replace(deck=str(deck))
+        return cls(ruleset, players)
