@@ -128,25 +128,13 @@ def play_deals(engine: Any, first: int, n: int, choice: NDArray[np.float64], kin
     engine's raw records (:class:`unosim.engine.driver.Played`), the chosen seat per deal, whether
     the deal could be swapped, and whether the seat held no card of the kind before.
     """
-    from ..game.kernels import layout as L
-    from ..game.kernels.deal import deal_round, new_game
-
     run = engine.start(first, n)
-    b = run.buffers
-    if b.slot.shape[0] != n:
-        raise ValueError(f"the engine's batch size must be at least {n} to deal every game of the batch at once.")
+    run.deal_all()
+    opening, draw = run.dealt()
     P = engine.config.players
-    # deal as the kernel does, slot s <- game first + s (a Python loop once per game, about 45 µs
-    # each, next to the thousands of kernel steps of playing it; no extra kernel to compile)
-    for s in range(n):
-        g = run.ctr[L.CT_NEXT]
-        run.ctr[L.CT_NEXT] = g + 1
-        dealer = new_game(s, g, engine.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, engine.cfg)
-        deal_round(s, dealer, engine.deck, run.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
-                   engine.cfg, run.ev, run.nev)
     rows = np.arange(n)
     seat = np.minimum((choice[:, 0] * P).astype(np.int64), P - 1)
-    opening = b.opening[rows, seat].astype(np.int64)  # (n, hand size) card types
+    opening = opening[rows, seat].astype(np.int64)  # (n, hand size) card types
     is_number = _NUMBER_TYPES[opening]
     numbers = is_number.sum(axis=1)
     ok = numbers > 0
@@ -154,7 +142,7 @@ def play_deals(engine: Any, first: int, n: int, choice: NDArray[np.float64], kin
     if kind is not None:
         of_kind = (CARD_KIND == kind).astype(np.int64)
         before = (of_kind[opening].sum(axis=1) == 0)
-        pile = b.piles[:, L.DRAW, :].astype(np.int64) * of_kind[None, :]
+        pile = draw.astype(np.int64) * of_kind[None, :]
         in_pile = pile.sum(axis=1)
         ok &= in_pile > 0
         # the j-th number card of the hand (j uniform), the m-th card of the kind in the pile (m uniform)
@@ -162,12 +150,7 @@ def play_deals(engine: Any, first: int, n: int, choice: NDArray[np.float64], kin
         pos = np.argmax(np.cumsum(is_number, axis=1) > j[:, None], axis=1)
         m = np.minimum((choice[:, 2] * in_pile).astype(np.int64), np.maximum(in_pile - 1, 0))
         card = np.argmax(np.cumsum(pile, axis=1) > m[:, None], axis=1)
-        r, p, out, into = rows[ok], seat[ok], opening[ok, pos[ok]], card[ok]
-        b.hands[r, p, out] -= 1
-        b.hands[r, p, into] += 1
-        b.piles[r, L.DRAW, into] -= 1
-        b.piles[r, L.DRAW, out] += 1
-        b.opening[r, p, pos[ok]] = into
+        run.exchange(rows[ok], seat[ok], pos[ok], card[ok])
     while run.step():
         pass
     return run.finish(), seat, ok, before

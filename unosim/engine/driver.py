@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from ..game.encoding import check_supported, encode_flags, encode_rules
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
+from ..game.kernels.deal import deal_round, new_game, set_position
 from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
 from ..strategy import registry
@@ -212,6 +213,57 @@ class Run:
             return out
 
         self.rec, self.points, self.opening = grown(self.rec), grown(self.points), grown(self.opening)
+
+    # ------------------------------------------------------------ named operations on the batch
+    def deal_all(self) -> None:
+        """Deal every slot its game now (slot ``s`` <- game ``first + s``), as the kernel would on
+        its first step; the batch must hold every game of the run (batch size at least ``n_games``)."""
+        b, e = self.buffers, self.engine
+        n = b.slot.shape[0]
+        if self.ctr[L.CT_END] - self.ctr[L.CT_NEXT] != n:
+            raise ValueError(f"the engine's batch size must be at least {int(self.ctr[L.CT_END] - self.first)} "
+                             "to deal every game of the batch at once.")
+        for s in range(n):  # a Python loop once per game, next to the thousands of kernel steps of playing it
+            g = self.ctr[L.CT_NEXT]
+            self.ctr[L.CT_NEXT] = g + 1
+            dealer = new_game(s, g, e.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, e.cfg)
+            deal_round(s, dealer, self.deck, self.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
+                       e.cfg, self.ev, self.nev)
+
+    def dealt(self) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
+        """After :meth:`deal_all`: copies of every slot's opening hands (slot, seat, card) and draw-pile
+        counts (slot, card type)."""
+        b = self.buffers
+        return b.opening.copy(), b.piles[:, L.DRAW, :].copy()
+
+    def exchange(self, slots: NDArray[np.int64], seats: NDArray[np.int64], positions: NDArray[np.int64],
+                 into: NDArray[np.int64]) -> None:
+        """Before the first turn: the card at ``positions`` of each ``seats``' opening hand goes to the
+        draw pile and a card of type ``into`` comes from the draw pile in its place (one per slot)."""
+        b = self.buffers
+        out = b.opening[slots, seats, positions].astype(np.int64)
+        b.hands[slots, seats, out] -= 1
+        b.hands[slots, seats, into] += 1
+        b.piles[slots, L.DRAW, into] -= 1
+        b.piles[slots, L.DRAW, out] += 1
+        b.opening[slots, seats, positions] = into
+
+    def place(self, hands: NDArray[np.int8], draw: NDArray[np.int8], discard: NDArray[np.int8], top: int, colour: int,
+              direction: int, link: tuple[int, int], alive: int, turns: int, turn: int, dealer: int) -> None:
+        """Put a set-up position into the batch's only slot as its only game (see
+        :func:`unosim.engine.position.play_from`): these hands and piles are the run's cards."""
+        b, e = self.buffers, self.engine
+        self.ctr[L.CT_NEXT] = self.ctr[L.CT_END]  # no further game is dealt into the slot
+        self.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # the run's cards (card conservation)
+        self.deck[top] += 1
+        self.scratch = np.zeros(int(self.deck.sum()), np.int16)
+        set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
+                     b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr)
+
+    def state(self, slot: int = 0) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8], NDArray[np.int8]]:
+        """Copies of one slot's fields (``F_*``), hands (seat, card), hand sizes and piles (pile, card)."""
+        b = self.buffers
+        return b.slot[slot].copy(), b.hands[slot].copy(), b.hsize[slot].copy(), b.piles[slot].copy()
 
     def step(self) -> bool:
         """One lockstep step: advance, then ask the strategies. False when every game is done."""

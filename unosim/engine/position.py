@@ -29,7 +29,6 @@ from numpy.typing import NDArray
 
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_TYPES
 from ..game.kernels import layout as L
-from ..game.kernels.deal import set_position
 from ..game.rules import RuleSet
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation
@@ -203,45 +202,39 @@ def play_from(
     lineup = [list(own).index(p) + 1 if p in own else 0 for p in range(players)]
     engine.set_strategies([scripted, *own.values()], ["scripted", *(f"seat {p}" for p in own)], lineup)
     run = engine.start(0, 1)
-    b = run.buffers
-    run.ctr[L.CT_NEXT] = 1  # no further game is dealt into the slot
     hands = np.stack([_counts(h) for h in position.hands])
     draw, discard, top = _counts(position.draw), _counts(position.discard), card_id(position.top)
-    run.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # this run's cards (card conservation)
-    run.deck[top] += 1
-    run.scratch = np.zeros(int(run.deck.sum()), np.int16)
     alive = (1 << players) - 1
     for p in position.eliminated:
         assert not position.hands[p], f"eliminated seat {p} holds cards"
         alive &= ~(1 << p)
-    set_position(
-        0, 0, engine.rkey, (position.turn - 1) % players if position.dealer is None else position.dealer,
+    run.place(
         hands.astype(np.int8), draw.astype(np.int8), discard.astype(np.int8), top,
         CARD_COLOUR[top] if position.colour is None else colour_id(position.colour), position.direction,
-        *(position.link or (-1, -1)), alive, position.turns, position.turn,
-        b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr,
-    )  # fmt: skip
-    s = b.slot[0]
+        position.link or (-1, -1), alive, position.turns, position.turn,
+        (position.turn - 1) % players if position.dealer is None else position.dealer,
+    )
     rows = run.advance()
     while scripted.script and rows:
         run.decide()
         rows = run.advance()
     assert not scripted.script, f"the game ended or stopped before the script did; left: {scripted.script}"
     played = run.finish()
+    s, held, sizes, piles = run.state()
     finished = s[L.F_PHASE] == L.PH_IDLE
     rec = played.rec[0]
     ph = int(s[L.F_PHASE])
     return Snapshot(
-        hands=[_named(h) for h in b.hands[0]],
-        hand_sizes=[int(x) for x in b.hsize[0]],
+        hands=[_named(h) for h in held],
+        hand_sizes=[int(x) for x in sizes],
         top=CARD_NAMES[int(s[L.F_TOP])],
         colour=COLOUR_NAMES[int(s[L.F_COLOUR])] if s[L.F_COLOUR] >= 0 else None,
         direction=int(s[L.F_DIR]),
         turn=int(s[L.F_TURN]),
         phase=L.PHASE_NAMES[ph],
         actor=int(s[L.F_TURN] if ph == L.PH_TURN else s[L.F_ACTOR]),
-        draw=_named(b.piles[0, L.DRAW]),
-        discard=_named(b.piles[0, L.DISC]),
+        draw=_named(piles[L.DRAW]),
+        discard=_named(piles[L.DISC]),
         link=None if s[L.F_LINK_A] < 0 else (int(s[L.F_LINK_A]), int(s[L.F_LINK_B])),
         turns=int(rec[L.R_TURNS] if finished else s[L.F_TURNS]),
         cards_drawn=int(rec[L.R_DRAWN] if finished else s[L.F_DRAWN]),
@@ -261,6 +254,6 @@ def play_from(
             "jump_ins": int(rec[L.R_JUMP_INS] if finished else s[L.F_JUMP_INS]),
             "wrong_jump_ins": int(rec[L.R_WRONG_JUMP_INS] if finished else s[L.F_WRONG_JUMP_INS]),
         },
-        mini_pile=_named(b.piles[0, L.MINI]),
+        mini_pile=_named(piles[L.MINI]),
         events=played.events,
     )
