@@ -1,4 +1,4 @@
-"""Paired comparisons of ``tunable`` settings at party, 6 players, against the field of built-ins (issue 12).
+"""Paired comparisons of ``tunable`` settings at party, 6 players, against the field of built-ins.
 
 How the start of the second party search (``experiments/tuned_party_6_start.json``) was set by hand. Every
 step of ``experiments/party_6_comparisons.json`` is a list of variants, each a set of parameter values applied

@@ -1,4 +1,4 @@
-"""Write a shipped tuned strategy from a `unosim tune` run and its start (issue 12; used by tuned_strategies.sh).
+"""Write a shipped tuned strategy from a `unosim tune` run and its start (used by tuned_strategies.sh).
 
 The run's result is shipped when its paired held-out improvement over the start is above 0 with 95 %
 confidence; otherwise the start's parameters are, with the run's settings and evaluation and a note saying so::

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The commands that produced the shipped tuned strategies (strategies/tuned/*.json, issue 12) and the
+# The commands that produced the shipped tuned strategies (strategies/tuned/*.json) and the
 # figures quoted in README.md ("Tuning a strategy"). Run from the repository root; each tuning run resumes
 # when started again. Wall times: see README.md (2-core machine shared with other jobs).
 # The first 2-player search and the party search were started with a larger --budget and stopped by hand when

@@ -1,6 +1,6 @@
 """The fast engine agrees with the independent pure-Python reference engine.
 
-Statistics compared (issue 2): mean game length (turns), win rate of each seat
+Statistics compared: mean game length (turns), win rate of each seat
 offset from the dealer, and mean points per game (the winner's score, E-3).
 Tolerance: |difference| ≤ 4 standard errors of the difference (the SEs of both
 samples combined). Seeds are fixed, so the test is deterministic; the sizes

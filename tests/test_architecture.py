@@ -67,20 +67,20 @@ def _imports() -> list[tuple[str, str, str | None]]:
 
 # The floors, from the ground up. A module may import its own floor and those below it.
 LAYERS = (
-    ("unosim.version", "unosim.game"),
-    ("unosim.strategy", "unosim.strategies"),
-    ("unosim.engine",),
-    ("unosim.runs",),
-    ("unosim.analysis",),
-    ("unosim.reports",),
-    ("unosim", "unosim.api", "unosim.cli", "unosim.__main__"),
+    ("game", ("unosim.version", "unosim.game")),
+    ("strategy", ("unosim.strategy", "unosim.strategies")),
+    ("engine", ("unosim.engine",)),
+    ("runs", ("unosim.runs",)),
+    ("analysis", ("unosim.analysis",)),
+    ("reports", ("unosim.reports",)),
+    ("faces", ("unosim", "unosim.api", "unosim.cli", "unosim.__main__")),
 )
 
 
 def layer(module: str) -> int:
     """The floor of a module: that of the longest layer prefix it falls under."""
     best, floor = -1, None
-    for i, prefixes in enumerate(LAYERS):
+    for i, (_, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
             if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
                 best, floor = len(prefix), i
@@ -100,7 +100,7 @@ def upward_imports(imports: list[tuple[str, str, str | None]]) -> list[str]:
     for module, target, _ in imports:
         target = _module_of(target)
         if layer(target) > layer(module):
-            found.append(f"{module} ({LAYERS[layer(module)][0]}) imports {target} ({LAYERS[layer(target)][0]})")
+            found.append(f"{module} (floor {LAYERS[layer(module)][0]}) imports {target} (floor {LAYERS[layer(target)][0]})")
     return sorted(set(found))
 
 

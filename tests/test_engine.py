@@ -34,7 +34,7 @@ def test_a_game_depends_only_on_its_index() -> None:
 
 
 def test_two_runs_of_one_engine_share_no_state() -> None:
-    """Issue 11: a run owns its batch state; stepping two runs of one engine in turn gives each
+    """A run owns its batch state; stepping two runs of one engine in turn gives each
     exactly the games it gives alone (Python-path strategies, so both wait on decisions)."""
     config = RunConfig.build(rules="party", players=4, strategies="random(draw_rate=0.1),greedy,random,greedy", seed=4)
     engine = Engine(config, batch_size=16, compiled=False)

@@ -1,4 +1,4 @@
-"""Invariants over random games (issue 2): every card accounted for after every
+"""Invariants over random games: every card accounted for after every
 step (the engine's own check, run after each slot step), only legal plays and
 correct turn order (the independent referee re-plays every traced game).
 

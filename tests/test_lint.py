@@ -1,4 +1,4 @@
-"""Lint and types (issue 11): ruff and mypy, configured in ``pyproject.toml``, are clean.
+"""Lint and types: ruff and mypy, configured in ``pyproject.toml``, are clean.
 
 They run here, inside the README's test command, so that ``.ci/run`` checks them too.
 """

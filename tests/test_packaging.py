@@ -1,4 +1,4 @@
-"""Packaging (issue 11): the top-level folder ``strategies/`` installs inside the package as
+"""Packaging: the top-level folder ``strategies/`` installs inside the package as
 ``unosim.strategies``; the old top-level name is refused with a message saying what to use."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rule strategies (issue 13): the file checker, the Python interpreter, the shipped files, replay and ``unosim try``."""
+"""Rule strategies: the file checker, the Python interpreter, the shipped files, replay and ``unosim try``."""
 
 from __future__ import annotations
 

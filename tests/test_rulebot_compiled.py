@@ -1,4 +1,4 @@
-"""The compiled rule interpreter plays exactly the games of the Python one (issue 13).
+"""The compiled rule interpreter plays exactly the games of the Python one.
 
 Property test over random rule files (every decision table, mini-pile take
 rules included, two different files at one table, with ``random`` and

@@ -1,4 +1,4 @@
-"""A rule strategy's file text in run metadata (issue 13): a dataset says which rules made it, resumes
+"""A rule strategy's file text in run metadata: a dataset says which rules made it, resumes
 while the file is unchanged, and refuses to resume after the file is edited."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Mini-pile take rules (issue 13, ``card = "take"`` in ``[[pile.rule]]``): dealt positions on both
+"""Mini-pile take rules (``card = "take"`` in ``[[pile.rule]]``): dealt positions on both
 interpreters, the public ``may_take`` field, and the narrated replay naming the rule."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Strategy tuning (issue 12): the tunable strategy, `unosim tune` / `unosim.tune`, `tuned:PATH`."""
+"""Strategy tuning: the tunable strategy, `unosim tune` / `unosim.tune`, `tuned:PATH`."""
 
 from __future__ import annotations
 
@@ -35,6 +35,18 @@ def test_parameter_vector_round_trip():
     party6 = tunable.relevant(unosim.RuleSet.preset("party"), 6)  # all but the 2-player memory and the search
     assert party6 == [p.name for p in tunable.PARAMETERS if p.needs not in ("two_players", "lookahead")]
     assert set(tunable.relevant(unosim.RuleSet.preset("party"), 2)) - set(party6) >= {"lack_colour", "block_number"}
+
+
+def test_the_parameter_table_and_the_constructor_agree():
+    # PARAMETERS and TunableStrategy.__init__ declare the same parameters with the same defaults
+    import inspect
+
+    signature = inspect.signature(tunable.TunableStrategy.__init__).parameters
+    own = [name for name in signature if name not in ("self", "forget_uno_rate", "catch_uno_rate")]
+    assert sorted(own) == sorted(tunable.NAMES) and len(own) == len(tunable.NAMES)
+    assert {name: signature[name].default for name in own} == tunable.DEFAULTS
+    built = tunable.TunableStrategy()
+    assert all(getattr(built, name) == default for name, default in tunable.DEFAULTS.items())
 
 
 def test_tunable_rejects_out_of_range():

@@ -1,4 +1,4 @@
-"""Tuning a rule file's numeric thresholds (issue 13): `unosim tune --strategy rules:FILE`, tuned.toml."""
+"""Tuning a rule file's numeric thresholds: `unosim tune --strategy rules:FILE`, tuned.toml."""
 
 from __future__ import annotations
 

@@ -518,7 +518,7 @@ def check_command(
         raise typer.Exit(1)
 
 
-# ---------------------------------------------------------------- try (issue 13: rule strategies)
+# ---------------------------------------------------------------- try (rule strategies)
 @app.command("try")
 @user_errors()
 def try_command(
@@ -735,7 +735,7 @@ def cardvalue_swap(
         files = write_report(out)
         out_console.print(f"report: {files[-1]}", highlight=False)
 
-# ---------------------------------------------------------------- tune (issue 12)
+# ---------------------------------------------------------------- tune
 @app.command("tune")
 @user_errors()
 def tune_command(

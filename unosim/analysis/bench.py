@@ -104,7 +104,7 @@ def grid(seconds: float, strategies: str = "random", compiled: bool = True) -> l
 
 # ------------------------------------------------------------------ tournaments
 TOURNAMENT_STRATEGIES = ("random", "greedy", "diversity", "ranking", "wild-saver", "attacker")
-"""The six strategies of the standard tournament bench (issue 8)."""
+"""The six strategies of the standard tournament bench."""
 
 
 def bench_tournament(

@@ -13,11 +13,11 @@ from ..strategy.spec import StrategySpec, parse_strategies
 __all__ = ["DEFAULT_BATCH_CELLS", "default_batch_size", "RunConfig"]
 
 DEFAULT_BATCH_CELLS = 1 << 20
-"""Batch sizing: hands of a batch hold about this many bytes (DESIGN.md: 1–2 MB)."""
+"""Batch sizing: hands of a batch hold about this many bytes (1–2 MB, within a core's cache)."""
 
 
 def default_batch_size(players: int) -> int:
-    """A batch size that keeps a batch's hands within the cache (DESIGN.md)."""
+    """A batch size that keeps a batch's hands within a core's cache (:data:`DEFAULT_BATCH_CELLS`)."""
     from ..game.cards import N_TYPES
 
     size = DEFAULT_BATCH_CELLS // (players * N_TYPES)

@@ -66,9 +66,8 @@ __all__ = [
 T = TypeVar("T")
 
 DEFAULT_COMPILE_SECONDS = 60
-"""The cold compile time shown before the first compile on a machine (45–55 s on the 2-core
-machine in a slow hour, with the helper; see README); later versions show the time the previous
-compile took."""
+"""The cold compile time shown before the first compile on a machine (about 45–60 s on 2 cores,
+with the helper; ``docs/performance.md``); later runs show the time the previous compile took."""
 LOG_NAME = "compile.log"
 PLAN = Path(kernels.__file__).with_name("compile_plan.json")
 """The cached functions a cold compile of ``advance`` compiles on its way, as ``[module, function,
@@ -76,7 +75,7 @@ argument types]`` in the order it reaches them, with the :data:`~unosim.game.ker
 the sources it was recorded from (``experiments/compile_plan.py`` records it)."""
 COMPILE_GC_THRESHOLD = (100_000, 50, 50)
 """The garbage collector's thresholds (:func:`gc.set_threshold`) during a cold compile; Python's
-are (700, 10, 10). Measured on a party cold compile (issue 10): the collector took 20 s of 100 s
+are (700, 10, 10). Measured on a party cold compile: the collector took 20 s of 100 s
 with Python's thresholds (33 full collections), 5 s with these (2), for 0.08 GB more peak memory;
 disabling it took 0.3 s, for 0.3 GB more."""
 

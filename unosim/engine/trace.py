@@ -32,7 +32,7 @@ class GameTrace:
     opening: NDArray[np.int8]
     record: dict[str, object]
     why: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
-    """Per seat of a rule strategy, each turn's (card, the rule that chose it), in order (issue 13)."""
+    """Per seat of a rule strategy, each turn's (card, the rule that chose it), in order."""
     pile_why: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     """The same for each mini-pile decision (card -1: takes the pile)."""
 
@@ -51,7 +51,7 @@ def replay(config: RunConfig, game: int) -> GameTrace:
     if config.match:
         raise ValueError("replay plays single rounds; replaying a match (--match) is not supported yet.")
     engine = Engine(config, batch_size=1, trace=True)
-    explaining = [s for s in engine.strategies if hasattr(s, "explanations")]  # rule strategies (issue 13)
+    explaining = [s for s in engine.strategies if hasattr(s, "explanations")]  # rule strategies
     if explaining:  # their Python methods say which rule fired (same games as their compiled path)
         engine = Engine(config, batch_size=1, trace=True, compiled=False)
         explaining = [s for s in engine.strategies if hasattr(s, "explanations")]

@@ -67,13 +67,13 @@ from typing import Any
 
 import numpy as np
 
-from . import dataset
 from ..engine.config import RunConfig
+from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
+from ..strategy.spec import StrategySpec
+from . import dataset
 from .options import Execution
 from .planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
-from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .runner import RunResult, execute
-from ..strategy.spec import StrategySpec
 
 ALLOWED: dict[str, str] = {
     "name": "a text",

@@ -6,11 +6,10 @@ Chunks and seeds
 A run of ``games`` games is cut into chunks of ``chunk_size`` games; chunk
 ``i`` is the game range ``[i * chunk_size, (i + 1) * chunk_size)``. The
 engine keys every random draw of game *g* by (run seed, *g*)
-(:func:`unosim.engine.driver.play_range`), so a chunk needs no seed of its own: this
-supersedes the "one ``SeedSequence`` child per chunk" design (STYLE.md point
-6, DESIGN.md). It meets the same requirement — the same seed and config give
-the same rows for any ``jobs``, backend or chunk size — and more: any game is
-replayable from its index alone. The chunking is recorded in the dataset
+(:func:`unosim.engine.driver.play_range`), so a chunk needs no seed of its own
+(no ``SeedSequence`` child per chunk): the same seed and config give the same
+rows for any ``jobs``, backend or chunk size, and any game is replayable from
+its index alone. The chunking is recorded in the dataset
 metadata only to name the files.
 """
 
@@ -23,11 +22,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from . import dataset
 from ..engine.config import RunConfig
 from ..game.encoding import check_supported as check_rules
 from ..strategy.spec import StrategySpec
 from ..version import __version__
+from . import dataset
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "SEEDING_NOTE", "Part", "Plan", "check_supported", "default_chunk_size", "describe_deck",

@@ -28,11 +28,11 @@ REGISTRY: dict[str, str] = {
     "attacker": "unosim.strategies.attacker:AttackerStrategy",
     "bluffer": "unosim.strategies.bluffer:BlufferStrategy",
     "tunable": "unosim.strategies.tunable:TunableStrategy",
-    "rules": "unosim.strategy.rule_strategy:RuleStrategy",  # issue 13: rules(path=...), written rules:PATH
+    "rules": "unosim.strategy.rule_strategy:RuleStrategy",  # rules(path=...), written rules:PATH
 }
 """Registered strategy names and their entry points."""
 
-# ---- tuned strategies (issue 12): `tuned:PATH` plays a file written by `unosim tune`; the shipped
+# ---- tuned strategies: `tuned:PATH` plays a file written by `unosim tune`; the shipped
 # `tuned-*` names are such files in strategies/tuned/ (a class per file: unosim.strategies.tunable.tuned_class).
 TUNED_PREFIX = "tuned:"
 TUNED_DIR = strategies.TUNED_DIR
@@ -46,7 +46,6 @@ def _tuned(name: str, target: str) -> type | None:
     from unosim.strategies.tunable import tuned_class
 
     return tuned_class(name, target[len(TUNED_PREFIX):])
-# ---- end of tuned strategies
 
 
 def resolve(name: str) -> type[Strategy]:

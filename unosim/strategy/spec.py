@@ -16,7 +16,7 @@ from typing import Any
 
 __all__ = ["StrategySpec", "parse_strategies", "split_top_level"]
 
-_SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # tuned:PATH: issue 12
+_SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # or tuned:PATH
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class StrategySpec:
     @classmethod
     def parse(cls, text: str) -> StrategySpec:
         """Parse ``name`` or ``name(k=v, ...)`` (values are Python literals); ``rules:PATH`` is ``rules(path='PATH')``."""
-        if text.strip().startswith("rules:"):  # issue 13: a rule-strategy file, or the name of a shipped one
+        if text.strip().startswith("rules:"):  # a rule-strategy file, or the name of a shipped one
             from .registry import check_known
 
             rule_file = {"path": text.strip()[len("rules:") :].strip()}

@@ -7,7 +7,7 @@ every call paid atomic reference-count updates per array argument (measured:
 not allocate arrays; every buffer comes from Python.
 
 Four modes, chosen by measuring both the games per second and the cold compile
-(issue 10; ``experiments/cold_compile.py``):
+(``experiments/cold_compile.py``):
 
 - :data:`rule`: inlined at its call site in numba's IR. The per-turn rules
   (playing a card, drawing, passing the turn, the compiled decisions) need

@@ -29,7 +29,7 @@ __all__ = [
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
 """Policy ids; a rule strategy's id is ``POLICY_RULES`` plus the offset of its program in ``cfg``
-(:mod:`unosim.game.kernels.rule_policy`, issue 13)."""
+(:mod:`unosim.game.kernels.rule_policy`)."""
 
 
 @leaf

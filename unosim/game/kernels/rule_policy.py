@@ -1,4 +1,4 @@
-"""The compiled interpreter of rule strategies (issue 13): one interpreter for every rule file.
+"""The compiled interpreter of rule strategies: one interpreter for every rule file.
 
 A rule program (:mod:`unosim.strategy.rule_language`) is encoded by
 :func:`unosim.engine.rule_programs.encode_program` as int32 words appended to the
