@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The commands that produced the shipped tuned strategies (strategies/tuned/*.json) and the
-# figures quoted in README.md ("Tuning a strategy"). Run from the repository root; each tuning run resumes
-# when started again. Wall times: see README.md (2-core machine shared with other jobs).
+# figures of docs/guide/tuning.md. Run from the repository root; each tuning run resumes
+# when started again.
 # The first 2-player search and the party search were started with a larger --budget and stopped by hand when
 # time ran short (after 28 and 14 generations); the budget changes only how many generations run, so the
 # commands, which allow exactly that many, give the same tuned.json from scratch.
@@ -77,7 +77,7 @@ python experiments/ship_tuned.py runs/tune-party-6-second/tuned.json experiments
     tuned-party-6 strategies/tuned/party-6.json
 
 # Checks: 1,000,000 fresh games against random (2 seatings × 500,000 deals), then the plain classic preset (about
-# 40 min each with 2 workers on the 2-core machine: the search at decision time plays about 200 games/s per core).
+# 40 min each with 2 workers on 2 cores: the search at decision time plays about 200 games/s per core).
 unosim tournament --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 \
     --strategies tuned-classic-2,random --games 1000000 --seed 2026 --jobs 2 --out runs/check-classic-2
 unosim tournament --rules classic --players 2 --strategies tuned-classic-2,random --games 1000000 --seed 2026 \

@@ -113,3 +113,13 @@ def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path
 def test_report_of_a_missing_dataset_is_refused(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["report", str(tmp_path / "nothing")])
     assert refused.exit_code == 2 and "error" in refused.output
+
+
+def test_version_prints_the_package_version() -> None:
+    from typer.testing import CliRunner
+
+    import unosim
+    from unosim.cli import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"unosim {unosim.__version__}"

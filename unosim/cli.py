@@ -44,6 +44,23 @@ err_console = Console(stderr=True)
 out_console = Console()
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from .version import __version__
+
+        out_console.print(f"unosim {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True)
+    ] = False,
+) -> None:
+    """Fast Monte Carlo simulation of UNO and UNO Party!."""
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn a ``ValueError`` (bad input) into ``error: <message>`` on stderr and exit code 2,
@@ -779,7 +796,7 @@ def tune_command(
     name: Annotated[str, typer.Option("--name", help="Label of the tuned strategy in tuned.json / tuned.toml.")] = "tuned",
     strategy: Annotated[
         str, typer.Option("--strategy", help="What to tune: tunable (its numeric parameters), or rules:FILE (the numeric "
-                          "thresholds written in a rule file, e.g. rules:bots/holder.toml).")
+                          "thresholds written in a rule file, e.g. rules:holder or rules:path/to/file.toml).")
     ] = "tunable",
     search: Annotated[
         str | None, typer.Option("--search", metavar="NAMES", help="tunable only: the parameters to search, "

@@ -1,4 +1,4 @@
-"""The README's "Your own strategy in a few lines" runs as written: its code saved as
+"""The strategies guide's "Your own strategy in a few lines" runs as written: its code saved as
 ``mymodule.py``, played from the command line in that directory, and checked."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import unosim
 from unosim.runs import dataset
 from unosim.strategy import registry
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "guide" / "strategies.md"
 
 
 def section(title: str, end: str) -> str:
@@ -25,7 +25,7 @@ def section(title: str, end: str) -> str:
 
 def mymodule_source() -> str:
     """Every python block of the section, in order: the file the README tells the reader to write."""
-    blocks = re.findall(r"```python\n(.*?)```", section("Your own strategy in a few lines", "### Built-in strategies"), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", section("Your own strategy in a few lines", "## Built-in strategies"), re.S)
     assert len(blocks) == 2
     return "\n\n".join(blocks)
 
@@ -39,11 +39,11 @@ def mymodule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_example_is_about_twenty_lines() -> None:
-    first = re.search(r"```python\n(.*?)```", section("Your own strategy in a few lines", "### Built-in"), re.S).group(1)
+    first = re.search(r"```python\n(.*?)```", section("Your own strategy in a few lines", "## Built-in"), re.S).group(1)
     assert 15 <= len([line for line in first.splitlines() if line.strip()]) <= 25
 
 
-def test_the_readme_strategy_plays_from_the_command_line(mymodule: Path) -> None:
+def test_the_guide_strategy_plays_from_the_command_line(mymodule: Path) -> None:
     unosim_exe = Path(sys.executable).with_name("unosim")
     out = mymodule / "run"
     proc = subprocess.run(
@@ -61,7 +61,7 @@ def test_the_readme_strategy_plays_from_the_command_line(mymodule: Path) -> None
     assert len(unosim.load(out)) == 300
 
 
-def test_the_readme_strategies_pass_the_conformance_suite(mymodule: Path) -> None:
+def test_the_guide_strategies_pass_the_conformance_suite(mymodule: Path) -> None:
     for name in ("mymodule:MyStrategy(keep=5)", "mymodule:GreedyChallenger"):
         report = unosim.check(name, games=6)
         assert report.ok, report.message()
@@ -69,7 +69,7 @@ def test_the_readme_strategies_pass_the_conformance_suite(mymodule: Path) -> Non
         unosim.check("mymodule:MyStrategy(keep=-2)")
 
 
-def test_the_readme_table_lists_every_builtin_strategy() -> None:
-    table = section("Your own strategy in a few lines", "## Layout").split("### Built-in strategies")[1]
+def test_the_guide_table_lists_every_builtin_strategy() -> None:
+    table = section("Built-in strategies", "## Without Python")
     names = re.findall(r"^\| `([\w-]+)` \|", table, re.M)
     assert names == list(registry.REGISTRY)

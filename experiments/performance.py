@@ -1,0 +1,137 @@
+"""Measure unosim's figures on this machine and write ``docs/performance.md``.
+
+Every row states the command that measured it. Speeds are single-core games per second from
+``unosim bench``, each the median of ``--rounds`` rounds, and the ratio to the plain-C
+yardstick ``benchmarks/uno_limit.c`` (built with ``gcc -O2``) measured in the same round:
+on a shared machine absolute figures drift, ratios much less. Then the cold compile (fresh
+kernel cache) and the load time of a dataset of ``--load-games`` games.
+
+Usage::
+
+    python experiments/performance.py                       # writes docs/performance.md
+    python experiments/performance.py --rounds 1 --seconds 2 --load-games 100000 --out /tmp/perf.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKLOADS = [
+    ("classic, 4 players, random (compiled)", ["--rules", "classic", "--players", "4"]),
+    ("classic, 4 players, random (Python path)", ["--rules", "classic", "--players", "4", "--python-path"]),
+    ("party, 8 players, random", ["--rules", "party", "--players", "8"]),
+    ("party, 16 players, random", ["--rules", "party", "--players", "16"]),
+    ("party, 6 players, six-strategy tournament", ["--tournament"]),
+]
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _yardstick(build: Path) -> Path:
+    exe = build / "uno_limit"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(ROOT / "benchmarks" / "uno_limit.c"), "-lm"], check=True)
+    return exe
+
+
+def _c_rate(exe: Path, seconds: float) -> float:
+    out = subprocess.run([str(exe), "4", str(seconds), "1"], capture_output=True, text=True, check=True).stdout
+    return float(json.loads(out)["games_per_s"])
+
+
+def _bench(args: list[str], seconds: float) -> float:
+    cmd = [sys.executable, "-m", "unosim", "bench", *args, "--seconds", str(seconds), "--json"]
+    out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    return float(out["games_per_second"])
+
+
+def _cold_compile() -> dict[str, float]:
+    cmd = [sys.executable, str(ROOT / "experiments" / "cold_compile.py"), "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    return json.loads(out)[0]
+
+
+def _load(games: int) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "big"
+        subprocess.run([sys.executable, "-m", "unosim", "simulate", "--rules", "classic", "--players", "4", "--games",
+                        str(games), "--seed", "7", "--out", str(out), "--quiet"], check=True)
+        code = f"import time, unosim; t = time.perf_counter(); unosim.load({str(out)!r}); print(time.perf_counter() - t)"
+        start = time.perf_counter()
+        inner = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        return inner, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--load-games", type=int, default=10_000_000)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "performance.md")
+    args = parser.parse_args()
+    machine = f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    rows = []
+    with tempfile.TemporaryDirectory() as build:
+        exe = _yardstick(Path(build))
+        rates: dict[str, list[float]] = {name: [] for name, _ in WORKLOADS}
+        ratios: dict[str, list[float]] = {name: [] for name, _ in WORKLOADS}
+        c_rates = []
+        for _ in range(args.rounds):
+            c = _c_rate(exe, args.seconds)
+            c_rates.append(c)
+            for name, bench_args in WORKLOADS:
+                rate = _bench(bench_args, args.seconds)
+                rates[name].append(rate)
+                ratios[name].append(rate / c)
+        for name, bench_args in WORKLOADS:
+            command = "unosim bench " + " ".join(bench_args) + f" --seconds {args.seconds:g}"
+            rows.append((name, f"{statistics.median(rates[name]):,.0f} games/s", f"{statistics.median(ratios[name]):.3f}",
+                         f"`{command}`"))
+        rows.append(("C yardstick, classic 4 players", f"{statistics.median(c_rates):,.0f} games/s", "1",
+                     f"`benchmarks/uno_limit.c 4 {args.seconds:g}`"))
+    cold = _cold_compile()
+    rows.append(("cold compile (party, 4 players, fresh kernel cache)", f"{cold['compile_seconds']:.1f} s, "
+                 f"{cold['peak_gb']:.2f} GB peak", "", "`python experiments/cold_compile.py`"))
+    inner, whole = _load(args.load_games)
+    rows.append((f"`unosim.load` of a {args.load_games:,}-game dataset (classic, 4 players)",
+                 f"{inner:.1f} s (whole process {whole:.1f} s)", "",
+                 f"`unosim simulate --games {args.load_games} --out runs/big`, then `unosim.load('runs/big')`"))
+    lines = [
+        "# Performance",
+        "",
+        "Today's figures, measured by `python experiments/performance.py` on "
+        f"{machine}. Speeds are single-core games per second, medians of {args.rounds} rounds of "
+        f"{args.seconds:g} s; the ratio is to the plain-C yardstick (`benchmarks/uno_limit.c`, classic rules, "
+        "4 players, random play, `gcc -O2`) in the same round. Run the script on your machine to get its figures.",
+        "",
+        "| workload | figure | ÷ C yardstick | command |",
+        "|---|---:|---:|---|",
+        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows],
+        "",
+        "The first run on a machine compiles the kernels (the cold compile above) and caches them; later runs",
+        "load them from the cache in about a second.",
+        "",
+    ]
+    args.out.write_text("\n".join(lines))
+    print(args.out)
+
+
+if __name__ == "__main__":
+    main()
