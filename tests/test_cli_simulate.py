@@ -175,3 +175,16 @@ def test_party_simulate_reports_the_truncated_share(tmp_path: Path) -> None:
     assert 0 < n < 3000
     assert f"truncated at max_turns (E-5): {n:,} of 3,000 games ({100 * n / 3000:.3f} %)" in flat(loud.output)
 
+
+
+def test_simulate_ends_with_each_strategys_win_rate() -> None:
+    from typer.testing import CliRunner
+
+    from unosim.cli import app
+
+    res = CliRunner().invoke(app, ["simulate", "--players", "3", "--games", "600", "--seed", "2",
+                                   "--strategies", "random,greedy,random"])
+    assert res.exit_code == 0, res.output
+    assert "seat 1: greedy" in res.output and "random (pooled, 2 seats)" in res.output
+    rates = [float(line.split("│")[2]) for line in res.output.splitlines() if line.startswith("│ seat ")]
+    assert len(rates) == 3 and abs(sum(rates) - 1) < 0.02  # the seats' win rates add up to one (few truncations)

@@ -37,6 +37,20 @@ def test_report_of_a_card_value_study(small_study: Path) -> None:
     page = (report / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(list(report.glob("*.png")))
     assert "<table" in page
+    # the report opens with what it rests on: strategies, deck copies, games, seed, version, and the policy
+    basis = md.split("## What this report rests on", 1)[1].split("\n## ", 1)[0]
+    assert "every seat random" in basis and "Deck copies:" in basis and "seed" in basis
+    assert f"unosim {unosim.__version__}" in basis and md.index("What this report rests on") < md.index("## Game length")
+    assert "Every seat played random" in md
+
+
+def test_the_basis_names_changed_options_and_seats(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    unosim.simulate(rules="classic", players=3, games=300, strategies="random,greedy,random", seed=4,
+                    overrides=["wd4_challenge=false"], out=out)
+    unosim.report(out)
+    md = (out / "report" / "report.md").read_text()
+    assert "classic with wd4_challenge=False" in md and "seat 1: greedy" in md and "seed 4" in md
 
 
 def test_card_values_of_the_small_study(small_study: Path) -> None:

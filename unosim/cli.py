@@ -153,6 +153,7 @@ def simulate(
     result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
+        _print_win_rates(result, [str(s) for s in config.strategies])
 
 
 # ---------------------------------------------------------------- run
@@ -228,6 +229,48 @@ def _print_summary(result: Any) -> None:
         mean = pc.mean(column.cast(pa.float64()) if pa.types.is_boolean(kind) else column).as_py()
         summary.add_row(name, "" if mean is None else f"{mean:,.4g}")
     out_console.print(summary)
+
+
+def _print_win_rates(result: Any, lineup: list[str]) -> None:
+    """Each seat's win rate, and each strategy's pooled over its seats, with 95 % intervals
+    (a strategy's seats are clustered by game: at most one of them wins it)."""
+    import numpy as np
+
+    column = "match_winner" if "match_winner" in _columns(result) else "winner"
+    if result.path is not None:
+        from .runs.dataset import read_table
+
+        winners = read_table(result.path, columns=[column]).column(column).to_numpy()
+    else:
+        winners = result.table.column(column).to_numpy()
+    n = len(winners)
+    if n == 0:
+        return
+    table = Table(title=f"win rates over {n:,} {'matches' if column == 'match_winner' else 'games'} (95 % intervals)")
+    for name in ("seat / strategy", "win rate", "95 % CI", "fair share"):
+        table.add_column(name, justify="left" if name.startswith("seat") else "right")
+
+    def row(label: str, seats: list[int]) -> None:
+        wins = np.isin(winners, seats).astype(np.float64)  # per game: did one of these seats win
+        rate, half = wins.mean() / len(seats), 1.96 * wins.std(ddof=1) / np.sqrt(n) / len(seats) if n > 1 else 0.0
+        table.add_row(label, f"{rate:.4f}", f"[{rate - half:.4f}, {rate + half:.4f}]", f"{1 / len(lineup):.4f}")
+
+    for seat, name in enumerate(lineup):
+        row(f"seat {seat}: {name}", [seat])
+    if len(set(lineup)) < len(lineup):
+        for name in dict.fromkeys(lineup):
+            row(f"{name} (pooled, {lineup.count(name)} seats)", [s for s, other in enumerate(lineup) if other == name])
+    out_console.print(table)
+
+
+def _columns(result: Any) -> list[str]:
+    if result.path is not None:
+
+        import pyarrow.parquet as pq
+
+        first = sorted(Path(result.path).glob("*.parquet"))
+        return pq.read_schema(first[0]).names if first else []
+    return list(result.table.column_names)
 
 
 def _print_truncated(result: Any, table: str) -> None:

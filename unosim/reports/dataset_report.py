@@ -184,6 +184,54 @@ def swap_section(result: Any) -> Section:
     return section
 
 
+# ---------------------------------------------------------------- what a report rests on
+def _changed_options(rules: dict[str, Any]) -> list[str]:
+    """``OPTION=VALUE`` for every rule option that differs from the rules' preset."""
+    from ..game.rules import PRESETS, RuleSet
+
+    name = rules.get("name", "")
+    if name not in PRESETS:
+        return []
+    preset = RuleSet.preset(name).to_dict()
+    return [f"{k}={v}" for k, v in rules.items() if k not in ("name", "deck_copies") and preset.get(k) != v]
+
+
+def _lineup(strategies: list[dict[str, Any]]) -> str:
+    names = [s["name"] + (f"({', '.join(f'{k}={v}' for k, v in s['params'].items())})" if s.get("params") else "")
+             for s in strategies]
+    return f"every seat {names[0]}" if len(set(names)) == 1 else ", ".join(f"seat {i}: {n}" for i, n in enumerate(names))
+
+
+def basis_section(meta: dict[str, Any]) -> Section:
+    """What the report rests on: rules (preset and every changed option), deck copies, strategies per
+    seat, games, seed and the unosim version that played them."""
+    cells = [meta] if meta.get("kind") == "run" else meta.get("cells", [])
+    rows = []
+    for cell in cells:
+        config = cell["config"]
+        rules = config["rules"]
+        changed = _changed_options(rules)
+        rows.append({
+            "rules": rules["name"] + (f" with {', '.join(changed)}" if changed else ""),
+            "players": config["players"], "deck copies": rules["deck_copies"],
+            "strategies": _lineup(config["strategies"]), "games": config["games"],
+            "unit": "matches" if config.get("match") else "rounds",
+        })
+    frame = pd.DataFrame(rows)
+    games = int(frame["games"].sum()) if len(frame) else 0
+    seed = meta.get("experiment", {}).get("seed", cells[0]["config"]["seed"] if cells else None)
+    lineups = sorted(set(frame["strategies"])) if len(frame) else []
+    copies = sorted(set(frame["deck copies"])) if len(frame) else []
+    text = (f"{games:,} games in {len(rows)} cell{'s' if len(rows) != 1 else ''}, seed {seed}, played by unosim "
+            f"{meta.get('unosim_version', '?')}. Strategies: {'; '.join(lineups)}. Deck copies: "
+            f"{', '.join(str(c) for c in copies)}"
+            + (" (more copies at larger tables, so that every hand can be dealt)." if len(copies) > 1 else ".")
+            + " Every rule option not named below is the preset's (docs/rule_options.md).")
+    table = frame.groupby(["rules", "deck copies", "strategies", "unit"], as_index=False).agg(
+        players=("players", lambda s: ", ".join(str(p) for p in sorted(s))), games=("games", "sum"))
+    return Section("What this report rests on", text, tables=[("Cells", table)])
+
+
 # ---------------------------------------------------------------- recognition
 def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Section]:
     """The sections of the report of ``path`` (see the module docstring).
@@ -209,7 +257,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         data = data.set_column(data.column_names.index("rules"), "rules", pc.dictionary_encode(data["rules"]))
     frame = dataset.to_frame(data, consume=True)
     del data
-    sections = [player_count_section(frame)]
+    sections = [basis_section(meta), player_count_section(frame)]
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
@@ -218,10 +266,13 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
 
         try:
             sections.append(card_value_section(estimate(path)))
+            configs = [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
+            sections[-1].text += (f" Every seat played {configs[0]['strategies'][0]['name']}: a card's value is its "
+                                  "value to hands played that way, and changes with the strategy.")
         except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)
-            sections[0].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
+            sections[1].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
     elif possible:
-        sections[0].text += (
+        sections[1].text += (
             f" Card values were not estimated for this single run: `unosim report {path} --card-values` or "
             f"`unosim.card_values({str(path)!r})` streams them from the opening hands."
         )
@@ -276,5 +327,5 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
+__all__ = ["Section", "basis_section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
            "write_report", "write_sections"]
