@@ -1,0 +1,74 @@
+"""Failures reported as one paragraph: strategies that exit or answer out of range, OS errors, sizes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import Engine, StrategyError
+
+TESTS = Path(__file__).resolve().parent
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}
+
+
+def _play(strategies: str, rules: str = "classic", games: int = 60) -> int:
+    """Games played (all of them, or the run stops with a StrategyError)."""
+    config = RunConfig.build(rules=rules, players=2, strategies=strategies, seed=0, games=games)
+    return Engine(config).tables(0, games)[0].num_rows
+
+
+@pytest.mark.parametrize(
+    ("strategy", "raised"),
+    [("hostile_strategies:Exits", "SystemExit"), ("hostile_strategies:Interrupts", "KeyboardInterrupt"),
+     ("hostile_strategies:RaisesBase", "BaseException")],
+)
+def test_a_strategy_that_exits_or_interrupts_stops_the_run_with_an_error(strategy: str, raised: str) -> None:
+    with pytest.raises(StrategyError) as info:
+        _play(strategy)
+    message = str(info.value)
+    assert message.startswith(f"strategy {strategy!r} raised {raised} in 'play' in game ")
+    assert "may not exit or interrupt the run" in message
+
+
+@pytest.mark.parametrize(
+    ("strategy", "decision", "what"),
+    [
+        ("hostile_strategies:HugeCard", "play", "value 18446744073709551615 is out of range"),
+        ("hostile_strategies:HalfYes", "challenge", "answer 0.5 is not yes or no"),
+        ("hostile_strategies:MinusThreeCatch", "catch_uno", "answer -3 is not yes or no"),
+    ],
+)
+def test_answers_out_of_range_are_refused_not_wrapped(strategy: str, decision: str, what: str) -> None:
+    rules = "classic" if decision == "play" else "party"
+    with pytest.raises(StrategyError) as info:
+        _play(f"{strategy},random(forget_uno_rate=1.0)", rules=rules, games=400)
+    message = str(info.value)
+    assert repr(strategy) in message and repr(decision) in message and what in message
+
+
+def test_yes_no_answers_of_zero_and_one_are_taken() -> None:
+    assert _play("hostile_strategies:OneZeroCatch,random(forget_uno_rate=1.0)", rules="party", games=100) == 100
+
+
+def _cli(*args: str, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unosim", *args], env=ENV, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _one_paragraph(proc: subprocess.CompletedProcess[str]) -> str:
+    err = proc.stderr[proc.stderr.index("error: "):]
+    assert "Traceback" not in proc.stderr
+    return err
+
+
+def test_cli_strategy_exit_gives_a_non_zero_exit_and_a_message(tmp_path: Path) -> None:
+    proc = _cli("simulate", "--players", "2", "--games", "50", "--jobs", "1", "--quiet",
+                "--strategies", "hostile_strategies:Exits", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1
+    assert "strategy 'hostile_strategies:Exits' raised SystemExit in 'play'" in _one_paragraph(proc)
