@@ -72,3 +72,66 @@ def test_cli_strategy_exit_gives_a_non_zero_exit_and_a_message(tmp_path: Path) -
                 "--strategies", "hostile_strategies:Exits", "--out", str(tmp_path / "out"))
     assert proc.returncode == 1
     assert "strategy 'hostile_strategies:Exits' raised SystemExit in 'play'" in _one_paragraph(proc)
+
+
+def _invoke(*args: str):
+    from typer.testing import CliRunner
+
+    from unosim.cli import app
+
+    result = CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_a_strategy_constructor_that_raises_is_one_paragraph_and_exit_2(tmp_path: Path) -> None:
+    proc = _cli("simulate", "--players", "2", "--games", "50", "--jobs", "1", "--quiet",
+                "--strategies", "hostile_strategies:BrokenInit", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    message = _one_paragraph(proc)
+    assert "strategy 'hostile_strategies:BrokenInit' could not be made: its constructor raised RuntimeError: " in message
+    assert "cannot load my weights" in message
+
+
+@pytest.mark.parametrize(
+    ("code", "advice"),
+    [(28, "the chunks already written are kept"), (13, "choose a path you may write"), (30, "read-only")],
+)
+def test_os_errors_while_writing_are_one_paragraph_and_lose_nothing(tmp_path: Path, monkeypatch, code: int,
+                                                                    advice: str) -> None:
+    """A full disk (ENOSPC), a permission (EACCES) or a read-only disk (EROFS) on the second chunk."""
+    import errno
+    import os as _os
+
+    import pyarrow.parquet as pq
+
+    import unosim
+
+    real, calls = pq.write_table, []
+
+    def failing(table, where, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(code, _os.strerror(code), str(tmp_path / "out" / "chunk"))
+        return real(table, where, **kwargs)
+
+    args = ["simulate", "--players", "2", "--games", "300", "--chunk-size", "100", "--jobs", "1", "--quiet",
+            "--seed", "5", "--out", str(tmp_path / "out")]
+    monkeypatch.setattr(pq, "write_table", failing)
+    result = _invoke(*args)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1, result.output
+    assert f"({errno.errorcode[code]})" in result.output and advice in result.output
+    monkeypatch.setattr(pq, "write_table", real)
+    again = _invoke(*args)
+    assert again.exit_code == 0, again.output
+    whole = unosim.simulate(rules="classic", players=2, games=300, seed=5, jobs=1, quiet=True)
+    assert unosim.load(tmp_path / "out").equals(whole)
+
+
+def test_an_output_path_under_a_file_is_one_paragraph(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    result = _invoke("simulate", "--players", "2", "--games", "10", "--quiet", "--out", str(tmp_path / "file" / "out"))
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1, result.output
+    assert str(tmp_path / "file") in result.output
