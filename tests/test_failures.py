@@ -135,3 +135,50 @@ def test_an_output_path_under_a_file_is_one_paragraph(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and result.output.count("\n") == 1, result.output
     assert str(tmp_path / "file") in result.output
+
+
+def test_games_beyond_the_bound_are_refused_before_planning() -> None:
+    import time
+
+    from unosim.cli import app  # noqa: F401 - the CLI's imports, outside the timing
+
+    started = time.perf_counter()
+    result = _invoke("simulate", "--games", "1000000000000", "--quiet", "--jobs", "1")
+    assert result.exit_code == 2
+    assert "games = 1000000000000; a whole number from 1 to 10,000,000,000" in result.output
+    assert time.perf_counter() - started < 5
+
+
+def test_chunks_beyond_the_bound_are_refused_naming_the_chunk_size() -> None:
+    import unosim
+
+    with pytest.raises(ValueError, match=r"into 1,000,000 chunk files; a run has at most 100,000: give --chunk-size 10 or"):
+        unosim.simulate(games=1_000_000, chunk_size=1, jobs=1, quiet=True)
+
+
+def test_a_big_run_gets_a_chunk_size_within_the_bound() -> None:
+    from unosim.runs.planning import MAX_CHUNKS, default_chunk_size
+
+    assert default_chunk_size(10_000_000_000) * MAX_CHUNKS >= 10_000_000_000
+    assert default_chunk_size(1_000_000) == 50_000 and default_chunk_size(4000) == 1000
+
+
+def test_the_python_api_checks_its_values_as_the_cli_does() -> None:
+    import unosim
+
+    df = unosim.simulate(games=np.int64(20), players=np.int32(2), seed=np.uint8(3), overrides="max_turns=10",
+                         jobs=1, quiet=True)
+    assert len(df) == 20 and (df["turns"] <= 10).all()
+    same = unosim.simulate(games=20, players=2, seed=3, overrides=["max_turns=10"], jobs=1, quiet=True)
+    assert df.equals(same)
+    with pytest.raises(ValueError, match="batch_size = True"):
+        unosim.simulate(games=20, batch_size=True, jobs=1, quiet=True)
+    with pytest.raises(ValueError, match="games = 2.0"):
+        unosim.simulate(games=2.0, jobs=1, quiet=True)
+    with pytest.raises(ValueError, match="overrides = 7"):
+        unosim.simulate(games=20, overrides=7, jobs=1, quiet=True)
+    from unosim.analysis.tournament import make_settings
+
+    settings = make_settings(strategies="random,greedy", players=np.int64(3),
+                                                        games=np.int64(600), seed=np.int64(1))
+    assert type(settings.games) is int and type(settings.players) is int and type(settings.seed) is int

@@ -70,7 +70,16 @@ import numpy as np
 from . import dataset
 from ..engine.config import RunConfig
 from .options import Execution
-from .planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
+from .planning import (
+    Part,
+    Plan,
+    check_chunks,
+    default_chunk_size,
+    describe_deck,
+    describe_strategies,
+    existing_chunk_size,
+    new_metadata,
+)
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .runner import RunResult, execute
 from ..strategy.spec import StrategySpec
@@ -373,7 +382,7 @@ def run_experiment(
     execution = Execution.of(execution, **options)
     target = Path(out) if out is not None else exp.out
     size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
-    chunks = -(-exp.games // size)
+    chunks = check_chunks(exp.games, size, len(exp.cells))
     pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {

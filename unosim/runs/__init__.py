@@ -1,0 +1,20 @@
+"""Runs: many games planned into chunks, played by workers and written as a parquet dataset.
+
+:mod:`~unosim.runs.planning` cuts a run into chunks and writes its metadata;
+:mod:`~unosim.runs.execution` plays them with joblib or Dask; :mod:`~unosim.runs.runner` ties
+the two and resumes an interrupted run; :mod:`~unosim.runs.dataset` reads and writes the
+dataset's files (``load``); :mod:`~unosim.runs.experiment` runs an experiment file (cells of
+rules × player counts × strategies, ``studies/default.toml`` is the default study);
+:mod:`~unosim.runs.progress` draws the progress bar; :mod:`~unosim.runs.options` holds
+:class:`Execution`, how a run is played (workers, backend, chunks, overwrite, quiet), built once by
+the faces and passed down.
+
+May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`.
+"""
+
+from .dataset import load, read_metadata
+from .experiment import Experiment, load_experiment, parse_experiment, run_experiment
+from .options import Execution
+from .runner import RunResult, run
+
+__all__ = ["Execution", "Experiment", "RunResult", "load", "load_experiment", "parse_experiment", "read_metadata", "run", "run_experiment"]
