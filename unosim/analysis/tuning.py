@@ -430,8 +430,9 @@ def _well_formed(state: Any) -> bool:
     g, asked, fitness, history = (state.get(k) for k in ("generation", "asked", "fitness", "history"))
     if isinstance(g, bool) or not isinstance(g, int) or g < 0:
         return False
-    lists = (asked, fitness, history)
-    if not all(isinstance(x, list) and len(x) == g for x in lists) or not all(isinstance(h, dict) for h in history):
+    if not (isinstance(asked, list) and isinstance(fitness, list) and isinstance(history, list)):
+        return False
+    if not len(asked) == len(fitness) == len(history) == g or not all(isinstance(h, dict) for h in history):
         return False
     numbers = (int, float)
     for xs, fs in zip(asked, fitness):
@@ -544,7 +545,7 @@ def tune(
         settings = make_settings(**request)
     elif request:
         raise TypeError(f"tune takes settings or the arguments of make_settings, not both ({', '.join(request)}).")
-    seed, quiet, overwrite = settings.seed, execution.quiet, execution.overwrite
+    quiet, overwrite = execution.quiet, execution.overwrite
     jobs = execution.jobs or os.cpu_count() or 1
     space = settings.space
     out = Path(out) if out is not None else None

@@ -45,8 +45,10 @@ def whole_number(name: str, value: Any, low: int, high: int | None, advice: str)
     ValueError
         Naming the value, what is allowed and ``advice``.
     """
-    if not isinstance(value, bool) and isinstance(value, numbers.Integral) and low <= value and (high is None or value <= high):
-        return int(value)
+    if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+        number = int(value)
+        if low <= number and (high is None or number <= high):
+            return number
     allowed = f"a whole number from {low:,} to {high:,}" if high is not None else f"a whole number ≥ {low:,}"
     raise ValueError(f"{name} = {value!r}; {allowed} ({advice}).")
 

@@ -29,9 +29,9 @@ from typing import Any
 import joblib
 import pyarrow as pa
 
-from . import dataset
 from ..engine import driver as engine
 from ..engine.config import RunConfig
+from . import dataset
 from .options import Execution
 from .planning import Part
 

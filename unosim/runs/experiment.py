@@ -67,8 +67,10 @@ from typing import Any
 
 import numpy as np
 
-from . import dataset
 from ..engine.config import RunConfig
+from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
+from ..strategy.spec import StrategySpec
+from . import dataset
 from .options import Execution
 from .planning import (
     Part,
@@ -80,9 +82,7 @@ from .planning import (
     existing_chunk_size,
     new_metadata,
 )
-from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from .runner import RunResult, execute
-from ..strategy.spec import StrategySpec
 
 ALLOWED: dict[str, str] = {
     "name": "a text",

@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from . import dataset
 from ..engine.config import RunConfig
 from ..game.encoding import check_supported as check_rules
 from ..strategy.spec import StrategySpec
 from ..version import __version__
+from . import dataset
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "check_chunks", "check_supported",

@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 import joblib
 import pyarrow as pa
 
-from . import dataset, progress
 from ..engine.config import RunConfig
+from . import dataset, progress
 from .execution import compile_engine, parallel, play_part, write_part
 from .options import Execution
 from .planning import (
