@@ -180,7 +180,7 @@ def load_deck(name_or_path: str | Path) -> Deck:
             "(format: see unosim/game/decks/classic.toml)."
         )
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no TOML error
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"deck file {path} is not valid TOML: {exc}") from None
     counts = [0] * N_TYPES
