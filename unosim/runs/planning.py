@@ -44,7 +44,7 @@ SEEDING_NOTE = (
 )
 
 
-MAX_CHUNKS = 100_000
+MAX_CHUNKS = dataset.MAX_CHUNKS
 """The most chunk files of one run (all cells together): planning holds one small object per chunk."""
 
 
