@@ -71,7 +71,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ..engine.config import RunConfig
+from ..engine.config import MAX_GAMES, RunConfig, whole_number
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..game.table import Table
@@ -180,9 +180,8 @@ class TuneSettings:
 
 
 def _whole(name: str, value: Any, low: int, flag: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name} = {value!r}; give a whole number ≥ {low:,} ({flag}).")
-    return value
+    """``value`` as an ``int`` (a NumPy integer too), at least ``low`` and at most :data:`MAX_GAMES`."""
+    return whole_number(name, value, low, MAX_GAMES, flag)
 
 
 def make_settings(
@@ -247,14 +246,15 @@ def make_settings(
         For any bad value, naming it and what is allowed.
     """
     base = Table.build(rules, players, overrides, deck)
-    RunConfig(base.rules, players, parse_strategies("random", players), seed=seed)  # the seed, checked as for any run
+    players = base.players
+    seed = RunConfig(base.rules, players, parse_strategies("random", players), seed=seed).seed  # checked as for any run
     items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
     if not items:
         raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
     field_specs = tuple(StrategySpec.parse(item) for item in items)
     games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
     evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
-    _whole("budget", budget, 1, "--budget")
+    budget = _whole("budget", budget, 1, "--budget")
     if isinstance(search, str):
         search = [name.strip() for name in search.split(",") if name.strip()]
     space = make_space(strategy, base.rules, players, start, search)
