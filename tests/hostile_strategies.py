@@ -1,5 +1,7 @@
 """Strategies that stop the run or answer out of range, for the failure tests (``hostile_strategies:Name``)."""
 
+import os
+import signal
 import sys
 
 import numpy as np
@@ -62,3 +64,11 @@ class BrokenInit(Strategy):
     def __init__(self, **params):
         super().__init__(**params)
         raise RuntimeError("cannot load my weights")
+
+
+class PressesCtrlC(Strategy):
+    """Sends its own process a real SIGINT (as Ctrl-C does) while it decides."""
+
+    def play(self, obs):
+        os.kill(os.getpid(), signal.SIGINT)
+        return super().play(obs)

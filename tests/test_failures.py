@@ -182,3 +182,22 @@ def test_the_python_api_checks_its_values_as_the_cli_does() -> None:
     settings = make_settings(strategies="random,greedy", players=np.int64(3),
                                                         games=np.int64(600), seed=np.int64(1))
     assert type(settings.games) is int and type(settings.players) is int and type(settings.seed) is int
+
+
+def test_a_real_ctrl_c_while_a_strategy_decides_still_interrupts() -> None:
+    import signal
+
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _play("hostile_strategies:PressesCtrlC")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_cli_strategy_raising_keyboard_interrupt_is_an_error_not_a_silent_130(tmp_path: Path) -> None:
+    proc = _cli("simulate", "--players", "2", "--games", "50", "--jobs", "1", "--quiet",
+                "--strategies", "hostile_strategies:Interrupts", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1
+    assert "strategy 'hostile_strategies:Interrupts' raised KeyboardInterrupt in 'play'" in _one_paragraph(proc)

@@ -191,7 +191,7 @@ def make_settings(
     against: str | list[str] | tuple[str, ...] = "random",
     budget: int = 1_000_000,
     seed: int = 0,
-    overrides: list[str] | dict[str, Any] | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
     deck: str | None = None,
     popsize: int | None = None,
     games_per_candidate: int = DEFAULT_GAMES_PER_CANDIDATE,

@@ -119,7 +119,7 @@ class RunConfig:
         games: int = 1000,
         batch_size: int | None = None,
         match: bool = False,
-        overrides: list[str] | dict[str, Any] | None = None,
+        overrides: str | list[str] | dict[str, Any] | None = None,
         deck: str | None = None,
     ) -> RunConfig:
         """Build and validate a configuration from user-level values.

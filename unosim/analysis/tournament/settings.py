@@ -113,7 +113,7 @@ def make_settings(
     match: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
-    overrides: list[str] | dict[str, Any] | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
     deck: str | None = None,
     batch_size: int | None = None,
     bootstrap: int = DEFAULT_BOOTSTRAP,
