@@ -99,8 +99,10 @@ def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path
     md = (out / "report.md").read_text()
     assert md.startswith(f"# unosim report: {study_dir}")
     assert "![game_length](game_length.png)" in md
-    rows = [line for line in md.splitlines() if line.startswith("| party | ")]
+    summary = md.split("## Game length", 1)[1]
+    rows = [line for line in summary.splitlines() if line.startswith("| party | ")]
     assert len(rows) == 15  # one summary row per player count
+    assert "## What this report rests on" in md.split("## Game length", 1)[0]
     assert sorted(p.name for p in out.glob("*.png")) == sorted(
         ["game_length.png", "cards_per_game.png"]
         + [f"{plot}_{rules}.png" for plot in ("seat_advantage_heatmap", "game_length_distribution")

@@ -62,7 +62,7 @@ def test_tune_reproducible_and_resumable(tmp_path):
     # the same seed again, interrupted after one generation and then continued: the same result
     out = tmp_path / "run"
     part = unosim.tune(budget=budget, out=out, max_generations=1, **TINY)
-    assert part.generations == 1 and not part.evaluation and (out / "state.pkl").is_file()
+    assert part.generations == 1 and not part.evaluation and (out / "state.json").is_file()
     resumed = unosim.tune(budget=budget, out=out, **TINY)
     assert resumed.params == first.params
     assert resumed.history.equals(first.history)
@@ -238,3 +238,58 @@ def test_coverage_and_jump_feed_steer_the_play():
             assert score[cards[r]] == max(score[t] for t in np.flatnonzero(coloured))
             checked += 1
     assert checked > 500
+
+
+class _Payload:
+    """Unpickling this runs ``open(MARKER, "w")``: a planted file that must never be loaded."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_tune_state_is_json_and_a_planted_pickle_runs_nothing(tmp_path):
+    import pickle
+
+    out, marker = tmp_path / "run", tmp_path / "pwned"
+    out.mkdir()
+    (out / "state.pkl").write_bytes(pickle.dumps(_Payload(marker)))
+    (out / "state.json.pkl").write_bytes(pickle.dumps(_Payload(marker)))
+    part = unosim.tune(budget=2 * 4 * 200, out=out, max_generations=1, **TINY)
+    assert part.generations == 1 and not marker.exists()
+    state = json.loads((out / "state.json").read_text())
+    assert state["generation"] == 1 and len(state["asked"][0]) == 4 and len(state["fitness"][0]) == 4
+    # a state file that is not this run's JSON is refused (or replaced with --overwrite), never run
+    (out / "state.json").write_bytes(pickle.dumps(_Payload(marker)))
+    with pytest.raises(ValueError, match="unreadable state.json"):
+        unosim.tune(budget=2 * 4 * 200, out=out, **TINY)
+    (out / "state.json").write_text(json.dumps({**state, "fitness": [["x"] * 4]}))
+    with pytest.raises(ValueError, match="unreadable state.json"):
+        unosim.tune(budget=2 * 4 * 200, out=out, **TINY)
+    assert not marker.exists()
+
+
+def test_tune_refuses_edited_candidates(tmp_path):
+    out = tmp_path / "run"
+    unosim.tune(budget=2 * 4 * 200, out=out, max_generations=1, **TINY)
+    state = json.loads((out / "state.json").read_text())
+    state["asked"][0][0][0] = 0.123456789
+    (out / "state.json").write_text(json.dumps(state))
+    with pytest.raises(ValueError, match="other candidates than the ones stored"):
+        unosim.tune(budget=2 * 4 * 200, out=out, **TINY)
+
+
+def test_cli_tune_says_it_resumed(tmp_path):
+    out = tmp_path / "run"
+    args = ["tune", "--rules", "classic", "--players", "2", "--against", "random", "--popsize", "4",
+            "--games-per-candidate", "200", "--evaluation-games", "400", "--budget", "800", "--seed", "3",
+            "--out", str(out)]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "resuming" not in first.output
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.output.split())
+    assert "resuming the tuning run" in said and "1 of 1 generations already done, evaluated" in said

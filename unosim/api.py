@@ -39,7 +39,7 @@ def simulate(
     seed: int = 0,
     *,
     batch_size: int | None = None,
-    overrides: list[str] | dict[str, Any] | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
     deck: str | None = None,
     match: bool = False,
     out: str | Path | None = None,
@@ -62,9 +62,9 @@ def simulate(
         Run seed; the same seed gives the same rows.
     batch_size : int, optional
         Games stepped together (never changes results).
-    overrides : list of str or dict, optional
-        Rule options on top of the preset: ``["wd4_challenge=false"]`` or
-        ``{"deck_copies": 2}``.
+    overrides : str, list of str or dict, optional
+        Rule options on top of the preset: ``["wd4_challenge=false"]``, one text
+        ``"max_turns=10"`` (one option) or ``{"deck_copies": 2}``.
     deck : str, optional
         A shipped deck name or the path of a deck TOML file.
     match : bool

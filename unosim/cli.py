@@ -15,6 +15,7 @@ traceback instead.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Iterator
@@ -63,7 +64,8 @@ def _main(
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn a ``ValueError`` (bad input) into ``error: <message>`` on stderr and exit code 2,
+    """Turn a ``ValueError`` (bad input) or an ``OSError`` (a full disk, a permission, a path that
+    is a file; see :func:`os_error_message`) into ``error: <message>`` on stderr and exit code 2,
     and a :class:`~unosim.engine.driver.StrategyError` (a strategy broke the rules mid-run) into
     the same message and exit code 1.
 
@@ -76,6 +78,11 @@ def user_errors() -> Iterator[None]:
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(EXIT_USAGE) from None
+    except OSError as exc:
+        if os.environ.get("UNOSIM_DEBUG"):
+            raise
+        err_console.print(Text("error: ", style="bold red") + Text(os_error_message(exc)), soft_wrap=True)
+        raise typer.Exit(EXIT_USAGE) from None
     except RuntimeError as exc:
         # only a command that imported the engine can raise its StrategyError: commands that do
         # not play (report) skip importing numba (about 1-2 s)
@@ -84,6 +91,43 @@ def user_errors() -> Iterator[None]:
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(1) from None
+
+
+_OS_ADVICE = {
+    errno.ENOSPC: "free some space (or give --out on another disk), then run the same command again: the chunks "
+                  "already written are kept and the run resumes from them",
+    errno.EDQUOT: "free some of your quota, then run the same command again: the run resumes from what is written",
+    errno.EACCES: "choose a path you may write (--out) or change its permissions",
+    errno.EPERM: "choose a path you may write (--out) or change its permissions",
+    errno.EROFS: "the file system is read-only: give --out on a writable disk",
+    errno.ENOTDIR: "a part of the path is a file, not a directory: give a directory path",
+    errno.EISDIR: "the path is a directory where a file was expected: give a file path",
+    errno.EEXIST: "a file of that name is in the way: remove it or give another path",
+    errno.ENOENT: "check the path: a file or directory named in it does not exist",
+}
+
+
+def os_error_message(exc: OSError) -> str:
+    """One paragraph for an operating-system error: what failed, on which path, and what to change.
+
+    Parameters
+    ----------
+    exc : OSError
+        The error (its ``errno``, ``strerror`` and ``filename`` are used when set).
+
+    Returns
+    -------
+    str
+        The message, without the ``error:`` prefix.
+    """
+    code = exc.errno
+    what = exc.strerror or str(exc) or type(exc).__name__
+    name = errno.errorcode.get(code, "") if code is not None else ""
+    where = f" on {exc.filename}" if exc.filename else ""
+    if exc.filename2:
+        where += f" and {exc.filename2}"
+    advice = _OS_ADVICE.get(code if code is not None else -1, "fix the cause above and run the same command again")
+    return f"{what}{f' ({name})' if name else ''}{where}: {advice}."
 
 
 # ---------------------------------------------------------------- shared options

@@ -184,7 +184,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
 
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise ValueError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
     except tomllib.TOMLDecodeError as exc:

@@ -47,10 +47,12 @@ biased upwards by the selection, which is why the tuned candidate is judged on h
 
 Resume and reproducibility
 --------------------------
-The optimiser's state (with its random generator) and the history are saved to
-``out/state.pkl`` after every generation; running the same command again
-continues from there (a larger ``budget`` adds generations) and ends with the
-same result as an uninterrupted run. The same seed and settings give the same
+Every generation's candidates and fitness values and the history are saved to
+``out/state.json`` (plain JSON: nothing in it can run code) after every generation;
+running the same command again rebuilds the optimiser by replaying those
+generations from the seed (the candidates asked must equal the ones stored,
+bit for bit) and continues from there (a larger ``budget`` adds generations),
+ending with the same result as an uninterrupted run. The same seed and settings give the same
 result, whatever ``jobs`` (:func:`play_candidates`: worker processes share out each candidate's deals, and every
 game depends only on its deal).
 """
@@ -60,7 +62,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from ..engine.config import RunConfig
+from ..engine.config import MAX_GAMES, RunConfig, whole_number
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..game.table import Table
@@ -79,7 +80,9 @@ from ..strategy.spec import StrategySpec, parse_strategies, split_top_level
 from .search_space import SearchSpace, make_space
 from .tournament import Z95, cluster_ratio
 
-STATE_FILE = "state.pkl"
+STATE_FILE = "state.json"
+STATE_FORMAT = "unosim-tune-state"
+STATE_VERSION = 1
 TUNED_FILE = "tuned.json"
 DEFAULT_SIGMA = 0.25
 DEFAULT_GAMES_PER_CANDIDATE = 2000
@@ -88,7 +91,7 @@ _SEARCH, _EVALUATION = 0, 1  # spawn keys of the search and evaluation seeds
 
 
 class _Normal:
-    """Picklable ``randn(*shape)`` drawing from its own generator (CMA-ES's ``randn`` option)."""
+    """``randn(*shape)`` drawing from its own generator (CMA-ES's ``randn`` option)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
@@ -177,9 +180,8 @@ class TuneSettings:
 
 
 def _whole(name: str, value: Any, low: int, flag: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{name} = {value!r}; give a whole number ≥ {low:,} ({flag}).")
-    return value
+    """``value`` as an ``int`` (a NumPy integer too), at least ``low`` and at most :data:`MAX_GAMES`."""
+    return whole_number(name, value, low, MAX_GAMES, flag)
 
 
 def make_settings(
@@ -189,7 +191,7 @@ def make_settings(
     against: str | list[str] | tuple[str, ...] = "random",
     budget: int = 1_000_000,
     seed: int = 0,
-    overrides: list[str] | dict[str, Any] | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
     deck: str | None = None,
     popsize: int | None = None,
     games_per_candidate: int = DEFAULT_GAMES_PER_CANDIDATE,
@@ -244,14 +246,15 @@ def make_settings(
         For any bad value, naming it and what is allowed.
     """
     base = Table.build(rules, players, overrides, deck)
-    RunConfig(base.rules, players, parse_strategies("random", players), seed=seed)  # the seed, checked as for any run
+    players = base.players
+    seed = RunConfig(base.rules, players, parse_strategies("random", players), seed=seed).seed  # checked as for any run
     items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
     if not items:
         raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
     field_specs = tuple(StrategySpec.parse(item) for item in items)
     games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
     evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
-    _whole("budget", budget, 1, "--budget")
+    budget = _whole("budget", budget, 1, "--budget")
     if isinstance(search, str):
         search = [name.strip() for name in search.split(",") if name.strip()]
     space = make_space(strategy, base.rules, players, start, search)
@@ -402,12 +405,13 @@ class TuneResult:
 
 # ------------------------------------------------------------------ the search
 def _load_state(out: Path | None, settings: TuneSettings, overwrite: bool) -> dict[str, Any] | None:
+    """The saved state of a run of ``settings`` in ``out`` (plain JSON, checked field by field), or None."""
     if out is None or not (out / STATE_FILE).is_file():
         return None
     try:
-        state = pickle.loads((out / STATE_FILE).read_bytes())
-        same = state["identity"] == json.loads(json.dumps(settings.identity()))
-    except Exception:  # noqa: BLE001 - an unreadable state is refused like a different one
+        state = json.loads((out / STATE_FILE).read_text(encoding="utf-8"))
+        same = _well_formed(state) and state["identity"] == json.loads(json.dumps(settings.identity()))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         same, state = False, None
     if same:
         return state
@@ -419,9 +423,65 @@ def _load_state(out: Path | None, settings: TuneSettings, overwrite: bool) -> di
     )
 
 
+def _well_formed(state: Any) -> bool:
+    """Whether ``state`` has the shape :func:`_save_state` writes (one candidate list and fitness list per generation)."""
+    if not isinstance(state, dict) or state.get("format") != STATE_FORMAT or state.get("version") != STATE_VERSION:
+        return False
+    g, asked, fitness, history = (state.get(k) for k in ("generation", "asked", "fitness", "history"))
+    if isinstance(g, bool) or not isinstance(g, int) or g < 0:
+        return False
+    if not (isinstance(asked, list) and isinstance(fitness, list) and isinstance(history, list)):
+        return False
+    if not len(asked) == len(fitness) == len(history) == g or not all(isinstance(h, dict) for h in history):
+        return False
+    numbers = (int, float)
+    for xs, fs in zip(asked, fitness):
+        if not (isinstance(xs, list) and isinstance(fs, list) and len(xs) == len(fs)):
+            return False
+        if not all(isinstance(f, numbers) and not isinstance(f, bool) for f in fs):
+            return False
+        if not all(isinstance(x, list) and all(isinstance(v, numbers) and not isinstance(v, bool) for v in x) for x in xs):
+            return False
+    return "evaluation" not in state or isinstance(state["evaluation"], dict)
+
+
+def _optimiser(settings: TuneSettings, state: dict[str, Any]) -> Any:
+    """The CMA-ES of ``settings`` after the generations of ``state``, replayed from the seed: each
+    generation's candidates are asked again (they must equal the stored ones) and told the stored fitness."""
+    import cma
+
+    opts = {"bounds": [0.0, 1.0], "popsize": settings.popsize, "seed": np.nan, "randn": _Normal(settings.seed),
+            "verbose": -9, "verb_log": 0, "verb_disp": 0, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9,
+            "tolstagnation": 10**9, "tolfunhist": 0}
+    es = cma.CMAEvolutionStrategy(settings.space.x0(), settings.sigma, opts)
+    for g, (stored, fitness) in enumerate(zip(state["asked"], state["fitness"])):
+        xs = es.ask()
+        if np.asarray(xs, np.float64).tolist() != stored:
+            raise ValueError(
+                f"{STATE_FILE} generation {g + 1}: the optimiser asks other candidates than the ones stored (a state "
+                "written by another version of unosim or of the cma library, or an edited file); give a new --out "
+                "directory or --overwrite to start again."
+            )
+        es.tell(xs, fitness)
+    return es
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with NumPy scalars and arrays as Python numbers and lists (for JSON)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def _save_state(out: Path, state: dict[str, Any]) -> None:
     tmp = out / (STATE_FILE + ".tmp")
-    tmp.write_bytes(pickle.dumps(state))
+    tmp.write_text(json.dumps(_plain(state), allow_nan=False), encoding="utf-8")
     os.replace(tmp, out / STATE_FILE)
 
 
@@ -472,8 +532,6 @@ def tune(
     ValueError
         Before any game is played, for any bad value.
     """
-    import cma
-
     from ..runs.execution import compile_engine
     from ..runs.progress import console, progress_bar
 
@@ -487,7 +545,7 @@ def tune(
         settings = make_settings(**request)
     elif request:
         raise TypeError(f"tune takes settings or the arguments of make_settings, not both ({', '.join(request)}).")
-    seed, quiet, overwrite = settings.seed, execution.quiet, execution.overwrite
+    quiet, overwrite = execution.quiet, execution.overwrite
     jobs = execution.jobs or os.cpu_count() or 1
     space = settings.space
     out = Path(out) if out is not None else None
@@ -496,17 +554,18 @@ def tune(
     state = _load_state(out, settings, overwrite)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    x0 = space.x0()
+    resumed = state is not None
     if state is None:
-        opts = {"bounds": [0.0, 1.0], "popsize": settings.popsize, "seed": np.nan, "randn": _Normal(seed),
-                "verbose": -9, "verb_log": 0, "verb_disp": 0, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9,
-                "tolstagnation": 10**9, "tolfunhist": 0}
-        es = cma.CMAEvolutionStrategy(x0, settings.sigma, opts)
-        state = {"identity": json.loads(json.dumps(settings.identity())), "es": es, "generation": 0, "history": []}
-    es = state["es"]
+        state = {"format": STATE_FORMAT, "version": STATE_VERSION, "identity": json.loads(json.dumps(settings.identity())),
+                 "generation": 0, "asked": [], "fitness": [], "history": []}
+    es = _optimiser(settings, state)
     target = settings.generations if max_generations is None else min(settings.generations, max_generations)
     per_gen = settings.games_per_generation
     shown = console(quiet)
+    if resumed and shown is not None:
+        shown.print(f"resuming the tuning run in {out}: {state['generation']} of {settings.generations} generations "
+                    f"already done{', evaluated' if 'evaluation' in state else ''}", markup=False, highlight=False,
+                    soft_wrap=True)
     if state["generation"] < target or "evaluation" not in state:  # games to play: compile before any worker starts
         compile_engine([settings.config(r, settings.search_seed) for r in range(settings.players)], shown)
     try:
@@ -518,7 +577,10 @@ def tune(
                 wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
                                        settings.deals, jobs)
                 rates = [win_rate(w, settings.seatings) for w in wins]
-                es.tell(xs, [-r for r, _ in rates])
+                fitness = [-r for r, _ in rates]
+                es.tell(xs, fitness)
+                state["asked"].append(np.asarray(xs, np.float64).tolist())
+                state["fitness"].append([float(f) for f in fitness])
                 pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
                 state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
                 state["generation"] = g + 1
@@ -539,7 +601,7 @@ def tune(
             return result
         evaluation = state.get("evaluation")
         if evaluation is None or evaluation.get("params") != params:
-            evaluation = evaluate(settings, params, quiet=quiet, jobs=jobs)
+            evaluation = _plain(evaluate(settings, params, quiet=quiet, jobs=jobs))
             state["evaluation"] = evaluation
             if out is not None:
                 _save_state(out, state)

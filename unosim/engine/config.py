@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,10 +11,46 @@ from ..game.rules import RuleSet
 from ..game.table import Table
 from ..strategy.spec import StrategySpec, parse_strategies
 
-__all__ = ["DEFAULT_BATCH_CELLS", "default_batch_size", "RunConfig"]
+__all__ = ["DEFAULT_BATCH_CELLS", "MAX_BATCH_SIZE", "MAX_GAMES", "default_batch_size", "RunConfig", "whole_number"]
 
 DEFAULT_BATCH_CELLS = 1 << 20
 """Batch sizing: hands of a batch hold about this many bytes (1–2 MB, within a core's cache)."""
+MAX_GAMES = 10_000_000_000
+"""The most games (or matches) of one run or cell; a bigger study is several runs of different seeds."""
+MAX_BATCH_SIZE = 1 << 20
+"""The most game slots stepped together."""
+
+
+def whole_number(name: str, value: Any, low: int, high: int | None, advice: str) -> int:
+    """``value`` as a Python ``int`` if it is a whole number (a NumPy integer too; never a bool or a
+    float) from ``low`` to ``high`` (None: no bound).
+
+    Parameters
+    ----------
+    name : str
+        The value's name in the message.
+    value : Any
+        The value given.
+    low, high : int
+        The bounds, both included.
+    advice : str
+        What to give instead, ending the message.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        Naming the value, what is allowed and ``advice``.
+    """
+    if not isinstance(value, bool) and isinstance(value, numbers.Integral):
+        number = int(value)
+        if low <= number and (high is None or number <= high):
+            return number
+    allowed = f"a whole number from {low:,} to {high:,}" if high is not None else f"a whole number ≥ {low:,}"
+    raise ValueError(f"{name} = {value!r}; {allowed} ({advice}).")
 
 
 def default_batch_size(players: int) -> int:
@@ -56,13 +93,15 @@ class RunConfig:
     match: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.players, bool) and isinstance(self.players, numbers.Integral):
+            object.__setattr__(self, "players", int(self.players))  # a NumPy integer, as a Python int
         self.rules.check_table(self.players)
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games = {self.games!r}; the number of games must be a whole number of at least 1.")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed = {self.seed!r}; a seed must be a whole number ≥ 0.")
-        if self.batch_size is not None and (not isinstance(self.batch_size, int) or not 1 <= self.batch_size <= 1 << 20):
-            raise ValueError(f"batch_size = {self.batch_size!r}; use a whole number from 1 to 1048576, or leave it unset.")
+        object.__setattr__(self, "games", whole_number(
+            "games", self.games, 1, MAX_GAMES, "the number of games; split a bigger study into runs of different seeds"))
+        object.__setattr__(self, "seed", whole_number("seed", self.seed, 0, None, "a seed"))
+        if self.batch_size is not None:
+            object.__setattr__(self, "batch_size", whole_number(
+                "batch_size", self.batch_size, 1, MAX_BATCH_SIZE, "use a whole number from 1 to 1048576, or leave it unset"))
         if len(self.strategies) != self.players:
             raise ValueError(
                 f"{len(self.strategies)} strategies for {self.players} players; give one strategy name "
@@ -80,7 +119,7 @@ class RunConfig:
         games: int = 1000,
         batch_size: int | None = None,
         match: bool = False,
-        overrides: list[str] | dict[str, Any] | None = None,
+        overrides: str | list[str] | dict[str, Any] | None = None,
         deck: str | None = None,
     ) -> RunConfig:
         """Build and validate a configuration from user-level values.
@@ -90,10 +129,10 @@ class RunConfig:
         (a comma-separated string is split).
         """
         table = Table.build(rules, players, overrides, deck)
-        specs = parse_strategies(strategies, players)
+        specs = parse_strategies(strategies, table.players)
         return cls(
             rules=table.rules,
-            players=players,
+            players=table.players,
             strategies=specs,
             seed=seed,
             games=games,

@@ -9,6 +9,8 @@ shape, an illegal card or seat, or an exception is stopped with a
 
 from __future__ import annotations
 
+import signal
+import threading
 import traceback
 from functools import cached_property
 from typing import Any
@@ -39,6 +41,8 @@ __all__ = ["Decisions", "Rows", "StrategyError", "check_cards", "compile_helpers
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
+_WHOLE_MAX = 2**31 - 1
+"""Largest magnitude a card, seat or colour answer may have before it is checked (refused beyond)."""
 
 
 @njit(cache=True)
@@ -69,6 +73,28 @@ def check_cards(cards, legal, info, bluff, needs_colour, dec):  # pragma: no cov
 
 class StrategyError(RuntimeError):
     """A strategy returned an illegal or ill-shaped decision, or raised an exception."""
+
+
+_SIGINTS = [0]
+"""Ctrl-C signals received by this process since :func:`_watch_interrupts` (a real interrupt, as
+opposed to a strategy raising ``KeyboardInterrupt``)."""
+
+
+def _note_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT handler: count the signal, then interrupt as Python's default handler does."""
+    _SIGINTS[0] += 1
+    signal.default_int_handler(signum, frame)
+
+
+def _watch_interrupts() -> None:
+    """Count real Ctrl-C signals (in the main thread, where Python's default handler is installed)."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _note_interrupt)
+
+
+def _is_real_interrupt(exc: BaseException, before: int) -> bool:
+    """Whether ``exc`` is a Ctrl-C received while a strategy ran (``before``: the count at its call)."""
+    return isinstance(exc, KeyboardInterrupt) and _SIGINTS[0] != before
 
 
 _BUFFERS = {"slots": "row_slot", "seat": "row_seat", "legal": "row_legal", "info": "row_info"}
@@ -197,6 +223,7 @@ class Decisions:
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
+        _watch_interrupts()
 
     def decide(self, b: Buffers, parity: int) -> None:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
@@ -220,14 +247,18 @@ class Decisions:
         exception it raises becomes a :class:`StrategyError` naming the strategy, the decision,
         the game and seat, with the traceback frames of the strategy's own code."""
         method = getattr(self.strategies[k], decision)
+        interrupts = _SIGINTS[0]
         try:
             return method(rows.observe(), *args)  # no name holds the observation: close() sees whether the strategy kept it
-        except Exception as exc:
+        except BaseException as exc:  # a strategy that exits or raises KeyboardInterrupt stops the run like any error
+            if _is_real_interrupt(exc, interrupts):
+                raise
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
             row = _culprit(method, rows, args)
             where = f"a batch of {len(rows)} decisions" if row < 0 else f"game {int(rows.game[row])} (seat {int(rows.seat[row])})"
+            note = "" if isinstance(exc, Exception) else " (a strategy may not exit or interrupt the run: return its decisions)"
             raise StrategyError(
-                f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}\n"
+                f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}{note}\n"
                 "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
         finally:
@@ -250,11 +281,33 @@ class Decisions:
         return arr
 
     def _whole(self, k: int, decision: str, obs: Rows, value: Any, shape: tuple[int, ...]) -> NDArray[np.int64]:
-        """``value`` as whole numbers (cards, seats, colours), checked like :meth:`_array`."""
+        """``value`` as whole numbers (cards, seats, colours), checked like :meth:`_array`; a value
+        outside the 32-bit range is refused here, before a conversion could wrap it."""
         arr = self._array(k, decision, obs, value, shape)
         if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
             raise self._fail(k, decision, obs, -1, "expected whole numbers (card types, seats or colours)")
+        if arr.dtype.kind == "u":
+            big = arr > _WHOLE_MAX
+        elif arr.dtype.kind in "if":
+            big = (arr < -_WHOLE_MAX) | (arr > _WHOLE_MAX)
+        else:
+            big = np.zeros(arr.shape, np.bool_)
+        if big.any():
+            row = int(np.flatnonzero(big.reshape(len(obs), -1).any(axis=1))[0])
+            value = arr.reshape(len(obs), -1)[row]
+            shown = value.tolist() if value.size > 1 else value.item()
+            raise self._fail(k, decision, obs, row, f"value {shown!r} is out of range (not a card type, seat or colour)")
         return arr.astype(np.int64)
+
+    def _flags(self, k: int, decision: str, obs: Rows, value: Any) -> NDArray[np.bool_]:
+        """``value`` as yes/no answers: booleans, or numbers 0 and 1 only (never any non-zero as yes)."""
+        arr = self._array(k, decision, obs, value, (len(obs),))
+        if arr.dtype.kind != "b":
+            bad = (arr != 0) & (arr != 1)
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise self._fail(k, decision, obs, row, f"answer {arr[row].item()!r} is not yes or no; return True/False (or 1/0)")
+        return arr.astype(np.bool_)
 
     def _cards(self, k: int, decision: str, obs: Rows, cards: NDArray[np.int64],
                dec: NDArray[np.int32]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -308,14 +361,14 @@ class Decisions:
         if going_to_one.any():
             rows = np.flatnonzero(going_to_one)
             sub = obs.subset(rows)
-            out[rows] = self._array(k, "forget_uno", sub, self._ask(k, "forget_uno", sub), (len(rows),)).astype(bool)
+            out[rows] = self._flags(k, "forget_uno", sub, self._ask(k, "forget_uno", sub))
 
     def _turn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         self._follow_ups(strat, k, obs, self._whole(k, "play", obs, self._ask(k, "play", obs), (len(obs),)), dec)
 
     def _drawn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         if self.asks_play_drawn[k]:
-            flags = self._array(k, "play_drawn", obs, self._ask(k, "play_drawn", obs), (len(obs),)).astype(bool)
+            flags = self._flags(k, "play_drawn", obs, self._ask(k, "play_drawn", obs))
         else:  # a trusted declaration: the answer of Strategy.play_drawn, without the call
             flags = obs.legal[np.arange(len(obs)), obs.drawn]
         dec[:, L.D_FLAG] = flags
@@ -331,7 +384,7 @@ class Decisions:
         self._yes_no("catch_uno", k, obs, dec)
 
     def _yes_no(self, name: str, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        dec[:, L.D_FLAG] = self._array(k, name, obs, self._ask(k, name, obs), (len(obs),)).astype(bool)
+        dec[:, L.D_FLAG] = self._flags(k, name, obs, self._ask(k, name, obs))
 
     def _pileup(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))
@@ -386,9 +439,12 @@ def _culprit(method: Any, rows: Rows, args: tuple[Any, ...]) -> int:
     at = np.arange(len(rows))
 
     def raises(part: NDArray[np.intp]) -> bool:
+        interrupts = _SIGINTS[0]
         try:
             method(rows.subset(part).observe(), *(a[part] for a in args))
-        except Exception:
+        except BaseException as exc:  # as in Decisions._ask: only a real Ctrl-C goes through
+            if _is_real_interrupt(exc, interrupts):
+                raise
             return True
         return False
 

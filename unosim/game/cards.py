@@ -119,6 +119,9 @@ CARD_COLOUR, CARD_FACE, CARD_POINTS, CARD_KIND, CARD_NAMES = _tables()
 
 IS_NUMBER = np.array([0 <= f <= 9 for f in CARD_FACE[:N_COLOURED]] + [False] * 4)
 IS_WILD = CARD_COLOUR < 0
+for _table in (IS_NUMBER, IS_WILD):
+    _table.flags.writeable = False  # shared by every strategy of the process: never changed
+del _table
 
 
 def card_name(card: int) -> str:
@@ -180,7 +183,7 @@ def load_deck(name_or_path: str | Path) -> Deck:
             "(format: see unosim/game/decks/classic.toml)."
         )
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no TOML error
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"deck file {path} is not valid TOML: {exc}") from None
     counts = [0] * N_TYPES

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,8 @@ class Table:
     players: int
 
     def __post_init__(self) -> None:
+        if not isinstance(self.players, bool) and isinstance(self.players, numbers.Integral):
+            object.__setattr__(self, "players", int(self.players))  # a NumPy integer, as a Python int
         if isinstance(self.players, bool) or not isinstance(self.players, int):
             raise ValueError(f"players = {self.players!r}; give a whole number from 2 to 16.")
         self.rules.check_table(self.players)
@@ -40,12 +43,16 @@ class Table:
         cls,
         rules: str | RuleSet = "classic",
         players: int = 4,
-        overrides: list[str] | dict[str, Any] | None = None,
+        overrides: str | list[str] | dict[str, Any] | None = None,
         deck: str | None = None,
     ) -> Table:
         """A table from user-level values: a preset name or a :class:`RuleSet`, ``OPTION=VALUE``
-        texts (or a dict of values) on top, a deck name or file."""
+        texts (one text is one override; or a dict of values) on top, a deck name or file."""
         ruleset = RuleSet.preset(rules) if isinstance(rules, str) else rules
+        if isinstance(overrides, str):
+            overrides = [overrides]  # one OPTION=VALUE, never its characters
+        if overrides is not None and not isinstance(overrides, dict | list | tuple):
+            raise ValueError(f"overrides = {overrides!r}; give OPTION=VALUE texts (a list, or one text) or a dict of values.")
         if overrides:
             ruleset = ruleset.replace(**overrides) if isinstance(overrides, dict) else ruleset.with_overrides(list(overrides))
         if deck is not None:

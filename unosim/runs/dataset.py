@@ -106,6 +106,8 @@ IDENTITY_KEYS = (
 """Metadata keys that must agree for a run to resume into an existing dataset (``strategy_params``: every
 strategy's full description, e.g. a rule strategy's file text, so an edited rule file is a change of settings)."""
 
+MAX_CHUNKS = 100_000
+"""The most chunk files of one dataset (all cells together)."""
 _CHUNK_FILE = re.compile(r"^(cell-\d+-)?part-\d+\.parquet$")
 _TEMP_FILE = re.compile(r"^\..*\.tmp-[0-9a-f-]+$")
 _COMPRESSION = "zstd"
@@ -201,15 +203,84 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
                 "written by `unosim simulate --out` or `unosim run`."
             )
         try:
-            return json.loads(meta_file.read_text())
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise ValueError(f"{meta_file} is not valid JSON ({exc}); the dataset metadata is damaged.") from None
+        return check_shape(meta, meta_file)
     if path.is_file():
         kv = pq.read_schema(path).metadata or {}
         if METADATA_KEY not in kv:
             raise ValueError(f"{path} is a parquet file without unosim metadata.")
-        return json.loads(kv[METADATA_KEY])
+        try:
+            meta = json.loads(kv[METADATA_KEY])
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise ValueError(f"the unosim metadata of {path} is not valid JSON ({exc}); the file is damaged.") from None
+        return check_shape(meta, path)
     raise ValueError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
+
+
+_MAX_VALUE = {"chunk_size": 10_000_000_000, "chunks": MAX_CHUNKS}
+_PATTERN = re.compile(r"^(cell-\{cell:0\d+d\}-)?part-\{chunk:0\d+d\}\.parquet$")
+
+
+def _shape_problem(meta: Any) -> str | None:
+    """What keeps ``meta`` from having the shape :func:`read_metadata`'s callers rely on, or None."""
+    if not isinstance(meta, dict):
+        return f"a JSON {type(meta).__name__} instead of an object"
+    if meta.get("format") != FORMAT:
+        return f"format = {_short(meta.get('format'))}, not {FORMAT!r}"
+    kind = meta.get("kind")
+    if kind not in ("run", "experiment"):
+        return f"kind = {_short(kind)}, not 'run' or 'experiment'"
+    chunking = meta.get("chunking")
+    if not isinstance(chunking, dict):
+        return "chunking is not an object"
+    for key in ("chunk_size", "chunks"):
+        value = chunking.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_VALUE[key]:
+            return f"chunking.{key} = {_short(value)} is not a whole number in range"
+    pattern = chunking.get("file_pattern")
+    if not isinstance(pattern, str) or not _PATTERN.match(pattern) or ("{cell" in pattern) != (kind == "experiment"):
+        return f"chunking.file_pattern = {_short(pattern)} is not a chunk file name pattern"
+    if kind == "run" and not isinstance(meta.get("config"), dict):
+        return "config (the run's settings) is not an object"
+    if kind == "experiment":
+        cells = meta.get("cells")
+        if not isinstance(cells, list) or not cells or not all(
+                isinstance(c, dict) and isinstance(c.get("config", {}), dict) for c in cells):
+            return "cells is not a list of objects"
+        if len(cells) * chunking["chunks"] > MAX_CHUNKS:
+            return f"{len(cells)} cells of {chunking['chunks']} chunks each is more than {MAX_CHUNKS:,} chunk files"
+    return None
+
+
+def check_shape(meta: Any, source: str | Path) -> dict[str, Any]:
+    """``meta`` if it is dataset metadata of the expected shape (an object of this format, its kind,
+    chunking and settings), for a valid JSON file of another shape fails clearly.
+
+    Parameters
+    ----------
+    meta : Any
+        The parsed JSON.
+    source : str or Path
+        The file it was read from, named in the error.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong with it.
+    """
+    problem = _shape_problem(meta)
+    if problem is not None:
+        raise ValueError(
+            f"{source} is not unosim dataset metadata of the expected shape ({problem}); the dataset metadata is "
+            "damaged or was not written by unosim: write the dataset again (the same command with --overwrite)."
+        )
+    return meta
 
 
 def missing_files(path: str | Path, meta: dict[str, Any] | None = None, *, table: str = "main") -> list[str]:
@@ -456,7 +527,9 @@ def _chunk_written(path: Path, first_game: int, rows: int | None) -> bool:
     try:
         info = pq.read_metadata(path)
         chunk = json.loads((info.metadata or {})[CHUNK_KEY])
-    except (OSError, KeyError, ValueError, pa.ArrowException):
+    except (OSError, KeyError, ValueError, pa.ArrowException, RecursionError):
+        return False
+    if not isinstance(chunk, dict):
         return False
     return (rows is None or info.num_rows == rows) and chunk.get("first_game") == first_game
 
@@ -485,6 +558,8 @@ def _short(value: Any) -> str:
 
 __all__ = [
     "CHUNK_KEY",
+    "MAX_CHUNKS",
+    "check_shape",
     "ChunkFile",
     "FORMAT",
     "FORMAT_VERSION",

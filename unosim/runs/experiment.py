@@ -72,7 +72,16 @@ from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rul
 from ..strategy.spec import StrategySpec
 from . import dataset
 from .options import Execution
-from .planning import Part, Plan, default_chunk_size, describe_deck, describe_strategies, existing_chunk_size, new_metadata
+from .planning import (
+    Part,
+    Plan,
+    check_chunks,
+    default_chunk_size,
+    describe_deck,
+    describe_strategies,
+    existing_chunk_size,
+    new_metadata,
+)
 from .runner import RunResult, execute
 
 ALLOWED: dict[str, str] = {
@@ -177,9 +186,11 @@ def load_experiment(path: str | Path) -> Experiment:
     """
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
     except OSError as exc:
         raise ValueError(f"cannot read the experiment file {path}: {exc.strerror or exc}.") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the experiment file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -373,7 +384,7 @@ def run_experiment(
     execution = Execution.of(execution, **options)
     target = Path(out) if out is not None else exp.out
     size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
-    chunks = -(-exp.games // size)
+    chunks = check_chunks(exp.games, size, len(exp.cells))
     pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {

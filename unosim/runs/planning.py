@@ -29,7 +29,8 @@ from ..version import __version__
 from . import dataset
 
 __all__ = [
-    "DEFAULT_CHUNK_SIZE", "SEEDING_NOTE", "Part", "Plan", "check_supported", "default_chunk_size", "describe_deck",
+    "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "check_chunks", "check_supported",
+    "default_chunk_size", "describe_deck",
     "describe_strategies", "existing_chunk_size", "new_metadata", "with_file_metadata",
 ]
 
@@ -42,9 +43,49 @@ SEEDING_NOTE = (
 )
 
 
+MAX_CHUNKS = dataset.MAX_CHUNKS
+"""The most chunk files of one run (all cells together): planning holds one small object per chunk."""
+
+
 def default_chunk_size(games: int) -> int:
-    """Games per chunk: 50,000, or an eighth of a smaller run (at least 1,000), never above ``games``."""
-    return max(1, min(games, DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK_SIZE, -(-games // 8))))
+    """Games per chunk: 50,000, or an eighth of a smaller run (at least 1,000), never above ``games``;
+    larger for a run of more than :data:`MAX_CHUNKS` chunks of 50,000."""
+    size = max(1, min(games, DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK_SIZE, -(-games // 8))))
+    return max(size, -(-games // MAX_CHUNKS))
+
+
+def check_chunks(games: int, size: int, cells: int = 1) -> int:
+    """The chunks of each cell of ``games`` games cut into chunks of ``size``, checked (before any
+    plan is built) to be at most :data:`MAX_CHUNKS` in all.
+
+    Parameters
+    ----------
+    games : int
+        Games of each cell.
+    size : int
+        Games per chunk.
+    cells : int
+        Cells (configurations) of the run.
+
+    Returns
+    -------
+    int
+        Chunks per cell.
+
+    Raises
+    ------
+    ValueError
+        For more chunks than :data:`MAX_CHUNKS`, naming the smallest chunk size allowed.
+    """
+    chunks = -(-games // size)
+    if chunks * cells > MAX_CHUNKS:
+        least = -(-games // (MAX_CHUNKS // cells)) if cells <= MAX_CHUNKS else games
+        raise ValueError(
+            f"chunk_size = {size:,} cuts {games:,} games{f' × {cells:,} cells' if cells > 1 else ''} into "
+            f"{chunks * cells:,} chunk files; a run has at most {MAX_CHUNKS:,}: give --chunk-size {least:,} or more "
+            "(or leave it unset)."
+        )
+    return chunks
 
 
 @dataclass(frozen=True)

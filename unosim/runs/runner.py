@@ -44,6 +44,7 @@ from .options import Execution
 from .planning import (
     Part,
     Plan,
+    check_chunks,
     check_supported,
     default_chunk_size,
     describe_deck,
@@ -150,7 +151,7 @@ def run(
     out = Path(out) if out is not None else None
     size = execution.chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
     size = min(size, config.games)
-    chunks = -(-config.games // size)
+    chunks = check_chunks(config.games, size)
     pattern = dataset.file_pattern(chunks)
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["config"] = config.to_dict()

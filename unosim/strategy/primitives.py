@@ -10,6 +10,8 @@ changing it).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -19,6 +21,16 @@ from ..game.kernels.blocks import ONES8, TOP_BYTE, bytes_at_most, eight_bytes, n
 
 _COLOUR = CARD_COLOUR.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.int64)
+for _table in (_COLOUR, _POINTS):
+    _table.flags.writeable = False  # shared by every strategy of the process: never changed
+del _table
+
+
+def _writable(a: NDArray[Any]) -> NDArray[Any]:
+    """``a``, or a copy where it is read-only: the compiled helpers keep the one signature they were
+    compiled for (a read-only table, e.g. :data:`CARD_SCORE_POINTS`, would compile another)."""
+    return a if a.flags.writeable else a.copy()
+
 
 
 @njit(cache=True)
@@ -83,7 +95,7 @@ def _word_scan(counts, mask, r, x):
     return -1
 
 
-_NO_TOTALS = np.zeros(0, np.int32)
+_NO_TOTALS = np.zeros(0, np.int32)  # empty: nothing in it can change
 SMALL_COUNTS_OVER = np.uint64(0xF0F0F0F0F0F0F0F0)
 """Bits of a word of eight counts that are set only where a count is outside 0–15."""
 
@@ -135,7 +147,7 @@ def sample_best(counts: NDArray, mask: NDArray[np.bool_], score: NDArray, u: NDA
     Ties are broken in proportion to ``counts`` (physical cards). ``score`` is
     one value per card type, e.g. ``CARD_POINTS``. Rows with nothing give -1.
     """
-    return _sample_best(counts, mask, np.asarray(score, np.int64), u)
+    return _sample_best(counts, mask, _writable(np.asarray(score, np.int64)), u)
 
 
 @njit(cache=True)
@@ -198,7 +210,7 @@ def sample_best_of(
     n = counts.shape[0]
     which = np.zeros(n, np.int64) if which is None else np.asarray(which, np.int64)
     bonus = np.zeros((n, 4), np.int64) if colour_bonus is None else np.asarray(colour_bonus, np.int64)
-    return _sample_best_of(counts, mask, tables, which, _COLOUR, bonus, u)
+    return _sample_best_of(counts, mask, _writable(tables), which, _writable(_COLOUR), bonus, u)
 
 
 @njit(cache=True)
@@ -234,7 +246,7 @@ def _colour_counts(hand, colour):
 
 def colour_counts(hand: NDArray) -> NDArray[np.int32]:
     """Cards of each colour (columns red, yellow, green, blue) in each hand."""
-    return _colour_counts(hand, _COLOUR)
+    return _colour_counts(hand, _writable(_COLOUR))
 
 
 @njit(cache=True)

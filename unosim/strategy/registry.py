@@ -104,3 +104,8 @@ def make(name: str, params: dict[str, Any] | None = None) -> Any:
         raise  # already names the strategy, the parameter and what to use
     except (TypeError, ValueError) as exc:
         raise ValueError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a user's constructor: any failure is reported as bad input
+        raise ValueError(
+            f"strategy {name!r} could not be made: its constructor raised {type(exc).__name__}: {exc}; fix the "
+            "strategy's __init__ or choose another strategy."
+        ) from None

@@ -159,24 +159,28 @@ class KeyLocator:
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
+        self.is_header = [False] * len(self.lines)
+        self.headers: dict[str, list[int]] = {}
+        """Each table name -> the lines (1-based) of its headers in file order: found in one pass, so
+        locating every rule of a long file takes linear time."""
+        for i, line in enumerate(self.lines):
+            m = self._HEADER.match(line)
+            if m:
+                self.is_header[i] = True
+                self.headers.setdefault(m.group(2).replace(" ", ""), []).append(i + 1)
 
     def header(self, table: str, index: int | None = None) -> int:
         """Line (1-based) of the header ``[table]`` or the ``index``-th ``[[table]]``; 0 when absent."""
-        seen = -1
-        for i, line in enumerate(self.lines):
-            m = self._HEADER.match(line)
-            if m and m.group(2).replace(" ", "") == table:
-                seen += 1
-                if index is None or seen == index:
-                    return i + 1
-        return 0
+        lines = self.headers.get(table, [])
+        at = 0 if index is None else index
+        return lines[at] if 0 <= at < len(lines) else 0
 
     def key(self, table: str, key: str, index: int | None = None) -> int:
         """Line of ``key = ...`` inside ``[table]`` (top level: ``table = ""``); the table's header when not found."""
         start = self.header(table, index) if table else 0
         pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
         for i in range(start, len(self.lines)):
-            if self._HEADER.match(self.lines[i]):
+            if self.is_header[i]:
                 break
             if pattern.match(self.lines[i]):
                 return i + 1
@@ -383,7 +387,9 @@ TOP_KEYS = ["name", "description", "play", "pile", "drawn", "colour", "bluff", "
 
 
 def parse_program(text: str, path: str = "<text>") -> RuleProgram:
-    """Read and check a rule program from TOML ``text`` (``path`` names it in errors)."""
+    """Read and check a rule program from TOML ``text`` (``path`` names it in errors; a leading
+    UTF-8 byte-order mark is dropped)."""
+    text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -499,7 +505,7 @@ def load_program(path_or_name: str | Path) -> RuleProgram:
     """
     path = resolve_path(str(path_or_name))
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleFileError(f"rule file {path} cannot be read: {exc}.") from None
     return parse_program(text, str(path_or_name))

@@ -27,6 +27,9 @@ _COLOUR = CARD_COLOUR.astype(np.int64)
 _FACE = CARD_FACE.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.int64)
 _COLOURED = CARD_COLOUR >= 0
+for _table in (_COLOUR, _FACE, _POINTS, _COLOURED):
+    _table.flags.writeable = False  # shared by every rule strategy of the process: never changed
+del _table
 SCORE_BASE = 1024
 """Each tie-break criterion's score lies in ``0 .. SCORE_BASE - 1``; criteria combine lexicographically."""
 

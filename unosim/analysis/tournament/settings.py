@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.config import RunConfig
+from ...engine.config import MAX_GAMES, RunConfig, whole_number
 from ...game.rules import RuleSet
 from ...game.table import Table
 from ...strategy.spec import StrategySpec, parse_strategies, split_top_level
@@ -113,7 +113,7 @@ def make_settings(
     match: bool = False,
     precision: float | None = None,
     max_games: int | None = None,
-    overrides: list[str] | dict[str, Any] | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
     deck: str | None = None,
     batch_size: int | None = None,
     bootstrap: int = DEFAULT_BOOTSTRAP,
@@ -126,10 +126,11 @@ def make_settings(
         For any bad value, saying what is allowed.
     """
     base = Table.build(rules, players, overrides, deck)
-    RunConfig(base.rules, players, parse_strategies("random", players), seed=seed, batch_size=batch_size,
-              match=match)  # the seed and batch size, checked as for any run
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games = {games!r}; give a whole number of games ≥ 1 (--games).")
+    players = base.players
+    checked = RunConfig(base.rules, players, parse_strategies("random", players), seed=seed, batch_size=batch_size,
+                        match=match)  # the seed and batch size, checked as for any run
+    seed, batch_size = checked.seed, checked.batch_size
+    games = whole_number("games", games, 1, MAX_GAMES, "games in all (--games)")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5):
         raise ValueError(
             f"precision = {precision!r}; give the wanted 95 % half-width of every win rate, a number "
@@ -138,8 +139,7 @@ def make_settings(
     if max_games is not None:
         if precision is None:
             raise ValueError("--max-games only applies with --precision; use --games for a fixed number of games.")
-        if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < games:
-            raise ValueError(f"max_games = {max_games!r}; give a whole number ≥ --games ({games:,}).")
+        max_games = whole_number("max_games", max_games, games, MAX_GAMES, f"at least --games ({games:,})")
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 10:
         raise ValueError(f"bootstrap = {bootstrap!r}; give a whole number of bootstrap replicates ≥ 10.")
     specs = parse_strategy_list(strategies)
