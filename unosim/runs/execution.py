@@ -8,7 +8,14 @@ backend (``backend="dask"``; ``scheduler`` is the address of a running
 scheduler, a ``distributed.Client``, or ``None`` for a local cluster). Each task
 carries the picklable :class:`~unosim.engine.config.RunConfig`; the worker resolves the
 strategies by name (the engine does that), so nothing depends on what the worker
-imported before.
+imported before. It also carries the texts of the run's rule and deck files, read when
+the run started (:mod:`unosim.game.inputs`): the worker plays those, never the files on disk.
+
+SIGTERM
+-------
+:func:`stopped_by_sigterm` (installed by the runner while a run plays) kills the loky
+worker processes at once and exits with :data:`TERMINATED_EXIT_CODE`: workers never
+linger, holding memory, after the run they served is gone.
 
 With loky the workers write their chunk files themselves; with Dask they return
 the chunk's table and this process writes it, so Dask workers on other machines
@@ -170,7 +177,13 @@ def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Tab
 
 
 def stop_workers() -> int:
-    """Kill the loky worker processes of this process's reusable executor, at once; how many there were."""
+    """Kill the loky worker processes of this process's reusable executor, at once.
+
+    Returns
+    -------
+    int
+        How many worker processes there were.
+    """
     from joblib.externals.loky import reusable_executor
 
     executor = getattr(reusable_executor, "_executor", None)
