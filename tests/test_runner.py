@@ -45,7 +45,7 @@ def test_jobs_1_and_jobs_2_give_identical_datasets(tmp_path: Path) -> None:
     assert one.table is None and two.table is None  # written to disk, not gathered
     assert rows(tmp_path / "one").equals(rows(tmp_path / "two"))
     names = sorted(p.name for p in (tmp_path / "two").iterdir())
-    assert names == ["_unosim.json"] + [f"part-{i:05d}.parquet" for i in range(8)]
+    assert names == [dataset.LOCK_FILE, "_unosim.json"] + [f"part-{i:05d}.parquet" for i in range(8)]
 
 
 def test_rows_do_not_depend_on_chunking_or_memory_mode(tmp_path: Path) -> None:
@@ -82,7 +82,8 @@ def test_metadata_describes_the_run(tmp_path: Path) -> None:
     for i in range(3):
         kv = pq.read_schema(tmp_path / "a" / f"part-{i:05d}.parquet").metadata
         assert json.loads(kv[b"unosim"]) == meta
-        assert json.loads(kv[b"unosim.chunk"]) == {"cell": None, "chunk": i, "first_game": 1000 * i, "n_games": 1000}
+        assert json.loads(kv[b"unosim.chunk"]) == {"run": dataset.run_hash(meta), "seed": 7, "cell": None, "chunk": i,
+                                                   "first_game": 1000 * i, "n_games": 1000}
     assert set(dataset.load(tmp_path / "a")["label"]) == {"x"}
 
 
@@ -105,7 +106,7 @@ def test_resume_plays_only_missing_chunks_and_ignores_temp_files(tmp_path: Path)
         dataset.load(out)
     result = run(cfg, out, jobs=1, quiet=True)  # chunk size taken from the dataset
     assert result.chunks == 6 and result.chunks_played == 3 and result.chunks_resumed == 3
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != dataset.LOCK_FILE]
     assert {name: (out / name).stat().st_mtime_ns for name in kept} == kept
     assert rows(out).equals(reference)
 
@@ -184,7 +185,7 @@ def test_kill_and_resume_gives_the_uninterrupted_dataset(tmp_path: Path) -> None
     # the chunks finished before the kill were kept as they were, not played again
     assert {name: (out / name).stat().st_mtime_ns for name in kept} == kept
     assert dataset.missing_files(out) == []
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != dataset.LOCK_FILE]
 
     cfg = RunConfig.build(players=4, games=games, seed=11)
     reference = run(cfg, tmp_path / "reference", jobs=1, chunk_size=chunk, quiet=True)

@@ -53,6 +53,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from . import inputs
+
 __all__ = [
     "CARD_COLOUR", "CARD_FACE", "CARD_KIND", "CARD_NAMES", "CARD_POINTS", "COLOUR_NAMES", "COLOURED_FACE_NAMES",
     "DECK_DIR", "DRAW_TWO", "FACES_PER_COLOUR", "IS_NUMBER", "IS_WILD", "KIND_NAMES", "N_COLOURED", "N_COLOURS",
@@ -176,14 +178,14 @@ def load_deck(name_or_path: str | Path) -> Deck:
     path = Path(name_or_path)
     if str(name_or_path) in shipped_decks():
         path = DECK_DIR / f"{name_or_path}.toml"
-    elif not path.is_file():
+    elif not (inputs.is_pinned(path) or path.is_file()):
         raise ValueError(
             f"deck {str(name_or_path)!r} is neither a shipped deck ({', '.join(shipped_decks())}) "
             "nor a readable file; pass one of those names or the path of a deck TOML file "
             "(format: see unosim/game/decks/classic.toml)."
         )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is no TOML error
+        data = tomllib.loads(inputs.read_text(path))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"deck file {path} is not valid TOML: {exc}") from None
     counts = [0] * N_TYPES

@@ -8,7 +8,14 @@ backend (``backend="dask"``; ``scheduler`` is the address of a running
 scheduler, a ``distributed.Client``, or ``None`` for a local cluster). Each task
 carries the picklable :class:`~unosim.engine.config.RunConfig`; the worker resolves the
 strategies by name (the engine does that), so nothing depends on what the worker
-imported before.
+imported before. It also carries the texts of the run's rule and deck files, read when
+the run started (:mod:`unosim.game.inputs`): the worker plays those, never the files on disk.
+
+SIGTERM
+-------
+:func:`stopped_by_sigterm` (installed by the runner while a run plays) kills the loky
+worker processes at once and exits with :data:`TERMINATED_EXIT_CODE`: workers never
+linger, holding memory, after the run they served is gone.
 
 With loky the workers write their chunk files themselves; with Dask they return
 the chunk's table and this process writes it, so Dask workers on other machines
@@ -21,6 +28,9 @@ Python API) are the chunks gathered and returned as one table.
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,11 +41,15 @@ import pyarrow as pa
 
 from ..engine import driver as engine
 from ..engine.config import RunConfig
+from ..game import inputs
 from . import dataset
 from .options import Execution
 from .planning import Part
 
-__all__ = ["compile_engine", "parallel", "play_part", "write_part"]
+__all__ = ["TERMINATED_EXIT_CODE", "compile_engine", "parallel", "play_part", "stop_workers", "stopped_by_sigterm", "write_part"]
+
+TERMINATED_EXIT_CODE = 128 + int(signal.SIGTERM)
+"""Exit code of a run stopped by SIGTERM (143, as a shell reports a process ended by it)."""
 
 DASK_CONNECT_TIMEOUT = "10s"
 """How long to try reaching a Dask scheduler."""
@@ -122,7 +136,8 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
 
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
     """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
-    table, rounds = engine.play_tables(part.config, part.first_game, part.n_games)
+    with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
+        table, rounds = engine.play_tables(part.config, part.first_game, part.n_games)
     if table.num_rows != part.n_games:
         raise RuntimeError(
             f"the engine returned {table.num_rows} rows for {part.n_games} games "
@@ -159,3 +174,53 @@ def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Tab
     return pa.Table.from_arrays(arrays + rest.columns, names=names + rest.column_names).replace_schema_metadata(
         table.schema.metadata
     )
+
+
+def stop_workers() -> int:
+    """Kill the loky worker processes of this process's reusable executor, at once.
+
+    Returns
+    -------
+    int
+        How many worker processes there were.
+    """
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is None:
+        return 0
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):
+            pass  # already gone
+    try:
+        executor.shutdown(wait=False, kill_workers=True)
+    except Exception:  # noqa: BLE001 - the workers are killed already; the executor's own clean-up may fail
+        pass
+    return len(processes)
+
+
+@contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """While the block runs, SIGTERM kills the worker processes and ends this process with
+    :data:`TERMINATED_EXIT_CODE` and a message on stderr (a no-op outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        stopped = stop_workers()
+        sys.stderr.write(
+            f"unosim: stopped by SIGTERM ({stopped} worker process{'es' if stopped != 1 else ''} killed); "
+            "the chunks already written are kept: run the same command again to resume.\n"
+        )
+        sys.stderr.flush()
+        raise SystemExit(TERMINATED_EXIT_CODE)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)

@@ -59,6 +59,7 @@ One dataset for the whole experiment (:mod:`unosim.runs.dataset`): files
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.config import RunConfig
+from ..game import inputs
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..strategy.spec import StrategySpec
 from . import dataset
@@ -81,6 +83,7 @@ from .planning import (
     describe_strategies,
     existing_chunk_size,
     new_metadata,
+    read_inputs,
 )
 from .runner import RunResult, execute
 
@@ -148,6 +151,8 @@ class Experiment:
     settings: dict[str, Any]
     cells: tuple[Cell, ...]
     source: str
+    digest: str | None = None
+    """sha256 of the file's text, when read from a file (the dataset metadata records it)."""
 
 
 class _Checker:
@@ -195,7 +200,8 @@ def load_experiment(path: str | Path) -> Experiment:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not valid TOML: {exc}.") from None
-    return parse_experiment(data, source=str(path), default_name=path.stem)
+    experiment = parse_experiment(data, source=str(path), default_name=path.stem)
+    return dataclasses.replace(experiment, digest=inputs.digest(text))
 
 
 def parse_experiment(data: dict[str, Any], *, source: str = "experiment", default_name: str = "experiment") -> Experiment:
@@ -395,7 +401,11 @@ def run_experiment(
         "source": exp.source,
         "settings": exp.settings,
     }
-    meta["cells"] = [cell.describe() for cell in exp.cells]
+    texts, meta["inputs"] = read_inputs([cell.config for cell in exp.cells])
+    if exp.digest is not None:
+        meta["inputs"][inputs.key(exp.source)] = {"kind": "experiment file", "sha256": exp.digest}
+    with inputs.pinned(dict(texts)):
+        meta["cells"] = [cell.describe() for cell in exp.cells]
     parts = []
     for cell in exp.cells:
         columns: tuple[tuple[str, Any], ...] = (("cell", cell.cell), ("rules", cell.preset), ("players", cell.players))
@@ -405,7 +415,7 @@ def run_experiment(
             first = i * size
             name = pattern.format(cell=cell.cell, chunk=i)
             parts.append(Part(cell.config, cell.cell, i, first, min(size, exp.games - first), name, columns))
-    plan = Plan(json.loads(json.dumps(meta)), tuple(parts), f"{exp.name} · {len(exp.cells)} cells")
+    plan = Plan(json.loads(json.dumps(meta)), tuple(parts), f"{exp.name} · {len(exp.cells)} cells", texts)
     return execute(plan, target, execution)
 
 

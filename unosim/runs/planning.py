@@ -16,6 +16,8 @@ metadata only to name the files.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import importlib.util
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.config import RunConfig
+from ..game import inputs
+from ..game.cards import shipped_decks
 from ..game.encoding import check_supported as check_rules
 from ..strategy.spec import StrategySpec
 from ..version import __version__
@@ -30,8 +34,8 @@ from . import dataset
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "check_chunks", "check_supported",
-    "default_chunk_size", "describe_deck",
-    "describe_strategies", "existing_chunk_size", "new_metadata", "with_file_metadata",
+    "default_chunk_size", "describe_deck", "describe_strategies", "existing_chunk_size", "new_metadata", "read_inputs",
+    "with_file_metadata",
 ]
 
 DEFAULT_CHUNK_SIZE = 50_000
@@ -100,11 +104,15 @@ class Part:
     filename: str
     columns: tuple[tuple[str, Any], ...] = ()
     file_metadata: tuple[tuple[bytes, bytes], ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()
+    """The input files' texts read when the run started (:mod:`unosim.game.inputs`): the worker
+    plays with these, never with the files on disk."""
 
     @property
     def file(self) -> dataset.ChunkFile:
-        """The chunk file(s) this part writes, as the dataset checks them."""
-        return dataset.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match)
+        """The chunk file(s) this part writes, as the dataset checks them (after :func:`with_file_metadata`)."""
+        chunk = json.loads(dict(self.file_metadata).get(dataset.CHUNK_KEY, b"{}"))
+        return dataset.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match, chunk)
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,8 @@ class Plan:
     meta: dict[str, Any]
     parts: tuple[Part, ...]
     description: str = "simulate"
+    inputs: tuple[tuple[str, str], ...] = ()
+    """The input files' texts (:func:`read_inputs`), pinned while the run plays."""
 
 
 def new_metadata(kind: str, *, chunk_size: int, chunks: int, pattern: str) -> dict[str, Any]:
@@ -141,6 +151,80 @@ def describe_strategies(config: RunConfig | Sequence[StrategySpec]) -> dict[str,
 
     specs = config.strategies if isinstance(config, RunConfig) else config
     return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in specs}
+
+
+def read_inputs(configs: Sequence[RunConfig]) -> tuple[
+    tuple[tuple[str, str], ...], dict[str, dict[str, str]]
+]:
+    """Read, once, every input file the runs ``configs`` name, and describe them for the metadata.
+
+    Parameters
+    ----------
+    configs : sequence of RunConfig
+        The runs (cells) of one dataset.
+
+    Returns
+    -------
+    texts : tuple of (str, str)
+        File (:func:`unosim.game.inputs.key`) to its text, for the rule and deck files: the run
+        plays these texts (:func:`unosim.game.inputs.pinned`), the workers receive them.
+    described : dict
+        File to ``{"kind", "sha256"}`` (a strategy module also its ``module``), the metadata's
+        ``inputs``: resume refuses a file whose text changed.
+
+    Raises
+    ------
+    ValueError
+        For a file that cannot be read, naming it.
+    """
+    from ..strategy.registry import REGISTRY, TUNED_PREFIX
+    from ..strategy.rule_language import SHIPPED_DIR, resolve_path
+
+    texts: dict[str, str] = {}
+    described: dict[str, dict[str, str]] = {}
+
+    def read(kind: str, path: str | Path) -> None:
+        name = inputs.key(path)
+        if name in texts:
+            return
+        try:
+            text = Path(name).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read the {kind} {name}: {exc}; give a readable UTF-8 file.") from None
+        texts[name] = text
+        described[name] = {"kind": kind, "sha256": inputs.digest(text)}
+
+    shipped_rules = Path(SHIPPED_DIR).resolve()
+    for config in configs:
+        if config.rules.deck not in shipped_decks():
+            read("deck file", config.rules.deck)
+        for spec in config.strategies:
+            if spec.name == "rules":
+                path = resolve_path(str(dict(spec.params).get("path", "greedy"))).resolve()
+                if not path.is_relative_to(shipped_rules):
+                    read("rule file", path)
+                continue
+            target = REGISTRY.get(spec.name, spec.name)
+            module = target.partition(":")[0]
+            if ":" not in target or target.startswith(TUNED_PREFIX) or module.split(".")[0] == "unosim":
+                continue
+            source = _module_source(module)
+            if source is not None and inputs.key(source) not in described:
+                data = Path(source).read_bytes()
+                described[inputs.key(source)] = {
+                    "kind": "strategy module", "module": module, "sha256": hashlib.sha256(data).hexdigest(),
+                }
+    return tuple(sorted(texts.items())), dict(sorted(described.items()))
+
+
+def _module_source(module: str) -> str | None:
+    """The source file of an importable module, if it has one."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    origin = spec.origin if spec is not None else None
+    return origin if origin and origin.endswith(".py") and Path(origin).is_file() else None
 
 
 def existing_chunk_size(out: Path | None) -> int | None:
@@ -171,14 +255,23 @@ def check_supported(parts: tuple[Part, ...]) -> None:
             ) from None
 
 
-def with_file_metadata(part: Part, meta: dict[str, Any]) -> Part:
-    """Attach the key-value metadata the chunk's parquet file carries."""
+def with_file_metadata(part: Part, meta: dict[str, Any], texts: tuple[tuple[str, str], ...] = ()) -> Part:
+    """Attach the key-value metadata the chunk's parquet file carries (and the input texts its worker plays).
+
+    Besides the dataset metadata, the file's ``unosim.chunk`` entry names the run it belongs to
+    (``run``: :func:`unosim.runs.dataset.run_hash` of the dataset metadata), its seed, cell and chunk
+    index and its games: a chunk of another run, or of another place in this one, is refused.
+    """
     file_meta = meta
     if part.cell is not None:
         file_meta = {**meta, "cells": [meta["cells"][part.cell]]}
-    chunk = {"cell": part.cell, "chunk": part.chunk, "first_game": part.first_game, "n_games": part.n_games}
+    chunk = {
+        "run": dataset.run_hash(meta), "seed": part.config.seed, "cell": part.cell, "chunk": part.chunk,
+        "first_game": part.first_game, "n_games": part.n_games,
+    }
     return replace(
         part,
+        inputs=texts,
         file_metadata=(
             (dataset.METADATA_KEY, dataset.to_json(file_meta).encode()),
             (dataset.CHUNK_KEY, json.dumps(chunk).encode()),

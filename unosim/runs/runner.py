@@ -21,15 +21,33 @@ Resume
 ------
 The dataset metadata (:mod:`unosim.runs.dataset`) is written before the first
 chunk. Started again with the same settings, a run plays only the chunks whose
-file is missing (temporary files of interrupted writes are deleted, never read).
-A directory holding a dataset made with other settings is refused unless
-``overwrite=True``; a directory holding other files is always refused.
+file is missing or fails its checks — another run's, damaged, or not reading
+cleanly (:func:`unosim.runs.dataset.check_chunks`); it names those it plays
+again. Temporary files of interrupted writes are deleted, never read.
+A directory holding a dataset made with other settings, or with an input file
+that changed since, is refused unless ``overwrite=True``; a directory holding
+other files is always refused; a directory another run is writing is refused
+at once (:func:`unosim.runs.dataset.locked`).
+
+Inputs
+------
+The rule files and deck files of a run are read once, when it starts
+(:func:`unosim.runs.planning.read_inputs`): their hashes go into the metadata,
+their texts to every worker with its chunk, so a file edited mid-run changes
+nothing of the run.
+
+SIGTERM
+-------
+While a run plays, SIGTERM to this process kills its worker processes and
+ends the run with exit code 143 and a message (the chunks written are kept;
+running the same command again resumes).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +56,9 @@ import joblib
 import pyarrow as pa
 
 from ..engine.config import RunConfig
+from ..game import inputs
 from . import dataset, progress
-from .execution import compile_engine, parallel, play_part, write_part
+from .execution import compile_engine, parallel, play_part, stopped_by_sigterm, write_part
 from .options import Execution
 from .planning import (
     Part,
@@ -51,6 +70,7 @@ from .planning import (
     describe_strategies,
     existing_chunk_size,
     new_metadata,
+    read_inputs,
     with_file_metadata,
 )
 
@@ -154,9 +174,11 @@ def run(
     chunks = check_chunks(config.games, size)
     pattern = dataset.file_pattern(chunks)
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
+    texts, meta["inputs"] = read_inputs([config])
     meta["config"] = config.to_dict()
-    meta["deck"] = describe_deck(config)
-    meta["strategy_params"] = describe_strategies(config)
+    with inputs.pinned(dict(texts)):
+        meta["deck"] = describe_deck(config)
+        meta["strategy_params"] = describe_strategies(config)
     meta["extra_columns"] = {k: v.as_py() if isinstance(v, pa.Scalar) else v for k, v in (extra_columns or {}).items()}
     columns = tuple((extra_columns or {}).items())
     parts = tuple(
@@ -164,13 +186,28 @@ def run(
         for i in range(chunks)
     )
     description = f"{config.rules.name} · {config.players} players"
-    plan = Plan(json.loads(json.dumps(meta)), parts, description)
+    plan = Plan(json.loads(json.dumps(meta)), parts, description, texts)
     return execute(plan, out, execution)
 
 
 def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
-    """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them)."""
+    """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them).
+
+    ``out`` is locked (:func:`unosim.runs.dataset.locked`) and the input texts of ``plan`` pinned
+    (:func:`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
+    (:func:`unosim.runs.execution.stopped_by_sigterm`).
+    """
     check_supported(plan.parts)
+    with ExitStack() as stack:
+        stack.enter_context(stopped_by_sigterm())
+        stack.enter_context(inputs.pinned(dict(plan.inputs)))
+        if out is not None:
+            dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)  # refuse before creating anything
+            stack.enter_context(dataset.locked(out))
+        return _execute(plan, out, execution)
+
+
+def _execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     started = time.perf_counter()
     console = progress.console(execution.quiet)
     meta, clear = plan.meta, False
@@ -178,17 +215,28 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
         meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
     with parallel(execution, console) as (n_jobs, write_in_workers):
         done: set[str] = set()
+        rejected: dict[str, str] = {}
+        every = [with_file_metadata(p, meta, plan.inputs) for p in plan.parts]
         if out is not None:
             dataset.prepare_directory(out, meta, clear=clear)
-            done = dataset.finished_files(out, (p.file for p in plan.parts))
-        parts = [with_file_metadata(p, meta) for p in plan.parts if p.filename not in done]
+            done, rejected = dataset.check_chunks(out, (p.file for p in every))
+        parts = [p for p in every if p.filename not in done]
         compile_engine([p.config for p in parts], console)
-        if done and console is not None:
+        if (done or rejected) and console is not None:
             console.print(
                 f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "
                 f"{len(parts)} to play",
                 markup=False,
                 highlight=False,
+            )
+        if rejected and console is not None:
+            shown = "; ".join(f"{name} {why}" for name, why in list(rejected.items())[:5])
+            more = f"; and {len(rejected) - 5} more" if len(rejected) > 5 else ""
+            console.print(
+                f"playing again {len(rejected)} chunk file(s) that fail their checks: {shown}{more}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
             )
         total = sum(p.n_games for p in plan.parts)
         tables: dict[str, tuple[pa.Table, pa.Table | None]] = {}

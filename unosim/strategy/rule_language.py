@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..game import inputs
 from ..game.cards import CARD_COLOUR, CARD_FACE, CARD_KIND, COLOUR_NAMES, COLOURED_FACE_NAMES, KIND_NAMES, N_TYPES
 from ..strategies import RULES_DIR
 
@@ -484,7 +485,7 @@ def shipped_rule_files() -> list[str]:
 def resolve_path(path_or_name: str) -> Path:
     """The file of a rule strategy: an existing path, or a shipped name (``wild-saver``)."""
     path = Path(path_or_name)
-    if path.is_file():
+    if inputs.is_pinned(path) or path.is_file():
         return path
     shipped = SHIPPED_DIR / f"{path_or_name}.toml"
     if "/" not in str(path_or_name) and shipped.is_file():
@@ -505,7 +506,7 @@ def load_program(path_or_name: str | Path) -> RuleProgram:
     """
     path = resolve_path(str(path_or_name))
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
+        text = inputs.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleFileError(f"rule file {path} cannot be read: {exc}.") from None
     return parse_program(text, str(path_or_name))
