@@ -1,7 +1,7 @@
 """The ``unosim`` command line (Typer).
 
 Commands: ``simulate`` (one run), ``run`` (an experiment file), ``replay`` (a narrated
-game), ``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
+game), ``view`` (a game as an HTML viewer), ``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
 ``check`` (a strategy's conformance), ``try`` (a rule-strategy file against a field),
 ``study`` (the default study), ``report`` (plots and report of a dataset), ``compare``
 (rule sets on the same deals), ``cardvalue-swap`` (card values by experiment) and
@@ -283,6 +283,49 @@ def replay(
         )
         if not same:
             raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------- view
+@app.command()
+@user_errors()
+def view(
+    run_dir: Annotated[
+        Path | None, typer.Option("--run", help="A dataset (a run, an experiment or a tournament): view one of its games.",
+                                  show_default=False)
+    ] = None,
+    game: Annotated[int, typer.Option("--game", help="Game index to view.")] = 0,
+    cell: Annotated[
+        int | None, typer.Option("--cell", help="Cell of an experiment or tournament dataset (with --run).", show_default=False)
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
+    strategies: Annotated[str, typer.Option("--strategies", help="Strategies (without --run).")] = "random",
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
+    ] = None,
+    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Show only this seat's hand (a player's view); default: every hand.",
+                                 show_default=False)
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="HTML file to write (default: game-N.html).", show_default=False)] = None,
+) -> None:
+    """Write one game as a self-contained HTML viewer: step through every move, offline."""
+    from .engine.config import RunConfig
+    from .reports.viewer import load_game, write_viewer
+
+    row = None
+    if run_dir is not None:
+        config, row = load_game(run_dir, game, cell)
+    else:
+        if cell is not None:
+            raise ValueError("--cell chooses a cell of a dataset; give the dataset with --run.")
+        config = RunConfig.build(
+            rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=game + 1
+        )
+    path = write_viewer(config, game, out if out is not None else Path(f"game-{game}.html"), row=row, seat=seat)
+    out_console.print(f"wrote {path}", highlight=False)
 
 
 # ---------------------------------------------------------------- bench
