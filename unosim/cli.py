@@ -1,7 +1,8 @@
 """The ``unosim`` command line (Typer).
 
 Commands: ``simulate`` (one run), ``run`` (an experiment file), ``replay`` (a narrated
-game), ``view`` (a game as an HTML viewer), ``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
+game), ``view`` (a game as an HTML viewer), ``play`` (a game against the strategies),
+``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
 ``check`` (a strategy's conformance), ``try`` (a rule-strategy file against a field),
 ``study`` (the default study), ``report`` (plots and report of a dataset), ``compare``
 (rule sets on the same deals), ``cardvalue-swap`` (card values by experiment) and
@@ -326,6 +327,33 @@ def view(
         )
     path = write_viewer(config, game, out if out is not None else Path(f"game-{game}.html"), row=row, seat=seat)
     out_console.print(f"wrote {path}", highlight=False)
+
+
+# ---------------------------------------------------------------- play
+@app.command()
+@user_errors()
+def play(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, you included.")] = 4,
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="The other seats' strategies: one for all, or one per seat (yours is ignored).")
+    ] = "greedy",
+    seat: Annotated[int, typer.Option("--seat", help="Your seat.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deal.")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE.", show_default=False)] = None,
+    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file.", show_default=False)] = None,
+    window: Annotated[
+        float, typer.Option("--window", help="Seconds a jump-in or UNO catch stays open (0: wait for your answer).")
+    ] = 10.0,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory to write the game to (default runs/play-SEED).",
+                                            show_default=False)] = None,
+) -> None:
+    """Play one game against the strategies in the terminal; it is written as a run that view and replay show."""
+    from .engine.config import RunConfig
+    from .play import play_game
+
+    config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=1)
+    play_game(config, seat, out if out is not None else Path("runs") / f"play-{seed}", window=window, console=out_console)
 
 
 # ---------------------------------------------------------------- bench
