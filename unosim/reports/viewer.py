@@ -305,6 +305,11 @@ def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[
     return config, rows[0]
 
 
+def _label(spec: str) -> str:
+    """A seat's strategy as the page names it: a person's seat without its recorded answers."""
+    return "person" if spec.split("(")[0].endswith(":PersonStrategy") else spec
+
+
 def _player_view(steps: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     """The steps as seat ``seat`` saw them: other hands as card counts, their draws and reasons hidden."""
     out = []
@@ -344,13 +349,16 @@ def render_viewer(trace: GameTrace, row: dict[str, Any] | None = None, *, seat: 
         raise ValueError(f"--seat {seat} is not a seat of this game; seats are 0 to {cfg.players - 1}.")
     steps = game_steps(trace)
     check_final(steps, row if row is not None else trace.record)
+    for spec in {str(s) for s in cfg.strategies if _label(str(s)) != str(s)}:
+        for step in steps:
+            step["text"] = step["text"].replace(spec, _label(spec))
     if seat is not None:
         steps = _player_view(steps, seat)
     data = {
         "title": title or f"Game {trace.game} · {cfg.rules.name} · {cfg.players} players · seed {cfg.seed}",
         "players": cfg.players,
         "seat": seat,
-        "strategies": [str(s) for s in cfg.strategies],
+        "strategies": [_label(str(s)) for s in cfg.strategies],
         "card_names": list(CARD_NAMES),
         "colour_names": list(COLOUR_NAMES),
         "record": {k: v for k, v in (row or trace.record).items() if k != "opening_hand"},
