@@ -38,7 +38,7 @@ from .game.kernels import layout as L
 from .strategies.person import PersonStrategy, encode
 from .strategy.spec import StrategySpec
 
-__all__ = ["PERSON", "PlayResult", "TerminalSeat", "play_game"]
+__all__ = ["PERSON", "PlayResult", "TerminalSeat", "play_and_write", "play_game", "public_lines", "summary"]
 
 PERSON = "unosim.strategies.person:PersonStrategy"
 """The strategy entry point of a person's seat."""
@@ -53,6 +53,33 @@ class Quit(Exception):
 
 def _card(c: int) -> Text:
     return Text(CARD_NAMES[c], style=_STYLE[int(CARD_COLOUR[c]) if c < N_COLOURED else -1])
+
+
+def public_lines(config: RunConfig, seat: int, run: Any, shown: int) -> tuple[list[str], int]:
+    """The narration of the events of ``run`` from event ``shown`` on, as ``seat`` may see it.
+
+    Others' opening hands, drawn and kept cards are left out. Returns the lines and the number of events told.
+    """
+    if run is None or not run.events:
+        return [], shown
+    events = np.concatenate(run.events)
+    if len(events) <= shown:
+        return [], shown
+    names = [f"seat {p} ({s})" for p, s in enumerate(config.strategies)]
+    trace = GameTrace(config, 0, events, run.buffers.opening[0], {})
+    lines = []
+    for i, line, _ in trace.narrate_events():
+        if i < shown:
+            continue
+        _, ev, who, _card, a, _b = (int(x) for x in events[i])
+        if who != seat and ev == L.EV_DEAL:
+            continue
+        if who != seat and ev == L.EV_DRAW:
+            line = f"  {names[who]} draws a card ({L.REASON_NAMES[a]})."
+        elif who != seat and ev == L.EV_KEEP:
+            line = f"  {names[who]} keeps the drawn card."
+        lines.append(line.replace(names[seat], f"seat {seat} (you)"))
+    return lines, len(events)
 
 
 @dataclass
@@ -91,25 +118,9 @@ class TerminalSeat:
     # ------------------------------------------------------------ what happened
     def tell(self) -> None:
         """Print the events since the last call, as the person may see them."""
-        if self.run is None or not self.run.events:
-            return
-        events = np.concatenate(self.run.events)
-        if len(events) <= self.shown:
-            return
-        trace = GameTrace(self.config, 0, events, self.run.buffers.opening[0], {})
-        for i, line, _ in trace.narrate_events():
-            if i < self.shown:
-                continue
-            _, ev, who, card, a, _b = (int(x) for x in events[i])
-            if who != self.seat and ev == L.EV_DEAL:
-                continue
-            if who != self.seat and ev == L.EV_DRAW:
-                line = f"  {self.names[who]} draws a card ({L.REASON_NAMES[a]})."
-            elif who != self.seat and ev == L.EV_KEEP:
-                line = f"  {self.names[who]} keeps the drawn card."
-            self.console.print(line.replace(f"seat {self.seat} ({self.config.strategies[self.seat]})", f"seat {self.seat} (you)"),
-                               highlight=False, markup=False)
-        self.shown = len(events)
+        lines, self.shown = public_lines(self.config, self.seat, self.run, self.shown)
+        for line in lines:
+            self.console.print(line, highlight=False, markup=False)
 
     def table(self, obs: Any, r: int) -> None:
         """Print the table and the person's hand."""
@@ -235,12 +246,64 @@ def play_game(
     -------
     PlayResult
     """
+    console = console or Console()
+    stdin = stdin or sys.stdin
+    terminal: TerminalSeat | None = None
+
+    def attach(live: RunConfig, game: Any) -> Any:
+        nonlocal terminal
+        terminal = TerminalSeat(live, seat, window, console, stdin)
+        terminal.run = game
+        console.print(f"{config.rules.name} rules, {config.players} players, seed {config.seed}: you are seat {seat}. "
+                      "Ctrl-C ends the game.", highlight=False)
+        return terminal
+
+    result = play_and_write(config, seat, out, attach, (KeyboardInterrupt, Quit), lambda: terminal.tell() if terminal else None)
+    if result.interrupted:
+        console.print(f"\nYou left after {result.answers} decisions; the rest of the game is played by the seat's defaults.",
+                      highlight=False)
+    console.print(summary(result, seat, config), highlight=False)
+    console.print(f"The game is written to {out}; watch it with: unosim view --run {out} --game 0", highlight=False, soft_wrap=True)
+    return result
+
+
+def summary(result: PlayResult, seat: int, config: RunConfig) -> str:
+    """One line on how the game ended."""
+    row = result.row
+    winner = row["winner"]
+    who = "nobody (truncated)" if winner is None else ("you!" if winner == seat else f"seat {winner} ({config.strategies[winner]})")
+    return (f"Winner: {who} · turns {row['turns']} · cards played {row['cards_played']} · "
+            f"your points left {row['hand_points'][seat]}")
+
+
+def play_and_write(
+    config: RunConfig, seat: int, out: str | Path, attach: Any, stops: tuple[type[BaseException], ...], after: Any = None,
+) -> PlayResult:
+    """Play game 0 of ``config`` with ``attach(live_config, run)``'s callback at ``seat``, then write it as a run.
+
+    Parameters
+    ----------
+    config : RunConfig
+        The game (the person's seat is replaced by a :class:`PersonStrategy`).
+    seat : int
+        The person's seat.
+    out : str or Path
+        The run directory to write (replaced if it exists).
+    attach : callable
+        ``attach(live_config, run) -> ask``: the callback that answers the person's decisions.
+    stops : tuple of exception types
+        Exceptions that end the game early (Ctrl-C, a closed input, a page that left).
+    after : callable, optional
+        Called once the game is over (before it is written).
+
+    Returns
+    -------
+    PlayResult
+    """
     from .engine.records import records_table
     from .runs.dataset import read_table
     from .runs.runner import run
 
-    console = console or Console()
-    stdin = stdin or sys.stdin
     if not 0 <= seat < config.players:
         raise ValueError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
     if config.match:
@@ -250,32 +313,22 @@ def play_game(
     live = RunConfig(rules=config.rules, players=config.players, strategies=tuple(specs), seed=config.seed, games=1)
     engine = Engine(live, batch_size=1, trace=True)
     person = next(s for s in engine.strategies if isinstance(s, PersonStrategy))
-    terminal = TerminalSeat(live, seat, window, console, stdin)
-    person.ask = terminal
     game = engine.start(0, 1)
-    terminal.run = game
+    person.ask = attach(live, game)
     interrupted = False
     live_row: dict[str, Any] | None = None
-    console.print(f"{config.rules.name} rules, {config.players} players, seed {config.seed}: you are seat {seat}. "
-                  "Ctrl-C ends the game.", highlight=False)
     try:
         while game.step():
             pass
         live_row = records_table(live, game.finish()).to_pylist()[0]
-        terminal.tell()
-    except (KeyboardInterrupt, Quit):
+    except stops:
         interrupted = True
-        console.print(f"\nYou left after {person.answered} decisions; the rest of the game is played by the seat's defaults.",
-                      highlight=False)
+    if after is not None:
+        after()
     specs[seat] = StrategySpec(PERSON, (("answers", encode(person.recorded)),))
     final = RunConfig(rules=config.rules, players=config.players, strategies=tuple(specs), seed=config.seed, games=1)
     run(final, out, jobs=1, quiet=True, overwrite=True)
     row = read_table(out).to_pylist()[0]
     if live_row is not None and any(live_row[k] != row[k] for k in ("winner", "turns", "cards_played", "cards_drawn", "hand_points")):
         raise RuntimeError(f"the game written to {out} differs from the game played; please report this as a bug.")
-    winner = row["winner"]
-    console.print(f"Winner: {'nobody (truncated)' if winner is None else ('you!' if winner == seat else terminal.names[winner])} · "
-                  f"turns {row['turns']} · cards played {row['cards_played']} · your points left {row['hand_points'][seat]}",
-                  highlight=False)
-    console.print(f"The game is written to {out}; watch it with: unosim view --run {out} --game 0", highlight=False, soft_wrap=True)
     return PlayResult(Path(out), row, len(person.recorded), interrupted)
