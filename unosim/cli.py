@@ -347,13 +347,24 @@ def play(
     ] = 10.0,
     out: Annotated[Path | None, typer.Option("--out", help="Run directory to write the game to (default runs/play-SEED).",
                                             show_default=False)] = None,
+    browser: Annotated[bool, typer.Option("--browser", help="Play in a page served on this machine instead of the terminal.")] = False,
+    port: Annotated[int, typer.Option("--port", help="With --browser: the local port (0: any free one).")] = 0,
+    open_page: Annotated[bool, typer.Option("--open/--no-open", help="With --browser: open the page in the default browser.")] = True,
 ) -> None:
-    """Play one game against the strategies in the terminal; it is written as a run that view and replay show."""
+    """Play one game against the strategies in the terminal (or a page); it is written as a run that view and replay show."""
     from .engine.config import RunConfig
-    from .play import play_game
 
     config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=1)
-    play_game(config, seat, out if out is not None else Path("runs") / f"play-{seed}", window=window, console=out_console)
+    target = out if out is not None else Path("runs") / f"play-{seed}"
+    if browser:
+        from .play_web import serve_game
+
+        serve_game(config, seat, target, port=port, window=window, open_browser=open_page,
+                   announce=lambda text: out_console.print(text, highlight=False, soft_wrap=True))
+        return
+    from .play import play_game
+
+    play_game(config, seat, target, window=window, console=out_console)
 
 
 # ---------------------------------------------------------------- bench
