@@ -357,12 +357,12 @@ def play(
     config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=1)
     target = out if out is not None else Path("runs") / f"play-{seed}"
     if browser:
-        from .play_web import serve_game
+        from .play.web import serve_game
 
         serve_game(config, seat, target, port=port, window=window, open_browser=open_page,
                    announce=lambda text: out_console.print(text, highlight=False, soft_wrap=True))
         return
-    from .play import play_game
+    from .play.terminal import play_game
 
     play_game(config, seat, target, window=window, console=out_console)
 

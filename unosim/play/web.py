@@ -16,7 +16,7 @@ library's) lets a page ask what is going on and send the person's answers:
 ===============  ============================================================
 
 The game is written as a run exactly as the terminal game is
-(:func:`unosim.play.play_and_write`); stopping the server (Ctrl-C) ends the game
+(:func:`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C) ends the game
 and keeps what was played.
 """
 
@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from .engine.config import RunConfig
-from .game.cards import CARD_NAMES, COLOUR_NAMES, WILD_DRAW_FOUR
-from .game.kernels import layout as L
-from .play import PlayResult, play_and_write, public_lines, summary
+from ..engine.config import RunConfig
+from ..game.cards import CARD_NAMES, COLOUR_NAMES, WILD_DRAW_FOUR
+from ..game.kernels import layout as L
+from .terminal import PlayResult, play_and_write, public_lines, summary
 
 __all__ = ["BrowserSeat", "Left", "choices", "serve_game"]
 
@@ -235,8 +235,8 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
     """
     import jinja2
 
-    from .reports.viewer import write_viewer
-    from .runs.dataset import read_metadata
+    from ..reports.viewer import write_viewer
+    from ..runs.dataset import read_metadata
 
     person = BrowserSeat(config, seat, window)
     viewer: dict[str, str] = {}

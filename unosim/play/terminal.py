@@ -30,13 +30,13 @@ import numpy as np
 from rich.console import Console
 from rich.text import Text
 
-from .engine.config import RunConfig
-from .engine.driver import Engine
-from .engine.trace import GameTrace
-from .game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
-from .game.kernels import layout as L
-from .strategies.person import PersonStrategy, encode
-from .strategy.spec import StrategySpec
+from ..engine.config import RunConfig
+from ..engine.driver import Engine
+from ..engine.trace import GameTrace
+from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from ..game.kernels import layout as L
+from ..strategies.person import PersonStrategy, encode
+from ..strategy.spec import StrategySpec
 
 __all__ = ["PERSON", "PlayResult", "TerminalSeat", "play_and_write", "play_game", "public_lines", "summary"]
 
@@ -300,9 +300,9 @@ def play_and_write(
     -------
     PlayResult
     """
-    from .engine.records import records_table
-    from .runs.dataset import read_table
-    from .runs.runner import run
+    from ..engine.records import records_table
+    from ..runs.dataset import read_table
+    from ..runs.runner import run
 
     if not 0 <= seat < config.players:
         raise ValueError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
