@@ -1,5 +1,5 @@
-"""The game viewer in a real browser: headless Chromium steps through every move of a game
-and the page's drawn table is checked against the referee's reading of the trace at every step.
+"""The game viewer in a real browser: headless Chromium steps through every move of a game of
+each preset and the page's drawn table is checked against the referee's reading of the trace at every step.
 
 Screenshots of the first and the last state are kept in the test's temporary directory
 (pytest's ``tmp_path``, under ``pytest --basetemp DIR`` to keep them in a chosen place).
@@ -154,10 +154,11 @@ def test_party_game_of_16_with_jump_ins_and_pile_ups(browser, tmp_path: Path) ->
     assert browser.execute_script(READ_PAGE)["step"] == got["steps"] - 1
 
 
-def test_classic_game_with_challenges(browser, tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["classic", "classic-house"])
+def test_classic_game_with_challenges(browser, tmp_path: Path, rules: str) -> None:
     from selenium.webdriver.common.by import By
 
-    run = write_run(tmp_path, "classic", 4, ["wd4_challenge=true"], "bluffer", seed=2)
+    run = write_run(tmp_path, rules, 4, ["wd4_challenge=true"], "bluffer", seed=2)
     games = unosim.load(run)
     game = int(games.sort_values("challenges", ascending=False)["game"].iloc[0])
     got = step_through(browser, tmp_path, run, game)
