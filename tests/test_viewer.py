@@ -113,3 +113,19 @@ def test_view_of_an_experiment_cell_and_refusals(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--cell" in result.output
     result = runner.invoke(app, ["view", "--rules", "classic", "--seat", "7", "--out", str(tmp_path / "x.html")])
     assert result.exit_code == 2 and "not a seat" in result.output
+
+
+def test_view_of_a_tournament_cell(tmp_path: Path) -> None:
+    out = tmp_path / "tour"
+    result = runner.invoke(app, ["tournament", "--strategies", "random,greedy", "--rules", "party", "--players", "4", "--games", "40",
+                                 "--seed", "1", "--out", str(out), "--jobs", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    page = tmp_path / "t.html"
+    result = runner.invoke(app, ["view", "--run", str(out), "--cell", "1", "--game", "3", "--out", str(page)])
+    assert result.exit_code == 0, result.output
+    import unosim
+
+    row = unosim.load(out).query("cell == 1 and game == 3").iloc[0]
+    last = embedded(page.read_text())["steps"][-1]
+    assert last["turns"] == row["turns"] and last["winner"] == row["winner"]
+    assert list(embedded(page.read_text())["strategies"]) == list(row["strategies"])
