@@ -73,7 +73,7 @@ LAYERS = (
     ("runs", ("unosim.runs",)),
     ("analysis", ("unosim.analysis",)),
     ("reports", ("unosim.reports",)),
-    ("faces", ("unosim", "unosim.api", "unosim.cli", "unosim.__main__")),
+    ("faces", ("unosim", "unosim.api", "unosim.cli", "unosim.play", "unosim.__main__")),
 )
 
 

@@ -1,7 +1,8 @@
 """The ``unosim`` command line (Typer).
 
 Commands: ``simulate`` (one run), ``run`` (an experiment file), ``replay`` (a narrated
-game), ``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
+game), ``view`` (a game as an HTML viewer), ``play`` (a game against the strategies),
+``bench`` (games per second), ``tournament`` (seat-fair strategy tournaments),
 ``check`` (a strategy's conformance), ``try`` (a rule-strategy file against a field),
 ``study`` (the default study), ``report`` (plots and report of a dataset), ``compare``
 (rule sets on the same deals), ``cardvalue-swap`` (card values by experiment) and
@@ -387,6 +388,87 @@ def replay(
         )
         if not same:
             raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------- view
+@app.command()
+@user_errors()
+def view(
+    run_dir: Annotated[
+        Path | None, typer.Option("--run", help="A dataset (a run, an experiment or a tournament): view one of its games.",
+                                  show_default=False)
+    ] = None,
+    game: Annotated[int, typer.Option("--game", help="Game index to view.")] = 0,
+    cell: Annotated[
+        int | None, typer.Option("--cell", help="Cell of an experiment or tournament dataset (with --run).", show_default=False)
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
+    strategies: Annotated[str, typer.Option("--strategies", help="Strategies (without --run).")] = "random",
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
+    ] = None,
+    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Show only this seat's hand (a player's view); default: every hand.",
+                                 show_default=False)
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="HTML file to write (default: game-N.html).", show_default=False)] = None,
+) -> None:
+    """Write one game as a self-contained HTML viewer: step through every move, offline."""
+    from .engine.config import RunConfig
+    from .reports.viewer import load_game, write_viewer
+
+    row = None
+    if run_dir is not None:
+        config, row = load_game(run_dir, game, cell)
+    else:
+        if cell is not None:
+            raise ValueError("--cell chooses a cell of a dataset; give the dataset with --run.")
+        config = RunConfig.build(
+            rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=game + 1
+        )
+    path = write_viewer(config, game, out if out is not None else Path(f"game-{game}.html"), row=row, seat=seat)
+    out_console.print(f"wrote {path}", highlight=False)
+
+
+# ---------------------------------------------------------------- play
+@app.command()
+@user_errors()
+def play(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, you included.")] = 4,
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="The other seats' strategies: one for all, or one per seat (yours is ignored).")
+    ] = "greedy",
+    seat: Annotated[int, typer.Option("--seat", help="Your seat.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deal.")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE.", show_default=False)] = None,
+    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file.", show_default=False)] = None,
+    window: Annotated[
+        float, typer.Option("--window", help="Seconds a jump-in or UNO catch stays open (0: wait for your answer).")
+    ] = 10.0,
+    out: Annotated[Path | None, typer.Option("--out", help="Run directory to write the game to (default runs/play-SEED).",
+                                            show_default=False)] = None,
+    browser: Annotated[bool, typer.Option("--browser", help="Play in a page served on this machine instead of the terminal.")] = False,
+    port: Annotated[int, typer.Option("--port", help="With --browser: the local port (0: any free one).")] = 0,
+    open_page: Annotated[bool, typer.Option("--open/--no-open", help="With --browser: open the page in the default browser.")] = True,
+) -> None:
+    """Play one game against the strategies in the terminal (or a page); it is written as a run that view and replay show."""
+    from .engine.config import RunConfig
+
+    config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=1)
+    target = out if out is not None else Path("runs") / f"play-{seed}"
+    if browser:
+        from .play.web import serve_game
+
+        serve_game(config, seat, target, port=port, window=window, open_browser=open_page,
+                   announce=lambda text: out_console.print(text, highlight=False, soft_wrap=True))
+        return
+    from .play.terminal import play_game
+
+    play_game(config, seat, target, window=window, console=out_console)
 
 
 # ---------------------------------------------------------------- bench

@@ -38,6 +38,17 @@ class GameTrace:
 
     def narrate(self) -> list[str]:
         """The game in readable lines, one per event."""
+        return [line for _, line, _ in _narrate(self)]
+
+    def narrate_events(self) -> list[tuple[int, str, str]]:
+        """The narration with its sources.
+
+        Returns
+        -------
+        list of (int, str, str)
+            Per line: the index of the event row it tells, the line, and the
+            reason a rule strategy gave for that move ("" if none).
+        """
         return list(_narrate(self))
 
 
@@ -79,15 +90,15 @@ def _hand(counts: NDArray[np.int8]) -> str:
     return ", ".join(_card(int(c)) for c in sorted(counts))
 
 
-def _narrate(t: GameTrace) -> Iterator[str]:
+def _narrate(t: GameTrace) -> Iterator[tuple[int, str, str]]:
     P = t.config.players
     names = [f"seat {p} ({s})" for p, s in enumerate(t.config.strategies)]
-    yield f"Game {t.game} of seed {t.config.seed}: {t.config.rules.name} rules, {P} players."
+    yield -1, f"Game {t.game} of seed {t.config.seed}: {t.config.rules.name} rules, {P} players.", ""
     why = {seat: iter(reasons) for seat, reasons in t.why.items()}
     pile_why = {seat: iter(reasons) for seat, reasons in t.pile_why.items()}
     takes = "takes the mini pile" if t.config.rules.pileup_may_refuse else "cannot add and takes the mini pile"
     pending: tuple[int, str] | None = None  # the rule behind this turn's play or draw (rule strategies)
-    for row in t.events:
+    for i, row in enumerate(t.events):
         _, ev, seat, card, a, b = (int(x) for x in row)
         who = names[seat] if 0 <= seat < P else ""
         if ev == L.EV_TURN:
@@ -102,63 +113,63 @@ def _narrate(t: GameTrace) -> Iterator[str]:
             because = f" — {reason[1]}" if reason is not None else ""
         if ev == L.EV_DEAL:
             if seat == 0:
-                yield f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards."
-            yield f"  {who} holds: {_hand(t.opening[seat])}"
+                yield i, f"Dealer: {names[a]}. Each player gets {t.config.rules.hand_size} cards.", because[3:]
+            yield i, f"  {who} holds: {_hand(t.opening[seat])}", because[3:]
         elif ev == L.EV_RETURN:
             fate = "stays under the pile (no effect)." if a else "goes back into the deck; another is flipped."
-            yield f"Start card {_card(card)} {fate}"
+            yield i, f"Start card {_card(card)} {fate}", because[3:]
         elif ev == L.EV_START:
-            yield f"Start card: {_card(card)}. {names[b]} is left of the dealer."
+            yield i, f"Start card: {_card(card)}. {names[b]} is left of the dealer.", because[3:]
         elif ev == L.EV_TURN:
-            yield f"Turn {a + 1}: {who}."
+            yield i, f"Turn {a + 1}: {who}.", because[3:]
         elif ev == L.EV_PLAY:
             colour = f" and names {_colour(a)}" if card in NAMES_A_COLOUR else ""
             if b:
-                yield f"  {who} jumps in with the identical {_card(card)}! Play goes on after them."
+                yield i, f"  {who} jumps in with the identical {_card(card)}! Play goes on after them.", because[3:]
             else:
-                yield f"  {who} plays {_card(card)}{colour}{because}."
+                yield i, f"  {who} plays {_card(card)}{colour}{because}.", because[3:]
         elif ev == L.EV_DRAW:
-            yield f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]}){because}."
+            yield i, f"  {who} draws {_card(card)} ({L.REASON_NAMES[a]}){because}.", because[3:]
         elif ev == L.EV_EMPTY:
-            yield f"  {who} must draw but both piles are empty ({L.REASON_NAMES[a]})."
+            yield i, f"  {who} must draw but both piles are empty ({L.REASON_NAMES[a]}).", because[3:]
         elif ev == L.EV_KEEP:
-            yield f"  {who} keeps the drawn {_card(card)}."
+            yield i, f"  {who} keeps the drawn {_card(card)}.", because[3:]
         elif ev == L.EV_SKIP:
-            yield f"  {who} loses their turn."
+            yield i, f"  {who} loses their turn.", because[3:]
         elif ev == L.EV_REVERSE:
-            yield f"  Direction is now {'clockwise' if a > 0 else 'counter-clockwise'}."
+            yield i, f"  Direction is now {'clockwise' if a > 0 else 'counter-clockwise'}.", because[3:]
         elif ev == L.EV_COLOUR:
-            yield f"  {who} names {_colour(a)}."
+            yield i, f"  {who} names {_colour(a)}.", because[3:]
         elif ev == L.EV_CHALLENGE:
-            yield f"  {who} challenges the Wild Draw Four of {names[b]}: " + ("it was a bluff!" if a else "it was legal.")
+            yield i, f"  {who} challenges the Wild Draw Four of {names[b]}: " + ("it was a bluff!" if a else "it was legal."), because[3:]
         elif ev == L.EV_NO_CHALLENGE:
-            yield f"  {who} does not challenge."
+            yield i, f"  {who} does not challenge.", because[3:]
         elif ev == L.EV_UNO_FORGET:
-            yield f"  {who} forgets to call UNO."
+            yield i, f"  {who} forgets to call UNO.", because[3:]
         elif ev == L.EV_CATCH:
-            yield f"  {names[a]} catches {who}!"
+            yield i, f"  {names[a]} catches {who}!", because[3:]
         elif ev == L.EV_RESHUFFLE:
-            yield f"  The draw pile is empty: {a} discarded cards are shuffled into a new one."
+            yield i, f"  The draw pile is empty: {a} discarded cards are shuffled into a new one.", because[3:]
         elif ev == L.EV_WIN:
-            yield f"{who} has no cards left and wins, scoring {a} points."
+            yield i, f"{who} has no cards left and wins, scoring {a} points.", because[3:]
         elif ev == L.EV_VOTE:
-            yield f"  {who} points at {names[a]}."
+            yield i, f"  {who} points at {names[a]}.", because[3:]
         elif ev == L.EV_LINK:
-            yield f"  {who} links {names[a]} and {names[b]}: each will draw whenever the other must."
+            yield i, f"  {who} links {names[a]} and {names[b]}: each will draw whenever the other must.", because[3:]
         elif ev == L.EV_LINK_END:
-            yield f"  The link of {names[a]} and {names[b]} ends."
+            yield i, f"  The link of {names[a]} and {names[b]} ends.", because[3:]
         elif ev == L.EV_PILE_FLIP:
             where = "." if card < N_COLOURED else (" (into the mini pile)." if a else " (onto the discard pile).")
-            yield f"  Turned up for the mini pile: {_card(card)}{where}"
+            yield i, f"  Turned up for the mini pile: {_card(card)}{where}", because[3:]
         elif ev == L.EV_PILE_ADD:
-            yield f"  {who} adds {_card(card)} to the mini pile{because}."
+            yield i, f"  {who} adds {_card(card)} to the mini pile{because}.", because[3:]
         elif ev == L.EV_PILE_TAKE:
-            yield f"  {who} {takes}: {a} cards; the colour is now {_colour(b)}{because}."
+            yield i, f"  {who} {takes}: {a} cards; the colour is now {_colour(b)}{because}.", because[3:]
         elif ev == L.EV_PILE_AS_WILD:
-            yield "  No card can start a mini pile: the Wild Pile Up acts as a Wild."
+            yield i, "  No card can start a mini pile: the Wild Pile Up acts as a Wild.", because[3:]
         elif ev == L.EV_WRONG_JUMP:
-            yield f"  {who} jumps in on {_card(card)} without an identical card and must draw 1."
+            yield i, f"  {who} jumps in on {_card(card)} without an identical card and must draw 1.", because[3:]
         elif ev == L.EV_TRUNCATE:
-            yield f"The round stops after {a} turns (max_turns) and is recorded as truncated."
+            yield i, f"The round stops after {a} turns (max_turns) and is recorded as truncated.", because[3:]
         else:
-            yield f"  event {ev}: seat {seat}, card {card}, {a}, {b}"
+            yield i, f"  event {ev}: seat {seat}, card {card}, {a}, {b}", because[3:]

@@ -1,0 +1,290 @@
+"""A seat at the table in the browser: the engine behind a small local server.
+
+The moves of the other seats depend on the person's, so they cannot be computed
+ahead into a static page: :func:`serve_game` plays the game in a thread with the
+engine every run uses, and a local HTTP server (``127.0.0.1`` only, the standard
+library's) lets a page ask what is going on and send the person's answers:
+
+===============  ============================================================
+``GET /``        the page (``templates/play.html.j2``: cards as inline SVG)
+``GET /state``   JSON: what happened so far (others' hidden cards left out),
+                 the table, the person's hand, the pending question with its
+                 legal options, and at the end the summary
+``POST /answer`` ``{"id": question id, "key": option key}``; a key that is not
+                 a legal option is answered 400 with the legal keys
+``GET /view``    once the game is over: its viewer (:mod:`unosim.reports.viewer`)
+===============  ============================================================
+
+The game is written as a run exactly as the terminal game is
+(:func:`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C) ends the game
+and keeps what was played.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine.config import RunConfig
+from ..game.cards import CARD_NAMES, COLOUR_NAMES, WILD_DRAW_FOUR
+from ..game.kernels import layout as L
+from .terminal import PlayResult, play_and_write, public_lines, summary
+
+__all__ = ["BrowserSeat", "Left", "choices", "serve_game"]
+
+_KEYS = "123456789abcefhilmnoqrsuvwxyz"
+
+
+class Left(Exception):
+    """The server stopped before the game ended."""
+
+
+def choices(decision: str, obs: Any, r: int, config: RunConfig, seat: int) -> tuple[str, list[dict[str, Any]], Any]:
+    """The question a decision puts to a person.
+
+    Returns
+    -------
+    prompt : str
+    options : list of dict
+        ``key``, ``label``, ``value`` (the answer), ``card`` (a card type, or -1).
+    default : object or None
+        The answer when an out-of-turn chance passes unanswered (None: the question waits).
+    """
+    def card_options(cards: list[int]) -> list[dict[str, Any]]:
+        return [{"key": k, "label": CARD_NAMES[c] + (" (as a bluff)" if c == WILD_DRAW_FOUR and not obs.legal[r, c] else ""),
+                 "value": c, "card": c} for k, c in zip(_KEYS, cards)]
+
+    def yes_no(yes: tuple[str, str, Any], no: tuple[str, str, Any]) -> list[dict[str, Any]]:
+        return [{"key": k, "label": label, "value": v, "card": -1} for k, label, v in (yes, no)]
+
+    if decision == "play":
+        cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
+        if bool(obs.bluffable[r]) and WILD_DRAW_FOUR not in cards:
+            cards.append(WILD_DRAW_FOUR)
+        return "Your move", card_options(cards) + [{"key": "d", "label": "draw a card", "value": -1, "card": -1}], None
+    if decision == "play_drawn":
+        card = int(obs.drawn[r])
+        return f"You drew {CARD_NAMES[card]}", yes_no(("p", "play it", True), ("k", "keep it", False)), None
+    if decision == "choose_colour":
+        return "Choose the colour", [{"key": n[0], "label": n, "value": c, "card": -1} for c, n in enumerate(COLOUR_NAMES)], None
+    if decision == "challenge":
+        return (f"Seat {int(obs.target[r])} played a Wild Draw Four on you",
+                yes_no(("c", "challenge", True), ("a", "accept", False)), None)
+    if decision == "catch_uno":
+        return f"Seat {int(obs.target[r])} forgot to call UNO!", yes_no(("c", "catch", True), ("n", "let go", False)), False
+    if decision == "jump_in":
+        card = int(obs.top[r])
+        return f"Jump in with your {CARD_NAMES[card]}?", yes_no(("j", "jump in", 1.0), ("n", "pass", 0.0)), 0.0
+    if decision == "point_at":
+        seats = [p for p in range(config.players) if p != seat and bool(obs.alive[r, p])]
+        return "Point Taken: point at a seat", [{"key": str(p), "label": f"seat {p}", "value": p, "card": -1} for p in seats], None
+    if decision == "choose_link":
+        allowed = [p for p in range(config.players) if bool(obs.link_choices[r, p])]
+        pairs = [(a, b) for i, a in enumerate(allowed) for b in allowed[i + 1:]]
+        return "Link two seats", [{"key": f"{a} {b}", "label": f"seats {a} and {b}", "value": (a, b), "card": -1} for a, b in pairs], None
+    if decision == "add_to_pile":
+        cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
+        extra = [{"key": "t", "label": "take the mini pile", "value": -1, "card": -1}] if bool(obs.may_take[r]) or not cards else []
+        return "Add to the mini pile", card_options(cards) + extra, None
+    raise ValueError(f"decision {decision!r} is not one a person is asked")
+
+
+class BrowserSeat:
+    """The callback of a person's seat played in a page: a question at a time, answered through :meth:`answer`."""
+
+    def __init__(self, config: RunConfig, seat: int, window: float) -> None:
+        self.config, self.seat, self.window = config, seat, window
+        self.run: Any = None
+        self.lock = threading.Lock()
+        self.answers: queue.Queue[Any] = queue.Queue()
+        self.question: dict[str, Any] | None = None
+        self.asked = 0
+        self.closed = False
+        self.log: list[str] = []
+        self.shown = 0
+        self.result: PlayResult | None = None
+        self.summary = ""
+
+    def __call__(self, decision: str, obs: Any, r: int) -> Any:
+        prompt, options, default = choices(decision, obs, r, self.config, self.seat)
+        if decision == "play" and len(options) == 1:
+            return -1  # nothing to play: draw
+        with self.lock:
+            self.asked += 1
+            self.question = {"id": self.asked, "decision": decision, "prompt": prompt, "options": options,
+                             "window": self.window if default is not None else 0}
+        try:
+            while True:
+                if self.closed:
+                    raise Left()
+                try:
+                    got = self.answers.get(timeout=self.window if default is not None and self.window else 0.2)
+                except queue.Empty:
+                    if default is not None and self.window:
+                        return default
+                    continue
+                if got is Left:
+                    raise Left()
+                return got
+        finally:
+            with self.lock:
+                self.question = None
+
+    def answer(self, qid: Any, key: Any) -> tuple[int, dict[str, Any]]:
+        """Answer question ``qid`` with option ``key``; returns an HTTP status and a JSON body."""
+        with self.lock:
+            q = self.question
+            if q is None or qid != q["id"]:
+                return 409, {"error": "that question is no longer open", "open": q["id"] if q else None}
+            for option in q["options"]:
+                if option["key"] == key:
+                    self.answers.put(option["value"])
+                    return 200, {"ok": True}
+            return 400, {"error": f"{key!r} is not a legal move here", "legal": [o["key"] for o in q["options"]]}
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows: log, table, own hand, the open question, the summary."""
+        with self.lock:
+            lines, self.shown = public_lines(self.config, self.seat, self.run, self.shown)
+            self.log += lines
+            q = self.question
+            out: dict[str, Any] = {"log": self.log, "question": q, "finished": self.result is not None, "summary": self.summary}
+        if self.run is not None:
+            b = self.run.buffers
+            f = b.slot[0]
+            hand = b.hands[0, self.seat]
+            out["table"] = {"top": int(f[L.F_TOP]), "colour": int(f[L.F_COLOUR]), "dir": int(f[L.F_DIR]), "draw": int(f[L.F_DRAW_N]),
+                            "mini": int(f[L.F_MINI_N]), "turn": int(f[L.F_TURN]), "sizes": [int(n) for n in b.hsize[0]],
+                            "link": [int(f[L.F_LINK_A]), int(f[L.F_LINK_B])]}
+            out["hand"] = [c for c in range(len(hand)) for _ in range(int(hand[c]))]
+        return out
+
+
+def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+        def send(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            if self.path == "/":
+                self.send(200, page.encode(), "text/html; charset=utf-8")
+            elif self.path == "/state":
+                self.send(200, json.dumps(seat.state()).encode(), "application/json")
+            elif self.path == "/view" and "html" in viewer:
+                self.send(200, viewer["html"].encode(), "text/html; charset=utf-8")
+            else:
+                self.send(404, b"not found", "text/plain")
+
+        def do_POST(self) -> None:
+            if self.path != "/answer":
+                self.send(404, b"not found", "text/plain")
+                return
+            try:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                status, reply = seat.answer(body.get("id"), body.get("key"))
+            except (ValueError, AttributeError):
+                status, reply = 400, {"error": "send JSON: {\"id\": question id, \"key\": option key}"}
+            self.send(status, json.dumps(reply).encode(), "application/json")
+
+    return Handler
+
+
+def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, window: float = 10.0, announce: Any = print,
+               open_browser: bool = False, linger: float = 5.0) -> PlayResult | None:
+    """Serve one game with a person at ``seat`` on ``http://127.0.0.1:PORT/`` until it ends; write it into ``out``.
+
+    Parameters
+    ----------
+    config : RunConfig
+        The game.
+    seat : int
+        The person's seat.
+    out : str or Path
+        The run directory to write.
+    port : int
+        The local port (0: any free one).
+    window : float
+        Seconds an out-of-turn chance stays open (0: until answered).
+    announce : callable
+        Called with each message for the person (the address first).
+    open_browser : bool
+        Open the page in the default browser.
+    linger : float
+        Seconds the server stays up after the game so the page can show the summary and the viewer.
+
+    Returns
+    -------
+    PlayResult or None
+        None when the game could not be written.
+    """
+    import jinja2
+
+    from ..reports.viewer import write_viewer
+    from ..runs.dataset import read_metadata
+
+    person = BrowserSeat(config, seat, window)
+    viewer: dict[str, str] = {}
+    template = jinja2.Template(files("unosim.reports").joinpath("templates/play.html.j2").read_text(encoding="utf-8"))
+    page = template.render(title=f"unosim · {config.rules.name} · {config.players} players · seat {seat}", seat=seat,
+                           players=config.players, card_names=json.dumps(list(CARD_NAMES)), colour_names=json.dumps(list(COLOUR_NAMES)))
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(person, page, viewer))
+    address = f"http://127.0.0.1:{server.server_address[1]}/"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def attach(live: RunConfig, game: Any) -> BrowserSeat:
+        person.config, person.run = live, game
+        return person
+
+    failure: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            result = play_and_write(config, seat, out, attach, (Left,))
+            meta = read_metadata(out)
+            html_path = write_viewer(RunConfig.from_dict(meta["config"]), 0, Path(out) / "game.html", row=result.row)
+            with person.lock:
+                viewer["html"] = html_path.read_text(encoding="utf-8")
+                person.summary = summary(result, seat, config) + (" (you left early)" if result.interrupted else "")
+                person.result = result
+        except BaseException as exc:  # reported by the main thread
+            failure.append(exc)
+
+    game_thread = threading.Thread(target=play, daemon=True)
+    game_thread.start()
+    announce(f"open {address} to play (Ctrl-C ends the game)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(address)
+    try:
+        while game_thread.is_alive():
+            game_thread.join(0.2)
+    except KeyboardInterrupt:
+        person.closed = True
+        person.answers.put(Left)
+        game_thread.join()
+    if failure:
+        server.shutdown()
+        raise failure[0]
+    if person.result is not None:
+        announce(person.summary)
+        announce(f"The game is written to {out}; its viewer is {Path(out) / 'game.html'}")
+        time.sleep(linger)
+    server.shutdown()
+    return person.result
