@@ -1,0 +1,14 @@
+"""Learning environments on the lockstep engine (the ``rl`` extra: ``gymnasium``, ``pettingzoo``).
+
+:mod:`~unosim.env.encoding` defines the one action space of every decision of both games and
+the fixed-size observation vector (documented there, block by block); :mod:`~unosim.env.seats`
+plays one game on the engine with some seats answered action by action.
+
+May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`. Importing
+:mod:`unosim` imports nothing of this package.
+"""
+
+from .encoding import KIND_NAMES, Spaces
+from .seats import Actions, Outcome, SeatedGame, Step
+
+__all__ = ["KIND_NAMES", "Actions", "Outcome", "SeatedGame", "Spaces", "Step"]
