@@ -2,7 +2,8 @@
 
 :mod:`~unosim.env.encoding` defines the one action space of every decision of both games and
 the fixed-size observation vector (documented there, block by block); :mod:`~unosim.env.seats`
-plays one game on the engine with some seats answered action by action.
+plays one game on the engine with some seats answered action by action; :mod:`~unosim.env.single`
+is the Gymnasium environment of one learning seat (:class:`UnoEnv`).
 
 May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`. Importing
 :mod:`unosim` imports nothing of this package.
@@ -10,5 +11,6 @@ May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`.
 
 from .encoding import KIND_NAMES, Spaces
 from .seats import Actions, Outcome, SeatedGame, Step
+from .single import DecisionSpace, IllegalAction, UnoEnv
 
-__all__ = ["KIND_NAMES", "Actions", "Outcome", "SeatedGame", "Spaces", "Step"]
+__all__ = ["KIND_NAMES", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedGame", "Spaces", "Step", "UnoEnv"]

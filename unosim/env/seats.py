@@ -227,6 +227,7 @@ class SeatedGame:
         self.run = self.engine.start(game, 1)
         self.outcome = None
         self.queue = []
+        self.actions.answers.clear()  # a game left mid-decision leaves answers behind
         self._play_on()
 
     @property
