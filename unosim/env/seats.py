@@ -36,7 +36,7 @@ from ..strategy.observation import Observation
 from ..strategy.spec import StrategySpec, parse_strategies
 from . import encoding as E
 
-__all__ = ["Actions", "Outcome", "SeatedGame", "Step"]
+__all__ = ["Actions", "Outcome", "SeatedGame", "Step", "as_action"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -421,3 +421,12 @@ class SeatedGame:
         """Points of the cards ``seat`` holds now."""
         assert self.run is not None
         return int((self.run.buffers.hands[0, seat] * CARD_POINTS).sum())
+
+
+def as_action(action: Any, n: int) -> int:
+    """``action`` as a whole number, -1 when out of ``0 .. n-1``; a wrong type or shape is refused."""
+    arr = np.asarray(action)
+    if arr.shape != () or arr.dtype.kind not in "iu":
+        raise TypeError(f"an action is one whole number from 0 to {n - 1}; got {action!r}.")
+    a = int(arr)
+    return a if 0 <= a < n else -1

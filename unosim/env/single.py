@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from .seats import SeatedGame
+from .seats import SeatedGame, as_action
 
 __all__ = ["DecisionSpace", "IllegalAction", "UnoEnv", "game_spaces"]
 
@@ -136,7 +136,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         """Answer the decision step asked with ``action``."""
         if self._done:
             raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
-        a = _action(action, int(self.action_space.n))
+        a = as_action(action, int(self.action_space.n))
         game = self.game
         step = game.queue[0]
         if a < 0 or not step.mask[a]:
@@ -180,11 +180,3 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             info.update(winner=out.winner, no_winner=out.truncated)
         return obs, info
 
-
-def _action(action: Any, n: int) -> int:
-    """``action`` as a whole number, or a clear error for a wrong type or shape."""
-    arr = np.asarray(action)
-    if arr.shape != () or arr.dtype.kind not in "iu":
-        raise TypeError(f"an action is one whole number from 0 to {n - 1}; got {action!r}.")
-    a = int(arr)
-    return a if 0 <= a < n else -1
