@@ -20,6 +20,8 @@ kind id    name                asked when
 7          ``jumpin``          jump in with the identical card, or not (P-1/P-2)
 8          ``link``            after a Wild Drawn Together: the two seats to link (P-6)
 9          ``uno``             after a play leaving one card: call UNO or forget to (U-1)
+10         ``wait``            vector environment only: this game waits for the others of the
+                               batch to answer their follow-ups (the one legal action: ``wait``)
 =========  ==================  ===============================================================
 
 Action encoding
@@ -40,8 +42,9 @@ actions                name                        meaning
 ``K+11``               ``take``                    ``pileup``: take the mini pile
 ``K+12``, ``K+13``     ``jump-in``, ``stay``       ``jumpin``
 ``K+14``, ``K+15``     ``call-uno``, ``forget``    ``uno``
-``K+16 .. K+15+P``     ``point:+i``                ``vote``: point at offset ``i`` (never 0)
-``K+16+P ..``          ``link:+i+j``               ``link``: the pair of offsets ``i < j``, in
+``K+16``               ``wait``                    ``wait`` (vector environment only)
+``K+17 .. K+16+P``     ``point:+i``                ``vote``: point at offset ``i`` (never 0)
+``K+17+P ..``          ``link:+i+j``               ``link``: the pair of offsets ``i < j``, in
                                                    lexicographic order (``P(P-1)/2`` actions;
                                                    offset 0, oneself, only where the rules allow)
 =====================  ==========================  ==============================================
@@ -60,7 +63,7 @@ Point Taken votes are secret until counted). Seats are relative as in the action
 ==================  ========  ==================================================================
 block               entries   meaning
 ==================  ========  ==================================================================
-``kind``            10        one-hot decision kind (all zero when the seat is not asked)
+``kind``            11        one-hot decision kind (all zero when the seat is not asked)
 ``hand``            K         own cards per type
 ``top``             K         one-hot card type on top of the discard pile
 ``discard``         K         cards of each type in the discard pile, top card included
@@ -94,7 +97,7 @@ from ..game.cards import CARD_NAMES, COLOUR_NAMES, N_TYPES
 
 __all__ = [
     "ACCEPT", "CALL_UNO", "CATCH", "CHALLENGE", "COLOUR0", "DRAW", "FORGET_UNO", "JUMP_IN", "KEEP", "KIND_NAMES", "KINDS",
-    "LET_GO", "N_KINDS", "PLAY_DRAWN", "POINT0", "STAY", "TAKE", "Spaces",
+    "LET_GO", "N_KINDS", "PLAY_DRAWN", "POINT0", "STAY", "TAKE", "WAIT", "Spaces",
 ]
 
 K = N_TYPES
@@ -106,15 +109,16 @@ CATCH, LET_GO = K + 9, K + 10
 TAKE = K + 11
 JUMP_IN, STAY = K + 12, K + 13
 CALL_UNO, FORGET_UNO = K + 14, K + 15
-POINT0 = K + 16
+WAIT = K + 16
+POINT0 = K + 17
 
-KIND_NAMES = ("play", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin", "link", "uno")
+KIND_NAMES = ("play", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin", "link", "uno", "wait")
 KINDS = {name: i for i, name in enumerate(KIND_NAMES)}
 N_KINDS = len(KIND_NAMES)
 
 _FIXED_NAMES = {
     DRAW: "draw", PLAY_DRAWN: "play-drawn", KEEP: "keep", CHALLENGE: "challenge", ACCEPT: "accept", CATCH: "catch",
-    LET_GO: "let-go", TAKE: "take", JUMP_IN: "jump-in", STAY: "stay", CALL_UNO: "call-uno", FORGET_UNO: "forget",
+    LET_GO: "let-go", TAKE: "take", WAIT: "wait", JUMP_IN: "jump-in", STAY: "stay", CALL_UNO: "call-uno", FORGET_UNO: "forget",
     **{COLOUR0 + c: f"colour:{name}" for c, name in enumerate(COLOUR_NAMES)},
 }
 

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ..engine.config import RunConfig
 from ..engine.decisions import Rows
 from ..engine.driver import Engine, Run
-from ..game.cards import CARD_POINTS, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from ..strategy import registry
@@ -132,6 +132,8 @@ class Step:
         The card a follow-up is about (-1: none).
     row : dict
         What the follow-ups need: ``legal``, ``link_choices`` of the row.
+    slot : int
+        The batch slot of the game.
     """
 
     seat: int
@@ -140,6 +142,7 @@ class Step:
     info: NDArray[np.int32]
     card: int
     row: dict[str, NDArray[Any]]
+    slot: int = 0
 
     def legal_names(self, spaces: E.Spaces) -> list[str]:
         """Names of the legal actions (for error messages)."""
@@ -180,9 +183,13 @@ class SeatedGame:
         a spec (``greedy``, ``rules:PATH``, ``module:Class(k=v)``) or a strategy object.
     overrides : list of str or dict, optional
         Rule overrides, as for :meth:`RunConfig.build`.
+    batch : int
+        Game slots stepped together (:mod:`unosim.env.vector`); the one-game methods use slot 0.
     """
 
-    def __init__(self, rules: Any, players: int, controlled: list[int], others: Any = "random", overrides: Any = None) -> None:
+    def __init__(
+        self, rules: Any, players: int, controlled: list[int], others: Any = "random", overrides: Any = None, batch: int = 1
+    ) -> None:
         self.players = players
         self.controlled = sorted(set(int(s) for s in controlled))
         if not self.controlled or not all(0 <= s < players for s in self.controlled):
@@ -191,8 +198,10 @@ class SeatedGame:
         others_list = list(others) if isinstance(others, (list, tuple)) else [others] * len(free)
         if len(others_list) != len(free):
             raise ValueError(f"{len(others_list)} strategies for the {len(free)} other seats; give one, or one per other seat.")
-        self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=1, overrides=overrides)
-        self.engine = Engine(self.config, batch_size=1)
+        self.batch = batch
+        self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
+                                      overrides=overrides)
+        self.engine = Engine(self.config, batch_size=batch)
         self.actions = Actions()
         strategies: list[Strategy] = [self.actions]
         labels = ["actions"]
@@ -238,7 +247,7 @@ class SeatedGame:
     def answer(self, action: int) -> None:
         """Answer the first waiting step with ``action`` (already checked against its mask)."""
         step = self.queue.pop(0)
-        follow = self._record(step, int(action))
+        follow = self.record(step, int(action))
         self.queue[:0] = follow
         if not self.queue:
             assert self.run is not None
@@ -257,32 +266,33 @@ class SeatedGame:
                 rec, pts = run.rec[0], run.points[0]
                 self.outcome = Outcome(int(rec[L.R_WINNER]), bool(rec[L.R_TRUNCATED]), pts.astype(np.int32))
                 return
-            self.queue = self._waiting(run)
+            self.queue = self.waiting(run)[0]
             if self.queue:
                 return
             run.decide()
 
-    def _waiting(self, run: Run) -> list[Step]:
-        """The first decision steps of the controlled seats' waiting rows, in seat order."""
+    def waiting(self, run: Run) -> list[list[Step]]:
+        """Per slot, the first decision steps of the controlled seats' waiting rows, in seat order."""
         b = run.buffers
         ns = len(self.engine.strategies)
         counts = b.group_count
-        steps = []
+        steps: list[list[Step]] = [[] for _ in range(b.slot.shape[0])]
         for grp in np.flatnonzero(counts).tolist():
             phase, k = divmod(grp, ns)
             if k != 0:
                 continue
             lo = int(b.group_base[grp])
             rows = Rows(b, phase, run.parity, slice(lo, lo + int(counts[grp])))
-            legal, info, seats = rows.legal.copy(), rows.info.copy(), rows.seat.tolist()
+            legal, info, seats, slots = rows.legal.copy(), rows.info.copy(), rows.seat.tolist(), rows.slots.tolist()
             choices = rows.link_choices if phase in (L.PH_TURN, L.PH_DRAWN) else None
-            for r, seat in enumerate(seats):
+            for r, (seat, s) in enumerate(zip(seats, slots)):
                 row = {"legal": legal[r], "link_choices": choices[r] if choices is not None else None}
-                steps.append(self._step(seat, _PHASE_KIND[phase], info[r], -1, row))
-        steps.sort(key=lambda s: s.seat)
+                steps[s].append(self._step(seat, _PHASE_KIND[phase], info[r], -1, row, s))
+        for queue in steps:
+            queue.sort(key=lambda st: st.seat)
         return steps
 
-    def _step(self, seat: int, kind: str, info: NDArray[np.int32], card: int, row: dict[str, Any]) -> Step:
+    def _step(self, seat: int, kind: str, info: NDArray[np.int32], card: int, row: dict[str, Any], slot: int = 0) -> Step:
         sp = self.spaces
         mask = np.zeros(sp.n_actions, np.int8)
         legal = row["legal"]
@@ -305,7 +315,7 @@ class SeatedGame:
             mask[:N_TYPES] = legal
             mask[E.TAKE] = info[L.I_MAY_TAKE] != 0
         elif kind == "vote":
-            alive = self._alive()
+            alive = self._alive(slot)
             for i in range(1, self.players):
                 mask[E.POINT0 + i] = alive[(seat + i) % self.players]
         elif kind == "jumpin":
@@ -317,16 +327,16 @@ class SeatedGame:
         elif kind == "uno":
             mask[[E.CALL_UNO, E.FORGET_UNO]] = 1
         assert mask.any(), f"no legal action for seat {seat} at decision {kind!r}"
-        return Step(seat, kind, mask, info, card, row)
+        return Step(seat, kind, mask, info, card, row, slot)
 
-    def _alive(self) -> NDArray[np.bool_]:
+    def _alive(self, slot: int) -> NDArray[np.bool_]:
         assert self.run is not None
-        bits = int(self.run.buffers.slot[0, L.F_ALIVE])
+        bits = int(self.run.buffers.slot[slot, L.F_ALIVE])
         return np.array([(bits >> p) & 1 for p in range(self.players)], bool)
 
-    def _record(self, step: Step, a: int) -> list[Step]:
-        """Store the answer of ``step``; return its follow-up steps."""
-        key = (int(self.run.buffers.game[0]) if self.run is not None else 0, step.seat)
+    def record(self, step: Step, a: int) -> list[Step]:
+        """Store the answer of ``step`` for the engine's decision call; return its follow-up steps."""
+        key = (int(self.run.buffers.game[step.slot]) if self.run is not None else 0, step.seat)
         answers = self.actions.answers.setdefault(key, {})
         kind, seat, P = step.kind, step.seat, self.players
         card = -1
@@ -359,37 +369,37 @@ class SeatedGame:
             return []
         follow = []
         if _NEEDS_COLOUR[card]:
-            follow.append(self._step(seat, "colour", step.info, card, step.row))
+            follow.append(self._step(seat, "colour", step.info, card, step.row, step.slot))
         if card == WILD_DRAWN_TOGETHER and int(step.row["link_choices"].sum()) >= 2:
-            follow.append(self._step(seat, "link", step.info, card, step.row))
+            follow.append(self._step(seat, "link", step.info, card, step.row, step.slot))
         return follow + self._uno_step(step, True, card)
 
     def _uno_step(self, step: Step, shedding: bool, card: int = -1) -> list[Step]:
         if shedding and int(step.info[L.I_HSIZE]) == 2:
-            return [self._step(step.seat, "uno", step.info, card, step.row)]
+            return [self._step(step.seat, "uno", step.info, card, step.row, step.slot)]
         return []
 
     # ------------------------------------------------------------ observing
-    def observe(self, seat: int, step: Step | None) -> NDArray[np.int16]:
-        """The observation vector of ``seat`` (:mod:`unosim.env.encoding`); ``step``: its waiting step, if any."""
+    def observe(self, seat: int, step: Step | None, slot: int = 0) -> NDArray[np.int16]:
+        """The observation vector of ``seat`` in ``slot`` (:mod:`unosim.env.encoding`); ``step``: its waiting step, if any."""
         assert self.run is not None
         sp, P = self.spaces, self.players
         blk = sp.blocks
         b = self.run.buffers
-        f = b.slot[0]
+        f = b.slot[slot]
         out = np.zeros(sp.obs_size, np.int16)
-        out[blk["hand"]] = b.hands[0, seat]
+        out[blk["hand"]] = b.hands[slot, seat]
         top = int(f[L.F_TOP])
         if 0 <= top < N_TYPES:
             out[blk["top"].start + top] = 1
-            out[blk["discard"]] = b.piles[0, L.DISC]
+            out[blk["discard"]] = b.piles[slot, L.DISC]
             out[blk["discard"].start + top] += 1
         colour = int(f[L.F_COLOUR])
         if 0 <= colour < 4:
             out[blk["colour"].start + colour] = 1
         out[blk["reversed"]] = int(f[L.F_DIR]) < 0
         rel = (np.arange(P) + seat) % P
-        out[blk["hand_sizes"]] = b.hsize[0, rel]
+        out[blk["hand_sizes"]] = b.hsize[slot, rel]
         alive = int(f[L.F_ALIVE])
         out[blk["alive"]] = (alive >> rel) & 1
         turn = int(step.info[L.I_TURN]) if step is not None else int(f[L.F_TURN])
@@ -416,11 +426,6 @@ class SeatedGame:
             out[blk["bluffable"]] = step.kind == "play" and bool(step.info[L.I_BLUFFABLE])
             out[blk["may_take"]] = step.kind == "pileup" and bool(step.info[L.I_MAY_TAKE])
         return out
-
-    def hand_points(self, seat: int) -> int:
-        """Points of the cards ``seat`` holds now."""
-        assert self.run is not None
-        return int((self.run.buffers.hands[0, seat] * CARD_POINTS).sum())
 
 
 def as_action(action: Any, n: int) -> int:
