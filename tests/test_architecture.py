@@ -70,7 +70,7 @@ LAYERS = (
     ("game", ("unosim.version", "unosim.game")),
     ("strategy", ("unosim.strategy", "unosim.strategies")),
     ("engine", ("unosim.engine",)),
-    ("runs", ("unosim.runs",)),
+    ("runs", ("unosim.runs", "unosim.env")),
     ("analysis", ("unosim.analysis",)),
     ("reports", ("unosim.reports",)),
     ("faces", ("unosim", "unosim.api", "unosim.cli", "unosim.play", "unosim.__main__")),

@@ -277,6 +277,18 @@ class Run:
         self.engine.decisions.decide(self.buffers, self.parity)
         self.parity = 1 - self.parity
 
+    def extend(self, n_games: int) -> None:
+        """Plan ``n_games`` more games (single rounds) after the last one: the slots deal them as they
+        free up, as any game of the batch; the record buffers grow, keeping the rows written."""
+        if self.match:
+            raise ValueError("a match batch cannot be extended.")
+
+        def grown(a: NDArray[Any]) -> NDArray[Any]:
+            return np.concatenate([a, np.zeros((n_games,) + a.shape[1:], a.dtype)])
+
+        self.rec, self.points, self.opening = grown(self.rec), grown(self.points), grown(self.opening)
+        self.ctr[L.CT_END] += n_games
+
     def finish(self) -> Played:
         """The raw records (and events, when tracing) of the games played."""
         played = Played(self.first, self.rec, self.points, self.opening)

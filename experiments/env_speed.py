@@ -1,0 +1,111 @@
+"""Learner steps per second of the Gymnasium environment with random masked actions.
+
+    .venv/bin/python experiments/env_speed.py --rules classic --players 4 --opponents random --seconds 20 --vector 256 --rlcard
+
+Each step is one action of the learning seat (``unosim.env.UnoEnv``: one round per episode, the
+other seats played by the given strategies inside the engine); rounds are reset as they end.
+With ``--rlcard`` the same workload runs in RLCard's UNO environment (``rlcard``, installed for
+this benchmark only): random legal actions at every seat, every step counted, since RLCard has
+no opponents outside the stepping loop. The ratio of the two is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def unosim_rate(rules: str, players: int, opponents: str, seconds: float) -> tuple[float, int, int]:
+    """Steps per second, steps and rounds of ``UnoEnv`` with random masked learner actions."""
+    from unosim.env import UnoEnv
+
+    env = UnoEnv(rules, players, opponents, overrides=["deck_copies=2"] if players > 14 else None)
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    for _ in range(2000):  # warm-up: compiled helpers loaded, caches warm
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if done:
+            obs, _ = env.reset()
+    steps = rounds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(1000):
+            obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+            if done:
+                rounds += 1
+                obs, _ = env.reset()
+    return steps / (time.perf_counter() - start), steps, rounds
+
+
+def vector_rate(rules: str, players: int, opponents: str, num_envs: int, seconds: float) -> tuple[float, float]:
+    """Learner steps per second of ``UnoVectorEnv`` with random masked actions: all steps, and
+    those that were not the ``wait`` decision."""
+    from unosim.env import UnoVectorEnv
+    from unosim.env.encoding import WAIT
+
+    env = UnoVectorEnv(num_envs, rules, players, opponents, overrides=["deck_copies=2"] if players > 14 else None)
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+
+    def act(masks: np.ndarray) -> np.ndarray:
+        # a random legal action per row, vectorised: argmax of uniform noise over the legal actions
+        return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+    for _ in range(50):
+        obs, *_ = env.step(act(obs["action_mask"]))
+    steps = waits = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        acts = act(obs["action_mask"])
+        waits += int((acts == WAIT).sum())
+        obs, *_ = env.step(acts)
+        steps += num_envs
+    took = time.perf_counter() - start
+    return steps / took, (steps - waits) / took
+
+
+def rlcard_rate(players: int, seconds: float) -> tuple[float, int, int]:
+    """Steps per second, steps and rounds of RLCard's ``uno`` environment with random legal actions."""
+    import rlcard
+
+    env = rlcard.make("uno", config={"game_num_players": players, "seed": 0})
+    rng = np.random.default_rng(0)
+    steps = rounds = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        rounds += 1
+    return steps / (time.perf_counter() - start), steps, rounds
+
+
+def main() -> None:
+    """Parse the arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponents", default="random")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rlcard", action="store_true", help="measure RLCard's UNO environment too")
+    parser.add_argument("--vector", type=int, default=0, metavar="N", help="measure UnoVectorEnv with N games too")
+    args = parser.parse_args()
+    rate, steps, rounds = unosim_rate(args.rules, args.players, args.opponents, args.seconds)
+    print(f"unosim UnoEnv {args.rules} {args.players}p vs {args.opponents}: {rate:,.0f} learner steps/s "
+          f"({steps:,} steps, {rounds:,} rounds)")
+    if args.vector:
+        all_steps, decisions = vector_rate(args.rules, args.players, args.opponents, args.vector, args.seconds)
+        print(f"unosim UnoVectorEnv x{args.vector}: {all_steps:,.0f} learner steps/s, {decisions:,.0f} of them decisions "
+              f"(not 'wait'); {decisions / rate:.1f}x the single environment")
+    if args.rlcard:
+        other, steps, rounds = rlcard_rate(args.players, args.seconds)
+        print(f"rlcard uno {args.players}p: {other:,.0f} steps/s ({steps:,} steps, {rounds:,} rounds); ratio {rate / other:.2f}")
+
+
+if __name__ == "__main__":
+    main()

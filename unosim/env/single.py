@@ -1,0 +1,182 @@
+"""A Gymnasium environment: one learning seat against unosim strategies at the other seats.
+
+Each episode is one round (one game) on the lockstep engine; the learning seat answers its
+decision steps (:mod:`unosim.env.encoding`) one action at a time, the other seats are played by
+their strategies (compiled ones inside the kernel, without returning to Python between the
+learner's decisions). The observation is a dict: ``observation`` (the vector of
+:mod:`unosim.env.encoding`) and ``action_mask`` (the legal actions of the step asked); ``info``
+holds the mask too, with the decision kind.
+
+Example
+-------
+>>> from unosim.env import UnoEnv
+>>> env = UnoEnv("classic", players=4, opponents="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample(obs["action_mask"]))
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from .seats import SeatedGame, as_action
+
+__all__ = ["DecisionSpace", "IllegalAction", "UnoEnv", "game_spaces"]
+
+
+class IllegalAction(ValueError):
+    """An action outside the mask of the decision asked."""
+
+
+class DecisionSpace(spaces.Discrete):
+    """The ``Discrete`` action space of :mod:`unosim.env.encoding`; :meth:`sample` without a mask
+    draws among the legal actions of the decision now asked (:attr:`legal`), so that
+    ``env.action_space.sample()`` is always a legal action."""
+
+    def __init__(self, n: int, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self.legal: NDArray[np.int8] = np.ones(n, np.int8)
+        """The mask :meth:`sample` uses by default (set by the environment at every step)."""
+
+    def sample(self, mask: NDArray[np.int8] | None = None, probability: Any = None) -> np.int64:
+        """A random action: among ``mask`` (or ``probability``) when given, else among :attr:`legal`."""
+        if mask is None and probability is None and self.legal.any():
+            mask = self.legal
+        return super().sample(mask=mask, probability=probability)
+
+
+def game_spaces(game: SeatedGame) -> tuple[spaces.Dict, int]:
+    """The observation space (``observation`` and ``action_mask``) of ``game``'s seats, and the number of actions."""
+    sp = game.spaces
+    obs = spaces.Dict({
+        "observation": spaces.Box(np.zeros(sp.obs_size, np.int16), sp.high.copy(), dtype=np.int16),
+        "action_mask": spaces.Box(0, 1, (sp.n_actions,), dtype=np.int8),
+    })
+    return obs, sp.n_actions
+
+
+class UnoEnv(gym.Env[dict[str, Any], np.int64]):
+    """One learning seat against unosim strategies, one round per episode.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        ``classic``, ``party`` (or another preset) or a rule set.
+    players : int
+        Seats at the table, 2-16.
+    opponents : str, Strategy or sequence of them
+        The other seats' strategies: one for all, or one per other seat in seat order; a spec
+        (``random``, ``greedy``, ``rules:PATH``, ``module:Class(k=v)``) or a strategy object.
+    seat : int
+        The learning seat.
+    reward : {"win", "points"}
+        ``win``: ``rewards[0]`` for a win, ``rewards[1]`` for a round stopped without a winner
+        (max_turns), ``rewards[2]`` for a loss. ``points``: the round's match points (E-3): the
+        winner scores the points left in the other hands, every other seat minus its own.
+    rewards : tuple of float
+        Win, no winner, loss (``reward="win"``).
+    illegal : {"raise", "penalty"}
+        An action outside the mask raises :class:`IllegalAction` (default), or ends the episode
+        with reward ``penalty``.
+    penalty : float
+        The reward of an illegal action with ``illegal="penalty"``.
+    overrides : list of str or dict, optional
+        Rule overrides (``["max_turns=300"]``).
+    """
+
+    metadata = {"render_modes": []}
+    action_space: DecisionSpace
+
+    def __init__(
+        self, rules: Any = "classic", players: int = 4, opponents: Any = "random", *, seat: int = 0, reward: str = "win",
+        rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
+        overrides: Any = None,
+    ) -> None:
+        if reward not in ("win", "points"):
+            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
+        self.game = SeatedGame(rules, players, [seat], opponents, overrides)
+        self.seat = seat
+        self.reward_kind, self.rewards, self.illegal, self.penalty = reward, tuple(map(float, rewards)), illegal, float(penalty)
+        self.observation_space, n = game_spaces(self.game)
+        self.action_space = DecisionSpace(n)
+        self._seed: int | None = None
+        self._next = 0
+        self._done = True
+
+    # ------------------------------------------------------------ the API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Deal a new round.
+
+        ``seed`` selects the run key of the engine's counter-based streams and starts again at
+        its game 0; without one, the next game of the current run is dealt (a first reset
+        without a seed draws one from :attr:`np_random`).
+        """
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seed, self._next = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._next = int(self.np_random.integers(2**62)), 0
+        game = self.game
+        while True:
+            game.new_game(self._seed, self._next)
+            self._next += 1
+            if not game.over:
+                break
+        self._done = False
+        return self._observe()
+
+    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Answer the decision step asked with ``action``."""
+        if self._done:
+            raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
+        a = as_action(action, int(self.action_space.n))
+        game = self.game
+        step = game.queue[0]
+        if a < 0 or not step.mask[a]:
+            name = game.spaces.action_name(a) if a >= 0 else "not an action"
+            if self.illegal == "penalty":
+                self._done = True
+                obs, info = self._observe()
+                info["illegal"] = True
+                return obs, self.penalty, True, False, info
+            raise IllegalAction(
+                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {step.kind!r}; "
+                f"legal actions: {', '.join(step.legal_names(game.spaces))}."
+            )
+        game.answer(a)
+        obs, info = self._observe()
+        if not game.over:
+            return obs, 0.0, False, False, info
+        self._done = True
+        return obs, self._reward(), True, False, info
+
+    # ------------------------------------------------------------ helpers
+    def _reward(self) -> float:
+        out = self.game.outcome
+        assert out is not None
+        if self.reward_kind == "points":
+            return float(out.points(self.seat))
+        if out.truncated:
+            return self.rewards[1]
+        return self.rewards[0] if out.winner == self.seat else self.rewards[2]
+
+    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        game = self.game
+        step = game.queue[0] if game.queue and not game.over else None
+        mask = step.mask.copy() if step is not None else np.zeros(int(self.action_space.n), np.int8)
+        self.action_space.legal = mask
+        obs = {"observation": game.observe(self.seat, step), "action_mask": mask}
+        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": step.kind if step is not None else None}
+        if game.over:
+            out = game.outcome
+            assert out is not None
+            info.update(winner=out.winner, no_winner=out.truncated)
+        return obs, info
+
