@@ -79,3 +79,37 @@ def test_single_run_gets_card_values_on_request(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["report", str(out), "--card-values"])
     assert res.exit_code == 0, res.output
     assert "## Card values" in (out / "report" / "report.md").read_text()
+
+
+def test_study_report_opens_with_strategies_deck_copies_and_version(small_study: Path) -> None:
+    unosim.report(small_study)
+    md = (small_study / "report" / "report.md").read_text()
+    opening = md.split("## What this report rests on", 1)[1].split("\n## ", 1)[0]
+    assert "random at every seat" in opening
+    assert "deck copies: 1 in every cell" in opening
+    assert f"unosim version: {unosim.__version__}" in opening and "seed: 7" in opening
+    assert "`classic`, as shipped" in opening and "`party`, as shipped" in opening
+    assert "### Cells" in opening and "| players | deck copies | strategies |" in opening
+    assert md.index("What this report rests on") < md.index("Game length and seat advantage")
+    assert "Policy: random at every seat" in md
+    page = (small_study / "report" / "report.html").read_text()
+    assert "<li>strategies: random at every seat</li>" in page
+
+
+def test_changed_option_appears_in_the_report_header(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    unosim.simulate(rules="classic", players=3, games=300, strategies="random,greedy,random", seed=3, out=out,
+                    overrides=["uno_penalty=4"])
+    unosim.report(out)
+    opening = (out / "report" / "report.md").read_text().split("## Game length", 1)[0]
+    assert "`classic` with `uno_penalty=4`" in opening
+    assert "seat 0: random, seat 1: greedy, seat 2: random" in opening
+    assert "games: 300" in opening and "seed: 3" in opening
+
+
+def test_described_rules_name_the_closest_preset_for_a_custom_name() -> None:
+    from unosim.reports.basis import changed_options, describe_rules
+
+    rules = unosim.RuleSet.preset("party").replace(name="attack", uno_penalty=3)
+    assert changed_options(rules) == ("party", {"uno_penalty": 3})
+    assert describe_rules(rules) == "`attack` (from preset `party`) with `uno_penalty=3`"

@@ -168,6 +168,11 @@ def test_cli_writes_dataset_and_report_and_report_redraws_them(tmp_path: Path) -
         assert (report / name).stat().st_size > 0, name
     board = pd.read_csv(report / "leaderboard.csv")
     assert list(board.columns[:4]) == ["rank", "strategy", "seat_games", "wins"]
+    md = (report / "report.md").read_text()
+    assert md.index("## What this report rests on") < md.index("## Leaderboard")
+    assert "`classic`, as shipped" in md and "deck copies: 1" in md and "seed: 1" in md
+    assert "table 0: random, greedy" in md.replace("random(draw_rate=0.3)", "rdr")
+    assert "<li>rules: <code>classic</code>, as shipped</li>" in (report / "report.html").read_text()
     first = {name: (report / name).read_text() for name in ("leaderboard.csv", "head_to_head.csv", "leaderboard.md")}
     for path in report.iterdir():
         path.unlink()

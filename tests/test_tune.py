@@ -147,7 +147,10 @@ def test_cli_tune_writes_a_playable_strategy(tmp_path):
     assert "held-out win rate" in result.output and f"tuned:{out / 'tuned.json'}" in " ".join(result.output.split())
     saved = json.loads((out / "tuned.json").read_text())
     assert saved["tuned"]["generations"] == 1 and saved["tuned"]["rules"]["wd4_challenge"] is False
-    assert "wd4_challenge=False" in (out / "summary.md").read_text()
+    summary = (out / "summary.md").read_text()
+    assert "wd4_challenge=False" in summary
+    assert "## What this report rests on" in summary and "`classic` with `wd4_challenge=false`" in summary
+    assert "players: 2" in summary and "seed: 5" in summary and "unosim version" in summary
     again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
     assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved
 
@@ -238,3 +241,13 @@ def test_coverage_and_jump_feed_steer_the_play():
             assert score[cards[r]] == max(score[t] for t in np.flatnonzero(coloured))
             checked += 1
     assert checked > 500
+
+
+def test_a_tuned_candidate_worse_than_its_start_is_named_so():
+    from unosim.reports.tuning import worse_than_start
+
+    worse = {"improvement": -0.02, "improvement_low": -0.03, "improvement_high": -0.01}
+    assert "did worse than its start" in worse_than_start(worse) and "beyond the interval" in worse_than_start(worse)
+    unclear = {"improvement": -0.01, "improvement_low": -0.03, "improvement_high": 0.01}
+    assert "did worse" in worse_than_start(unclear) and "beyond" not in worse_than_start(unclear)
+    assert worse_than_start({"improvement": 0.01, "improvement_low": -0.01, "improvement_high": 0.03}) == ""

@@ -60,6 +60,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_KIND, KIND_NAMES
+from ..version import __version__
 from .compare import Variant, parse_players
 from .stats import paired_difference
 
@@ -264,7 +265,7 @@ def swap_values(
                 "games": games,
             })
     settings = {"kind": "card-value-swap", "rules": rules, "players": counts, "games": games, "seed": seed,
-                "kinds": names, "strategy": "random"}
+                "kinds": names, "strategy": "random", "unosim_version": __version__}
     return SwapResult(pd.DataFrame(rows), settings)
 
 

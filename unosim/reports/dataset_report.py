@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from matplotlib.figure import Figure
 
 from ..runs import dataset
-from . import plots
+from . import basis, plots
 
 PLAYER_COUNT_COLUMNS = ["players", "turns", "truncated", "winner_offset", "cards_played", "cards_drawn"]
 """The columns the player-count section reads."""
@@ -198,10 +198,13 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
 
     path = Path(path)
     if (path / COMPARE_FILE).is_file():
-        return [comparison_section(Comparison.read(path))]
+        comparison = Comparison.read(path)
+        return [comparison_basis(comparison.settings), comparison_section(comparison)]
     if (path / SWAP_FILE).is_file():
-        return [swap_section(SwapResult.read(path))]
+        result = SwapResult.read(path)
+        return [swap_basis(result.settings), swap_section(result)]
     meta = dataset.read_metadata(path)
+    basis_section = dataset_basis_section(meta)
     matches = dataset.has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
     data = dataset.read_table(path, columns=columns, table="rounds" if matches else "main")
@@ -209,7 +212,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         data = data.set_column(data.column_names.index("rules"), "rules", pc.dictionary_encode(data["rules"]))
     frame = dataset.to_frame(data, consume=True)
     del data
-    sections = [player_count_section(frame)]
+    sections = [basis_section, player_count_section(frame)]
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
@@ -217,20 +220,68 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         from ..analysis.cardvalue import card_values as estimate
 
         try:
-            sections.append(card_value_section(estimate(path)))
+            cv = card_value_section(estimate(path))
+            cv.text = f"Policy: {basis.seats_text(_configs(meta)[0]['strategies'])}; card values hold for it alone. " + cv.text
+            sections.append(cv)
         except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)
-            sections[0].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
+            sections[1].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
     elif possible:
-        sections[0].text += (
+        sections[1].text += (
             f" Card values were not estimated for this single run: `unosim report {path} --card-values` or "
             f"`unosim.card_values({str(path)!r})` streams them from the opening hands."
         )
     return sections
 
 
+def _configs(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    return [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
+
+
+def dataset_basis_section(meta: dict[str, Any]) -> Section:
+    """The opening section of a dataset's report: what its games rest on (:mod:`unosim.reports.basis`)."""
+    text, cells = basis.dataset_basis(meta)
+    section = Section(basis.BASIS_TITLE, text)
+    if cells is not None:
+        section.tables.append(("Cells", cells))
+    return section
+
+
+def comparison_basis(settings: dict[str, Any]) -> Section:
+    """The opening section of a comparison's report."""
+    from ..analysis.compare import Variant
+
+    lines, copies = [], []
+    for label in settings["variants"]:
+        preset, *options = label.split()
+        variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
+        lines.append(basis.describe_rules(variant.rules(2)))
+        copies += [f"{label} at {p} players: {variant.rules(p).deck_copies}" for p in settings["players"]]
+    skill = settings.get("skill", "greedy")
+    return Section(basis.BASIS_TITLE, basis.basis_lines(
+        rules=lines, copies=", ".join(copies),
+        seats=f"random at every seat; skill runs: {skill} at seat 0, random at the others",
+        games=f"{settings['games']:,} per variant, player count and run", seed=settings["seed"],
+        version=settings.get("unosim_version"),
+        extra=[f"players: {', '.join(str(p) for p in settings['players'])}"]))
+
+
+def swap_basis(settings: dict[str, Any]) -> Section:
+    """The opening section of a swap cross-check's report."""
+    from ..analysis.compare import Variant
+
+    variant = Variant(str(settings["rules"]), ())
+    players = [int(p) for p in settings.get("players", [])]
+    return Section(basis.BASIS_TITLE, basis.basis_lines(
+        rules=[basis.describe_rules(variant.rules(min(players, default=2)))],
+        copies=", ".join(f"{p} players: {variant.rules(p).deck_copies}" for p in players) or "—",
+        seats=f"{settings.get('strategy', 'random')} at every seat",
+        games=f"{settings['games']:,} deals per player count", seed=settings["seed"],
+        version=settings.get("unosim_version")))
+
+
 def same_strategy_everywhere(meta: dict[str, Any]) -> bool:
     """Whether every seat of every cell plays the same strategy (card values then mean one thing)."""
-    configs = [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
+    configs = _configs(meta)
     specs = {str(s) for c in configs for s in c["strategies"]}
     return len(specs) == 1
 
@@ -246,6 +297,27 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
     return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
 
 
+def _html_text(text: str) -> str:
+    """A section's text as HTML: ``- `` lines as a list, `` `code` `` as code, the rest as paragraphs."""
+    def inline(line: str) -> str:
+        parts = html.escape(line).split("`")
+        return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+    out, items = [], []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(f"<li>{inline(line[2:])}</li>")
+            continue
+        if items:
+            out.append("<ul>" + "".join(items) + "</ul>")
+            items = []
+        if line.strip():
+            out.append(f"<p>{inline(line)}</p>")
+    if items:
+        out.append("<ul>" + "".join(items) + "</ul>")
+    return "".join(out)
+
+
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
     """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -257,7 +329,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
             "th{background:#f0f0f0}img{max-width:100%}</style></head><body>", f"<h1>{html.escape(title)}</h1>"]
     for section in sections:
         md.append(f"## {section.title}\n\n{section.text}\n")
-        page.append(f"<h2>{html.escape(section.title)}</h2><p>{html.escape(section.text)}</p>")
+        page.append(f"<h2>{html.escape(section.title)}</h2>{_html_text(section.text)}")
         for name, fig in section.figures:
             png = io.BytesIO()
             fig.savefig(png, format="png", dpi=110)
@@ -269,7 +341,8 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
             page.append(f"<figure><img alt='{name}' src='data:image/png;base64,{encoded}'></figure>")
         for caption, table in section.tables:
             md.append(f"### {caption}\n\n{plots._markdown(table)}")
-            page.append(f"<h3>{html.escape(caption)}</h3>" + table.to_html(index=False, border=0, na_rep=""))
+            page.append(f"<h3>{html.escape(caption)}</h3>"
+                        + table.to_html(index=False, border=0, na_rep="", float_format=lambda v: f"{v:.4g}"))
     page.append("</body></html>")
     (out / "report.md").write_text("\n".join(md))
     (out / "report.html").write_text("\n".join(page))

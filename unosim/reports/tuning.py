@@ -8,9 +8,10 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..analysis.tuning import TuneResult
-from ..game.rules import RuleSet
+from . import basis
 
 
 def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = None) -> Axes:
@@ -21,6 +22,7 @@ def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = No
         ax.fill_between(x, history[f"{key}_low"], history[f"{key}_high"], color=colour, alpha=0.2, lw=0)
     if fair_share is not None:
         ax.axhline(fair_share, color="grey", ls="--", lw=1, label=f"fair share 1/P = {fair_share:.3f}")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation (every candidate of one generation plays the same deals)")
     ax.set_ylabel("win rate per seat-game (95 % interval)")
     ax.grid(alpha=0.3)
@@ -36,6 +38,23 @@ def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None 
     return fig
 
 
+def worse_than_start(evaluation: dict[str, float]) -> str:
+    """A plain warning when the tuned candidate won less often than its start on the held-out games, else ``""``.
+
+    Parameters
+    ----------
+    evaluation : dict
+        The held-out evaluation of a tuning run (``improvement`` and its interval).
+    """
+    if evaluation["improvement"] >= 0:
+        return ""
+    sure = evaluation["improvement_high"] < 0
+    return (f"The tuned candidate did worse than its start on the held-out games "
+            f"({evaluation['improvement']:+.4f} win rate, 95 % CI [{evaluation['improvement_low']:+.4f}, "
+            f"{evaluation['improvement_high']:+.4f}]" + ("; the loss is beyond the interval" if sure else "") +
+            "): keep the start, or tune with a larger budget.")
+
+
 def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     """The tuned strategy (``tuned.json`` or ``tuned.toml``), ``summary.md``, ``history.csv`` and the progress
     plot (PNG, SVG) of a finished tuning run in ``out``."""
@@ -43,12 +62,15 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     assert settings is not None
     ev = result.evaluation
     against = ",".join(str(s) for s in settings.field)
-    try:
-        preset = RuleSet.preset(settings.rules.name).to_dict()
-        changed = [f"{k}={v}" for k, v in settings.rules.to_dict().items() if preset.get(k) != v]
-    except ValueError:
-        changed = []
+    _, changes = basis.changed_options(settings.rules)
+    changed = [f"{k}={v}" for k, v in changes.items()]
     rules_text = settings.rules.name + (f" with {', '.join(changed)}" if changed else "")
+    opening = basis.basis_lines(
+        rules=[basis.describe_rules(settings.rules)], copies=str(settings.rules.deck_copies),
+        seats=f"the candidate at one seat, {against} at the others",
+        games=f"{result.games:,} in {result.generations} generations, {ev['games']:,} held out", seed=settings.seed,
+        extra=[f"players: {settings.players}"])
+    verdict = worse_than_start(ev)
     tuned = {
         "name": settings.label, "rules": settings.rules.to_dict(), "players": settings.players,
         "against": against, "seed": settings.seed, "budget": settings.budget, "popsize": settings.popsize,
@@ -63,6 +85,8 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     files = [strategy_file, out / "summary.md", out / "history.csv"]
     files[1].write_text(
         f"# {settings.label}: tuned {settings.space.describe()}\n\n"
+        f"## {basis.BASIS_TITLE}\n\n{opening}\n\n"
+        + (f"**{verdict}**\n\n" if verdict else "") +
         f"{rules_text} rules, {settings.players} players, against {against}; "
         f"{result.generations} generations of {settings.popsize} candidates, {result.games:,} games, seed {settings.seed}.\n\n"
         f"Held-out evaluation ({ev['games']:,} games on fresh deals, seed {ev['seed']}, 95 % intervals clustered by deal; "
@@ -83,4 +107,4 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     return files
 
 
-__all__ = ["progress_figure", "progress_plot", "write_outputs"]
+__all__ = ["progress_figure", "progress_plot", "worse_than_start", "write_outputs"]

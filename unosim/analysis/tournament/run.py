@@ -55,6 +55,8 @@ class TournamentResult:
         The half-width asked for (precision mode).
     seconds : float
         Wall time of the call that played it (0 for a loaded one).
+    rule_set : dict or None
+        Every rule option played (:meth:`RuleSet.to_dict`), when known.
     """
 
     leaderboard: pd.DataFrame
@@ -71,6 +73,7 @@ class TournamentResult:
     table: pa.Table | None = field(default=None, repr=False)
     precision: float | None = None
     seconds: float = 0.0
+    rule_set: dict[str, Any] | None = None
 
     @property
     def widest(self) -> float:
@@ -207,7 +210,7 @@ def run_tournament(
         leaderboard=board, head_to_head=pairs, ratings=ratings, design=settings.design, deals=deals,
         games=deals * cells, players=settings.players, rules=settings.rules.name, seed=settings.seed,
         match=settings.match, path=out, table=main if out is None else None, precision=settings.precision,
-        seconds=time.perf_counter() - started,
+        seconds=time.perf_counter() - started, rule_set=settings.rules.to_dict(),
     )
 
 
@@ -241,6 +244,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
         leaderboard=board, head_to_head=pairs, ratings=ratings, design=design, deals=int(info["deals"]),
         games=int(info["games"]), players=int(info["players"]), rules=str(info["rules"]), seed=int(info["seed"]),
         match=match, path=path, precision=info.get("precision"),
+        rule_set=(meta.get("cells") or [{}])[0].get("config", {}).get("rules"),
     )
 
 
