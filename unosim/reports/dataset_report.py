@@ -71,11 +71,13 @@ def player_count_section(df: pd.DataFrame) -> Section:
         suffix = "" if key is None else f"_{name}"
         section.figures.append((f"game_length_distribution{suffix}", _figure(plots.game_length_distribution, df, rules=key)))
     section.figures.append(("cards_per_game", _figure(plots.cards_per_game, df)))
+    spread = plots.seat_advantage_spread(df) if df["players"].nunique() > 1 else None
     for name in rules:
         key = None if name == "all" else name
         suffix = "" if key is None else f"_{name}"
         if df["players"].nunique() > 1:
-            section.figures.append((f"seat_advantage_heatmap{suffix}", _figure(plots.seat_advantage_heatmap, df, rules=key)))
+            section.figures.append((f"seat_advantage_heatmap{suffix}", _figure(plots.seat_advantage_heatmap, df, rules=key,
+                                                                               spread=spread)))
         else:
             section.figures.append((f"seat_advantage{suffix}", _figure(plots.seat_advantage, df, rules=key)))
     section.tables.append(("Summary", plots.summary_table(df)))
@@ -98,12 +100,13 @@ def card_value_section(values: pd.DataFrame) -> Section:
         "first- and second-copy values differ beyond their intervals (95 % interval of the difference "
         "excludes 0).",
     )
+    spread = plots.card_value_spread(values)
     for rules in values["rules"].unique():
         several = values[values["rules"] == rules]["players"].nunique() > 1
         for scope in ("all seats", "first player"):
             tag = f"{rules}_{scope.replace(' ', '_')}"
             section.figures.append((f"card_value_heatmap_{tag}", _figure(plots.card_value_heatmap, values, rules=rules,
-                                                                         scope=scope, size=(8.5, 4.8))))
+                                                                         scope=scope, size=(8.5, 4.8), spread=spread)))
             if several:
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
