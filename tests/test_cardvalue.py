@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import statsmodels.api as sm
 
@@ -159,3 +160,21 @@ def test_placebo_kind_is_worth_nothing_under_random(placebo_run: Path) -> None:
     kinds = set(table.loc["all seats"].index)
     assert kinds == {"skip", "reverse", "draw_two", "wild", "wild_draw_four", "five", "zero"}
     assert (table["games"] == 200_000).all()
+
+
+def test_flags_are_adjusted_for_multiple_comparisons_with_holm() -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    from unosim.analysis.cardvalue import adjusted
+    from unosim.analysis.stats import adjust_p_values
+
+    p = np.array([0.001, 0.02, 0.03, np.nan, 0.04])
+    reject, adj = adjust_p_values(p)
+    expected = multipletests(p[[0, 1, 2, 4]], alpha=0.05, method="holm")
+    assert np.allclose(adj[[0, 1, 2, 4]], expected[1]) and np.isnan(adj[3])
+    assert list(reject) == [True, False, False, False, False]  # raw p < 0.05 everywhere, one flag survives
+    # twenty kinds each with p = 0.01 raw: every raw interval excludes 0, none survives the family
+    values = pd.DataFrame({"value_p": [0.01] * 20, "copies_p": [1e-6] + [0.5] * 19})
+    out = adjusted(values)
+    assert not out["value_clear"].any() and out["value_p_adjusted"].min() == pytest.approx(0.2)
+    assert out["copies_differ_adjusted"].tolist() == [True] + [False] * 19

@@ -35,6 +35,8 @@ def test_speed_play_at_16_players_paired_difference_in_turns(tmp_path: Path) -> 
     assert "## What this report rests on" in opening and "`party` with `speed_play=false`" in opening
     assert "party speed_play=false at 16 players: 1" in opening and "skill runs: greedy at seat 0" in opening
     assert f"unosim version: {unosim.__version__}" in opening and "seed: 3" in opening
+    md = (tmp_path / "cmp" / "report" / "report.md").read_text()
+    assert "| p (Holm) | differs |" in md and "Holm's step-down method" in md
     assert Comparison.read(tmp_path / "cmp").settings["variants"] == ["party speed_play=true", "party speed_play=false"]
 
 

@@ -33,6 +33,7 @@ def test_report_of_a_card_value_study(small_study: Path) -> None:
         assert (report / f"{name}.png").stat().st_size > 0 and (report / f"{name}.svg").is_file()
     md = (report / "report.md").read_text()
     assert "## Card values" in md and "first copy / second copy" in md
+    assert "Holm's step-down method (statsmodels `multipletests`)" in md
     assert "wild_drawn_together" in md  # party kinds
     page = (report / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(list(report.glob("*.png")))

@@ -32,6 +32,7 @@ import pandas as pd
 import pyarrow.compute as pc
 from matplotlib.figure import Figure
 
+from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
 from . import basis, plots
 
@@ -96,9 +97,9 @@ def card_value_section(values: pd.DataFrame) -> Section:
         "instead of a number card in a naturally dealt opening hand: linear probability regression of "
         "winning on the opening counts per kind with seat-offset dummies, standard errors clustered by "
         "game, 95 % intervals. *All seats*: pooled over seats; *first player*: offset 1 alone. "
-        "First copy = 0 → 1 card, second copy = 1 → 2 cards (count dummies); ⚑ marks kinds whose "
-        "first- and second-copy values differ beyond their intervals (95 % interval of the difference "
-        "excludes 0).",
+        "First copy = 0 → 1 card, second copy = 1 → 2 cards (count dummies): the second copy is the step "
+        "from one card to two, not the value of holding two. ⚑ marks kinds whose first- and second-copy "
+        f"values differ. {ADJUSTMENT_TEXT}",
     )
     spread = plots.card_value_spread(values)
     for rules in values["rules"].unique():
@@ -117,12 +118,22 @@ def card_value_section(values: pd.DataFrame) -> Section:
             table.columns = [f"{p} players" for p in table.columns]
             section.tables.append((f"{rules}, {scope}: value per card, pp [95 % CI]", table.reset_index()))
         data = values[(values["rules"] == rules) & (values["scope"] == "all seats")].copy()
+        flags = data["copies_differ_adjusted"] if "copies_differ_adjusted" in data else data["copies_differ"]
         data["cell"] = [f"{f:+.2f} / {s:+.2f}" + (" ⚑" if flag else "")
-                        for f, s, flag in zip(data["first_copy"], data["second_copy"], data["copies_differ"])]
+                        for f, s, flag in zip(data["first_copy"], data["second_copy"], flags)]
         table = data.pivot(index="kind", columns="players", values="cell").reindex(data["kind"].unique())
         table.columns = [f"{p} players" for p in table.columns]
         section.tables.append((f"{rules}, all seats: first copy / second copy, pp (⚑: they differ)", table.reset_index()))
     return section
+
+
+ADJUSTMENT_TEXT = (
+    "Flags are controlled for multiple comparisons: each family (every flag of one kind in this report) "
+    "is adjusted with Holm's step-down method (statsmodels `multipletests`), so the chance of any false "
+    "flag in a family is at most 5 %; a flag needs an adjusted p-value below 0.05. The 95 % intervals "
+    "shown are per estimate, not adjusted."
+)
+"""How every report states its multiple-comparison control."""
 
 
 def comparison_section(comparison: Any) -> Section:
@@ -135,7 +146,8 @@ def comparison_section(comparison: Any) -> Section:
         f"Variants: {', '.join(comparison.settings['variants'])}; baseline: {comparison.settings['variants'][0]}. "
         f"{comparison.settings['games']:,} games per variant, player count and line-up, the same deals (seed "
         f"{comparison.settings['seed']}) under every variant. Differences are paired game by game, with 95 % "
-        "intervals; *variance reduction* = variance of an unpaired difference / variance of the paired one.",
+        "intervals; *variance reduction* = variance of an unpaired difference / variance of the paired one. "
+        "*Differs* flags a difference from the baseline. " + ADJUSTMENT_TEXT,
     )
     diffs = comparison.differences
     for metric in diffs["metric"].unique():
@@ -151,8 +163,12 @@ def comparison_section(comparison: Any) -> Section:
     shown["metric"] = [metric_label(m, skill) for m in shown["metric"]]
     shown["difference [95 % CI]"] = [_interval(d, lo, hi) for d, lo, hi in zip(shown["diff"], shown["low"], shown["high"])]
     shown["variance reduction"] = shown["variance_reduction"].round(2)
-    section.tables.append(("Paired differences (variant − baseline)",
-                           shown[["players", "variant", "metric", "difference [95 % CI]", "variance reduction", "games"]]))
+    reject, adjusted = adjust_p_values(p_value(shown["diff"], shown["se"]))
+    shown["p (Holm)"] = [f"{p:.2g}" if p == p else "" for p in adjusted]
+    shown["differs"] = ["⚑" if r else "" for r in reject]
+    section.tables.append(("Paired differences (variant − baseline; ⚑: differs after Holm's adjustment)",
+                           shown[["players", "variant", "metric", "difference [95 % CI]", "p (Holm)", "differs",
+                                  "variance reduction", "games"]]))
     return section
 
 

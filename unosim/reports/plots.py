@@ -233,10 +233,13 @@ def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str 
     high = data.pivot_table(index="kind", columns="players", values="high", sort=False).reindex_like(table)
     spread = spread if spread is not None else max(float(np.nanmax(np.abs(table.to_numpy()))), 0.1)
     image = ax.imshow(table.to_numpy(), aspect="auto", cmap=CMAP_DIVERGING, vmin=-spread, vmax=spread)
+    clear = (data.assign(clear=data["value_clear"].astype(float))
+             .pivot_table(index="kind", columns="players", values="clear", sort=False).reindex_like(table).to_numpy()
+             if "value_clear" in data else None)
     for (i, j), v in np.ndenumerate(table.to_numpy()):
         if np.isnan(v):
             continue
-        unclear = low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]
+        unclear = (low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]) if clear is None else not clear[i, j] > 0
         strong = abs(v) > 0.6 * spread
         ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize="x-small",
                 color="white" if strong else ("dimgrey" if unclear else "black"),
@@ -245,7 +248,8 @@ def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str 
     ax.set_yticks(range(table.shape[0]), [k.replace("_", " ") for k in table.index])
     ax.set_xlabel("players")
     ax.set_title(f"Card value ({scope}): change in win probability, pp" + (f" — {rules}" if rules else "")
-                 + "\n(grey italic: 95 % interval contains 0)", fontsize="medium")
+                 + ("\n(grey italic: not told from 0 after Holm's adjustment)" if clear is not None
+                    else "\n(grey italic: 95 % interval contains 0)"), fontsize="medium")
     ax.figure.colorbar(image, ax=ax, label="percentage points")
     return ax
 
