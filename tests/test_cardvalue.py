@@ -178,3 +178,18 @@ def test_flags_are_adjusted_for_multiple_comparisons_with_holm() -> None:
     out = adjusted(values)
     assert not out["value_clear"].any() and out["value_p_adjusted"].min() == pytest.approx(0.2)
     assert out["copies_differ_adjusted"].tolist() == [True] + [False] * 19
+
+
+def test_plain_wilds_reading_raises_the_second_wild_draw_four(tmp_path: Path) -> None:
+    """Two Wild Draw Fours block each other under ``no_color_match_incl_wilds``; with only plain Wilds
+    blocking, the step from one Wild Draw Four to two is worth more."""
+    second = {}
+    for when in ("no_color_match_incl_wilds", "no_color_match_incl_plain_wilds"):
+        out = tmp_path / when
+        unosim.simulate(rules="party", players=4, games=10_000, seed=11, out=out, overrides=[f"wd4_legal_when={when}"])
+        values = card_values(out)
+        second[when] = values[(values["scope"] == "all seats") & (values["kind"] == "wild_draw_four")].iloc[0]
+    blocked, plain = second["no_color_match_incl_wilds"], second["no_color_match_incl_plain_wilds"]
+    assert blocked["second_high"] < 0  # a second copy hurts when the two block each other
+    assert plain["second_copy"] - blocked["second_copy"] > 10
+    assert plain["second_low"] > blocked["second_high"]
