@@ -114,3 +114,31 @@ def test_described_rules_name_the_closest_preset_for_a_custom_name() -> None:
     rules = unosim.RuleSet.preset("party").replace(name="attack", uno_penalty=3)
     assert changed_options(rules) == ("party", {"uno_penalty": 3})
     assert describe_rules(rules) == "`attack` (from preset `party`) with `uno_penalty=3`"
+
+
+def test_card_value_report_draws_both_copies_and_explains_each_flag(tmp_path: Path) -> None:
+    out = tmp_path / "party"
+    unosim.simulate(rules="party", players=4, games=10_000, seed=11, out=out)
+    unosim.report(out, card_values=True)
+    report = out / "report"
+    assert (report / "card_value_copies_party.png").stat().st_size > 0
+    md = (report / "report.md").read_text()
+    why = md.split("why the flagged kinds' copies differ", 1)[1]
+    row = next(line for line in why.splitlines() if line.startswith("| wild_draw_four"))
+    assert "W-2: `wd4_legal_when=no_color_match_incl_wilds`" in row
+    assert "two Wild Draw Fours block each other" in row and "no_color_match_incl_plain_wilds" in row
+
+
+def test_copies_panels_one_per_kind_with_flags() -> None:
+    from matplotlib.figure import Figure
+
+    from unosim.reports import plots
+
+    rows = [{"rules": "party", "scope": "all seats", "kind": k, "players": p, "first_copy": 5.0, "first_low": 4.0,
+             "first_high": 6.0, "second_copy": s, "second_low": s - 1, "second_high": s + 1,
+             "copies_differ_adjusted": s < 0} for k, s in (("wild", 5.0), ("wild_draw_four", -14.0)) for p in (3, 6)]
+    fig = plots.card_value_copies(pd.DataFrame(rows), Figure(), rules="party")
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert titles == ["wild", "wild draw four ⚑"]
+    second = fig.axes[1].containers[1].lines[0]
+    assert list(second.get_ydata()) == [-14.0, -14.0]

@@ -34,7 +34,7 @@ from matplotlib.figure import Figure
 
 from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
-from . import basis, plots
+from . import basis, explain, plots
 
 PLAYER_COUNT_COLUMNS = ["players", "turns", "truncated", "winner_offset", "cards_played", "cards_drawn"]
 """The columns the player-count section reads."""
@@ -89,8 +89,12 @@ def _interval(v: float, lo: float, hi: float) -> str:
     return f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
-def card_value_section(values: pd.DataFrame) -> Section:
-    """Heatmaps, lines and tables of card values (percentage points, 95 % intervals)."""
+def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, Any]] | None = None) -> Section:
+    """Heatmaps, lines, first/second-copy panels and tables of card values (percentage points, 95 % intervals).
+
+    ``rules_by_name``: the options each rule set played (:meth:`RuleSet.to_dict`), which the
+    explanation of each flag names.
+    """
     section = Section(
         "Card values",
         "Change in the holder's win probability, in percentage points, from one more card of a kind "
@@ -111,6 +115,11 @@ def card_value_section(values: pd.DataFrame) -> Section:
             if several:
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
+        n_kinds = values[values["rules"] == rules]["kind"].nunique()
+        copies = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+        plots.card_value_copies(values, copies, rules=rules)
+        copies.tight_layout()
+        section.figures.append((f"card_value_copies_{rules}", copies))
         for scope in ("all seats", "first player"):
             data = values[(values["rules"] == rules) & (values["scope"] == scope)].copy()
             data["cell"] = [_interval(v, lo, hi) for v, lo, hi in zip(data["value"], data["low"], data["high"])]
@@ -124,6 +133,15 @@ def card_value_section(values: pd.DataFrame) -> Section:
         table = data.pivot(index="kind", columns="players", values="cell").reindex(data["kind"].unique())
         table.columns = [f"{p} players" for p in table.columns]
         section.tables.append((f"{rules}, all seats: first copy / second copy, pp (⚑: they differ)", table.reset_index()))
+        flagged = data[flags.to_numpy(bool)]
+        if len(flagged):
+            why = []
+            for kind, g in flagged.groupby("kind", sort=False):
+                rule, note = explain.copies_note(str(kind), (rules_by_name or {}).get(str(rules)))
+                steps = ", ".join(f"{int(p)} players: {s - f:+.1f}" for p, f, s in
+                                  zip(g["players"], g["first_copy"], g["second_copy"]))
+                why.append({"kind": kind, "second − first copy, pp": steps, "rule and option": rule, "why": note})
+            section.tables.append((f"{rules}: why the flagged kinds' copies differ", pd.DataFrame(why)))
     return section
 
 
@@ -239,7 +257,9 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         from ..analysis.cardvalue import card_values as estimate
 
         try:
-            cv = card_value_section(estimate(path))
+            played = ({str(c["rules"]): c["config"]["rules"] for c in meta.get("cells", [])}
+                      if meta.get("kind") == "experiment" else {str(meta["config"]["rules"]["name"]): meta["config"]["rules"]})
+            cv = card_value_section(estimate(path), played)
             cv.text = f"Policy: {basis.seats_text(_configs(meta)[0]['strategies'])}; card values hold for it alone. " + cv.text
             sections.append(cv)
         except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
@@ -18,7 +19,7 @@ from .palette import kind_colour, rules_colour
 __all__ = [
     "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "Z95", "card_value_heatmap", "card_value_lines",
     "card_value_swap", "cards_per_game", "comparison_differences", "game_length", "game_length_band",
-    "card_value_spread", "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid",
+    "card_value_copies", "card_value_spread", "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid",
     "seat_advantage_heatmap", "seat_advantage_spread", "summary_table",
 ]
 
@@ -272,6 +273,44 @@ def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | 
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", ncol=2)
     return ax
+
+
+def card_value_copies(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
+    """Small multiples, one panel per kind: the first copy (0 → 1 card, filled) and the second copy
+    (1 → 2 cards, the step from one to two, hollow) against players, with 95 % intervals; ⚑ in a
+    panel's title where the two differ after the multiple-comparison adjustment."""
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    kinds = list(dict.fromkeys(data["kind"]))
+    cols = min(4, max(1, len(kinds)))
+    rows = -(-len(kinds) // cols)
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
+    counts = sorted(int(p) for p in data["players"].unique())
+    position = {p: i for i, p in enumerate(counts)}
+    flag_column = "copies_differ_adjusted" if "copies_differ_adjusted" in data else "copies_differ"
+    for ax, kind in zip(axes, kinds):
+        g = data[data["kind"] == kind].sort_values("players")
+        colour = kind_colour(kind)
+        x = np.array([position[int(p)] for p in g["players"]], float)
+        for key, offset, face, style, label in (("first", -0.1, colour, "-", "first copy (0 → 1)"),
+                                                ("second", 0.1, "white", "--", "second copy (1 → 2)")):
+            est = g[f"{key}_copy"].to_numpy(float)
+            ax.errorbar(x + offset, est, yerr=[est - g[f"{key}_low"].to_numpy(float), g[f"{key}_high"].to_numpy(float) - est],
+                        marker="o", ms=5, ls=style, color=colour, mfc=face, capsize=2, lw=1, label=label)
+        ax.axhline(0, color="grey", lw=0.8, ls=":")
+        ax.set_title(kind.replace("_", " ") + (" ⚑" if g[flag_column].any() else ""), fontsize="small")
+        ax.grid(alpha=0.3)
+    for ax in axes[len(kinds):]:
+        ax.set_visible(False)
+    axes[0].set_xticks(range(len(counts)), [str(p) for p in counts])
+    axes[0].set_xlim(-0.5, len(counts) - 0.5)
+    for ax in axes[(rows - 1) * cols:]:
+        ax.set_xlabel("players", fontsize="small")
+    axes[0].set_ylabel("pp (95 % CI)", fontsize="small")
+    axes[0].legend(fontsize="x-small", loc="best")
+    fig.suptitle(f"First and second copy of each kind ({scope})" + (f" — {rules}" if rules else "")
+                 + "\n(filled: 0 → 1 card; hollow: 1 → 2 cards; ⚑: they differ after Holm's adjustment)",
+                 fontsize="medium")
+    return fig
 
 
 def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | None = None,
