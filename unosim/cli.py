@@ -233,9 +233,14 @@ def _print_truncated(result: Any, table: str) -> None:
 @user_errors()
 def replay(
     run_dir: Annotated[
-        Path | None, typer.Option("--run", help="A dataset written by simulate: replay one of its games.", show_default=False)
+        Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): replay one of its games.",
+                                  show_default=False)
     ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to replay.")] = 0,
+    game: Annotated[int, typer.Option("--game", help="Game index to replay (within its cell, for an experiment).")] = 0,
+    cell: Annotated[
+        int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column).",
+                                 show_default=False)
+    ] = None,
     rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
     players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
@@ -245,18 +250,30 @@ def replay(
     ] = None,
     deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
 ) -> None:
-    """Narrate one game, move by move: of a written dataset (--run), or of a seed."""
+    """Narrate one game, move by move: of a written dataset (--run, with --cell for an experiment,
+    study or tournament), or of a seed."""
     from .engine.config import RunConfig
     from .engine.trace import replay as replay_game
     from .runs.dataset import read_metadata, read_table
 
     if run_dir is not None:
         meta = read_metadata(run_dir)
-        if meta.get("kind") != "run":
-            raise ValueError(f"{run_dir} holds an experiment; replay needs a dataset written by 'unosim simulate'.")
-        config = RunConfig.from_dict(meta["config"])
+        if meta.get("kind") == "experiment":
+            cells = meta.get("cells", [])
+            if cell is None or not 0 <= cell < len(cells):
+                listing = "; ".join(f"{i}: {c.get('rules')}, {c.get('players')} players" for i, c in enumerate(cells[:8]))
+                more = f"; … ({len(cells)} cells)" if len(cells) > 8 else ""
+                raise ValueError(f"{run_dir} holds an experiment of {len(cells)} cells; pick one with --cell 0 to "
+                                 f"{len(cells) - 1} ({listing}{more}) and a game with --game.")
+            config = RunConfig.from_dict(cells[cell]["config"])
+        else:
+            if cell not in (None, 0):
+                raise ValueError(f"--cell {cell}: {run_dir} holds a single run (no cells); leave --cell out.")
+            config = RunConfig.from_dict(meta["config"])
+            cell = None
         if not 0 <= game < config.games:
-            raise ValueError(f"--game {game} is not a game of {run_dir}; it holds games 0 to {config.games - 1}.")
+            raise ValueError(f"--game {game} is not a game of {run_dir}{'' if cell is None else f' cell {cell}'}; "
+                             f"it holds games 0 to {config.games - 1}.")
     else:
         config = RunConfig.build(
             rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=game + 1
@@ -273,8 +290,12 @@ def replay(
     if run_dir is not None:
         import pyarrow.compute as pc
 
-        table = read_table(run_dir, columns=["game", "winner", "turns", "cards_drawn"])
-        row = table.filter(pc.equal(table["game"], game)).to_pylist()[0]
+        columns = ["game", "winner", "turns", "cards_drawn"] + ([] if cell is None else ["cell"])
+        table = read_table(run_dir, columns=columns)
+        wanted = pc.equal(table["game"], game)
+        if cell is not None:
+            wanted = pc.and_(wanted, pc.equal(table["cell"], cell))
+        row = table.filter(wanted).to_pylist()[0]
         same = all(row[k] == rec[k] for k in ("winner", "turns", "cards_drawn"))
         out_console.print(
             f"dataset row: winner {row['winner']}, turns {row['turns']}, cards drawn {row['cards_drawn']} — "
