@@ -136,6 +136,35 @@ def simulate(
     result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
+        _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
+
+
+def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None:
+    """Each seat's and each strategy's win rate with its 95 % interval (the question a run answers)."""
+    from .analysis.winrates import win_rates
+
+    column = "match_winner" if match else "winner"
+    if result.table is not None:
+        winner = result.table.column(column).to_pandas()
+    else:
+        from .runs.dataset import read_table
+
+        winner = read_table(result.path, columns=[column]).column(column).to_pandas()
+    by_seat, by_strategy = win_rates(winner, strategies)
+    unit = "matches" if match else "games"
+    seats = Table(title=f"win rate by seat ({len(winner):,} {unit}; fair share {1 / len(strategies):.4f})")
+    for col, justify in (("seat", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right")):
+        seats.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_seat.itertuples():
+        seats.add_row(str(r.seat), r.strategy, f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]")
+    pooled = Table(title="win rate by strategy (per seat-game, pooled over its seats, clustered by game)")
+    for col, justify in (("strategy", "left"), ("seats", "right"), ("win rate", "right"), ("95 % CI", "right"),
+                         ("fair share", "right")):
+        pooled.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_strategy.itertuples():
+        pooled.add_row(r.strategy, str(r.seats), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]", f"{r.fair_share:.4f}")
+    out_console.print(seats)
+    out_console.print(pooled)
 
 
 # ---------------------------------------------------------------- run
