@@ -224,3 +224,25 @@ def test_pooled_win_rate_is_clustered_by_game() -> None:
     assert b["seats"] == 2 and b["win_rate"] == pytest.approx(4 / 12)
     per_game = np.array([0, 0.5, 0.5, 0.5, 0, 0.5])
     assert b["high"] - b["win_rate"] == pytest.approx(1.959964 * per_game.std(ddof=1) / 6 ** 0.5, rel=1e-5)
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["--strategies", "gredy"], "Did you mean 'greedy'?"),
+    (["--strategies", "random(draw_rat=0.2)"], "Did you mean 'draw_rate'?"),
+    (["--set", "wd4_chalenge=false"], "Did you mean 'wd4_challenge'"),
+])
+def test_a_misspelled_name_gets_a_suggestion(args: list[str], hint: str) -> None:
+    result = invoke("simulate", "--games", "2", *args)
+    assert result.exit_code == 2 and hint in flat(result.output)
+
+
+def test_a_name_far_from_every_known_one_gets_no_suggestion() -> None:
+    result = invoke("simulate", "--games", "2", "--strategies", "zzzzqqq")
+    assert result.exit_code == 2 and "Did you mean" not in result.output
+
+
+def test_boolean_options_are_shown_as_flags() -> None:
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"})
+    line = next(line for line in result.output.splitlines() if "--quiet" in line)
+    assert "<bool>" not in line and "--match" in result.output
+    assert not any("<bool>" in line for line in result.output.splitlines())

@@ -40,6 +40,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
+def _show_flags_as_flags() -> None:
+    """Typer's help gives a flag (``--quiet``, ``--help``) a type column (``<bool>``), as if it took a
+    value; leave that column empty for flags."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "flags_as_flags", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.flags_as_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_show_flags_as_flags()
 err_console = Console(stderr=True)
 out_console = Console()
 

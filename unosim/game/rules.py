@@ -247,7 +247,11 @@ def choice_code(option: str, value: str) -> int:
 
 
 def _unknown_option_message(name: str) -> str:
-    return f"unknown rule option {name!r}; the options are: {', '.join(option_names())}."
+    import difflib
+
+    close = difflib.get_close_matches(name, option_names(), n=2, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"unknown rule option {name!r}; the options are: {', '.join(option_names())}.{hint}"
 
 
 def parse_option(name: str, text: str) -> Any:
