@@ -151,6 +151,7 @@ def test_cli_tune_writes_a_playable_strategy(tmp_path):
     assert "wd4_challenge=False" in summary
     assert "## What this report rests on" in summary and "`classic` with `wd4_challenge=false`" in summary
     assert "players: 2" in summary and "seed: 5" in summary and "unosim version" in summary
+    assert "allows only 1 generation of 4 candidates" in " ".join(result.output.split())
     again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
     assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved
 

@@ -803,6 +803,9 @@ def cardvalue_swap(
         out_console.print(f"report: {files[-1]}", highlight=False)
 
 # ---------------------------------------------------------------- tune
+USEFUL_GENERATIONS = 10
+"""Fewer generations than this: ``unosim tune`` warns that the search can hardly move from its start."""
+
 @app.command("tune")
 @user_errors()
 def tune_command(
@@ -865,14 +868,24 @@ def tune_command(
     [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
     [dim]Example: unosim tune --strategy rules:holder --players 4 --against random --budget 500000 --out runs/tune-holder[/]
     """
+    from .analysis.tuning import make_settings
     from .api import tune
+    from .reports.tuning import worse_than_start
 
-    result = tune(
+    request: dict[str, Any] = dict(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
-        evaluation_games=evaluation_games, start=start, out=out, overwrite=overwrite, quiet=quiet, name=name,
-        strategy=strategy, search=search, jobs=jobs,
+        evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
     )
+    planned = make_settings(**request)
+    if planned.generations < USEFUL_GENERATIONS:
+        err_console.print(
+            f"warning: --budget {budget:,} allows only {planned.generations} generation"
+            f"{'' if planned.generations == 1 else 's'} of {planned.popsize} candidates "
+            f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
+            f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
+            "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
+    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs)
     ev = result.evaluation
     out_console.print(
         f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "
@@ -881,6 +894,9 @@ def tune_command(
         f"{ev['fair_share']:.4f})\nplay it: --strategies {result.spec}   files: {out}",
         highlight=False, soft_wrap=True,
     )
+    verdict = worse_than_start(ev)
+    if verdict:
+        err_console.print(f"warning: {verdict}", markup=False, highlight=False, soft_wrap=True)
 
 
 def main() -> None:
