@@ -145,3 +145,39 @@ def test_report_command_writes_plots_and_summary(study_dir: Path, tmp_path: Path
 def test_report_of_a_missing_dataset_is_refused(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["report", str(tmp_path / "nothing")])
     assert refused.exit_code == 2 and "error" in refused.output
+
+
+def test_a_leaderboard_written_to_a_file_shows_every_full_name(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    long = "random(draw_rate=0.3,keep_rate=0.2,bluff_rate=0.1)"
+    log = tmp_path / "log.txt"
+    with log.open("w") as f:
+        done = subprocess.run([sys.executable, "-m", "unosim.cli", "tournament", "--rules", "classic", "--players", "2",
+                               "--strategies", f"colour-keeper,diversity,{long}", "--games", "60", "--bootstrap", "10",
+                               "--jobs", "1"], stdout=f, stderr=subprocess.PIPE, text=True, timeout=600,
+                              env={**__import__("os").environ, "COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert "…" not in text
+    for name in ("colour-keeper", "diversity", "random(bluff_rate=0.1, draw_rate=0.3, keep_rate=0.2)"):
+        assert name in text
+
+
+def test_a_narrow_terminal_wraps_names_instead_of_cutting_them() -> None:
+    import io
+
+    from rich.table import Table
+
+    from unosim.cli import _StdoutConsole
+
+    console = _StdoutConsole(file=io.StringIO(), width=30, force_terminal=True, color_system=None)
+    table = Table()
+    table.add_column("strategy", overflow="fold")
+    table.add_column("win rate", justify="right")
+    table.add_row("a-very-long-strategy-name-indeed", "0.5")
+    console.print(table)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "…" not in text and "".join(line.strip("│ ") for line in text.splitlines()).count("indeed") == 1
+    assert max(len(line) for line in text.splitlines()) <= 30

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 from rich.text import Text
 
@@ -58,7 +58,27 @@ def _show_flags_as_flags() -> None:
 
 _show_flags_as_flags()
 err_console = Console(stderr=True)
-out_console = Console()
+PIPE_WIDTH = 400
+"""Width of standard output written to a file or a pipe: tables never cut a name there."""
+
+
+class _StdoutConsole(Console):
+    """Standard output: the terminal's width on a terminal (long names wrap in their column);
+    at least :data:`PIPE_WIDTH` columns when written to a log, a file or a pipe."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        dims = Console.size.fget(self)  # type: ignore[attr-defined]
+        if not self.is_terminal:  # COLUMNS (a CI's 80) does not narrow a log
+            return ConsoleDimensions(max(PIPE_WIDTH, dims.width), dims.height)
+        return dims
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+out_console = _StdoutConsole()
 
 
 @contextmanager
@@ -545,7 +565,7 @@ def _print_leaderboard(result: Any) -> None:
     columns = ["#", "strategy", "win rate", "95 % CI", f"points won / {unit}",
                f"points in hand / {'round' if result.match else 'game'}", "rating", "rating 95 % CI"]
     for col in columns:
-        table.add_column(col, justify="left" if col == "strategy" else "right")
+        table.add_column(col, justify="left" if col == "strategy" else "right", overflow="fold")
     for r in result.leaderboard.itertuples(index=False):
         table.add_row(
             str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
@@ -749,7 +769,7 @@ def compare(
     out = Path(target) if target is not None else None
     table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
     for col in ("players", "variant", "metric", "difference [95 % CI]", "variance reduction"):
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", overflow="fold")
     for row in result.differences.itertuples():
         table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
                       f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
@@ -789,7 +809,7 @@ def cardvalue_swap(
     result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False)
     table = Table(title=f"card values, swap experiment and regression on the same {games:,} deals ({rules}, pp)")
     for col in ("players", "kind", "swap [95 % CI]", "regression [95 % CI]", "variance reduction"):
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", overflow="fold")
     for r in result.values.itertuples():
         table.add_row(str(r.players), r.kind, f"{r.swap_value:+.2f} [{r.swap_low:+.2f}, {r.swap_high:+.2f}]",
                       f"{r.regression_value:+.2f} [{r.regression_low:+.2f}, {r.regression_high:+.2f}]",
