@@ -358,3 +358,20 @@ def test_python_api_returns_tables_and_a_figure(tmp_path: Path, small: Tournamen
                                bootstrap=20, out=tmp_path / "api")
     assert list(result.leaderboard["strategy"]) == list(result.ratings.sort_values("rating", ascending=False)["strategy"])
     assert (tmp_path / "api" / "report" / "leaderboard.svg").is_file()
+
+
+def test_a_rule_file_is_labelled_by_its_own_name(tmp_path: Path) -> None:
+    from unosim.analysis.tournament.run import display_labels
+    from unosim.strategy.rule_language import SHIPPED_DIR
+
+    shipped = (SHIPPED_DIR / "attacker.toml").read_text()
+    bot = tmp_path / "attack.toml"
+    bot.write_text(shipped.replace('name = "attacker"', 'name = "my-attack"', 1))
+    result = run_tournament(rules="classic", players=2, strategies=f"rules:{bot},random", games=40, seed=1, bootstrap=10)
+    assert "my-attack" in set(result.leaderboard["strategy"])
+    assert set(result.head_to_head["strategy"]) == {"my-attack", "random"}
+    assert result.head_to_head_matrix().loc["my-attack", "random"] == pytest.approx(
+        result.head_to_head.set_index(["strategy", "opponent"]).loc[("my-attack", "random"), "beat"])
+    # a name another strategy has keeps the spec
+    same = display_labels((f"rules(path={str(bot)!r})", "my-attack"))
+    assert same[f"rules(path={str(bot)!r})"] == f"rules(path={str(bot)!r})"
