@@ -794,19 +794,24 @@ def cardvalue_swap(
         str | None, typer.Option("--kinds", help="Kinds to swap in, comma-separated (default: every action kind).", show_default=False)
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write values.csv and the report here.", show_default=False)] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes, one player count each (the values do not depend on it). "
+                     "Default: 1; 0 is refused.", show_default=False),
+    ] = 1,
 ) -> None:
     """Card values cross-checked by experiment: the same deals played as dealt and with one number
     card of one hand swapped for the kind (common random numbers), next to the regression estimate.
 
-    Every seat plays random; the games are played in this process (each deal once as dealt
-    and once per kind). Prints, per player count and kind, both
+    Every seat plays random; each deal is played once as dealt and once per kind (in this
+    process, or with --jobs in that many worker processes, one player count each). Prints, per player count and kind, both
     values in percentage points with 95 % intervals and the variance reduction the pairing achieved.
 
     [dim]Example: unosim cardvalue-swap --rules classic --players 2,4,8 --games 20000 --out runs/swap[/]
     """
     from .analysis.cardswap import swap_values
 
-    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False)
+    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False, jobs=jobs)
     table = Table(title=f"card values, swap experiment and regression on the same {games:,} deals ({rules}, pp)")
     for col in ("players", "kind", "swap [95 % CI]", "regression [95 % CI]", "variance reduction"):
         table.add_column(col, justify="right", overflow="fold")
