@@ -170,3 +170,16 @@ def test_tune_progress_has_integer_generation_ticks() -> None:
     ax.figure.canvas.draw()
     ticks = ax.get_xticks()
     assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks)
+
+
+def test_tune_progress_shows_the_held_out_result() -> None:
+    from unosim.reports.tuning import progress_plot
+
+    history = pd.DataFrame({"generation": [1, 2, 3], **{k: [0.3, 0.4, 0.45] for k in
+                            ("best", "best_low", "best_high", "mean", "mean_low", "mean_high")}})
+    ev = {"win_rate": 0.36, "low": 0.35, "high": 0.37, "start_win_rate": 0.34, "start_low": 0.33, "start_high": 0.35}
+    ax = progress_plot(history, axes(), evaluation=ev)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "held out: tuned" in labels and "held out: start" in labels
+    points = {c.get_label(): c.lines[0].get_ydata()[0] for c in ax.containers}
+    assert points["held out: tuned"] == 0.36 and points["held out: start"] == 0.34

@@ -173,6 +173,10 @@ def test_cli_writes_dataset_and_report_and_report_redraws_them(tmp_path: Path) -
     assert "`classic`, as shipped" in md and "deck copies: 1" in md and "seed: 1" in md
     assert "table 0: random, greedy" in md.replace("random(draw_rate=0.3)", "rdr")
     assert "<li>rules: <code>classic</code>, as shipped</li>" in (report / "report.html").read_text()
+    page = (report / "report.html").read_text()
+    assert "<th>win rate [95 % CI]</th>" in page and "<th>strategy \\ opponent</th>" in page
+    h2h = page.split("Head-to-head: row strategy", 1)[1].split("</table>", 1)[0]
+    assert h2h.count("<tr") == 1 + 3  # header and one row per strategy, not one per ordered pair
     first = {name: (report / name).read_text() for name in ("leaderboard.csv", "head_to_head.csv", "leaderboard.md")}
     for path in report.iterdir():
         path.unlink()

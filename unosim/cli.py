@@ -797,7 +797,7 @@ def cardvalue_swap(
     jobs: Annotated[
         int | None,
         typer.Option("--jobs", "-j", help="Worker processes, one player count each (the values do not depend on it). "
-                     "Default: 1; 0 is refused.", show_default=False),
+                     "Default: 1.", show_default=False),
     ] = 1,
 ) -> None:
     """Card values cross-checked by experiment: the same deals played as dealt and with one number

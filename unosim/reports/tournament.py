@@ -109,6 +109,24 @@ def leaderboard_markdown(board: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def leaderboard_table(board: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard as the markdown shows it: estimates with 95 % intervals, rounded."""
+    return pd.DataFrame({
+        "rank": board["rank"], "strategy": board["strategy"],
+        "win rate [95 % CI]": [_interval(r.win_rate, r.win_rate_lo, r.win_rate_hi) for r in board.itertuples()],
+        "points won ±": [f"{r.points:.2f} ± {r.points_pm:.2f}" for r in board.itertuples()],
+        "points in hand ±": [f"{r.hand_points:.2f} ± {r.hand_points_pm:.2f}" for r in board.itertuples()],
+        "rating [95 % CI]": [_interval(r.rating, r.rating_lo, r.rating_hi, 3) for r in board.itertuples()],
+        "seat-games": [f"{int(r.seat_games):,}" for r in board.itertuples()],
+    })
+
+
+def head_to_head_table(pairs: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """The head-to-head as a square table (row strategy against column opponent), as the markdown shows it."""
+    cell = {(p.strategy, p.opponent): _interval(p.beat, p.beat_lo, p.beat_hi, 3) for p in pairs.itertuples(index=False)}
+    return pd.DataFrame([{"strategy \\ opponent": a, **{b: cell.get((a, b), "—") for b in order}} for a in order])
+
+
 def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
     """Row strategy's share of the pair's wins, with 95 % intervals, as a Markdown matrix."""
     cell = {(p.strategy, p.opponent): _interval(p.beat, p.beat_lo, p.beat_hi, 3) for p in pairs.itertuples(index=False)}
@@ -164,7 +182,9 @@ def _write_html(result: Any, out: Path) -> list[Path]:
     section = Section(
         "Tournament", f"{result.title}. Win rates per seat-game (fair share 1/P) with 95 % intervals clustered by deal; "
         "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.",
-        _figures(result), [("Leaderboard", result.leaderboard), ("Head-to-head", result.head_to_head)],
+        _figures(result), [("Leaderboard", leaderboard_table(result.leaderboard)),
+                           ("Head-to-head: row strategy's share of the pair's wins [95 % CI]",
+                            head_to_head_table(result.head_to_head, list(result.leaderboard["strategy"])))],
     )
     written = write_sections([opening, section], out, title="Tournament report")
     return [f for f in written if f.name == "report.html"]
@@ -199,4 +219,5 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
     return files
 
 
-__all__ = ["basis_markdown", "head_to_head_plot", "leaderboard_markdown", "leaderboard_plot", "plot", "tournament_figure", "write_report"]
+__all__ = ["basis_markdown", "head_to_head_plot", "head_to_head_table", "leaderboard_markdown", "leaderboard_plot",
+           "leaderboard_table", "plot", "tournament_figure", "write_report"]

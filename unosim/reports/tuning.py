@@ -14,12 +14,26 @@ from ..analysis.tuning import TuneResult
 from . import basis
 
 
-def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = None) -> Axes:
-    """Per generation: the best candidate's and the population's mean win rate, each with its 95 % band."""
+def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = None,
+                  evaluation: dict[str, float] | None = None) -> Axes:
+    """Per generation: the best candidate's and the population's mean win rate, each with its 95 % band.
+
+    The best candidate of a generation is an in-sample maximum (it won most on the deals it was picked
+    on); ``evaluation`` (the held-out games) adds the tuned strategy's and the start's win rates on fresh
+    deals, with their intervals, to the right of the last generation.
+    """
     x = history["generation"]
     for key, label, colour in (("best", "best candidate", "#1f4e79"), ("mean", "mean of the generation", "#c55a11")):
         ax.plot(x, history[key], marker="o", ms=3, color=colour, label=label)
         ax.fill_between(x, history[f"{key}_low"], history[f"{key}_high"], color=colour, alpha=0.2, lw=0)
+    if evaluation:
+        last = float(x.max()) if len(x) else 0.0
+        for offset, key, label, colour in ((0.4, "", "held out: tuned", "#1f4e79"),
+                                           (0.6, "start_", "held out: start", "#7f7f7f")):
+            rate = evaluation[f"{key}win_rate"] if key else evaluation["win_rate"]
+            low, high = evaluation[f"{key}low"], evaluation[f"{key}high"]
+            ax.errorbar([last + offset], [rate], yerr=[[rate - low], [high - rate]], fmt="D", ms=6, capsize=3,
+                        color=colour, mfc="white" if key else colour, label=label)
     if fair_share is not None:
         ax.axhline(fair_share, color="grey", ls="--", lw=1, label=f"fair share 1/P = {fair_share:.3f}")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -30,10 +44,11 @@ def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = No
     return ax
 
 
-def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None = None) -> Figure:
+def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None = None,
+                    evaluation: dict[str, float] | None = None) -> Figure:
     """:func:`progress_plot` in a figure of its own."""
     fig = Figure(figsize=(7.5, 4.5))
-    progress_plot(history, fig.add_subplot(), fair_share)
+    progress_plot(history, fig.add_subplot(), fair_share, evaluation)
     fig.suptitle(title, fontsize="medium")
     return fig
 
@@ -99,7 +114,7 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     )
     result.history.to_csv(files[2], index=False)
     fig = progress_figure(result.history, f"{settings.label}: {settings.rules.name} · {settings.players} players · "
-                                          f"against {against}", fair_share=1.0 / settings.players)
+                                          f"against {against}", fair_share=1.0 / settings.players, evaluation=ev)
     for ext in ("png", "svg"):
         path = out / f"progress.{ext}"
         fig.savefig(path, dpi=120, bbox_inches="tight")
