@@ -183,3 +183,17 @@ def test_tune_progress_shows_the_held_out_result() -> None:
     assert "held out: tuned" in labels and "held out: start" in labels
     points = {c.get_label(): c.lines[0].get_ydata()[0] for c in ax.containers}
     assert points["held out: tuned"] == 0.36 and points["held out: start"] == 0.34
+
+
+def test_many_kinds_are_drawn_as_small_multiples() -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.palette import kind_colour
+
+    kinds = ["skip", "reverse", "draw_two", "point_taken", "wild", "wild_draw_four", "wild_pile_up"]
+    fig = plots.card_value_panels(_values("party", kinds, 0), Figure(), rules="party")
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == [k.replace("_", " ") for k in kinds]
+    assert all(len(ax.get_lines()) == 2 for ax in shown)  # its own line and the zero line: no overlap
+    assert to_hex(shown[5].get_lines()[0].get_color()) == kind_colour("wild_draw_four")
+    assert len(kinds) >= plots.SMALL_MULTIPLES_FROM

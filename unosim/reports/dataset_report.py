@@ -112,7 +112,13 @@ def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, 
             tag = f"{rules}_{scope.replace(' ', '_')}"
             section.figures.append((f"card_value_heatmap_{tag}", _figure(plots.card_value_heatmap, values, rules=rules,
                                                                          scope=scope, size=(8.5, 4.8), spread=spread)))
-            if several:
+            n_kinds = values[values["rules"] == rules]["kind"].nunique()
+            if several and n_kinds >= plots.SMALL_MULTIPLES_FROM:  # overlapping bands: one panel per kind
+                panels = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+                plots.card_value_panels(values, panels, rules=rules, scope=scope)
+                panels.tight_layout()
+                section.figures.append((f"card_value_lines_{tag}", panels))
+            elif several:
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
         n_kinds = values[values["rules"] == rules]["kind"].nunique()

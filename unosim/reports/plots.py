@@ -17,10 +17,11 @@ from matplotlib.patches import Rectangle
 from .palette import kind_colour, rules_colour
 
 __all__ = [
-    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "Z95", "card_value_heatmap", "card_value_lines",
-    "card_value_swap", "cards_per_game", "comparison_differences", "game_length", "game_length_band",
-    "card_value_copies", "card_value_spread", "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid",
-    "seat_advantage_heatmap", "seat_advantage_spread", "summary_table",
+    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
+    "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
+    "cards_per_game", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
+    "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
+    "seat_advantage_spread", "summary_table",
 ]
 
 Z95 = 1.959964
@@ -273,6 +274,35 @@ def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | 
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", ncol=2)
     return ax
+
+
+SMALL_MULTIPLES_FROM = 6
+"""From this many kinds on, card-value lines are drawn one panel per kind: their bands would overlap."""
+
+
+def card_value_panels(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
+    """:func:`card_value_lines` as small multiples: one panel per kind (shared axes), value and 95 % band."""
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    kinds = list(dict.fromkeys(data["kind"]))
+    cols = min(4, max(1, len(kinds)))
+    rows = -(-len(kinds) // cols)
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
+    for ax, kind in zip(axes, kinds):
+        g = data[data["kind"] == kind].sort_values("players")
+        colour = kind_colour(kind)
+        ax.plot(g["players"], g["value"], marker="o", ms=3, color=colour)
+        ax.fill_between(g["players"], g["low"], g["high"], color=colour, alpha=0.25)
+        ax.axhline(0, color="grey", lw=0.8, ls="--")
+        ax.set_title(kind.replace("_", " "), fontsize="small")
+        ax.grid(alpha=0.3)
+    for ax in axes[len(kinds):]:
+        ax.set_visible(False)
+    for ax in axes[(rows - 1) * cols:]:
+        ax.set_xlabel("players", fontsize="small")
+    axes[0].set_ylabel("pp (band: 95 % CI)", fontsize="small")
+    fig.suptitle(f"Value of one more card instead of a number card ({scope})" + (f" — {rules}" if rules else ""),
+                 fontsize="medium")
+    return fig
 
 
 def card_value_copies(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
