@@ -142,3 +142,23 @@ def test_copies_panels_one_per_kind_with_flags() -> None:
     assert titles == ["wild", "wild draw four ⚑"]
     second = fig.axes[1].containers[1].lines[0]
     assert list(second.get_ydata()) == [-14.0, -14.0]
+
+
+def test_a_card_kind_has_one_colour_in_every_figure_of_the_study(small_study: Path) -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.dataset_report import sections_of
+
+    seen: dict[str, set[str]] = {}
+    figures = [fig for section in sections_of(small_study) for name, fig in section.figures
+               if name.startswith(("card_value_lines", "card_value_copies"))]
+    assert len(figures) == 6  # lines (two scopes) and copies, for each rule set
+    for fig in figures:
+        for ax in fig.axes:
+            for line in ax.get_lines():
+                label = line.get_label()
+                kind = label if not label.startswith("_") and "copy" not in label else ax.get_title().rstrip(" ⚑")
+                if kind and line.get_linestyle() != ":" and to_hex(line.get_color()) != "#808080":
+                    seen.setdefault(kind.replace("_", " "), set()).add(to_hex(line.get_color()))
+    assert {"wild draw four", "wild", "skip", "point taken"} <= set(seen)
+    assert all(len(colours) == 1 for colours in seen.values()), seen
