@@ -127,6 +127,8 @@ class Referee:
             return False
         if when == "no_color_match_incl_wilds" and h[56] + h[57] - 1 + h[58] + h[59] > 0:
             return False
+        if when == "no_color_match_incl_plain_wilds" and h[56] > 0:
+            return False
         if when == "no_color_or_number_match" and self.top < 56 and face(self.top) <= 9:
             if any(h[c * 14 + face(self.top)] for c in range(4)):
                 return False

@@ -398,6 +398,10 @@ class Game:
             # "wild cards count as matching the current colour" [P]
             if any(c.colour is None for c in others):
                 return False
+        elif rule == "no_color_match_incl_plain_wilds":
+            # only a plain Wild counts as matching; a second Wild Draw Four does not
+            if any(c.colour is None and c.face == "wild" for c in others):
+                return False
         elif rule == "no_color_or_number_match":
             top = self.top()
             if top.colour is not None and isinstance(top.face, int):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from typer.testing import CliRunner
 
 from unosim.analysis.cardswap import SwapResult, play_deals, swap_values
@@ -65,3 +66,15 @@ def test_cli_refuses_an_unknown_kind_before_playing() -> None:
     res = CliRunner().invoke(app, ["cardvalue-swap", "--rules", "classic", "--kinds", "point_taken", "--games", "10"])
     assert res.exit_code == 2
     assert "point_taken" in res.output and "choose from: skip, reverse, draw_two, wild, wild_draw_four" in res.output
+
+
+def test_swap_values_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    one = swap_values("classic", "2,3", games=300, seed=4, kinds="skip")
+    two = swap_values("classic", "2,3", games=300, seed=4, kinds="skip", jobs=2)
+    pd.testing.assert_frame_equal(one.values, two.values)
+    res = CliRunner().invoke(app, ["cardvalue-swap", "--rules", "classic", "--players", "2,3", "--kinds", "skip",
+                                   "--games", "300", "--seed", "4", "--jobs", "2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert f"{one.values['swap_value'].iloc[0]:+.2f}" in res.output
+    refused = CliRunner().invoke(app, ["cardvalue-swap", "--games", "10", "--jobs", "0"])
+    assert refused.exit_code == 2 and "jobs = 0" in refused.output

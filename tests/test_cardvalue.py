@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import statsmodels.api as sm
 
@@ -159,3 +160,36 @@ def test_placebo_kind_is_worth_nothing_under_random(placebo_run: Path) -> None:
     kinds = set(table.loc["all seats"].index)
     assert kinds == {"skip", "reverse", "draw_two", "wild", "wild_draw_four", "five", "zero"}
     assert (table["games"] == 200_000).all()
+
+
+def test_flags_are_adjusted_for_multiple_comparisons_with_holm() -> None:
+    from statsmodels.stats.multitest import multipletests
+
+    from unosim.analysis.cardvalue import adjusted
+    from unosim.analysis.stats import adjust_p_values
+
+    p = np.array([0.001, 0.02, 0.03, np.nan, 0.04])
+    reject, adj = adjust_p_values(p)
+    expected = multipletests(p[[0, 1, 2, 4]], alpha=0.05, method="holm")
+    assert np.allclose(adj[[0, 1, 2, 4]], expected[1]) and np.isnan(adj[3])
+    assert list(reject) == [True, False, False, False, False]  # raw p < 0.05 everywhere, one flag survives
+    # twenty kinds each with p = 0.01 raw: every raw interval excludes 0, none survives the family
+    values = pd.DataFrame({"value_p": [0.01] * 20, "copies_p": [1e-6] + [0.5] * 19})
+    out = adjusted(values)
+    assert not out["value_clear"].any() and out["value_p_adjusted"].min() == pytest.approx(0.2)
+    assert out["copies_differ_adjusted"].tolist() == [True] + [False] * 19
+
+
+def test_plain_wilds_reading_raises_the_second_wild_draw_four(tmp_path: Path) -> None:
+    """Two Wild Draw Fours block each other under ``no_color_match_incl_wilds``; with only plain Wilds
+    blocking, the step from one Wild Draw Four to two is worth more."""
+    second = {}
+    for when in ("no_color_match_incl_wilds", "no_color_match_incl_plain_wilds"):
+        out = tmp_path / when
+        unosim.simulate(rules="party", players=4, games=10_000, seed=11, out=out, overrides=[f"wd4_legal_when={when}"])
+        values = card_values(out)
+        second[when] = values[(values["scope"] == "all seats") & (values["kind"] == "wild_draw_four")].iloc[0]
+    blocked, plain = second["no_color_match_incl_wilds"], second["no_color_match_incl_plain_wilds"]
+    assert blocked["second_high"] < 0  # a second copy hurts when the two block each other
+    assert plain["second_copy"] - blocked["second_copy"] > 10
+    assert plain["second_low"] > blocked["second_high"]

@@ -51,6 +51,38 @@ def test_replay_of_a_written_run_checks_the_dataset_row(tmp_path: Path) -> None:
     assert "--game 40 is not a game of" in refused.output and "games 0 to 39" in refused.output
 
 
+def test_replay_of_a_tournament_game_matches_its_dataset_row(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    played = invoke("tournament", "--rules", "classic", "--players", "3", "--strategies", "random,greedy,attacker",
+                    "--games", "60", "--seed", "4", "--bootstrap", "10", "--jobs", "1", "--out", out)
+    assert played.exit_code == 0, played.output
+    rows = dataset.load(out).set_index(["cell", "game"])
+    cells = len(dataset.read_metadata(out)["cells"])
+    assert cells > 1
+    cell, game = cells - 1, 5
+    result = invoke("replay", "--run", out, "--cell", cell, "--game", game)
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("replay matches.")
+    row = rows.loc[(cell, game)]
+    assert f"dataset row: winner {row['winner']}, turns {row['turns']}, cards drawn {row['cards_drawn']}" in result.output
+    refused = runner.invoke(app, ["replay", "--run", str(out), "--game", "1"])
+    assert refused.exit_code == 2 and "pick one with --cell 0 to" in refused.output
+
+
+def test_replay_of_an_experiment_cell(tmp_path: Path) -> None:
+    import unosim
+
+    out = tmp_path / "cv"
+    spec = tmp_path / "exp.toml"
+    spec.write_text('name = "tiny"\nseed = 2\ngames = 30\npresets = ["classic", "party"]\nplayers = [3]\n'
+                    'strategies = "greedy"\n')
+    unosim.run_experiment(spec, out, jobs=1, quiet=True)
+    result = invoke("replay", "--run", out, "--cell", 1, "--game", 29)
+    assert result.exit_code == 0, result.output
+    assert "party rules, 3 players" in result.output.splitlines()[0]
+    assert result.output.rstrip().endswith("replay matches.")
+
+
 # ---------------------------------------------------------------- bench
 def test_bench_json_reports_a_rate() -> None:
     result = invoke("bench", "--rules", "classic", "--players", "2", "--seconds", "0.2", "--batch-size", "32", "--json")
@@ -125,3 +157,39 @@ def test_version_prints_the_package_version() -> None:
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.strip() == f"unosim {unosim.__version__}"
+
+
+def test_a_leaderboard_written_to_a_file_shows_every_full_name(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    long = "random(draw_rate=0.3,keep_rate=0.2,bluff_rate=0.1)"
+    log = tmp_path / "log.txt"
+    with log.open("w") as f:
+        done = subprocess.run([sys.executable, "-m", "unosim.cli", "tournament", "--rules", "classic", "--players", "2",
+                               "--strategies", f"colour-keeper,diversity,{long}", "--games", "60", "--bootstrap", "10",
+                               "--jobs", "1"], stdout=f, stderr=subprocess.PIPE, text=True, timeout=600,
+                              env={**__import__("os").environ, "COLUMNS": "80"})
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert "…" not in text
+    for name in ("colour-keeper", "diversity", "random(bluff_rate=0.1, draw_rate=0.3, keep_rate=0.2)"):
+        assert name in text
+
+
+def test_a_narrow_terminal_wraps_names_instead_of_cutting_them() -> None:
+    import io
+
+    from rich.table import Table
+
+    from unosim.cli import _StdoutConsole
+
+    console = _StdoutConsole(file=io.StringIO(), width=30, force_terminal=True, color_system=None)
+    table = Table()
+    table.add_column("strategy", overflow="fold")
+    table.add_column("win rate", justify="right")
+    table.add_row("a-very-long-strategy-name-indeed", "0.5")
+    console.print(table)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "…" not in text and "".join(line.strip("│ ") for line in text.splitlines()).count("indeed") == 1
+    assert max(len(line) for line in text.splitlines()) <= 30

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -177,14 +179,70 @@ def test_party_simulate_reports_the_truncated_share(tmp_path: Path) -> None:
 
 
 
-def test_simulate_ends_with_each_strategys_win_rate() -> None:
-    from typer.testing import CliRunner
+MINE = '''
+import numpy as np
+from unosim.strategy.primitives import sample_counts
+from unosim.strategy.base import Strategy
 
-    from unosim.cli import app
 
-    res = CliRunner().invoke(app, ["simulate", "--players", "3", "--games", "600", "--seed", "2",
-                                   "--strategies", "random,greedy,random"])
-    assert res.exit_code == 0, res.output
-    assert "seat 1: greedy" in res.output and "random (pooled, 2 seats)" in res.output
-    rates = [float(line.split("│")[2]) for line in res.output.splitlines() if line.startswith("│ seat ")]
-    assert len(rates) == 3 and abs(sum(rates) - 1) < 0.02  # the seats' win rates add up to one (few truncations)
+class Mine(Strategy):
+    """Plays a random legal card, keeping wilds while anything else is playable."""
+
+    def play(self, obs):
+        mask = obs.legal.copy()
+        coloured = mask[:, :56].any(axis=1)
+        mask[coloured, 56:] = False
+        return sample_counts(obs.hand, mask, obs.random())
+'''
+
+
+def test_simulate_prints_each_strategys_win_rate_with_an_interval(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "winmodule.py").write_text(MINE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = invoke("simulate", "--players", "3", "--games", "400", "--seed", "2", "--jobs", "1",
+                    "--strategies", "winmodule:Mine,random,random")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "win rate by seat" in text and "win rate by strategy" in text
+    frame = unosim.simulate(players=3, games=400, seed=2, strategies="winmodule:Mine,random,random")
+    rate = float((frame["winner"] == 0).mean())
+    half = 1.959964 * (rate * (1 - rate) / 400) ** 0.5
+    lines = [line.replace("│", " ").split() for line in text.splitlines()]
+    seat_row = next(cells for cells in lines if cells[:2] == ["0", "winmodule:Mine"])
+    assert seat_row[2] == f"{rate:.4f}" and " ".join(seat_row[3:5]) == f"[{rate - half:.4f}, {rate + half:.4f}]"
+    pooled = float(((frame["winner"] == 1) | (frame["winner"] == 2)).mean() / 2)
+    random_row = next(cells for cells in lines if cells[:2] == ["random", "2"])
+    assert random_row[2] == f"{pooled:.4f}" and random_row[-1] == f"{1 / 3:.4f}"
+
+
+def test_pooled_win_rate_is_clustered_by_game() -> None:
+    from unosim.analysis.winrates import win_rates
+
+    by_seat, by_strategy = win_rates(pd.Series([0, 1, 1, 2, None, 1]), ["a", "b", "b"])
+    assert by_seat["wins"].tolist() == [1, 3, 1] and by_seat["games"].tolist() == [6, 6, 6]
+    b = by_strategy.set_index("strategy").loc["b"]
+    assert b["seats"] == 2 and b["win_rate"] == pytest.approx(4 / 12)
+    per_game = np.array([0, 0.5, 0.5, 0.5, 0, 0.5])
+    assert b["high"] - b["win_rate"] == pytest.approx(1.959964 * per_game.std(ddof=1) / 6 ** 0.5, rel=1e-5)
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (["--strategies", "gredy"], "Did you mean 'greedy'?"),
+    (["--strategies", "random(draw_rat=0.2)"], "Did you mean 'draw_rate'?"),
+    (["--set", "wd4_chalenge=false"], "Did you mean 'wd4_challenge'"),
+])
+def test_a_misspelled_name_gets_a_suggestion(args: list[str], hint: str) -> None:
+    result = invoke("simulate", "--games", "2", *args)
+    assert result.exit_code == 2 and hint in flat(result.output)
+
+
+def test_a_name_far_from_every_known_one_gets_no_suggestion() -> None:
+    result = invoke("simulate", "--games", "2", "--strategies", "zzzzqqq")
+    assert result.exit_code == 2 and "Did you mean" not in result.output
+
+
+def test_boolean_options_are_shown_as_flags() -> None:
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"})
+    line = next(line for line in result.output.splitlines() if "--quiet" in line)
+    assert "<bool>" not in line and "--match" in result.output
+    assert not any("<bool>" in line for line in result.output.splitlines())

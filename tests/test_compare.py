@@ -31,6 +31,12 @@ def test_speed_play_at_16_players_paired_difference_in_turns(tmp_path: Path) -> 
     files = unosim.report(tmp_path / "cmp")
     assert (tmp_path / "cmp" / "report" / "compare_turns.png").is_file()
     assert "data:image/png;base64," in files[-1].read_text()
+    opening = (tmp_path / "cmp" / "report" / "report.md").read_text().split("## Rule comparison", 1)[0]
+    assert "## What this report rests on" in opening and "`party` with `speed_play=false`" in opening
+    assert "party speed_play=false at 16 players: 1" in opening and "skill runs: greedy at seat 0" in opening
+    assert f"unosim version: {unosim.__version__}" in opening and "seed: 3" in opening
+    md = (tmp_path / "cmp" / "report" / "report.md").read_text()
+    assert "| p (Holm) | differs |" in md and "Holm's step-down method" in md
     assert Comparison.read(tmp_path / "cmp").settings["variants"] == ["party speed_play=true", "party speed_play=false"]
 
 

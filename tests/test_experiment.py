@@ -173,3 +173,15 @@ def test_missing_key_and_bad_toml(tmp_path: Path) -> None:
         load_experiment(path)
     with pytest.raises(ValueError, match="cannot read the experiment file"):
         load_experiment(tmp_path / "nowhere.toml")
+
+
+def test_every_error_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    text = _edit("games = -1").replace("seed = ", "nosuch = 1\nseed = ") + 'overrides = { wd4_challenge = "maybe" }\n'
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as info:
+        load_experiment(path)
+    message = str(info.value)
+    assert message.startswith(f"{path} has 3 problems:")
+    lines = message.splitlines()[1:]
+    assert len(lines) == 3 and all(line.startswith(f"- {path}: ") for line in lines)
+    assert "unknown key 'nosuch'" in lines[0] and "games = -1" in lines[1] and "overrides.wd4_challenge" in lines[2]

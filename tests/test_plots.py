@@ -99,3 +99,101 @@ def test_percentiles_of_integers_are_numpys() -> None:
         values = rng.integers(0, 300, n).astype(np.int32)
         assert np.allclose(plots.percentiles(values, q), np.percentile(values, q))
     assert np.allclose(plots.percentiles(np.array([0.5, 2.5]), [50]), [1.5])  # floats: numpy itself
+
+
+def _values(rules: str, kinds: list[str], shift: float) -> pd.DataFrame:
+    rows = [{"rules": rules, "scope": "all seats", "kind": k, "players": p, "value": shift + i + p,
+             "low": shift + i + p - 1, "high": shift + i + p + 1} for i, k in enumerate(kinds) for p in (3, 6)]
+    return pd.DataFrame(rows)
+
+
+def test_a_card_kind_has_one_colour_in_every_plot() -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.palette import kind_colour
+
+    classic = plots.card_value_lines(_values("classic", ["skip", "wild", "wild_draw_four"], 0), axes())
+    party = plots.card_value_lines(_values("party", ["point_taken", "wild_draw_four", "wild"], 1), axes())
+    colours = [{line.get_label(): to_hex(line.get_color()) for line in ax.get_lines() if not line.get_label().startswith("_")}
+               for ax in (classic, party)]
+    assert colours[0]["wild draw four"] == colours[1]["wild draw four"] == kind_colour("wild_draw_four")
+    assert colours[0]["wild"] == colours[1]["wild"] != colours[1]["point taken"]
+    assert len(set(colours[1].values())) == 3
+
+
+def test_a_rule_set_has_one_colour_in_every_plot(df: pd.DataFrame) -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.palette import rules_colour
+
+    band = plots.game_length_band(df[df["rules"] == "party"], axes())
+    both = plots.game_length(df, axes())
+    assert to_hex(band.get_lines()[0].get_color()) == rules_colour("party")
+    assert to_hex(both.containers[1].lines[0].get_color()) == rules_colour("party")
+    assert rules_colour("my-house") == rules_colour("my-house") != rules_colour("party")
+
+
+def test_side_by_side_heatmaps_share_one_colour_scale(df: pd.DataFrame) -> None:
+    spread = plots.seat_advantage_spread(df)
+    limits = {plots.seat_advantage_heatmap(df, axes(), rules=r, spread=spread).images[0].get_clim() for r in ("classic", "party")}
+    assert limits == {(1 - spread, 1 + spread)}
+    values = pd.concat([_values("classic", ["skip"], 0), _values("party", ["wild"], 5)])
+    spread = plots.card_value_spread(values)
+    assert spread == 11
+    clims = {plots.card_value_heatmap(values, axes(), rules=r, spread=spread).images[0].get_clim() for r in ("classic", "party")}
+    assert clims == {(-11, 11)}
+
+
+def test_heatmap_hatches_cells_whose_interval_holds_the_fair_share() -> None:
+    even = [{"players": 2, "winner_offset": 1 + g % 2} for g in range(200)]
+    lopsided = [{"players": 3, "winner_offset": 1} for _ in range(200)]
+    frame = pd.DataFrame(even + lopsided)
+    ax = plots.seat_advantage_heatmap(frame, axes())
+    hatched = {(round(p.get_x() + 0.5), round(p.get_y() + 0.5)) for p in ax.patches if p.get_hatch()}
+    assert hatched == {(0, 1), (0, 2)}  # both seats of the even 2-player table; none of the 3-player one
+
+
+def test_comparison_with_one_player_count_has_a_categorical_axis() -> None:
+    diffs = pd.DataFrame([{"metric": "turns", "variant": v, "baseline": "party", "players": 16, "diff": d,
+                           "low": d - 1, "high": d + 1} for v, d in (("party a=1", 2.0), ("party a=2", -1.0))])
+    ax = plots.comparison_differences(diffs, "turns", axes())
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["party a=1", "party a=2"]
+    assert list(ax.get_xticks()) == [0, 1] and "16 players" in ax.get_xlabel()
+
+
+def test_tune_progress_has_integer_generation_ticks() -> None:
+    from unosim.reports.tuning import progress_plot
+
+    history = pd.DataFrame({"generation": [1, 2], **{k: [0.3, 0.4] for k in
+                            ("best", "best_low", "best_high", "mean", "mean_low", "mean_high")}})
+    ax = progress_plot(history, axes())
+    ax.figure.canvas.draw()
+    ticks = ax.get_xticks()
+    assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks)
+
+
+def test_tune_progress_shows_the_held_out_result() -> None:
+    from unosim.reports.tuning import progress_plot
+
+    history = pd.DataFrame({"generation": [1, 2, 3], **{k: [0.3, 0.4, 0.45] for k in
+                            ("best", "best_low", "best_high", "mean", "mean_low", "mean_high")}})
+    ev = {"win_rate": 0.36, "low": 0.35, "high": 0.37, "start_win_rate": 0.34, "start_low": 0.33, "start_high": 0.35}
+    ax = progress_plot(history, axes(), evaluation=ev)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "held out: tuned" in labels and "held out: start" in labels
+    points = {c.get_label(): c.lines[0].get_ydata()[0] for c in ax.containers}
+    assert points["held out: tuned"] == 0.36 and points["held out: start"] == 0.34
+
+
+def test_many_kinds_are_drawn_as_small_multiples() -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.palette import kind_colour
+
+    kinds = ["skip", "reverse", "draw_two", "point_taken", "wild", "wild_draw_four", "wild_pile_up"]
+    fig = plots.card_value_panels(_values("party", kinds, 0), Figure(), rules="party")
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == [k.replace("_", " ") for k in kinds]
+    assert all(len(ax.get_lines()) == 2 for ax in shown)  # its own line and the zero line: no overlap
+    assert to_hex(shown[5].get_lines()[0].get_color()) == kind_colour("wild_draw_four")
+    assert len(kinds) >= plots.SMALL_MULTIPLES_FROM

@@ -219,6 +219,9 @@ def test_wd4_legality_rules():
     assert not legal("no_color_match_incl_wilds", [wd4, wd4])   # two WD4s block each other
     assert legal("no_color_match_incl_wilds", [wd4, Card(B, 1)])
     assert legal("always", [wd4, Card(R, 1)])
+    assert not legal("no_color_match_incl_plain_wilds", [wd4, Card(None, "wild")])
+    assert legal("no_color_match_incl_plain_wilds", [wd4, wd4])   # a second WD4 does not block
+    assert not legal("no_color_match_incl_plain_wilds", [wd4, wd4, Card(R, 2)])
 
 
 def test_reverse_with_two_players_skips():

@@ -33,24 +33,11 @@ def test_report_of_a_card_value_study(small_study: Path) -> None:
         assert (report / f"{name}.png").stat().st_size > 0 and (report / f"{name}.svg").is_file()
     md = (report / "report.md").read_text()
     assert "## Card values" in md and "first copy / second copy" in md
+    assert "Holm's step-down method (statsmodels `multipletests`)" in md
     assert "wild_drawn_together" in md  # party kinds
     page = (report / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(list(report.glob("*.png")))
     assert "<table" in page
-    # the report opens with what it rests on: strategies, deck copies, games, seed, version, and the policy
-    basis = md.split("## What this report rests on", 1)[1].split("\n## ", 1)[0]
-    assert "every seat random" in basis and "Deck copies:" in basis and "seed" in basis
-    assert f"unosim {unosim.__version__}" in basis and md.index("What this report rests on") < md.index("## Game length")
-    assert "Every seat played random" in md
-
-
-def test_the_basis_names_changed_options_and_seats(tmp_path: Path) -> None:
-    out = tmp_path / "r"
-    unosim.simulate(rules="classic", players=3, games=300, strategies="random,greedy,random", seed=4,
-                    overrides=["wd4_challenge=false"], out=out)
-    unosim.report(out)
-    md = (out / "report" / "report.md").read_text()
-    assert "classic with wd4_challenge=False" in md and "seat 1: greedy" in md and "seed 4" in md
 
 
 def test_card_values_of_the_small_study(small_study: Path) -> None:
@@ -93,3 +80,85 @@ def test_single_run_gets_card_values_on_request(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["report", str(out), "--card-values"])
     assert res.exit_code == 0, res.output
     assert "## Card values" in (out / "report" / "report.md").read_text()
+
+
+def test_study_report_opens_with_strategies_deck_copies_and_version(small_study: Path) -> None:
+    unosim.report(small_study)
+    md = (small_study / "report" / "report.md").read_text()
+    opening = md.split("## What this report rests on", 1)[1].split("\n## ", 1)[0]
+    assert "random at every seat" in opening
+    assert "deck copies: 1 in every cell" in opening
+    assert f"unosim version: {unosim.__version__}" in opening and "seed: 7" in opening
+    assert "`classic`, as shipped" in opening and "`party`, as shipped" in opening
+    assert "### Cells" in opening and "| players | deck copies | strategies |" in opening
+    assert md.index("What this report rests on") < md.index("Game length and seat advantage")
+    assert "Policy: random at every seat" in md
+    page = (small_study / "report" / "report.html").read_text()
+    assert "<li>strategies: random at every seat</li>" in page
+
+
+def test_changed_option_appears_in_the_report_header(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    unosim.simulate(rules="classic", players=3, games=300, strategies="random,greedy,random", seed=3, out=out,
+                    overrides=["uno_penalty=4"])
+    unosim.report(out)
+    opening = (out / "report" / "report.md").read_text().split("## Game length", 1)[0]
+    assert "`classic` with `uno_penalty=4`" in opening
+    assert "seat 0: random, seat 1: greedy, seat 2: random" in opening
+    assert "games: 300" in opening and "seed: 3" in opening
+
+
+def test_described_rules_name_the_closest_preset_for_a_custom_name() -> None:
+    from unosim.reports.basis import changed_options, describe_rules
+
+    rules = unosim.RuleSet.preset("party").replace(name="attack", uno_penalty=3)
+    assert changed_options(rules) == ("party", {"uno_penalty": 3})
+    assert describe_rules(rules) == "`attack` (from preset `party`) with `uno_penalty=3`"
+
+
+def test_card_value_report_draws_both_copies_and_explains_each_flag(tmp_path: Path) -> None:
+    out = tmp_path / "party"
+    unosim.simulate(rules="party", players=4, games=10_000, seed=11, out=out)
+    unosim.report(out, card_values=True)
+    report = out / "report"
+    assert (report / "card_value_copies_party.png").stat().st_size > 0
+    md = (report / "report.md").read_text()
+    why = md.split("why the flagged kinds' copies differ", 1)[1]
+    row = next(line for line in why.splitlines() if line.startswith("| wild_draw_four"))
+    assert "W-2: `wd4_legal_when=no_color_match_incl_wilds`" in row
+    assert "two Wild Draw Fours block each other" in row and "no_color_match_incl_plain_wilds" in row
+
+
+def test_copies_panels_one_per_kind_with_flags() -> None:
+    from matplotlib.figure import Figure
+
+    from unosim.reports import plots
+
+    rows = [{"rules": "party", "scope": "all seats", "kind": k, "players": p, "first_copy": 5.0, "first_low": 4.0,
+             "first_high": 6.0, "second_copy": s, "second_low": s - 1, "second_high": s + 1,
+             "copies_differ_adjusted": s < 0} for k, s in (("wild", 5.0), ("wild_draw_four", -14.0)) for p in (3, 6)]
+    fig = plots.card_value_copies(pd.DataFrame(rows), Figure(), rules="party")
+    titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    assert titles == ["wild", "wild draw four ⚑"]
+    second = fig.axes[1].containers[1].lines[0]
+    assert list(second.get_ydata()) == [-14.0, -14.0]
+
+
+def test_a_card_kind_has_one_colour_in_every_figure_of_the_study(small_study: Path) -> None:
+    from matplotlib.colors import to_hex
+
+    from unosim.reports.dataset_report import sections_of
+
+    seen: dict[str, set[str]] = {}
+    figures = [fig for section in sections_of(small_study) for name, fig in section.figures
+               if name.startswith(("card_value_lines", "card_value_copies"))]
+    assert len(figures) == 6  # lines (two scopes) and copies, for each rule set
+    for fig in figures:
+        for ax in fig.axes:
+            for line in ax.get_lines():
+                label = line.get_label()
+                kind = label if not label.startswith("_") and "copy" not in label else ax.get_title().rstrip(" ⚑")
+                if kind and line.get_linestyle() != ":" and to_hex(line.get_color()) != "#808080":
+                    seen.setdefault(kind.replace("_", " "), set()).add(to_hex(line.get_color()))
+    assert {"wild draw four", "wild", "skip", "point taken"} <= set(seen)
+    assert all(len(colours) == 1 for colours in seen.values()), seen

@@ -903,6 +903,7 @@ WD4_LEGAL = {
     "no_color_match_incl_wilds": {"colour": False, "number": True, "wild": False, "wd4": False, "none": True},
     "no_color_or_number_match": {"colour": False, "number": False, "wild": True, "wd4": True, "none": True},
     "always": {"colour": True, "number": True, "wild": True, "wd4": True, "none": True},
+    "no_color_match_incl_plain_wilds": {"colour": False, "number": True, "wild": False, "wd4": True, "none": True},
 }
 
 

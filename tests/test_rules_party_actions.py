@@ -264,3 +264,26 @@ def test_S2_ignore_effect_keeps_an_action_start_card_without_effect() -> None:
             assert phase == L.PH_TURN and int(b.slot[g, L.F_TURN]) == first
             seen.add("action" if CARD_FACE[card_id(start)] >= 10 else "number")
     assert seen == {"wild", "action", "number"}
+
+
+@pytest.mark.parametrize(("when", "other", "legal"), [
+    ("no_color_match_incl_plain_wilds", "wild draw four", True),
+    ("no_color_match_incl_plain_wilds", "wild pile up", True),
+    ("no_color_match_incl_plain_wilds", "wild", False),
+    ("no_color_match_incl_wilds", "wild draw four", False),
+    ("no_color_match_incl_wilds", "wild pile up", False),
+])
+def test_W2_only_a_plain_wild_blocks_a_wild_draw_four(when: str, other: str, legal: bool) -> None:
+    """W-2, ``no_color_match_incl_plain_wilds``: a plain Wild counts as matching, another wild does not."""
+    from unosim.engine.driver import StrategyError
+
+    pos = Position(hands=[["wild draw four", other, "green 1"], ["blue 4"], ["yellow 5"]], top="red 3", draw=DRAW)
+    script = [("play", "wild draw four"), ("colour", "blue")]
+    overrides = {"wd4_legal_when": when, "wd4_challenge": False, "speed_play": False}
+    if not legal:
+        with pytest.raises(StrategyError, match="may not be played"):
+            play_from(pos, rules="party", overrides=overrides, script=script)
+        return
+    after = play_from(pos, rules="party", overrides=overrides, script=script)
+    assert after.top == "wild draw four" and after.colour == "blue"
+    assert after.hands[1] == {"blue 4": 1, "yellow 1": 4} and after.hands[0] == {other: 1, "green 1": 1}

@@ -192,3 +192,21 @@ def test_kill_and_resume_gives_the_uninterrupted_dataset(tmp_path: Path) -> None
     assert reference.chunks == total
     assert rows(out).equals(rows(tmp_path / "reference"))
     assert dataset.load(out).equals(dataset.load(tmp_path / "reference"))
+
+
+def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from unosim.engine import kernel_cache
+    from unosim.runs import execution
+
+    compiled = []
+    monkeypatch.setattr(kernel_cache, "is_cold", lambda: True)
+    monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs: compiled.append(len(configs)))
+    log = io.StringIO()
+    execution.compile_engine([RunConfig.build(players=2, games=1)], Console(file=log, force_terminal=False))
+    lines = log.getvalue().splitlines()
+    assert compiled == [1] and len(lines) == 2
+    assert lines[0].startswith("compiling the engine (first run only, about") and lines[1].startswith("compiled the engine in")

@@ -168,6 +168,15 @@ def test_cli_writes_dataset_and_report_and_report_redraws_them(tmp_path: Path) -
         assert (report / name).stat().st_size > 0, name
     board = pd.read_csv(report / "leaderboard.csv")
     assert list(board.columns[:4]) == ["rank", "strategy", "seat_games", "wins"]
+    md = (report / "report.md").read_text()
+    assert md.index("## What this report rests on") < md.index("## Leaderboard")
+    assert "`classic`, as shipped" in md and "deck copies: 1" in md and "seed: 1" in md
+    assert "table 0: random, greedy" in md.replace("random(draw_rate=0.3)", "rdr")
+    assert "<li>rules: <code>classic</code>, as shipped</li>" in (report / "report.html").read_text()
+    page = (report / "report.html").read_text()
+    assert "<th>win rate [95 % CI]</th>" in page and "<th>strategy \\ opponent</th>" in page
+    h2h = page.split("Head-to-head: row strategy", 1)[1].split("</table>", 1)[0]
+    assert h2h.count("<tr") == 1 + 3  # header and one row per strategy, not one per ordered pair
     first = {name: (report / name).read_text() for name in ("leaderboard.csv", "head_to_head.csv", "leaderboard.md")}
     for path in report.iterdir():
         path.unlink()
@@ -353,3 +362,20 @@ def test_python_api_returns_tables_and_a_figure(tmp_path: Path, small: Tournamen
                                bootstrap=20, out=tmp_path / "api")
     assert list(result.leaderboard["strategy"]) == list(result.ratings.sort_values("rating", ascending=False)["strategy"])
     assert (tmp_path / "api" / "report" / "leaderboard.svg").is_file()
+
+
+def test_a_rule_file_is_labelled_by_its_own_name(tmp_path: Path) -> None:
+    from unosim.analysis.tournament.run import display_labels
+    from unosim.strategy.rule_language import SHIPPED_DIR
+
+    shipped = (SHIPPED_DIR / "attacker.toml").read_text()
+    bot = tmp_path / "attack.toml"
+    bot.write_text(shipped.replace('name = "attacker"', 'name = "my-attack"', 1))
+    result = run_tournament(rules="classic", players=2, strategies=f"rules:{bot},random", games=40, seed=1, bootstrap=10)
+    assert "my-attack" in set(result.leaderboard["strategy"])
+    assert set(result.head_to_head["strategy"]) == {"my-attack", "random"}
+    assert result.head_to_head_matrix().loc["my-attack", "random"] == pytest.approx(
+        result.head_to_head.set_index(["strategy", "opponent"]).loc[("my-attack", "random"), "beat"])
+    # a name another strategy has keeps the spec
+    same = display_labels((f"rules(path={str(bot)!r})", "my-attack"))
+    assert same[f"rules(path={str(bot)!r})"] == f"rules(path={str(bot)!r})"

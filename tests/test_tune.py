@@ -147,7 +147,11 @@ def test_cli_tune_writes_a_playable_strategy(tmp_path):
     assert "held-out win rate" in result.output and f"tuned:{out / 'tuned.json'}" in " ".join(result.output.split())
     saved = json.loads((out / "tuned.json").read_text())
     assert saved["tuned"]["generations"] == 1 and saved["tuned"]["rules"]["wd4_challenge"] is False
-    assert "wd4_challenge=False" in (out / "summary.md").read_text()
+    summary = (out / "summary.md").read_text()
+    assert "wd4_challenge=False" in summary
+    assert "## What this report rests on" in summary and "`classic` with `wd4_challenge=false`" in summary
+    assert "players: 2" in summary and "seed: 5" in summary and "unosim version" in summary
+    assert "allows only 1 generation of 4 candidates" in " ".join(result.output.split())
     again = CliRunner().invoke(app, args)  # a finished run: nothing left to search, same file
     assert again.exit_code == 0 and json.loads((out / "tuned.json").read_text()) == saved
 
@@ -293,3 +297,13 @@ def test_cli_tune_says_it_resumed(tmp_path):
     assert again.exit_code == 0, again.output
     said = " ".join(again.output.split())
     assert "resuming the tuning run" in said and "1 of 1 generations already done, evaluated" in said
+
+
+def test_a_tuned_candidate_worse_than_its_start_is_named_so():
+    from unosim.reports.tuning import worse_than_start
+
+    worse = {"improvement": -0.02, "improvement_low": -0.03, "improvement_high": -0.01}
+    assert "did worse than its start" in worse_than_start(worse) and "beyond the interval" in worse_than_start(worse)
+    unclear = {"improvement": -0.01, "improvement_low": -0.03, "improvement_high": 0.01}
+    assert "did worse" in worse_than_start(unclear) and "beyond" not in worse_than_start(unclear)
+    assert worse_than_start({"improvement": 0.01, "improvement_low": -0.01, "improvement_high": 0.03}) == ""

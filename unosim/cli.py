@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 from rich.text import Text
 
@@ -42,8 +42,45 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
+def _show_flags_as_flags() -> None:
+    """Typer's help gives a flag (``--quiet``, ``--help``) a type column (``<bool>``), as if it took a
+    value; leave that column empty for flags."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "flags_as_flags", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.flags_as_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_show_flags_as_flags()
 err_console = Console(stderr=True)
-out_console = Console()
+PIPE_WIDTH = 400
+"""Width of standard output written to a file or a pipe: tables never cut a name there."""
+
+
+class _StdoutConsole(Console):
+    """Standard output: the terminal's width on a terminal (long names wrap in their column);
+    at least :data:`PIPE_WIDTH` columns when written to a log, a file or a pipe."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        dims = Console.size.fget(self)  # type: ignore[attr-defined]
+        if not self.is_terminal:  # COLUMNS (a CI's 80) does not narrow a log
+            return ConsoleDimensions(max(PIPE_WIDTH, dims.width), dims.height)
+        return dims
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+out_console = _StdoutConsole()
 
 
 def _print_version(value: bool) -> None:
@@ -198,7 +235,35 @@ def simulate(
     result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
-        _print_win_rates(result, [str(s) for s in config.strategies])
+        _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
+
+
+def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None:
+    """Each seat's and each strategy's win rate with its 95 % interval (the question a run answers)."""
+    from .analysis.winrates import win_rates
+
+    column = "match_winner" if match else "winner"
+    if result.table is not None:
+        winner = result.table.column(column).to_pandas()
+    else:
+        from .runs.dataset import read_table
+
+        winner = read_table(result.path, columns=[column]).column(column).to_pandas()
+    by_seat, by_strategy = win_rates(winner, strategies)
+    unit = "matches" if match else "games"
+    seats = Table(title=f"win rate by seat ({len(winner):,} {unit}; fair share {1 / len(strategies):.4f})")
+    for col, justify in (("seat", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right")):
+        seats.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_seat.itertuples():
+        seats.add_row(str(r.seat), r.strategy, f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]")
+    pooled = Table(title="win rate by strategy (per seat-game, pooled over its seats, clustered by game)")
+    for col, justify in (("strategy", "left"), ("seats", "right"), ("win rate", "right"), ("95 % CI", "right"),
+                         ("fair share", "right")):
+        pooled.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_strategy.itertuples():
+        pooled.add_row(r.strategy, str(r.seats), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]", f"{r.fair_share:.4f}")
+    out_console.print(seats)
+    out_console.print(pooled)
 
 
 # ---------------------------------------------------------------- run
@@ -276,48 +341,6 @@ def _print_summary(result: Any) -> None:
     out_console.print(summary)
 
 
-def _print_win_rates(result: Any, lineup: list[str]) -> None:
-    """Each seat's win rate, and each strategy's pooled over its seats, with 95 % intervals
-    (a strategy's seats are clustered by game: at most one of them wins it)."""
-    import numpy as np
-
-    column = "match_winner" if "match_winner" in _columns(result) else "winner"
-    if result.path is not None:
-        from .runs.dataset import read_table
-
-        winners = read_table(result.path, columns=[column]).column(column).to_numpy()
-    else:
-        winners = result.table.column(column).to_numpy()
-    n = len(winners)
-    if n == 0:
-        return
-    table = Table(title=f"win rates over {n:,} {'matches' if column == 'match_winner' else 'games'} (95 % intervals)")
-    for name in ("seat / strategy", "win rate", "95 % CI", "fair share"):
-        table.add_column(name, justify="left" if name.startswith("seat") else "right")
-
-    def row(label: str, seats: list[int]) -> None:
-        wins = np.isin(winners, seats).astype(np.float64)  # per game: did one of these seats win
-        rate, half = wins.mean() / len(seats), 1.96 * wins.std(ddof=1) / np.sqrt(n) / len(seats) if n > 1 else 0.0
-        table.add_row(label, f"{rate:.4f}", f"[{rate - half:.4f}, {rate + half:.4f}]", f"{1 / len(lineup):.4f}")
-
-    for seat, name in enumerate(lineup):
-        row(f"seat {seat}: {name}", [seat])
-    if len(set(lineup)) < len(lineup):
-        for name in dict.fromkeys(lineup):
-            row(f"{name} (pooled, {lineup.count(name)} seats)", [s for s, other in enumerate(lineup) if other == name])
-    out_console.print(table)
-
-
-def _columns(result: Any) -> list[str]:
-    if result.path is not None:
-
-        import pyarrow.parquet as pq
-
-        first = sorted(Path(result.path).glob("*.parquet"))
-        return pq.read_schema(first[0]).names if first else []
-    return list(result.table.column_names)
-
-
 def _print_truncated(result: Any, table: str) -> None:
     """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
     import pyarrow.compute as pc
@@ -338,9 +361,14 @@ def _print_truncated(result: Any, table: str) -> None:
 @user_errors()
 def replay(
     run_dir: Annotated[
-        Path | None, typer.Option("--run", help="A dataset written by simulate: replay one of its games.", show_default=False)
+        Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): replay one of its games.",
+                                  show_default=False)
     ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to replay.")] = 0,
+    game: Annotated[int, typer.Option("--game", help="Game index to replay (within its cell, for an experiment).")] = 0,
+    cell: Annotated[
+        int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column).",
+                                 show_default=False)
+    ] = None,
     rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
     players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
@@ -350,18 +378,30 @@ def replay(
     ] = None,
     deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
 ) -> None:
-    """Narrate one game, move by move: of a written dataset (--run), or of a seed."""
+    """Narrate one game, move by move: of a written dataset (--run, with --cell for an experiment,
+    study or tournament), or of a seed."""
     from .engine.config import RunConfig
     from .engine.trace import replay as replay_game
     from .runs.dataset import read_metadata, read_table
 
     if run_dir is not None:
         meta = read_metadata(run_dir)
-        if meta.get("kind") != "run":
-            raise ValueError(f"{run_dir} holds an experiment; replay needs a dataset written by 'unosim simulate'.")
-        config = RunConfig.from_dict(meta["config"])
+        if meta.get("kind") == "experiment":
+            cells = meta.get("cells", [])
+            if cell is None or not 0 <= cell < len(cells):
+                listing = "; ".join(f"{i}: {c.get('rules')}, {c.get('players')} players" for i, c in enumerate(cells[:8]))
+                more = f"; … ({len(cells)} cells)" if len(cells) > 8 else ""
+                raise ValueError(f"{run_dir} holds an experiment of {len(cells)} cells; pick one with --cell 0 to "
+                                 f"{len(cells) - 1} ({listing}{more}) and a game with --game.")
+            config = RunConfig.from_dict(cells[cell]["config"])
+        else:
+            if cell not in (None, 0):
+                raise ValueError(f"--cell {cell}: {run_dir} holds a single run (no cells); leave --cell out.")
+            config = RunConfig.from_dict(meta["config"])
+            cell = None
         if not 0 <= game < config.games:
-            raise ValueError(f"--game {game} is not a game of {run_dir}; it holds games 0 to {config.games - 1}.")
+            raise ValueError(f"--game {game} is not a game of {run_dir}{'' if cell is None else f' cell {cell}'}; "
+                             f"it holds games 0 to {config.games - 1}.")
     else:
         config = RunConfig.build(
             rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=game + 1
@@ -378,8 +418,12 @@ def replay(
     if run_dir is not None:
         import pyarrow.compute as pc
 
-        table = read_table(run_dir, columns=["game", "winner", "turns", "cards_drawn"])
-        row = table.filter(pc.equal(table["game"], game)).to_pylist()[0]
+        columns = ["game", "winner", "turns", "cards_drawn"] + ([] if cell is None else ["cell"])
+        table = read_table(run_dir, columns=columns)
+        wanted = pc.equal(table["game"], game)
+        if cell is not None:
+            wanted = pc.and_(wanted, pc.equal(table["cell"], cell))
+        row = table.filter(wanted).to_pylist()[0]
         same = all(row[k] == rec[k] for k in ("winner", "turns", "cards_drawn"))
         out_console.print(
             f"dataset row: winner {row['winner']}, turns {row['turns']}, cards drawn {row['cards_drawn']} — "
@@ -664,7 +708,7 @@ def _print_leaderboard(result: Any) -> None:
     columns = ["#", "strategy", "win rate", "95 % CI", f"points won / {unit}",
                f"points in hand / {'round' if result.match else 'game'}", "rating", "rating 95 % CI"]
     for col in columns:
-        table.add_column(col, justify="left" if col == "strategy" else "right")
+        table.add_column(col, justify="left" if col == "strategy" else "right", overflow="fold")
     for r in result.leaderboard.itertuples(index=False):
         table.add_row(
             str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
@@ -868,7 +912,7 @@ def compare(
     out = Path(target) if target is not None else None
     table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
     for col in ("players", "variant", "metric", "difference [95 % CI]", "variance reduction"):
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", overflow="fold")
     for row in result.differences.itertuples():
         table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
                       f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
@@ -893,22 +937,27 @@ def cardvalue_swap(
         str | None, typer.Option("--kinds", help="Kinds to swap in, comma-separated (default: every action kind).", show_default=False)
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Write values.csv and the report here.", show_default=False)] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes, one player count each (the values do not depend on it). "
+                     "Default: 1.", show_default=False),
+    ] = 1,
 ) -> None:
     """Card values cross-checked by experiment: the same deals played as dealt and with one number
     card of one hand swapped for the kind (common random numbers), next to the regression estimate.
 
-    Every seat plays random; the games are played in this process (each deal once as dealt
-    and once per kind). Prints, per player count and kind, both
+    Every seat plays random; each deal is played once as dealt and once per kind (in this
+    process, or with --jobs in that many worker processes, one player count each). Prints, per player count and kind, both
     values in percentage points with 95 % intervals and the variance reduction the pairing achieved.
 
     [dim]Example: unosim cardvalue-swap --rules classic --players 2,4,8 --games 20000 --out runs/swap[/]
     """
     from .analysis.cardswap import swap_values
 
-    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False)
+    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False, jobs=jobs)
     table = Table(title=f"card values, swap experiment and regression on the same {games:,} deals ({rules}, pp)")
     for col in ("players", "kind", "swap [95 % CI]", "regression [95 % CI]", "variance reduction"):
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", overflow="fold")
     for r in result.values.itertuples():
         table.add_row(str(r.players), r.kind, f"{r.swap_value:+.2f} [{r.swap_low:+.2f}, {r.swap_high:+.2f}]",
                       f"{r.regression_value:+.2f} [{r.regression_low:+.2f}, {r.regression_high:+.2f}]",
@@ -922,6 +971,9 @@ def cardvalue_swap(
         out_console.print(f"report: {files[-1]}", highlight=False)
 
 # ---------------------------------------------------------------- tune
+USEFUL_GENERATIONS = 10
+"""Fewer generations than this: ``unosim tune`` warns that the search can hardly move from its start."""
+
 @app.command("tune")
 @user_errors()
 def tune_command(
@@ -984,14 +1036,24 @@ def tune_command(
     [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
     [dim]Example: unosim tune --strategy rules:holder --players 4 --against random --budget 500000 --out runs/tune-holder[/]
     """
+    from .analysis.tuning import make_settings
     from .api import tune
+    from .reports.tuning import worse_than_start
 
-    result = tune(
+    request: dict[str, Any] = dict(
         rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
-        evaluation_games=evaluation_games, start=start, out=out, overwrite=overwrite, quiet=quiet, name=name,
-        strategy=strategy, search=search, jobs=jobs,
+        evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
     )
+    planned = make_settings(**request)
+    if planned.generations < USEFUL_GENERATIONS:
+        err_console.print(
+            f"warning: --budget {budget:,} allows only {planned.generations} generation"
+            f"{'' if planned.generations == 1 else 's'} of {planned.popsize} candidates "
+            f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
+            f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
+            "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
+    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs)
     ev = result.evaluation
     out_console.print(
         f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "
@@ -1000,6 +1062,9 @@ def tune_command(
         f"{ev['fair_share']:.4f})\nplay it: --strategies {result.spec}   files: {out}",
         highlight=False, soft_wrap=True,
     )
+    verdict = worse_than_start(ev)
+    if verdict:
+        err_console.print(f"warning: {verdict}", markup=False, highlight=False, soft_wrap=True)
 
 
 def main() -> None:

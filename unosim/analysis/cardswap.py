@@ -60,6 +60,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_KIND, KIND_NAMES
+from ..version import __version__
 from .compare import Variant, parse_players
 from .stats import paired_difference
 
@@ -161,6 +162,68 @@ def _choices(seed: int, players: int, chunk: int, n: int) -> NDArray[np.float64]
     return rng.random((n, 3))
 
 
+def _swap_cell(rules: str, p: int, games: int, seed: int, names: list[str], quiet: bool) -> list[dict[str, Any]]:
+    """The swap and regression values of every kind ``names`` at ``p`` players (one worker's share)."""
+    import sys
+
+    from ..engine.config import RunConfig
+    from ..engine.driver import Engine
+    from ..engine.records import records_table
+    from ..game.kernels import layout as L
+    from .cardvalue import COLUMNS, Kinds, fit_cell, seat_chunk, value_table
+
+    variant = Variant(rules, ())
+    rows = []
+    ruleset = variant.rules(p)
+    config = RunConfig.build(rules=ruleset, players=p, strategies="random", seed=seed, games=games)
+    engine = Engine(config, batch_size=min(CHUNK, games))
+    won: dict[str | None, list[NDArray[np.bool_]]] = {None: []}
+    swappable: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in names}
+    first_copy: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in names}
+    reg_chunks = []
+    reg_kinds = Kinds.of_deck(ruleset.load_deck().counts, hand_size=ruleset.hand_size, copies=ruleset.deck_copies)
+    for c, first in enumerate(range(0, games, CHUNK)):
+        n = min(CHUNK, games - first)
+        if not quiet:
+            print(f"\rswap cross-check: {p} players, deals {first:,}-{first + n - 1:,} of {games:,}", end="",
+                  file=sys.stderr, flush=True)
+        choice = _choices(seed, p, c, n)
+        played, seat, _, _ = play_deals(engine, first, n, choice, None)
+        won[None].append(played.rec[:, L.R_WINNER] == seat)
+        reg_chunks.append(seat_chunk(records_table(config, played).select(COLUMNS), reg_kinds))
+        for name in names:
+            played, seat, ok, before = play_deals(engine, first, n, choice, KIND_NAMES.index(name))
+            won.setdefault(name, []).append(played.rec[:, L.R_WINNER] == seat)
+            swappable[name].append(ok)
+            first_copy[name].append(before)
+    if not quiet:
+        print(file=sys.stderr)
+    try:
+        regression = value_table(fit_cell(partial(iter, reg_chunks), reg_kinds, p), reg_kinds)
+        regression = regression[regression["scope"] == "all seats"].set_index("kind")
+    except ValueError:  # too few games for the regression's design
+        regression = None
+    dealt = np.concatenate(won[None]).astype(float)
+    for name in names:
+        ok = np.concatenate(swappable[name])
+        swapped = np.concatenate(won[name]).astype(float)
+        d = paired_difference(dealt[ok], swapped[ok])
+        reg = regression.loc[name] if regression is not None and name in regression.index else None
+        rows.append({
+            "rules": rules, "players": p, "kind": name,
+            "swap_value": 100 * d.diff, "swap_low": 100 * d.low, "swap_high": 100 * d.high, "swap_se": 100 * d.se,
+            "pairs": d.n, "first_copy_share": float(np.concatenate(first_copy[name])[ok].mean()),
+            "variance_reduction": d.variance_reduction,
+            "win_dealt": 100 * d.mean_a, "win_swapped": 100 * d.mean_b,
+            "regression_value": np.nan if reg is None else reg["value"],
+            "regression_low": np.nan if reg is None else reg["low"],
+            "regression_high": np.nan if reg is None else reg["high"],
+            "regression_first_copy": np.nan if reg is None else reg["first_copy"],
+            "games": games,
+        })
+    return rows
+
+
 def swap_values(
     rules: str = "classic",
     players: str | int | list[int] = "2,4,8",
@@ -169,6 +232,7 @@ def swap_values(
     seed: int = 0,
     kinds: list[str] | str | None = None,
     quiet: bool = True,
+    jobs: int | None = 1,
 ) -> SwapResult:
     """Card values by the swap experiment and by regression on the same deals, side by side.
 
@@ -185,7 +249,10 @@ def swap_values(
     kinds : str or list of str, optional
         Kinds to swap in (default: every action kind of the deck).
     quiet : bool
-        No progress line on stderr.
+        No progress line on stderr (worker processes never show one).
+    jobs : int or None
+        Worker processes, one player count each (``None``: one per core); the values do not
+        depend on it.
 
     Returns
     -------
@@ -197,13 +264,6 @@ def swap_values(
         Before any game is played, for an unknown preset or kind, a bad player count
         or fewer than 2 games.
     """
-    import sys
-
-    from ..engine.config import RunConfig
-    from ..engine.driver import Engine
-    from ..engine.records import records_table
-    from ..game.kernels import layout as L
-    from .cardvalue import COLUMNS, Kinds, fit_cell, seat_chunk, value_table
     from .compare import check_playable
 
     counts = parse_players(players)
@@ -214,57 +274,24 @@ def swap_values(
         check_playable(variant, p)
     deck = variant.rules(counts[0]).load_deck()
     names = swap_kinds(np.asarray(deck.counts), kinds)
-    rows = []
-    for p in counts:
-        ruleset = variant.rules(p)
-        config = RunConfig.build(rules=ruleset, players=p, strategies="random", seed=seed, games=games)
-        engine = Engine(config, batch_size=min(CHUNK, games))
-        won: dict[str | None, list[NDArray[np.bool_]]] = {None: []}
-        swappable: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in names}
-        first_copy: dict[str, list[NDArray[np.bool_]]] = {k: [] for k in names}
-        reg_chunks = []
-        reg_kinds = Kinds.of_deck(ruleset.load_deck().counts, hand_size=ruleset.hand_size, copies=ruleset.deck_copies)
-        for c, first in enumerate(range(0, games, CHUNK)):
-            n = min(CHUNK, games - first)
-            if not quiet:
-                print(f"\rswap cross-check: {p} players, deals {first:,}-{first + n - 1:,} of {games:,}", end="",
-                      file=sys.stderr, flush=True)
-            choice = _choices(seed, p, c, n)
-            played, seat, _, _ = play_deals(engine, first, n, choice, None)
-            won[None].append(played.rec[:, L.R_WINNER] == seat)
-            reg_chunks.append(seat_chunk(records_table(config, played).select(COLUMNS), reg_kinds))
-            for name in names:
-                played, seat, ok, before = play_deals(engine, first, n, choice, KIND_NAMES.index(name))
-                won.setdefault(name, []).append(played.rec[:, L.R_WINNER] == seat)
-                swappable[name].append(ok)
-                first_copy[name].append(before)
-        if not quiet:
-            print(file=sys.stderr)
-        try:
-            regression = value_table(fit_cell(partial(iter, reg_chunks), reg_kinds, p), reg_kinds)
-            regression = regression[regression["scope"] == "all seats"].set_index("kind")
-        except ValueError:  # too few games for the regression's design
-            regression = None
-        dealt = np.concatenate(won[None]).astype(float)
-        for name in names:
-            ok = np.concatenate(swappable[name])
-            swapped = np.concatenate(won[name]).astype(float)
-            d = paired_difference(dealt[ok], swapped[ok])
-            reg = regression.loc[name] if regression is not None and name in regression.index else None
-            rows.append({
-                "rules": rules, "players": p, "kind": name,
-                "swap_value": 100 * d.diff, "swap_low": 100 * d.low, "swap_high": 100 * d.high, "swap_se": 100 * d.se,
-                "pairs": d.n, "first_copy_share": float(np.concatenate(first_copy[name])[ok].mean()),
-                "variance_reduction": d.variance_reduction,
-                "win_dealt": 100 * d.mean_a, "win_swapped": 100 * d.mean_b,
-                "regression_value": np.nan if reg is None else reg["value"],
-                "regression_low": np.nan if reg is None else reg["low"],
-                "regression_high": np.nan if reg is None else reg["high"],
-                "regression_first_copy": np.nan if reg is None else reg["first_copy"],
-                "games": games,
-            })
+    if isinstance(jobs, bool) or (jobs is not None and (not isinstance(jobs, int) or jobs < 1)):
+        raise ValueError(f"jobs = {jobs!r}; give a whole number ≥ 1 (or leave it out for every core).")
+    if jobs == 1 or len(counts) == 1:
+        rows = [row for p in counts for row in _swap_cell(rules, p, games, seed, names, quiet)]
+    else:
+        import joblib
+
+        from ..engine.config import RunConfig
+        from ..engine.driver import compile_kernels
+
+        # compile (or load the cache) here first: the workers then load it instead of compiling side by side
+        compile_kernels([RunConfig.build(rules=variant.rules(p), players=p, strategies="random", seed=seed, games=games)
+                         for p in counts])
+        parts = joblib.Parallel(n_jobs=-1 if jobs is None else min(jobs, len(counts)))(
+            joblib.delayed(_swap_cell)(rules, p, games, seed, names, True) for p in counts)
+        rows = [row for part in parts for row in part]
     settings = {"kind": "card-value-swap", "rules": rules, "players": counts, "games": games, "seed": seed,
-                "kinds": names, "strategy": "random"}
+                "kinds": names, "strategy": "random", "unosim_version": __version__}
     return SwapResult(pd.DataFrame(rows), settings)
 
 

@@ -67,7 +67,7 @@ from threadpoolctl import threadpool_limits
 
 from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
 from ..runs import dataset
-from .stats import ClusteredOLS, OLSResult
+from .stats import ClusteredOLS, OLSResult, adjust_p_values, p_value
 
 COLUMNS = ["players", "dealer", "winner", "opening_hand"]
 """The only columns the card-value estimate reads."""
@@ -313,7 +313,7 @@ def value_table(fits: dict[tuple[str, str], OLSResult], kinds: Kinds, **labels: 
             v, se, lo, hi = linear.estimate({kind: 1.0})
             f, _, flo, fhi = copies.estimate({f"{kind}>=1": 1.0})
             s, _, slo, shi = copies.estimate({f"{kind}>=2": 1.0})
-            d, _, dlo, dhi = copies.estimate({f"{kind}>=2": 1.0, f"{kind}>=1": -1.0})
+            d, dse, dlo, dhi = copies.estimate({f"{kind}>=2": 1.0, f"{kind}>=1": -1.0})
             rows.append({
                 **labels,
                 "scope": scope,
@@ -322,6 +322,7 @@ def value_table(fits: dict[tuple[str, str], OLSResult], kinds: Kinds, **labels: 
                 "first_copy": 100 * f, "first_low": 100 * flo, "first_high": 100 * fhi,
                 "second_copy": 100 * s, "second_low": 100 * slo, "second_high": 100 * shi,
                 "copies_differ": bool(dlo > 0 or dhi < 0),
+                "value_p": float(p_value(v, se)), "copies_p": float(p_value(d, dse)),
                 "games": linear.clusters,
             })
     return pd.DataFrame(rows)
@@ -389,7 +390,9 @@ def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
     pandas.DataFrame
         One row per (rules, players, scope, kind): ``value`` with ``low``/``high``
         (95 % interval) and ``se``, ``first_copy`` and ``second_copy`` with their
-        intervals, ``copies_differ`` and ``games``; values in percentage points.
+        intervals, ``copies_differ`` and ``games``; values in percentage points; the
+        two-sided p-values ``value_p`` and ``copies_p`` and, adjusted over the whole table for
+        multiple comparisons (Holm, :func:`adjusted`), ``value_clear`` and ``copies_differ_adjusted``.
         Cells of the same rules and player count (pool seatings) are pooled.
 
     Raises
@@ -408,7 +411,20 @@ def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
         files = [f for c in cells for f in c.files]
         fits = fit_cell(_stream(files, kinds), kinds, players)
         frames.append(value_table(fits, kinds, rules=rules, players=players))
-    return pd.concat(frames, ignore_index=True)
+    return adjusted(pd.concat(frames, ignore_index=True))
 
 
-__all__ = ["COLUMNS", "Kinds", "SCOPES", "SeatChunk", "card_values", "fit_cell", "seat_chunk", "value_table"]
+def adjusted(values: pd.DataFrame) -> pd.DataFrame:
+    """Add the multiple-comparison control of a table of card values (Holm, :mod:`unosim.analysis.stats`).
+
+    Each family is one kind of flag over the whole table: ``value_clear`` (the value differs from 0)
+    and ``copies_differ_adjusted`` (first and second copies differ), with the adjusted p-values
+    ``value_p_adjusted`` and ``copies_p_adjusted``.
+    """
+    values = values.copy()
+    values["value_clear"], values["value_p_adjusted"] = adjust_p_values(values["value_p"])
+    values["copies_differ_adjusted"], values["copies_p_adjusted"] = adjust_p_values(values["copies_p"])
+    return values
+
+
+__all__ = ["COLUMNS", "Kinds", "SCOPES", "SeatChunk", "adjusted", "card_values", "fit_cell", "seat_chunk", "value_table"]

@@ -34,6 +34,7 @@ import pandas as pd
 
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
+from ..version import __version__
 from .stats import mean_interval, paired_difference
 
 METRICS = {
@@ -302,7 +303,7 @@ def compare(
                                   "low": d.low, "high": d.high, "variance_reduction": d.variance_reduction,
                                   "games": d.n})
     settings = {"kind": "comparison", "variants": [v.label for v in vs], "players": counts, "games": games,
-                "seed": seed, "skill": skill}
+                "seed": seed, "skill": skill, "unosim_version": __version__}
     result = Comparison(pd.DataFrame(levels), pd.DataFrame(diffs), settings)
     if out_path is not None:
         result.save(out_path)

@@ -74,7 +74,10 @@ def evaluate(
     spec = f"rules:{path}"
     result = run_tournament(rules=rules, players=players, strategies=[spec, *field.split(",")], games=games, seed=seed,
                             jobs=jobs, bootstrap=10, quiet=True)
-    row = result.leaderboard[result.leaderboard["strategy"].str.startswith("rules(")].iloc[0]
+    from .tournament.run import display_labels
+
+    label = display_labels(tuple(result.design.strategies))[result.design.strategies[0]]
+    row = result.leaderboard[result.leaderboard["strategy"] == label].iloc[0]
     return Evaluation(str(path), program.name, float(row.win_rate), float(row.win_rate_lo), float(row.win_rate_hi),
                       float(result.fair_share), int(result.games), float(result.seconds), result.title)
 

@@ -13,6 +13,12 @@ over the data (:meth:`ClusteredOLS.add_moments`); the meat needs the residuals,
 so a second pass (:meth:`ClusteredOLS.add_meat`) once :meth:`ClusteredOLS.solve`
 has the coefficients. Memory is ``O(K^2)`` whatever the number of rows.
 
+Multiple comparisons
+--------------------
+A report that flags many estimates at once controls the family-wise error rate with
+Holm's step-down method (:func:`adjust_p_values`, statsmodels' ``multipletests``): a flag
+is raised only where the adjusted p-value is below 5 %.
+
 Intervals are normal (quantiles from ``scipy.special.ndtri``): with thousands of clusters the
 t and normal quantiles agree to the digits shown.
 """
@@ -23,10 +29,55 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import ndtri
+from scipy.special import ndtr, ndtri
 
 LEVEL = 0.95
 """Confidence level of every interval."""
+ADJUSTMENT = "holm"
+"""Multiple-comparison method of every report's flags (a ``statsmodels`` ``multipletests`` method)."""
+ADJUSTMENT_NAME = "Holm"
+"""How reports name :data:`ADJUSTMENT`."""
+
+
+def p_value(estimate: NDArray[np.floating] | float, se: NDArray[np.floating] | float) -> NDArray[np.float64]:
+    """Two-sided normal p-values of ``estimate / se`` against 0 (``nan`` where either is not finite or ``se`` is 0)."""
+    e = np.asarray(estimate, np.float64)
+    s = np.asarray(se, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.abs(e / s)
+    return np.where(np.isfinite(z), 2 * ndtr(-z), np.nan)
+
+
+def adjust_p_values(p: NDArray[np.floating] | list[float], alpha: float = 1 - LEVEL,
+                    method: str = ADJUSTMENT) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """Adjust a family of p-values for multiple comparisons (statsmodels' ``multipletests``).
+
+    Parameters
+    ----------
+    p : array-like
+        The family's p-values; ``nan`` entries are left out of the family.
+    alpha : float
+        Family-wise error rate (``holm``) or false discovery rate (``fdr_bh``).
+    method : str
+        A ``multipletests`` method: ``"holm"`` (default) or ``"fdr_bh"`` (Benjamini–Hochberg).
+
+    Returns
+    -------
+    reject : ndarray of bool
+        Whether each hypothesis is rejected after adjustment (``False`` for ``nan``).
+    adjusted : ndarray of float
+        The adjusted p-values (``nan`` for ``nan``).
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    values = np.asarray(p, np.float64)
+    reject = np.zeros(values.shape, bool)
+    adjusted = np.full(values.shape, np.nan)
+    known = np.isfinite(values)
+    if known.any():
+        r, a, _, _ = multipletests(values[known], alpha=alpha, method=method)
+        reject[known], adjusted[known] = r, a
+    return reject, adjusted
 
 
 def z_value(level: float = LEVEL) -> float:
@@ -242,4 +293,5 @@ def mean_interval(values: NDArray[np.floating], level: float = LEVEL) -> tuple[f
     return mean, mean - half, mean + half
 
 
-__all__ = ["LEVEL", "ClusteredOLS", "OLSResult", "Paired", "mean_interval", "paired_difference", "z_value"]
+__all__ = ["ADJUSTMENT", "ADJUSTMENT_NAME", "LEVEL", "ClusteredOLS", "OLSResult", "Paired", "adjust_p_values",
+           "mean_interval", "p_value", "paired_difference", "z_value"]

@@ -23,7 +23,9 @@ __all__ = [
 
 FirstCard = Literal["apply_actions", "reflip_actions", "ignore_effect"]
 FirstWild = Literal["first_player_chooses", "reflip"]
-Wd4LegalWhen = Literal["no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always"]
+Wd4LegalWhen = Literal[
+    "no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always", "no_color_match_incl_plain_wilds",
+]
 PileupFlippedWilds = Literal["discard", "mini_pile"]
 Scoring = Literal["winner_takes", "penalty"]
 
@@ -73,7 +75,8 @@ class RuleSet:
     point_taken_breaks_link_first: bool = _opt(True, "A-4", "Point Taken ends the link before its draws",
         "`false`: a linked player's Point Taken draws are echoed by the partner, then the link ends")
     wd4_legal_when: Wd4LegalWhen = _opt("no_color_match", "W-2", "when a Wild Draw Four may be played",
-        "`always`: a Wild Draw Four may be played whatever the hand holds")
+        "`always`: a Wild Draw Four may be played whatever the hand holds; "
+        "`no_color_match_incl_plain_wilds`: a plain Wild blocks it, a second Wild Draw Four does not")
     wd4_challenge: bool = _opt(True, "W-2", "a Wild Draw Four may be challenged (and so bluffed)",
         "`false`: no challenges, and a Wild Draw Four is never bluffed")
     pileup_flipped_wilds: PileupFlippedWilds = _opt("discard", "P-5", "where wilds turned up to start a mini pile go",
@@ -244,7 +247,11 @@ def choice_code(option: str, value: str) -> int:
 
 
 def _unknown_option_message(name: str) -> str:
-    return f"unknown rule option {name!r}; the options are: {', '.join(option_names())}."
+    import difflib
+
+    close = difflib.get_close_matches(name, option_names(), n=2, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"unknown rule option {name!r}; the options are: {', '.join(option_names())}.{hint}"
 
 
 def parse_option(name: str, text: str) -> Any:

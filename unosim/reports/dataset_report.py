@@ -32,8 +32,9 @@ import pandas as pd
 import pyarrow.compute as pc
 from matplotlib.figure import Figure
 
+from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
-from . import plots
+from . import basis, explain, plots
 
 PLAYER_COUNT_COLUMNS = ["players", "turns", "truncated", "winner_offset", "cards_played", "cards_drawn"]
 """The columns the player-count section reads."""
@@ -71,11 +72,13 @@ def player_count_section(df: pd.DataFrame) -> Section:
         suffix = "" if key is None else f"_{name}"
         section.figures.append((f"game_length_distribution{suffix}", _figure(plots.game_length_distribution, df, rules=key)))
     section.figures.append(("cards_per_game", _figure(plots.cards_per_game, df)))
+    spread = plots.seat_advantage_spread(df) if df["players"].nunique() > 1 else None
     for name in rules:
         key = None if name == "all" else name
         suffix = "" if key is None else f"_{name}"
         if df["players"].nunique() > 1:
-            section.figures.append((f"seat_advantage_heatmap{suffix}", _figure(plots.seat_advantage_heatmap, df, rules=key)))
+            section.figures.append((f"seat_advantage_heatmap{suffix}", _figure(plots.seat_advantage_heatmap, df, rules=key,
+                                                                               spread=spread)))
         else:
             section.figures.append((f"seat_advantage{suffix}", _figure(plots.seat_advantage, df, rules=key)))
     section.tables.append(("Summary", plots.summary_table(df)))
@@ -86,27 +89,43 @@ def _interval(v: float, lo: float, hi: float) -> str:
     return f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
-def card_value_section(values: pd.DataFrame) -> Section:
-    """Heatmaps, lines and tables of card values (percentage points, 95 % intervals)."""
+def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, Any]] | None = None) -> Section:
+    """Heatmaps, lines, first/second-copy panels and tables of card values (percentage points, 95 % intervals).
+
+    ``rules_by_name``: the options each rule set played (:meth:`RuleSet.to_dict`), which the
+    explanation of each flag names.
+    """
     section = Section(
         "Card values",
         "Change in the holder's win probability, in percentage points, from one more card of a kind "
         "instead of a number card in a naturally dealt opening hand: linear probability regression of "
         "winning on the opening counts per kind with seat-offset dummies, standard errors clustered by "
         "game, 95 % intervals. *All seats*: pooled over seats; *first player*: offset 1 alone. "
-        "First copy = 0 → 1 card, second copy = 1 → 2 cards (count dummies); ⚑ marks kinds whose "
-        "first- and second-copy values differ beyond their intervals (95 % interval of the difference "
-        "excludes 0).",
+        "First copy = 0 → 1 card, second copy = 1 → 2 cards (count dummies): the second copy is the step "
+        "from one card to two, not the value of holding two. ⚑ marks kinds whose first- and second-copy "
+        f"values differ. {ADJUSTMENT_TEXT}",
     )
+    spread = plots.card_value_spread(values)
     for rules in values["rules"].unique():
         several = values[values["rules"] == rules]["players"].nunique() > 1
         for scope in ("all seats", "first player"):
             tag = f"{rules}_{scope.replace(' ', '_')}"
             section.figures.append((f"card_value_heatmap_{tag}", _figure(plots.card_value_heatmap, values, rules=rules,
-                                                                         scope=scope, size=(8.5, 4.8))))
-            if several:
+                                                                         scope=scope, size=(8.5, 4.8), spread=spread)))
+            n_kinds = values[values["rules"] == rules]["kind"].nunique()
+            if several and n_kinds >= plots.SMALL_MULTIPLES_FROM:  # overlapping bands: one panel per kind
+                panels = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+                plots.card_value_panels(values, panels, rules=rules, scope=scope)
+                panels.tight_layout()
+                section.figures.append((f"card_value_lines_{tag}", panels))
+            elif several:
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
+        n_kinds = values[values["rules"] == rules]["kind"].nunique()
+        copies = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+        plots.card_value_copies(values, copies, rules=rules)
+        copies.tight_layout()
+        section.figures.append((f"card_value_copies_{rules}", copies))
         for scope in ("all seats", "first player"):
             data = values[(values["rules"] == rules) & (values["scope"] == scope)].copy()
             data["cell"] = [_interval(v, lo, hi) for v, lo, hi in zip(data["value"], data["low"], data["high"])]
@@ -114,12 +133,31 @@ def card_value_section(values: pd.DataFrame) -> Section:
             table.columns = [f"{p} players" for p in table.columns]
             section.tables.append((f"{rules}, {scope}: value per card, pp [95 % CI]", table.reset_index()))
         data = values[(values["rules"] == rules) & (values["scope"] == "all seats")].copy()
+        flags = data["copies_differ_adjusted"] if "copies_differ_adjusted" in data else data["copies_differ"]
         data["cell"] = [f"{f:+.2f} / {s:+.2f}" + (" ⚑" if flag else "")
-                        for f, s, flag in zip(data["first_copy"], data["second_copy"], data["copies_differ"])]
+                        for f, s, flag in zip(data["first_copy"], data["second_copy"], flags)]
         table = data.pivot(index="kind", columns="players", values="cell").reindex(data["kind"].unique())
         table.columns = [f"{p} players" for p in table.columns]
         section.tables.append((f"{rules}, all seats: first copy / second copy, pp (⚑: they differ)", table.reset_index()))
+        flagged = data[flags.to_numpy(bool)]
+        if len(flagged):
+            why = []
+            for kind, g in flagged.groupby("kind", sort=False):
+                rule, note = explain.copies_note(str(kind), (rules_by_name or {}).get(str(rules)))
+                steps = ", ".join(f"{int(p)} players: {s - f:+.1f}" for p, f, s in
+                                  zip(g["players"], g["first_copy"], g["second_copy"]))
+                why.append({"kind": kind, "second − first copy, pp": steps, "rule and option": rule, "why": note})
+            section.tables.append((f"{rules}: why the flagged kinds' copies differ", pd.DataFrame(why)))
     return section
+
+
+ADJUSTMENT_TEXT = (
+    "Flags are controlled for multiple comparisons: each family (every flag of one kind in this report) "
+    "is adjusted with Holm's step-down method (statsmodels `multipletests`), so the chance of any false "
+    "flag in a family is at most 5 %; a flag needs an adjusted p-value below 0.05. The 95 % intervals "
+    "shown are per estimate, not adjusted."
+)
+"""How every report states its multiple-comparison control."""
 
 
 def comparison_section(comparison: Any) -> Section:
@@ -132,7 +170,8 @@ def comparison_section(comparison: Any) -> Section:
         f"Variants: {', '.join(comparison.settings['variants'])}; baseline: {comparison.settings['variants'][0]}. "
         f"{comparison.settings['games']:,} games per variant, player count and line-up, the same deals (seed "
         f"{comparison.settings['seed']}) under every variant. Differences are paired game by game, with 95 % "
-        "intervals; *variance reduction* = variance of an unpaired difference / variance of the paired one.",
+        "intervals; *variance reduction* = variance of an unpaired difference / variance of the paired one. "
+        "*Differs* flags a difference from the baseline. " + ADJUSTMENT_TEXT,
     )
     diffs = comparison.differences
     for metric in diffs["metric"].unique():
@@ -148,8 +187,12 @@ def comparison_section(comparison: Any) -> Section:
     shown["metric"] = [metric_label(m, skill) for m in shown["metric"]]
     shown["difference [95 % CI]"] = [_interval(d, lo, hi) for d, lo, hi in zip(shown["diff"], shown["low"], shown["high"])]
     shown["variance reduction"] = shown["variance_reduction"].round(2)
-    section.tables.append(("Paired differences (variant − baseline)",
-                           shown[["players", "variant", "metric", "difference [95 % CI]", "variance reduction", "games"]]))
+    reject, adjusted = adjust_p_values(p_value(shown["diff"], shown["se"]))
+    shown["p (Holm)"] = [f"{p:.2g}" if p == p else "" for p in adjusted]
+    shown["differs"] = ["⚑" if r else "" for r in reject]
+    section.tables.append(("Paired differences (variant − baseline; ⚑: differs after Holm's adjustment)",
+                           shown[["players", "variant", "metric", "difference [95 % CI]", "p (Holm)", "differs",
+                                  "variance reduction", "games"]]))
     return section
 
 
@@ -184,54 +227,6 @@ def swap_section(result: Any) -> Section:
     return section
 
 
-# ---------------------------------------------------------------- what a report rests on
-def _changed_options(rules: dict[str, Any]) -> list[str]:
-    """``OPTION=VALUE`` for every rule option that differs from the rules' preset."""
-    from ..game.rules import PRESETS, RuleSet
-
-    name = rules.get("name", "")
-    if name not in PRESETS:
-        return []
-    preset = RuleSet.preset(name).to_dict()
-    return [f"{k}={v}" for k, v in rules.items() if k not in ("name", "deck_copies") and preset.get(k) != v]
-
-
-def _lineup(strategies: list[dict[str, Any]]) -> str:
-    names = [s["name"] + (f"({', '.join(f'{k}={v}' for k, v in s['params'].items())})" if s.get("params") else "")
-             for s in strategies]
-    return f"every seat {names[0]}" if len(set(names)) == 1 else ", ".join(f"seat {i}: {n}" for i, n in enumerate(names))
-
-
-def basis_section(meta: dict[str, Any]) -> Section:
-    """What the report rests on: rules (preset and every changed option), deck copies, strategies per
-    seat, games, seed and the unosim version that played them."""
-    cells = [meta] if meta.get("kind") == "run" else meta.get("cells", [])
-    rows = []
-    for cell in cells:
-        config = cell["config"]
-        rules = config["rules"]
-        changed = _changed_options(rules)
-        rows.append({
-            "rules": rules["name"] + (f" with {', '.join(changed)}" if changed else ""),
-            "players": config["players"], "deck copies": rules["deck_copies"],
-            "strategies": _lineup(config["strategies"]), "games": config["games"],
-            "unit": "matches" if config.get("match") else "rounds",
-        })
-    frame = pd.DataFrame(rows)
-    games = int(frame["games"].sum()) if len(frame) else 0
-    seed = meta.get("experiment", {}).get("seed", cells[0]["config"]["seed"] if cells else None)
-    lineups = sorted(set(frame["strategies"])) if len(frame) else []
-    copies = sorted(set(frame["deck copies"])) if len(frame) else []
-    text = (f"{games:,} games in {len(rows)} cell{'s' if len(rows) != 1 else ''}, seed {seed}, played by unosim "
-            f"{meta.get('unosim_version', '?')}. Strategies: {'; '.join(lineups)}. Deck copies: "
-            f"{', '.join(str(c) for c in copies)}"
-            + (" (more copies at larger tables, so that every hand can be dealt)." if len(copies) > 1 else ".")
-            + " Every rule option not named below is the preset's (docs/rule_options.md).")
-    table = frame.groupby(["rules", "deck copies", "strategies", "unit"], as_index=False).agg(
-        players=("players", lambda s: ", ".join(str(p) for p in sorted(s))), games=("games", "sum"))
-    return Section("What this report rests on", text, tables=[("Cells", table)])
-
-
 # ---------------------------------------------------------------- recognition
 def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Section]:
     """The sections of the report of ``path`` (see the module docstring).
@@ -246,10 +241,13 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
 
     path = Path(path)
     if (path / COMPARE_FILE).is_file():
-        return [comparison_section(Comparison.read(path))]
+        comparison = Comparison.read(path)
+        return [comparison_basis(comparison.settings), comparison_section(comparison)]
     if (path / SWAP_FILE).is_file():
-        return [swap_section(SwapResult.read(path))]
+        result = SwapResult.read(path)
+        return [swap_basis(result.settings), swap_section(result)]
     meta = dataset.read_metadata(path)
+    basis_section = dataset_basis_section(meta)
     matches = dataset.has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
     data = dataset.read_table(path, columns=columns, table="rounds" if matches else "main")
@@ -257,7 +255,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         data = data.set_column(data.column_names.index("rules"), "rules", pc.dictionary_encode(data["rules"]))
     frame = dataset.to_frame(data, consume=True)
     del data
-    sections = [basis_section(meta), player_count_section(frame)]
+    sections = [basis_section, player_count_section(frame)]
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
@@ -265,10 +263,11 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         from ..analysis.cardvalue import card_values as estimate
 
         try:
-            sections.append(card_value_section(estimate(path)))
-            configs = [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
-            sections[-1].text += (f" Every seat played {configs[0]['strategies'][0]['name']}: a card's value is its "
-                                  "value to hands played that way, and changes with the strategy.")
+            played = ({str(c["rules"]): c["config"]["rules"] for c in meta.get("cells", [])}
+                      if meta.get("kind") == "experiment" else {str(meta["config"]["rules"]["name"]): meta["config"]["rules"]})
+            cv = card_value_section(estimate(path), played)
+            cv.text = f"Policy: {basis.seats_text(_configs(meta)[0]['strategies'])}; card values hold for it alone. " + cv.text
+            sections.append(cv)
         except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)
             sections[1].text += f" Card values could not be estimated from these games ({exc}); play more games per cell."
     elif possible:
@@ -279,9 +278,55 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     return sections
 
 
+def _configs(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    return [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
+
+
+def dataset_basis_section(meta: dict[str, Any]) -> Section:
+    """The opening section of a dataset's report: what its games rest on (:mod:`unosim.reports.basis`)."""
+    text, cells = basis.dataset_basis(meta)
+    section = Section(basis.BASIS_TITLE, text)
+    if cells is not None:
+        section.tables.append(("Cells", cells))
+    return section
+
+
+def comparison_basis(settings: dict[str, Any]) -> Section:
+    """The opening section of a comparison's report."""
+    from ..analysis.compare import Variant
+
+    lines, copies = [], []
+    for label in settings["variants"]:
+        preset, *options = label.split()
+        variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
+        lines.append(basis.describe_rules(variant.rules(2)))
+        copies += [f"{label} at {p} players: {variant.rules(p).deck_copies}" for p in settings["players"]]
+    skill = settings.get("skill", "greedy")
+    return Section(basis.BASIS_TITLE, basis.basis_lines(
+        rules=lines, copies=", ".join(copies),
+        seats=f"random at every seat; skill runs: {skill} at seat 0, random at the others",
+        games=f"{settings['games']:,} per variant, player count and run", seed=settings["seed"],
+        version=settings.get("unosim_version"),
+        extra=[f"players: {', '.join(str(p) for p in settings['players'])}"]))
+
+
+def swap_basis(settings: dict[str, Any]) -> Section:
+    """The opening section of a swap cross-check's report."""
+    from ..analysis.compare import Variant
+
+    variant = Variant(str(settings["rules"]), ())
+    players = [int(p) for p in settings.get("players", [])]
+    return Section(basis.BASIS_TITLE, basis.basis_lines(
+        rules=[basis.describe_rules(variant.rules(min(players, default=2)))],
+        copies=", ".join(f"{p} players: {variant.rules(p).deck_copies}" for p in players) or "—",
+        seats=f"{settings.get('strategy', 'random')} at every seat",
+        games=f"{settings['games']:,} deals per player count", seed=settings["seed"],
+        version=settings.get("unosim_version")))
+
+
 def same_strategy_everywhere(meta: dict[str, Any]) -> bool:
     """Whether every seat of every cell plays the same strategy (card values then mean one thing)."""
-    configs = [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
+    configs = _configs(meta)
     specs = {str(s) for c in configs for s in c["strategies"]}
     return len(specs) == 1
 
@@ -297,6 +342,27 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
     return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
 
 
+def _html_text(text: str) -> str:
+    """A section's text as HTML: ``- `` lines as a list, `` `code` `` as code, the rest as paragraphs."""
+    def inline(line: str) -> str:
+        parts = html.escape(line).split("`")
+        return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+    out, items = [], []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(f"<li>{inline(line[2:])}</li>")
+            continue
+        if items:
+            out.append("<ul>" + "".join(items) + "</ul>")
+            items = []
+        if line.strip():
+            out.append(f"<p>{inline(line)}</p>")
+    if items:
+        out.append("<ul>" + "".join(items) + "</ul>")
+    return "".join(out)
+
+
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
     """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -308,7 +374,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
             "th{background:#f0f0f0}img{max-width:100%}</style></head><body>", f"<h1>{html.escape(title)}</h1>"]
     for section in sections:
         md.append(f"## {section.title}\n\n{section.text}\n")
-        page.append(f"<h2>{html.escape(section.title)}</h2><p>{html.escape(section.text)}</p>")
+        page.append(f"<h2>{html.escape(section.title)}</h2>{_html_text(section.text)}")
         for name, fig in section.figures:
             png = io.BytesIO()
             fig.savefig(png, format="png", dpi=110)
@@ -320,12 +386,13 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
             page.append(f"<figure><img alt='{name}' src='data:image/png;base64,{encoded}'></figure>")
         for caption, table in section.tables:
             md.append(f"### {caption}\n\n{plots._markdown(table)}")
-            page.append(f"<h3>{html.escape(caption)}</h3>" + table.to_html(index=False, border=0, na_rep=""))
+            page.append(f"<h3>{html.escape(caption)}</h3>"
+                        + table.to_html(index=False, border=0, na_rep="", float_format=lambda v: f"{v:.4g}"))
     page.append("</body></html>")
     (out / "report.md").write_text("\n".join(md))
     (out / "report.html").write_text("\n".join(page))
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["Section", "basis_section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
+__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
            "write_report", "write_sections"]

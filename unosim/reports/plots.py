@@ -10,12 +10,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from .palette import kind_colour, rules_colour
 
 __all__ = [
-    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "Z95", "card_value_heatmap", "card_value_lines",
-    "card_value_swap", "cards_per_game", "comparison_differences", "game_length", "game_length_band",
-    "game_length_distribution", "mean_ci", "percentiles", "seat_advantage", "seat_advantage_heatmap", "summary_table",
+    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
+    "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
+    "cards_per_game", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
+    "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
+    "seat_advantage_spread", "summary_table",
 ]
 
 Z95 = 1.959964
@@ -52,7 +58,7 @@ def game_length(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     for name, g in _groups(df, ["players", "turns"]):
         stats = g.groupby("players")["turns"].agg(["mean", "std", "count"])
         half = Z95 * stats["std"] / np.sqrt(stats["count"])
-        ax.errorbar(stats.index, stats["mean"], yerr=half, marker="o", capsize=3, label=name)
+        ax.errorbar(stats.index, stats["mean"], yerr=half, marker="o", capsize=3, label=name, color=rules_colour(name))
     ax.set_xlabel("players")
     ax.set_ylabel("mean turns per game (95 % CI)")
     ax.set_title("Game length by number of players")
@@ -91,8 +97,9 @@ def cards_per_game(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax = ax or plt.figure(figsize=(7, 4.5)).gca()
     for name, g in _groups(df, ["players", "cards_played", "cards_drawn"]):
         stats = g.groupby("players")[["cards_played", "cards_drawn"]].mean()
-        (line,) = ax.plot(stats.index, stats["cards_played"], marker="o", label=f"{name}: played")
-        ax.plot(stats.index, stats["cards_drawn"], marker="s", ls="--", color=line.get_color(), label=f"{name}: drawn")
+        colour = rules_colour(name)
+        ax.plot(stats.index, stats["cards_played"], marker="o", color=colour, label=f"{name}: played")
+        ax.plot(stats.index, stats["cards_drawn"], marker="s", ls="--", color=colour, label=f"{name}: drawn")
     ax.set_xlabel("players")
     ax.set_ylabel("cards per game")
     ax.set_title("Cards played and drawn")
@@ -150,10 +157,10 @@ def game_length_distribution(df: pd.DataFrame, ax: Axes | None = None, rules: st
 def game_length_band(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Mean turns per game against players, one line per rule set with its 95 % interval as a band."""
     ax = ax or plt.figure(figsize=(7, 4.5)).gca()
-    for i, (name, g) in enumerate(_groups(df, ["players", "turns"])):
+    for name, g in _groups(df, ["players", "turns"]):
         stats = g.groupby("players")["turns"].agg(["mean", "std", "count"])
         half = Z95 * stats["std"] / np.sqrt(stats["count"])
-        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        colour = rules_colour(name)
         ax.plot(stats.index, stats["mean"], marker="o", color=colour, label=name)
         ax.fill_between(stats.index, stats["mean"] - half, stats["mean"] + half, color=colour, alpha=0.25)
     ax.set_xlabel("players")
@@ -164,42 +171,77 @@ def game_length_band(df: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
-def seat_advantage_heatmap(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None) -> Axes:
-    """Heatmap of win rate × players (1 = fair share) by seat offset (rows) and player count (columns)."""
-    ax = ax or plt.figure(figsize=(7, 5)).gca()
+def seat_advantage_grid(df: pd.DataFrame, rules: str | None = None) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Player counts, win rate × players by seat offset (rows) and count (columns), and its 95 % half-widths."""
     data = _rows(df, rules, ["players", "winner_offset"])
     counts = sorted(int(p) for p in data["players"].unique())
     grid = np.full((max(counts), len(counts)), np.nan)
+    half = np.full_like(grid, np.nan)
     for j, p in enumerate(counts):
         g = data[data["players"] == p]
-        share = g["winner_offset"].value_counts().reindex(range(1, p + 1), fill_value=0).to_numpy() / max(len(g), 1)
+        n = max(len(g), 1)
+        share = g["winner_offset"].value_counts().reindex(range(1, p + 1), fill_value=0).to_numpy() / n
         grid[:p, j] = share * p
-    spread = max(float(np.nanmax(np.abs(grid - 1))), 0.05)
+        half[:p, j] = Z95 * np.sqrt(share * (1 - share) / n) * p
+    return counts, grid, half
+
+
+def seat_advantage_spread(df: pd.DataFrame) -> float:
+    """The largest distance from a fair share (1) of any cell of any rule set: one colour scale for all heatmaps."""
+    spreads = [float(np.nanmax(np.abs(seat_advantage_grid(df, None if n == "all" else n)[1] - 1))) for n in rule_sets(df)]
+    return max([0.05, *spreads])
+
+
+def seat_advantage_heatmap(df: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
+                           spread: float | None = None) -> Axes:
+    """Heatmap of win rate × players (1 = fair share) by seat offset (rows) and player count (columns).
+
+    Cells whose 95 % interval holds the fair share are hatched: they are not told apart from 1.
+    ``spread`` fixes the colour scale to ``1 ± spread`` (the same for heatmaps shown side by side).
+    """
+    ax = ax or plt.figure(figsize=(7, 5)).gca()
+    counts, grid, half = seat_advantage_grid(df, rules)
+    spread = spread if spread is not None else max(float(np.nanmax(np.abs(grid - 1))), 0.05)
     image = ax.imshow(grid, origin="lower", aspect="auto", cmap=CMAP_DIVERGING, vmin=1 - spread, vmax=1 + spread,
                       extent=(-0.5, len(counts) - 0.5, 0.5, max(counts) + 0.5))
+    for (i, j), v in np.ndenumerate(grid):
+        if np.isfinite(v) and abs(v - 1) <= half[i, j]:
+            ax.add_patch(Rectangle((j - 0.5, i + 0.5), 1, 1, fill=False, hatch="///", edgecolor="grey", lw=0))
     ax.set_xticks(range(len(counts)), [str(p) for p in counts])
     ax.set_xlabel("players")
     ax.set_ylabel("seat offset from the dealer (1 = first to play)")
-    ax.set_title("Seat advantage: win rate × players (1 = fair)" + (f" — {rules}" if rules else ""))
+    ax.set_title("Seat advantage: win rate × players (1 = fair)" + (f" — {rules}" if rules else "")
+                 + "\n(hatched: 95 % interval holds the fair share)", fontsize="medium")
     ax.figure.colorbar(image, ax=ax, label="win rate × players")
     return ax
 
 
+def card_value_spread(values: pd.DataFrame) -> float:
+    """The largest absolute card value of the table: one colour scale for every card-value heatmap."""
+    finite = values["value"].to_numpy(float)
+    finite = finite[np.isfinite(finite)]
+    return max(float(np.abs(finite).max()) if finite.size else 0.0, 0.1)
+
+
 def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str | None = None,
-                       scope: str = "all seats") -> Axes:
+                       scope: str = "all seats", spread: float | None = None) -> Axes:
     """Heatmap of card values (percentage points) by kind (rows) and player count (columns);
-    cells whose 95 % interval contains 0 are hatched."""
+    cells whose 95 % interval contains 0 are written in grey italics. ``spread`` fixes the colour
+    scale to ``±spread`` (the same for heatmaps shown side by side)."""
     ax = ax or plt.figure(figsize=(8, 4.5)).gca()
     data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
     table = data.pivot_table(index="kind", columns="players", values="value", sort=False)
     low = data.pivot_table(index="kind", columns="players", values="low", sort=False).reindex_like(table)
     high = data.pivot_table(index="kind", columns="players", values="high", sort=False).reindex_like(table)
-    spread = max(float(np.nanmax(np.abs(table.to_numpy()))), 0.1)
+    spread = spread if spread is not None else max(float(np.nanmax(np.abs(table.to_numpy()))), 0.1)
     image = ax.imshow(table.to_numpy(), aspect="auto", cmap=CMAP_DIVERGING, vmin=-spread, vmax=spread)
+    clear = (data.assign(clear=data["value_clear"].astype(float))
+             .pivot_table(index="kind", columns="players", values="clear", sort=False).reindex_like(table).to_numpy()
+             if "value_clear" in data else None)
     for (i, j), v in np.ndenumerate(table.to_numpy()):
         if np.isnan(v):
             continue
-        unclear = low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]
+        unclear = (low.to_numpy()[i, j] <= 0 <= high.to_numpy()[i, j]) if clear is None else not clear[i, j] > 0
         strong = abs(v) > 0.6 * spread
         ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize="x-small",
                 color="white" if strong else ("dimgrey" if unclear else "black"),
@@ -208,7 +250,8 @@ def card_value_heatmap(values: pd.DataFrame, ax: Axes | None = None, rules: str 
     ax.set_yticks(range(table.shape[0]), [k.replace("_", " ") for k in table.index])
     ax.set_xlabel("players")
     ax.set_title(f"Card value ({scope}): change in win probability, pp" + (f" — {rules}" if rules else "")
-                 + "\n(grey italic: 95 % interval contains 0)", fontsize="medium")
+                 + ("\n(grey italic: not told from 0 after Holm's adjustment)" if clear is not None
+                    else "\n(grey italic: 95 % interval contains 0)"), fontsize="medium")
     ax.figure.colorbar(image, ax=ax, label="percentage points")
     return ax
 
@@ -218,9 +261,9 @@ def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | 
     """Card value (percentage points) against players, one line per kind with its 95 % interval band."""
     ax = ax or plt.figure(figsize=(8, 4.5)).gca()
     data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
-    for i, (kind, g) in enumerate(data.groupby("kind", sort=False)):
+    for kind, g in data.groupby("kind", sort=False):
         g = g.sort_values("players")
-        colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+        colour = kind_colour(kind)
         ax.plot(g["players"], g["value"], marker="o", ms=3, color=colour, label=kind.replace("_", " "))
         ax.fill_between(g["players"], g["low"], g["high"], color=colour, alpha=0.2)
     ax.axhline(0, color="grey", lw=1, ls="--")
@@ -233,17 +276,94 @@ def card_value_lines(values: pd.DataFrame, ax: Axes | None = None, rules: str | 
     return ax
 
 
+SMALL_MULTIPLES_FROM = 6
+"""From this many kinds on, card-value lines are drawn one panel per kind: their bands would overlap."""
+
+
+def card_value_panels(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
+    """:func:`card_value_lines` as small multiples: one panel per kind (shared axes), value and 95 % band."""
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    kinds = list(dict.fromkeys(data["kind"]))
+    cols = min(4, max(1, len(kinds)))
+    rows = -(-len(kinds) // cols)
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
+    for ax, kind in zip(axes, kinds):
+        g = data[data["kind"] == kind].sort_values("players")
+        colour = kind_colour(kind)
+        ax.plot(g["players"], g["value"], marker="o", ms=3, color=colour)
+        ax.fill_between(g["players"], g["low"], g["high"], color=colour, alpha=0.25)
+        ax.axhline(0, color="grey", lw=0.8, ls="--")
+        ax.set_title(kind.replace("_", " "), fontsize="small")
+        ax.grid(alpha=0.3)
+    for ax in axes[len(kinds):]:
+        ax.set_visible(False)
+    for ax in axes[(rows - 1) * cols:]:
+        ax.set_xlabel("players", fontsize="small")
+    axes[0].set_ylabel("pp (band: 95 % CI)", fontsize="small")
+    fig.suptitle(f"Value of one more card instead of a number card ({scope})" + (f" — {rules}" if rules else ""),
+                 fontsize="medium")
+    return fig
+
+
+def card_value_copies(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
+    """Small multiples, one panel per kind: the first copy (0 → 1 card, filled) and the second copy
+    (1 → 2 cards, the step from one to two, hollow) against players, with 95 % intervals; ⚑ in a
+    panel's title where the two differ after the multiple-comparison adjustment."""
+    data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
+    kinds = list(dict.fromkeys(data["kind"]))
+    cols = min(4, max(1, len(kinds)))
+    rows = -(-len(kinds) // cols)
+    axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)).ravel()
+    counts = sorted(int(p) for p in data["players"].unique())
+    position = {p: i for i, p in enumerate(counts)}
+    flag_column = "copies_differ_adjusted" if "copies_differ_adjusted" in data else "copies_differ"
+    for ax, kind in zip(axes, kinds):
+        g = data[data["kind"] == kind].sort_values("players")
+        colour = kind_colour(kind)
+        x = np.array([position[int(p)] for p in g["players"]], float)
+        for key, offset, face, style, label in (("first", -0.1, colour, "-", "first copy (0 → 1)"),
+                                                ("second", 0.1, "white", "--", "second copy (1 → 2)")):
+            est = g[f"{key}_copy"].to_numpy(float)
+            ax.errorbar(x + offset, est, yerr=[est - g[f"{key}_low"].to_numpy(float), g[f"{key}_high"].to_numpy(float) - est],
+                        marker="o", ms=5, ls=style, color=colour, mfc=face, capsize=2, lw=1, label=label)
+        ax.axhline(0, color="grey", lw=0.8, ls=":")
+        ax.set_title(kind.replace("_", " ") + (" ⚑" if g[flag_column].any() else ""), fontsize="small")
+        ax.grid(alpha=0.3)
+    for ax in axes[len(kinds):]:
+        ax.set_visible(False)
+    axes[0].set_xticks(range(len(counts)), [str(p) for p in counts])
+    axes[0].set_xlim(-0.5, len(counts) - 0.5)
+    for ax in axes[(rows - 1) * cols:]:
+        ax.set_xlabel("players", fontsize="small")
+    axes[0].set_ylabel("pp (95 % CI)", fontsize="small")
+    axes[0].legend(fontsize="x-small", loc="best")
+    fig.suptitle(f"First and second copy of each kind ({scope})" + (f" — {rules}" if rules else "")
+                 + "\n(filled: 0 → 1 card; hollow: 1 → 2 cards; ⚑: they differ after Holm's adjustment)",
+                 fontsize="medium")
+    return fig
+
+
 def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | None = None,
                            label: str | None = None) -> Axes:
     """Paired difference (variant − baseline) of one metric against players, with 95 % intervals."""
     ax = ax or plt.figure(figsize=(7, 4.5)).gca()
     data = differences[differences["metric"] == metric]
+    counts = sorted(int(p) for p in data["players"].unique())
+    single = len(counts) == 1  # one player count: a categorical axis, variants side by side
     for i, (variant, g) in enumerate(data.groupby("variant", sort=False)):
         g = g.sort_values("players")
-        ax.errorbar(g["players"] + 0.1 * i, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o",
-                    capsize=3, color=SERIES_COLOURS[i % len(SERIES_COLOURS)], label=f"{variant} − {g['baseline'].iloc[0]}")
+        x = np.full(len(g), float(i)) if single else g["players"] + 0.1 * i
+        ax.errorbar(x, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o",
+                    capsize=3, color=rules_colour(str(variant)), label=f"{variant} − {g['baseline'].iloc[0]}")
     ax.axhline(0, color="grey", lw=1, ls="--")
-    ax.set_xlabel("players")
+    if single:
+        variants = list(dict.fromkeys(data["variant"]))
+        ax.set_xticks(range(len(variants)), [str(v) for v in variants], rotation=15 if len(variants) > 2 else 0)
+        ax.set_xlim(-0.6, len(variants) - 0.4)
+        ax.set_xlabel(f"variant at {counts[0]} players")
+    else:
+        ax.set_xticks(counts)
+        ax.set_xlabel("players")
     ax.set_ylabel(f"paired difference in {label or metric} (95 % CI)")
     ax.set_title(f"{label or metric}: paired difference on the same deals", fontsize="medium")
     ax.grid(alpha=0.3)
@@ -298,7 +418,9 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     table["games"] = turns["count"].to_numpy()
     table["mean turns"] = turns["mean"].round(2).to_numpy()
     table["± 95 %"] = np.where(turns["count"] > 1, half, np.nan).round(2)
-    table["first player wins × P"] = (first.to_numpy() * players).round(3)
+    share = first.to_numpy()
+    table["first player wins × P"] = (share * players).round(3)
+    table["± 95 % (first)"] = (Z95 * np.sqrt(share * (1 - share) / turns["count"].to_numpy()) * players).round(3)
     table["truncated %"] = (100 * truncated.to_numpy()).round(3)
     return table
 

@@ -109,6 +109,24 @@ def leaderboard_markdown(board: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def leaderboard_table(board: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard as the markdown shows it: estimates with 95 % intervals, rounded."""
+    return pd.DataFrame({
+        "rank": board["rank"], "strategy": board["strategy"],
+        "win rate [95 % CI]": [_interval(r.win_rate, r.win_rate_lo, r.win_rate_hi) for r in board.itertuples()],
+        "points won ±": [f"{r.points:.2f} ± {r.points_pm:.2f}" for r in board.itertuples()],
+        "points in hand ±": [f"{r.hand_points:.2f} ± {r.hand_points_pm:.2f}" for r in board.itertuples()],
+        "rating [95 % CI]": [_interval(r.rating, r.rating_lo, r.rating_hi, 3) for r in board.itertuples()],
+        "seat-games": [f"{int(r.seat_games):,}" for r in board.itertuples()],
+    })
+
+
+def head_to_head_table(pairs: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """The head-to-head as a square table (row strategy against column opponent), as the markdown shows it."""
+    cell = {(p.strategy, p.opponent): _interval(p.beat, p.beat_lo, p.beat_hi, 3) for p in pairs.itertuples(index=False)}
+    return pd.DataFrame([{"strategy \\ opponent": a, **{b: cell.get((a, b), "—") for b in order}} for a in order])
+
+
 def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
     """Row strategy's share of the pair's wins, with 95 % intervals, as a Markdown matrix."""
     cell = {(p.strategy, p.opponent): _interval(p.beat, p.beat_lo, p.beat_hi, 3) for p in pairs.itertuples(index=False)}
@@ -116,6 +134,25 @@ def head_to_head_markdown(pairs: pd.DataFrame, order: list[str]) -> str:
     for a in order:
         lines.append(f"| {a} | " + " | ".join(cell.get((a, b), "—") for b in order) + " |")
     return "\n".join(lines) + "\n"
+
+
+def basis_markdown(result: Any) -> str:
+    """What a tournament rests on: rules with every changed option, deck copies, the seatings, deals, seed, version."""
+    from ..game.rules import RuleSet
+    from . import basis
+
+    rule_set = getattr(result, "rule_set", None)
+    rules = RuleSet.from_dict(rule_set) if rule_set else (RuleSet.preset(result.rules) if result.rules in basis.PRESETS else None)
+    design = result.design
+    seatings = "; ".join(
+        f"table {t}: " + ", ".join(design.strategies[i] for i in design.tables[t]) for t in range(len(design.tables)))
+    unit = "matches" if result.match else "games"
+    return basis.basis_lines(
+        rules=[basis.describe_rules(rules) if rules is not None else f"`{result.rules}`"],
+        copies=str(rules.deck_copies) if rules is not None else "—",
+        seats=f"{', '.join(design.strategies)}; every table in each of its rotations ({seatings})",
+        games=f"{result.games:,} {unit} ({result.deals:,} deals × {result.design_cells} seatings)", seed=result.seed,
+        extra=[f"players: {result.players}"])
 
 
 def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
@@ -138,14 +175,18 @@ def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
 
 def _write_html(result: Any, out: Path) -> list[Path]:
     """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reports.dataset_report`)."""
+    from .basis import BASIS_TITLE
     from .dataset_report import Section, write_sections
 
+    opening = Section(BASIS_TITLE, basis_markdown(result))
     section = Section(
         "Tournament", f"{result.title}. Win rates per seat-game (fair share 1/P) with 95 % intervals clustered by deal; "
         "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.",
-        _figures(result), [("Leaderboard", result.leaderboard), ("Head-to-head", result.head_to_head)],
+        _figures(result), [("Leaderboard", leaderboard_table(result.leaderboard)),
+                           ("Head-to-head: row strategy's share of the pair's wins [95 % CI]",
+                            head_to_head_table(result.head_to_head, list(result.leaderboard["strategy"])))],
     )
-    written = write_sections([section], out, title="Tournament report")
+    written = write_sections([opening, section], out, title="Tournament report")
     return [f for f in written if f.name == "report.html"]
 
 
@@ -158,7 +199,8 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
     files = _write_html(result, out)
     board.to_csv(out / "leaderboard.csv", index=False)
     pairs.to_csv(out / "head_to_head.csv", index=False)
-    (out / "leaderboard.md").write_text(f"# Leaderboard\n\n{result.title}\n\n" + leaderboard_markdown(board))
+    (out / "leaderboard.md").write_text(f"# Leaderboard\n\n{result.title}\n\n{basis_markdown(result)}\n\n"
+                                        + leaderboard_markdown(board))
     files += [out / "leaderboard.csv", out / "head_to_head.csv", out / "leaderboard.md"]
     for name, fig in _figures(result, result.title):
         for fmt in FORMATS:
@@ -166,6 +208,7 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
             files.append(out / f"{name}.{fmt}")
     (out / "report.md").write_text(
         f"# Tournament report\n\n{result.title}\n\n"
+        f"## What this report rests on\n\n{basis_markdown(result)}\n\n"
         "Win rates are per seat-game (fair share 1/P), with 95 % intervals clustered by deal; "
         "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.\n\n"
         "## Leaderboard\n\n" + leaderboard_markdown(board) + "\n![leaderboard](leaderboard.png)\n\n"
@@ -176,4 +219,5 @@ def write_report(result: Any, directory: str | Path) -> list[Path]:
     return files
 
 
-__all__ = ["head_to_head_plot", "leaderboard_markdown", "leaderboard_plot", "plot", "tournament_figure", "write_report"]
+__all__ = ["basis_markdown", "head_to_head_plot", "head_to_head_table", "leaderboard_markdown", "leaderboard_plot",
+           "leaderboard_table", "plot", "tournament_figure", "write_report"]

@@ -122,13 +122,23 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
 def compile_engine(configs: list[RunConfig], console: Any) -> None:
     """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
     any worker starts: workers then load the cache instead of compiling side by side. A cold
-    compile shows a status line instead of a games/s figure that would include it."""
+    compile shows a status line instead of a games/s figure that would include it (on a log or a
+    pipe, where a status line shows nothing, a line before and one after)."""
     from ..engine import kernel_cache
 
     if not configs:
         return
     if console is not None and kernel_cache.is_cold():
-        with console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
+        message = f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"
+        if not console.is_terminal:  # a log or a pipe shows no status line: say it in a line of its own
+            import time
+
+            started = time.perf_counter()
+            console.print(f"{message} ...", markup=False, highlight=False)
+            engine.compile_kernels(configs)
+            console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
+            return
+        with console.status(message):
             engine.compile_kernels(configs)
     else:
         engine.compile_kernels(configs)

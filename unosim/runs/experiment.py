@@ -205,45 +205,62 @@ def load_experiment(path: str | Path) -> Experiment:
 
 
 def parse_experiment(data: dict[str, Any], *, source: str = "experiment", default_name: str = "experiment") -> Experiment:
-    """Validate the contents of an experiment file and build its cells."""
+    """Validate the contents of an experiment file and build its cells.
+
+    Raises
+    ------
+    ValueError
+        Naming every bad key and value of the file at once (one per line), each with what is allowed.
+    """
     check = _Checker(source)
-    unknown = [k for k in data if k not in ALLOWED]
-    if unknown:
-        key = unknown[0]
-        raise ValueError(
-            f"{source}: unknown key {key!r} (= {_toml(data[key])}); the allowed keys are: {', '.join(ALLOWED)}."
-        )
-    missing = [k for k in REQUIRED if k not in data]
-    if missing:
-        raise ValueError(f"{source}: the key {missing[0]!r} is missing; set it to {ALLOWED[missing[0]]}.")
+    errors: list[str] = []
 
-    name = check.text("name", data["name"]) if "name" in data else default_name
-    description = check.text("description", data["description"]) if "description" in data else ""
-    seed = check.whole("seed", data["seed"], 0)
-    games = check.whole("games", data["games"], 1)
-    out = Path(check.text("out", data["out"])) if "out" in data else None
-    batch_size = check.whole("batch_size", data["batch_size"], 1, 1 << 20) if "batch_size" in data else None
-    chunk_size = check.whole("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
-    match = check.flag("match", data["match"]) if "match" in data else False
-    common_seeds = check.flag("common_seeds", data["common_seeds"]) if "common_seeds" in data else False
+    def attempt(build: Any, default: Any = None) -> Any:
+        try:
+            return build()
+        except ValueError as exc:
+            errors.append(str(exc))
+            return default
 
-    presets = _as_list(data["presets"])
-    if not presets or not all(isinstance(p, str) and p in PRESETS for p in presets):
-        raise check.bad("presets", data["presets"])
-    players = _as_list(data["players"])
-    if not players or not all(
+    for key in (k for k in data if k not in ALLOWED):
+        errors.append(f"{source}: unknown key {key!r} (= {_toml(data[key])}); the allowed keys are: {', '.join(ALLOWED)}.")
+    for key in (k for k in REQUIRED if k not in data):
+        errors.append(f"{source}: the key {key!r} is missing; set it to {ALLOWED[key]}.")
+
+    name = attempt(lambda: check.text("name", data["name"]), default_name) if "name" in data else default_name
+    description = attempt(lambda: check.text("description", data["description"]), "") if "description" in data else ""
+    seed = attempt(lambda: check.whole("seed", data["seed"], 0), 0) if "seed" in data else 0
+    games = attempt(lambda: check.whole("games", data["games"], 1), 1) if "games" in data else 1
+    out = Path(attempt(lambda: check.text("out", data["out"]), "")) if "out" in data else None
+    batch_size = attempt(lambda: check.whole("batch_size", data["batch_size"], 1, 1 << 20)) if "batch_size" in data else None
+    chunk_size = attempt(lambda: check.whole("chunk_size", data["chunk_size"], 1)) if "chunk_size" in data else None
+    match = attempt(lambda: check.flag("match", data["match"]), False) if "match" in data else False
+    common_seeds = attempt(lambda: check.flag("common_seeds", data["common_seeds"]), False) if "common_seeds" in data else False
+
+    presets = _as_list(data.get("presets"))
+    if "presets" in data and (not presets or not all(isinstance(p, str) and p in PRESETS for p in presets)):
+        errors.append(str(check.bad("presets", data["presets"])))
+        presets = []
+    players = _as_list(data.get("players"))
+    if "players" in data and (not players or not all(
         isinstance(p, int) and not isinstance(p, bool) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players
-    ):
-        raise check.bad("players", data["players"])
-    if len(set(players)) != len(players) or len(set(presets)) != len(presets):
-        key = "players" if len(set(players)) != len(players) else "presets"
-        raise check.bad(key, data[key], ALLOWED[key] + ", each at most once")
+    )):
+        errors.append(str(check.bad("players", data["players"])))
+        players = []
+    for key, values in (("players", players), ("presets", presets)):
+        if len(set(values)) != len(values):
+            errors.append(str(check.bad(key, data[key], ALLOWED[key] + ", each at most once")))
+            values.clear()
 
-    lineup_of, seatings, pool = _parse_strategies(check, data.get("strategies", "random"), players)
-    overrides = _parse_overrides(check, data.get("overrides", {}), presets)
+    parsed = attempt(lambda: _parse_strategies(check, data.get("strategies", "random"), players)) if players else None
+    overrides = attempt(lambda: _parse_overrides(check, data.get("overrides", {}), presets), {})
 
     cells: list[Cell] = []
-    for preset in presets:
+    if parsed is not None and presets and players:
+        lineup_of, seatings, pool = parsed
+    else:
+        lineup_of, seatings, pool = None, 0, False
+    for preset in presets if lineup_of is not None and overrides is not None else []:
         for p_index, n_players in enumerate(players):
             for seating in range(seatings):
                 k = len(cells)
@@ -263,12 +280,17 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
                         match=match,
                     )
                 except ValueError as exc:
-                    raise ValueError(
+                    errors.append(
                         f"{source}: cell {k} (presets = {_toml(preset)}, players = {n_players}) cannot be "
                         f"played: {exc} Change presets, players or [overrides] (deck_copies = \"auto\" "
                         "adds decks where one cannot deal)."
-                    ) from None
+                    )
+                    continue
                 cells.append(Cell(k, preset, n_players, seating, config))
+    if len(errors) == 1:
+        raise ValueError(errors[0])
+    if errors:
+        raise ValueError(f"{source} has {len(errors)} problems:\n" + "\n".join(f"- {e}" for e in errors))
 
     settings = {k: v for k, v in data.items() if k != "out"}
     return Experiment(

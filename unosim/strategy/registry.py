@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .. import strategies
@@ -16,7 +17,7 @@ from .. import strategies
 if TYPE_CHECKING:
     from .base import Strategy
 
-__all__ = ["REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "make", "resolve"]
+__all__ = ["REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "did_you_mean", "make", "resolve"]
 
 REGISTRY: dict[str, str] = {
     "random": "unosim.strategies.random_strategy:RandomStrategy",
@@ -59,7 +60,7 @@ def resolve(name: str) -> type[Strategy]:
     if ":" not in target:
         raise ValueError(
             f"unknown strategy {name!r}; known strategies: {', '.join(sorted(REGISTRY))}, "
-            "or give an entry point 'package.module:Class'."
+            "or give an entry point 'package.module:Class'." + did_you_mean(name, REGISTRY)
         )
     module_name, _, cls_name = target.partition(":")
     if module_name.split(".")[0] == "strategies" and importlib.util.find_spec(f"unosim.{module_name}") is not None:
@@ -80,6 +81,14 @@ def resolve(name: str) -> type[Strategy]:
     return cls
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` naming the known names closest to ``name`` (difflib), or ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=2, cutoff=0.6)
+    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
 def check_known(name: str, params: dict[str, Any]) -> None:
     """Refuse an unknown strategy, an unknown parameter or a bad value before any work starts."""
     cls = resolve(name)
@@ -88,7 +97,7 @@ def check_known(name: str, params: dict[str, Any]) -> None:
     if unknown:
         raise ValueError(
             f"strategy {name!r} has no parameter {sorted(unknown)[0]!r}; its parameters are: "
-            f"{', '.join(allowed) or '(none)'}."
+            f"{', '.join(allowed) or '(none)'}." + did_you_mean(sorted(unknown)[0], allowed)
         )
     make(name, params)  # refuses a bad value now, not in a worker
 

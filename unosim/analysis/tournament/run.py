@@ -55,6 +55,8 @@ class TournamentResult:
         The half-width asked for (precision mode).
     seconds : float
         Wall time of the call that played it (0 for a loaded one).
+    rule_set : dict or None
+        Every rule option played (:meth:`RuleSet.to_dict`), when known.
     """
 
     leaderboard: pd.DataFrame
@@ -71,6 +73,7 @@ class TournamentResult:
     table: pa.Table | None = field(default=None, repr=False)
     precision: float | None = None
     seconds: float = 0.0
+    rule_set: dict[str, Any] | None = None
 
     @property
     def widest(self) -> float:
@@ -202,13 +205,52 @@ def run_tournament(
     if settings.precision is not None:
         outcome = analyse(settings.design, main, rounds, deals=deals, match=settings.match, seed=settings.seed,
                           bootstrap=settings.bootstrap)
-    board, pairs, ratings = outcome
+    board, pairs, ratings = labelled(outcome, settings.design)
     return TournamentResult(
         leaderboard=board, head_to_head=pairs, ratings=ratings, design=settings.design, deals=deals,
         games=deals * cells, players=settings.players, rules=settings.rules.name, seed=settings.seed,
         match=settings.match, path=out, table=main if out is None else None, precision=settings.precision,
-        seconds=time.perf_counter() - started,
+        seconds=time.perf_counter() - started, rule_set=settings.rules.to_dict(),
     )
+
+
+def display_labels(strategies: tuple[str, ...]) -> dict[str, str]:
+    """How the tables name each strategy: a rule file by its own ``name``, every other strategy by its spec.
+
+    A rule file's name is used only when it names no other strategy of the tournament and the file can
+    still be read; otherwise its spec (``rules(path='...')``) stays.
+    """
+    from ...strategy.rule_language import load_program
+    from ...strategy.spec import StrategySpec
+
+    names: dict[str, str] = {}
+    for label in strategies:
+        try:
+            spec = StrategySpec.parse(label)
+            params = dict(spec.params)
+            if spec.name == "rules" and set(params) == {"path"}:
+                names[label] = str(load_program(params["path"]).name)
+        except (ValueError, OSError):
+            continue
+    shown = list(names.values())
+    return {label: names[label] if label in names and shown.count(names[label]) == 1 and names[label] not in strategies
+            else label for label in strategies}
+
+
+def labelled(tables: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame],
+             design: Design) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The leaderboard, head-to-head and ratings with the strategies named by :func:`display_labels`."""
+    mapping = display_labels(tuple(design.strategies))
+    if all(k == v for k, v in mapping.items()):
+        return tables
+    out = []
+    for table in tables:
+        table = table.copy()
+        for column in ("strategy", "opponent"):
+            if column in table:
+                table[column] = table[column].map(lambda v: mapping.get(v, v))
+        out.append(table)
+    return out[0], out[1], out[2]
 
 
 def is_tournament(path: str | Path) -> bool:
@@ -235,12 +277,13 @@ def load_tournament(path: str | Path) -> TournamentResult:
     design = Design.from_dict(info["design"])
     match = bool(info["match"])
     main, rounds = _read_rows(path, match)
-    board, pairs, ratings = analyse(design, main, rounds, deals=int(info["deals"]), match=match,
-                                    seed=int(info["seed"]), bootstrap=int(info["bootstrap"]))
+    board, pairs, ratings = labelled(analyse(design, main, rounds, deals=int(info["deals"]), match=match,
+                                             seed=int(info["seed"]), bootstrap=int(info["bootstrap"])), design)
     return TournamentResult(
         leaderboard=board, head_to_head=pairs, ratings=ratings, design=design, deals=int(info["deals"]),
         games=int(info["games"]), players=int(info["players"]), rules=str(info["rules"]), seed=int(info["seed"]),
         match=match, path=path, precision=info.get("precision"),
+        rule_set=(meta.get("cells") or [{}])[0].get("config", {}).get("rules"),
     )
 
 
@@ -253,4 +296,4 @@ def _read_rows(path: Path, match: bool) -> tuple[pa.Table, pa.Table | None]:
     return dataset.read_table(path, columns=["cell", "game", "winner", "winner_points", "hand_points"]), None
 
 
-__all__ = ["TournamentResult", "is_tournament", "load_tournament", "run_tournament"]
+__all__ = ["TournamentResult", "display_labels", "is_tournament", "labelled", "load_tournament", "run_tournament"]

@@ -253,7 +253,8 @@ C_DRAW_UNTIL = 6
 C_REV2_SKIPS = 7
 C_PT_CAP = 8
 C_PT_LINK_FIRST = 9
-C_WD4_WHEN = 10  # 0 no_color_match_incl_wilds, 1 no_color_match, 2 no_color_or_number_match, 3 always
+C_WD4_WHEN = 10  # 0 no_color_match_incl_wilds, 1 no_color_match, 2 no_color_or_number_match, 3 always,
+#                  4 no_color_match_incl_plain_wilds
 C_WD4_CHALLENGE = 11
 C_PILEUP_WILDS = 12  # 0 discard, 1 mini_pile
 C_PILEUP_REFUSE = 13

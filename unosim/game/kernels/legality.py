@@ -21,7 +21,8 @@ from .tables import (
 )
 
 __all__ = [
-    "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
+    "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_PLAIN_WILDS",
+    "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
     "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "legal_types", "matches", "needs_colour", "playable",
     "top_face", "wd4_legal",
 ]
@@ -30,6 +31,7 @@ WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_col
 WD4_LEGAL_WHEN_NO_COLOR_MATCH = choice_code("wd4_legal_when", "no_color_match")
 WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH = choice_code("wd4_legal_when", "no_color_or_number_match")
 WD4_LEGAL_WHEN_ALWAYS = choice_code("wd4_legal_when", "always")
+WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_PLAIN_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_plain_wilds")
 
 
 @leaf
@@ -66,6 +68,9 @@ def wd4_legal(s, seat, hands, slot, cfg):
         # "wild cards count as matching": any other wild, another WD4 included
         others = hands[s, seat, WILD] + hands[s, seat, WILD_DRAW_FOUR] - 1
         return others + hands[s, seat, WILD_PILE_UP] + hands[s, seat, WILD_DRAWN_TOGETHER] == 0
+    if when == WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_PLAIN_WILDS:
+        # only a plain Wild (W-1) counts as matching: a second Wild Draw Four does not block
+        return hands[s, seat, WILD] == 0
     if when == WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH:
         face = top_face(slot[s, F_TOP])
         if 0 <= face <= 9:

@@ -1,0 +1,155 @@
+"""What a report rests on: rules (preset and every changed option), deck copies, strategies per
+seat, games, seed and the unosim version, as text and tables every report opens with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..game.rules import PRESETS, RuleSet
+from ..version import __version__
+
+__all__ = ["BASIS_TITLE", "basis_lines", "changed_options", "dataset_basis", "describe_rules", "seats_text"]
+
+BASIS_TITLE = "What this report rests on"
+"""Title of the opening section of every report."""
+
+_IGNORED = ("name",)
+
+
+def _as_rules(rules: RuleSet | dict[str, Any]) -> RuleSet:
+    return rules if isinstance(rules, RuleSet) else RuleSet.from_dict(dict(rules))
+
+
+def changed_options(rules: RuleSet | dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The preset a rule set starts from and every option it changes.
+
+    Parameters
+    ----------
+    rules : RuleSet or dict
+        The rule set, or its :meth:`RuleSet.to_dict`.
+
+    Returns
+    -------
+    preset : str
+        The preset named by the rule set, or else the preset it differs least from.
+    changes : dict
+        Option name to value, for every option that differs from that preset.
+    """
+    rules = _as_rules(rules)
+    values = rules.to_dict()
+
+    def diff(preset: RuleSet) -> dict[str, Any]:
+        base = preset.to_dict()
+        return {k: v for k, v in values.items() if k not in _IGNORED and base[k] != v}
+
+    if rules.name in PRESETS:
+        return rules.name, diff(PRESETS[rules.name])
+    preset = min(PRESETS, key=lambda name: len(diff(PRESETS[name])))
+    return preset, diff(PRESETS[preset])
+
+
+def describe_rules(rules: RuleSet | dict[str, Any]) -> str:
+    """One line: the rule set's name, its preset and every changed option (``OPTION=VALUE``)."""
+    rules = _as_rules(rules)
+    preset, changes = changed_options(rules)
+    label = f"`{rules.name}`" if rules.name == preset else f"`{rules.name}` (from preset `{preset}`)"
+    if not changes:
+        return f"{label}, as shipped"
+    return f"{label} with " + ", ".join(f"`{k}={_value(v)}`" for k, v in changes.items())
+
+
+def _value(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def seats_text(strategies: list[Any]) -> str:
+    """The strategy of each seat, ``"random at every seat"`` when they are all the same."""
+    names = [str(s) if not isinstance(s, dict) else _spec_text(s) for s in strategies]
+    if len(set(names)) == 1:
+        return f"{names[0]} at every seat"
+    return ", ".join(f"seat {i}: {n}" for i, n in enumerate(names))
+
+
+def _spec_text(spec: dict[str, Any]) -> str:
+    from ..strategy.spec import StrategySpec
+
+    return str(StrategySpec.from_dict(spec))
+
+
+def basis_lines(*, rules: list[str], copies: str, seats: str, games: str, seed: Any,
+                version: str | None = None, extra: list[str] | None = None) -> str:
+    """The opening paragraph of a report as a Markdown list.
+
+    Parameters
+    ----------
+    rules : list of str
+        One line per rule set (:func:`describe_rules`).
+    copies : str
+        Deck copies per cell.
+    seats : str
+        Strategies per seat.
+    games : str
+        Games played.
+    seed : Any
+        The seed.
+    version : str, optional
+        unosim version that wrote the data (default: this one).
+    extra : list of str, optional
+        Further ``label: text`` lines.
+    """
+    lines = ["- rules: " + ("; ".join(rules) if rules else "—"), f"- deck copies: {copies}",
+             f"- strategies: {seats}", f"- games: {games}", f"- seed: {seed}",
+             f"- unosim version: {version or __version__}"]
+    lines += [f"- {e}" for e in extra or []]
+    return "\n".join(lines)
+
+
+def _configs(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    if meta.get("kind") == "experiment":
+        return [dict(c["config"], cell=c.get("cell", i)) for i, c in enumerate(meta.get("cells", []))]
+    return [dict(meta["config"], cell=0)]
+
+
+def dataset_basis(meta: dict[str, Any]) -> tuple[str, pd.DataFrame | None]:
+    """The opening text of a dataset's report and, for an experiment, a table of its cells.
+
+    Parameters
+    ----------
+    meta : dict
+        The dataset's metadata (:func:`unosim.runs.dataset.read_metadata`).
+
+    Returns
+    -------
+    text : str
+        Markdown list: rules, deck copies, strategies, games, seed, version.
+    cells : pandas.DataFrame or None
+        One row per cell (rules, players, deck copies, strategies, games, seed), or ``None``
+        for a single run.
+    """
+    configs = _configs(meta)
+    rules = list(dict.fromkeys(describe_rules(c["rules"]) for c in configs))
+    copies = {(c["rules"]["name"], c["players"]): c["rules"]["deck_copies"] for c in configs}
+    if len(set(copies.values())) == 1:
+        copy_text = f"{next(iter(copies.values()))} in every cell"
+    else:
+        copy_text = ", ".join(f"{n} at {p} players: {k}" for (n, p), k in copies.items())
+    seat_texts = list(dict.fromkeys(seats_text(c["strategies"]) for c in configs))
+    games = sum(int(c["games"]) for c in configs)
+    per_cell = {int(c["games"]) for c in configs}
+    game_text = f"{games:,}" + (f" ({next(iter(per_cell)):,} per cell, {len(configs)} cells)" if len(configs) > 1
+                                and len(per_cell) == 1 else "")
+    seed = meta.get("experiment", {}).get("seed", configs[0]["seed"]) if meta.get("kind") == "experiment" \
+        else configs[0]["seed"]
+    extra = ["matches to the target score" if configs[0].get("match") else "single rounds"]
+    text = basis_lines(rules=rules, copies=copy_text, seats="; ".join(seat_texts), games=game_text, seed=seed,
+                       version=meta.get("unosim_version"), extra=extra)
+    if meta.get("kind") != "experiment":
+        return text, None
+    cells = pd.DataFrame([{
+        "cell": c["cell"], "rules": c["rules"]["name"], "players": c["players"], "deck copies": c["rules"]["deck_copies"],
+        "strategies": seats_text(c["strategies"]), "games": c["games"], "seed": c["seed"],
+    } for c in configs])
+    return text, cells
