@@ -85,6 +85,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--load-games", type=int, default=10_000_000)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "performance.md")
+    parser.add_argument("--suite-seconds", type=float, default=None,
+                        help="wall time of the test suite (`python -m pytest -q`), measured separately, for its row")
     args = parser.parse_args()
     machine = f"{_cpu()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     rows = []
@@ -113,6 +115,9 @@ def main() -> None:
     rows.append((f"`unosim.load` of a {args.load_games:,}-game dataset (classic, 4 players)",
                  f"{inner:.1f} s (whole process {whole:.1f} s)", "",
                  f"`unosim simulate --games {args.load_games} --out runs/big`, then `unosim.load('runs/big')`"))
+    if args.suite_seconds is not None:
+        rows.append(("the whole test suite, kernels compiled once by it", f"{args.suite_seconds / 60:.1f} min", "",
+                     "`python -m pytest -q` (what `.ci/run` runs after installing)"))
     lines = [
         "# Performance",
         "",
