@@ -86,3 +86,17 @@ def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
         env.step(acts[:2])
     again, *_ = env.step(acts)  # nothing moved: the legal actions still play
     assert again["observation"].shape == obs["observation"].shape
+
+
+def test_a_finite_run_reports_each_game_once_then_idles() -> None:
+    env = UnoVectorEnv(4, "classic", 2, "random", games=6)
+    obs, info = env.reset(seed=2)
+    games, ended_games = info["game"].copy(), []
+    for _ in range(2000):
+        obs, reward, term, _, info = env.step(np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        ended_games += [int(games[i]) for i in np.flatnonzero(term)]
+        games = info["game"].copy()
+        if info["idle"].all():
+            break
+    assert sorted(ended_games) == list(range(6))
+    assert (obs["action_mask"][:, E.WAIT] == 1).all()

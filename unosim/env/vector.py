@@ -47,6 +47,9 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         Games stepped together (the engine's batch size).
     rules, players, opponents, seat, reward, rewards, overrides
         As for :class:`~unosim.env.single.UnoEnv`.
+    games : int, optional
+        Play only games ``0 .. games - 1`` of the run: a slot whose last game has ended is asked
+        only ``wait`` (``info["idle"]``). Default: games are dealt for ever.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -54,10 +57,12 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
     def __init__(
         self, num_envs: int, rules: Any = "classic", players: int = 4, opponents: Any = "random", *, seat: int = 0,
         reward: str = "win", rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), overrides: Any = None,
+        games: int | None = None,
     ) -> None:
         if reward not in ("win", "points"):
             raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
         self.num_envs = num_envs
+        self.games = games
         self.seat = seat
         self.reward_kind, self.reward_values = reward, tuple(map(float, rewards))
         self.game = SeatedGame(rules, players, [seat], opponents, overrides, batch=num_envs)
@@ -67,6 +72,7 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.queues: list[list[Step]] = [[] for _ in range(num_envs)]
         self._current = np.full(num_envs, -1, np.int64)
+        self._idle = np.zeros(num_envs, bool)
         self._seed: int | None = None
         self._asked = False  # answers are waiting for the engine's decision call
         self._started = False
@@ -79,8 +85,9 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         game = self.game
         game.engine.rkey = np.uint64(run_key(self._seed))
         game.actions.answers.clear()
-        game.run = game.engine.start(0, 4 * self.num_envs)
+        game.run = game.engine.start(0, self.games or 4 * self.num_envs)
         self._current[:] = -1
+        self._idle[:] = False
         self._asked = False
         self._started = True
         self._play_on()
@@ -130,11 +137,12 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
             if self._asked:
                 run.decide()
                 game.actions.answers.clear()
-            if run.ctr[L.CT_END] - run.ctr[L.CT_NEXT] < self.num_envs:
+            if self.games is None and run.ctr[L.CT_END] - run.ctr[L.CT_NEXT] < self.num_envs:
                 run.extend(4 * self.num_envs)
             n_rows = run.advance()
             self._asked = n_rows > 0
-            for s in np.flatnonzero(b.game != self._current).tolist():
+            idle = (b.slot[:, L.F_PHASE] == L.PH_IDLE) & ~self._idle
+            for s in np.flatnonzero((b.game != self._current) | idle).tolist():
                 old = int(self._current[s])
                 if old >= 0:
                     rec, pts = run.rec[old], run.points[old].astype(np.int64)
@@ -142,6 +150,7 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
                     ended[s] = True
                     winners[s] = int(rec[L.R_WINNER])
                 self._current[s] = b.game[s]
+                self._idle[s] |= bool(idle[s])
             self.queues = game.waiting(run)
             if any(self.queues) or n_rows == 0:
                 break
@@ -163,13 +172,14 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         wait = sp.blocks["kind"].start + E.KINDS["wait"]
         for s, queue in enumerate(self.queues):
             step = queue[0] if queue else None
-            obs[s] = game.observe(self.seat, step, s)
+            if not self._idle[s]:  # an idle slot holds no game: all zero but the wait decision
+                obs[s] = game.observe(self.seat, step, s)
             if step is None:
                 obs[s, wait] = 1
                 masks[s, E.WAIT] = 1
             else:
                 masks[s] = step.mask
-        info = {"game": self._current.copy(), "action_mask": masks.copy()}
+        info = {"game": self._current.copy(), "action_mask": masks.copy(), "idle": self._idle.copy()}
         return {"observation": obs, "action_mask": masks}, info
 
 

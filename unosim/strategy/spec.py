@@ -2,7 +2,8 @@
 
 A spec is written ``name`` or ``name(param=value, ...)``, e.g. ``greedy``,
 ``random(forget_uno_rate=0.1)`` or ``mypkg.mymod:MyStrategy(depth=2)``;
-``tuned:PATH`` names a tuned-strategy file written by ``unosim tune``.
+``tuned:PATH`` names a tuned-strategy file written by ``unosim tune``, ``policy:PATH`` a
+learned policy file (:mod:`unosim.env.policy`).
 Specs are resolved into strategy objects by :func:`unosim.strategy.registry.make`
 inside the process that plays, so nothing relies on import side effects.
 """
@@ -14,7 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["StrategySpec", "parse_strategies", "split_top_level"]
+__all__ = ["POLICY_CLASS", "StrategySpec", "parse_strategies", "split_top_level"]
+
+POLICY_CLASS = "unosim.env.policy:PolicyStrategy"
+"""The strategy class of ``policy:PATH`` specs (resolved by name: the strategy layer imports no environment)."""
 
 _SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # or tuned:PATH
 
@@ -35,6 +39,12 @@ class StrategySpec:
             rule_file = {"path": text.strip()[len("rules:") :].strip()}
             check_known("rules", rule_file)
             return cls("rules", tuple(rule_file.items()))
+        if text.strip().startswith("policy:"):  # a saved learned policy: unosim.env.policy (the rl extra)
+            from .registry import check_known
+
+            policy_file = {"path": text.strip()[len("policy:") :].strip()}
+            check_known(POLICY_CLASS, policy_file)
+            return cls(POLICY_CLASS, tuple(policy_file.items()))
         m = _SPEC.match(text)
         if not m:
             raise ValueError(
@@ -57,6 +67,8 @@ class StrategySpec:
         return cls(m.group(1), tuple(sorted(params.items())))
 
     def __str__(self) -> str:
+        if self.name == POLICY_CLASS and len(self.params) == 1 and self.params[0][0] == "path":
+            return f"policy:{self.params[0][1]}"
         if not self.params:
             return self.name
         return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"

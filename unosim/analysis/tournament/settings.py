@@ -72,7 +72,7 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
     unknown = []
     for item in items:
         name = item.split("(")[0].strip()
-        if name.startswith("rules:"):  # a rule file, checked (naming its line) by StrategySpec.parse
+        if name.startswith(("rules:", "policy:")):  # a rule or policy file, checked by StrategySpec.parse
             continue
         try:
             resolve(name)
