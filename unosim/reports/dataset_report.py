@@ -174,9 +174,17 @@ def comparison_section(comparison: Any) -> Section:
         "*Differs* flags a difference from the baseline. " + ADJUSTMENT_TEXT,
     )
     diffs = comparison.differences
+    constant = []
     for metric in diffs["metric"].unique():
         label = metric_label(metric, skill)
+        rows = diffs[diffs["metric"] == metric]
+        if (rows[["diff", "low", "high"]].abs().to_numpy(float) == 0).all():
+            constant.append(label)  # nothing to draw: every difference and interval is exactly 0
+            continue
         section.figures.append((f"compare_{metric}", _figure(plots.comparison_differences, diffs, metric, label=label)))
+    if constant:
+        section.text += (" Not drawn, since every variant gave exactly the same value on every deal: "
+                         + ", ".join(constant) + ".")
     levels = comparison.levels.copy()
     levels["value"] = [f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in zip(levels["mean"], levels["low"], levels["high"])]
     levels["metric"] = [metric_label(m, skill) for m in levels["metric"]]
