@@ -314,7 +314,7 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
         rules=lines, copies=", ".join(copies),
         seats=f"random at every seat; skill runs: {skill} at seat 0, random at the others",
         games=f"{settings['games']:,} per variant, player count and run", seed=settings["seed"],
-        version=settings.get("unosim_version"),
+        version=settings.get("unosim_version", "not recorded"),
         extra=[f"players: {', '.join(str(p) for p in settings['players'])}"]))
 
 
@@ -329,7 +329,7 @@ def swap_basis(settings: dict[str, Any]) -> Section:
         copies=", ".join(f"{p} players: {variant.rules(p).deck_copies}" for p in players) or "—",
         seats=f"{settings.get('strategy', 'random')} at every seat",
         games=f"{settings['games']:,} deals per player count", seed=settings["seed"],
-        version=settings.get("unosim_version")))
+        version=settings.get("unosim_version", "not recorded")))
 
 
 def same_strategy_everywhere(meta: dict[str, Any]) -> bool:
