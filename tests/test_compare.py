@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -73,3 +74,21 @@ def test_shipped_comparison_files_parse() -> None:
         spec = load_spec(EXPERIMENTS / f"{name}.toml")
         assert len(variants(spec["rules"], spec["options"])) == count
         parse_players(spec["players"])
+
+
+def test_a_metric_that_never_differs_is_named_not_drawn_as_zeros() -> None:
+    from unosim.analysis.compare import Comparison
+    from unosim.reports.dataset_report import comparison_section
+
+    def rows(metric: str, d: float) -> dict:
+        return {"players": 4, "variant": "party a", "baseline": "party", "metric": metric, "baseline_mean": 1.0,
+                "variant_mean": 1.0 + d, "diff": d, "se": abs(d) / 2, "low": d - abs(d), "high": d + abs(d),
+                "variance_reduction": 2.0, "games": 100}
+
+    diffs = pd.DataFrame([rows("turns", 1.5), rows("truncated", 0.0)])
+    levels = pd.DataFrame([{"players": 4, "variant": v, "metric": m, "mean": 1.0, "low": 0.5, "high": 1.5, "games": 100}
+                           for v in ("party", "party a") for m in ("turns", "truncated")])
+    settings = {"variants": ["party", "party a"], "players": [4], "games": 100, "seed": 0, "skill": "greedy"}
+    section = comparison_section(Comparison(levels, diffs, settings))
+    assert [name for name, _ in section.figures] == ["compare_turns"]
+    assert "Not drawn, since every variant gave exactly the same value on every deal: truncated games (%)." in section.text

@@ -162,3 +162,11 @@ def test_a_card_kind_has_one_colour_in_every_figure_of_the_study(small_study: Pa
                     seen.setdefault(kind.replace("_", " "), set()).add(to_hex(line.get_color()))
     assert {"wild draw four", "wild", "skip", "point taken"} <= set(seen)
     assert all(len(colours) == 1 for colours in seen.values()), seen
+
+
+def test_rules_from_older_metadata_are_still_described() -> None:
+    from unosim.reports.basis import describe_rules
+
+    stored = {**unosim.RuleSet.preset("classic").to_dict(), "uno_penalty": 4, "an_old_option": True}
+    stored.pop("max_turns")
+    assert describe_rules(stored) == "`classic` with `uno_penalty=4`, `an_old_option=true`"

@@ -19,8 +19,10 @@ BASIS_TITLE = "What this report rests on"
 _IGNORED = ("name",)
 
 
-def _as_rules(rules: RuleSet | dict[str, Any]) -> RuleSet:
-    return rules if isinstance(rules, RuleSet) else RuleSet.from_dict(dict(rules))
+def _as_dict(rules: RuleSet | dict[str, Any]) -> dict[str, Any]:
+    """The options of a rule set; a dict from metadata is read as it is (a dataset written by an
+    older version may name options this one does not have)."""
+    return rules.to_dict() if isinstance(rules, RuleSet) else dict(rules)
 
 
 def changed_options(rules: RuleSet | dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -29,7 +31,7 @@ def changed_options(rules: RuleSet | dict[str, Any]) -> tuple[str, dict[str, Any
     Parameters
     ----------
     rules : RuleSet or dict
-        The rule set, or its :meth:`RuleSet.to_dict`.
+        The rule set, or its :meth:`RuleSet.to_dict` (as stored in a dataset's metadata).
 
     Returns
     -------
@@ -38,24 +40,24 @@ def changed_options(rules: RuleSet | dict[str, Any]) -> tuple[str, dict[str, Any
     changes : dict
         Option name to value, for every option that differs from that preset.
     """
-    rules = _as_rules(rules)
-    values = rules.to_dict()
+    values = _as_dict(rules)
 
     def diff(preset: RuleSet) -> dict[str, Any]:
         base = preset.to_dict()
-        return {k: v for k, v in values.items() if k not in _IGNORED and base[k] != v}
+        return {k: v for k, v in values.items() if k not in _IGNORED and (k not in base or base[k] != v)}
 
-    if rules.name in PRESETS:
-        return rules.name, diff(PRESETS[rules.name])
-    preset = min(PRESETS, key=lambda name: len(diff(PRESETS[name])))
+    name = str(values.get("name", ""))
+    if name in PRESETS:
+        return name, diff(PRESETS[name])
+    preset = min(PRESETS, key=lambda p: len(diff(PRESETS[p])))
     return preset, diff(PRESETS[preset])
 
 
 def describe_rules(rules: RuleSet | dict[str, Any]) -> str:
     """One line: the rule set's name, its preset and every changed option (``OPTION=VALUE``)."""
-    rules = _as_rules(rules)
+    name = str(_as_dict(rules).get("name", "?"))
     preset, changes = changed_options(rules)
-    label = f"`{rules.name}`" if rules.name == preset else f"`{rules.name}` (from preset `{preset}`)"
+    label = f"`{name}`" if name == preset else f"`{name}` (from preset `{preset}`)"
     if not changes:
         return f"{label}, as shipped"
     return f"{label} with " + ", ".join(f"`{k}={_value(v)}`" for k, v in changes.items())

@@ -174,9 +174,17 @@ def comparison_section(comparison: Any) -> Section:
         "*Differs* flags a difference from the baseline. " + ADJUSTMENT_TEXT,
     )
     diffs = comparison.differences
+    constant = []
     for metric in diffs["metric"].unique():
         label = metric_label(metric, skill)
+        rows = diffs[diffs["metric"] == metric]
+        if (rows[["diff", "low", "high"]].abs().to_numpy(float) == 0).all():
+            constant.append(label)  # nothing to draw: every difference and interval is exactly 0
+            continue
         section.figures.append((f"compare_{metric}", _figure(plots.comparison_differences, diffs, metric, label=label)))
+    if constant:
+        section.text += (" Not drawn, since every variant gave exactly the same value on every deal: "
+                         + ", ".join(constant) + ".")
     levels = comparison.levels.copy()
     levels["value"] = [f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in zip(levels["mean"], levels["low"], levels["high"])]
     levels["metric"] = [metric_label(m, skill) for m in levels["metric"]]
@@ -306,7 +314,7 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
         rules=lines, copies=", ".join(copies),
         seats=f"random at every seat; skill runs: {skill} at seat 0, random at the others",
         games=f"{settings['games']:,} per variant, player count and run", seed=settings["seed"],
-        version=settings.get("unosim_version"),
+        version=settings.get("unosim_version", "not recorded"),
         extra=[f"players: {', '.join(str(p) for p in settings['players'])}"]))
 
 
@@ -321,7 +329,7 @@ def swap_basis(settings: dict[str, Any]) -> Section:
         copies=", ".join(f"{p} players: {variant.rules(p).deck_copies}" for p in players) or "—",
         seats=f"{settings.get('strategy', 'random')} at every seat",
         games=f"{settings['games']:,} deals per player count", seed=settings["seed"],
-        version=settings.get("unosim_version")))
+        version=settings.get("unosim_version", "not recorded")))
 
 
 def same_strategy_everywhere(meta: dict[str, Any]) -> bool:

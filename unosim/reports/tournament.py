@@ -142,14 +142,14 @@ def basis_markdown(result: Any) -> str:
     from . import basis
 
     rule_set = getattr(result, "rule_set", None)
-    rules = RuleSet.from_dict(rule_set) if rule_set else (RuleSet.preset(result.rules) if result.rules in basis.PRESETS else None)
+    rules: Any = rule_set or (RuleSet.preset(result.rules).to_dict() if result.rules in basis.PRESETS else None)
     design = result.design
     seatings = "; ".join(
         f"table {t}: " + ", ".join(design.strategies[i] for i in design.tables[t]) for t in range(len(design.tables)))
     unit = "matches" if result.match else "games"
     return basis.basis_lines(
         rules=[basis.describe_rules(rules) if rules is not None else f"`{result.rules}`"],
-        copies=str(rules.deck_copies) if rules is not None else "—",
+        copies=str(rules.get("deck_copies", "—")) if rules is not None else "—",
         seats=f"{', '.join(design.strategies)}; every table in each of its rotations ({seatings})",
         games=f"{result.games:,} {unit} ({result.deals:,} deals × {result.design_cells} seatings)", seed=result.seed,
         extra=[f"players: {result.players}"])
