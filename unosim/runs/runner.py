@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -203,17 +203,19 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
         stack.enter_context(inputs.pinned(dict(plan.inputs)))
         if out is not None:
             dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)  # refuse before creating anything
+        console = progress.console(execution.quiet)
+        workers = stack.enter_context(parallel(execution, console))  # an unreachable scheduler: refused before the lock
+        if out is not None:
             stack.enter_context(dataset.locked(out))
-        return _execute(plan, out, execution)
+        return _execute(plan, out, execution, console, workers)
 
 
-def _execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
+def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, workers: tuple[int, bool]) -> RunResult:
     started = time.perf_counter()
-    console = progress.console(execution.quiet)
     meta, clear = plan.meta, False
     if out is not None:
         meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
-    with parallel(execution, console) as (n_jobs, write_in_workers):
+    with nullcontext(workers) as (n_jobs, write_in_workers):
         done: set[str] = set()
         rejected: dict[str, str] = {}
         every = [with_file_metadata(p, meta, plan.inputs) for p in plan.parts]
