@@ -5,7 +5,7 @@ either is missing it installs both with ``apt-get`` (as root; one process at a
 time, under a file lock, so parallel test workers do not collide) and fails
 the test with the installer's own words if that does not work. A browser test
 never skips: a missing browser is a failure to fix, not a pass.
-:func:`start_chromium` opens a headless session through selenium.
+:func:`start_chromium` opens headless Chromium through selenium.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def chromium_paths() -> tuple[str, str]:
 
 
 def start_chromium(width: int = 1500, height: int = 1000):  # -> selenium.webdriver.Chrome
-    """A headless Chromium session (selenium's Chrome driver on Debian's chromedriver)."""
+    """Headless Chromium driven by selenium (selenium's Chrome driver on Debian's chromedriver)."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service

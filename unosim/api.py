@@ -20,15 +20,9 @@ if TYPE_CHECKING:
 
 def _execution(options: dict[str, Any]) -> Execution:
     """The execution options of a Python API call: one process and quiet unless told otherwise."""
-    from .runs.options import Execution
+    from .runs.options import IN_PROCESS, Execution
 
-    return Execution.of(Execution(jobs=1, quiet=True), **options)
-
-
-def _split(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    from .runs.options import Execution
-
-    return Execution.split(options)
+    return Execution.of(IN_PROCESS, **options)
 
 
 def simulate(
@@ -169,10 +163,11 @@ def tournament(
     """
     from .analysis.tournament import make_settings, run_tournament
     from .reports.tournament import write_report
+    from .runs.options import IN_PROCESS, Execution
 
-    run_options, request = _split(options)
+    execution, request = Execution.take(None, options, IN_PROCESS)
     settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
-    result = run_tournament(settings, out, _execution(run_options))
+    result = run_tournament(settings, out, execution)
     if out is not None:
         write_report(result, Path(out) / "report")
     return result

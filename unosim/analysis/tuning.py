@@ -75,7 +75,7 @@ from ..engine.config import MAX_GAMES, RunConfig, whole_number
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..game.table import Table
-from ..runs.options import Execution
+from ..runs.options import IN_PROCESS, Execution
 from ..strategy.spec import StrategySpec, parse_strategies, split_top_level
 from .search_space import SearchSpace, make_space
 from .tournament import Z95, cluster_ratio
@@ -536,8 +536,7 @@ def tune(
     from ..runs.progress import console, progress_bar
 
     started = time.perf_counter()
-    options, request = Execution.split(request)
-    execution = Execution.of(execution or Execution(jobs=1, quiet=True), **options)
+    execution, request = Execution.take(execution, request, IN_PROCESS)
     if execution.backend != "loky" or execution.scheduler is not None or execution.chunk_size is not None:
         raise ValueError("tuning plays its candidates in local processes: give jobs, overwrite and quiet only "
                          "(no backend, scheduler or chunk size).")

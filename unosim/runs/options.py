@@ -15,7 +15,7 @@ from typing import Any
 
 from ..strategy.parameters import Flag, Interval
 
-__all__ = ["BACKENDS", "Execution"]
+__all__ = ["BACKENDS", "IN_PROCESS", "Execution"]
 
 BACKENDS = ("loky", "dask")
 """joblib backends: loky processes on this machine, or a Dask cluster."""
@@ -89,11 +89,17 @@ class Execution:
         return dataclasses.replace(base, **options) if options else base
 
     @classmethod
-    def split(cls, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``kwargs`` cut into (execution options, the rest)."""
+    def take(cls, execution: Execution | None, kwargs: dict[str, Any], default: Execution) -> tuple[Execution, dict[str, Any]]:
+        """The execution options among ``kwargs`` (a call's keyword arguments) on top of ``execution``
+        (``default`` when None), and the keyword arguments left."""
         known = {f.name for f in dataclasses.fields(cls)}
-        return {k: v for k, v in kwargs.items() if k in known}, {k: v for k, v in kwargs.items() if k not in known}
+        options = {k: v for k, v in kwargs.items() if k in known}
+        return cls.of(execution or default, **options), {k: v for k, v in kwargs.items() if k not in known}
 
     def replace(self, **changes: Any) -> Execution:
         """A validated copy with ``changes``."""
         return dataclasses.replace(self, **changes)
+
+
+IN_PROCESS = Execution(jobs=1, quiet=True)
+"""The default of the Python API and of the analyses: one process, no progress bar."""

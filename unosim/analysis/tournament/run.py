@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ...runs import dataset
-from ...runs.options import Execution
+from ...runs.options import IN_PROCESS, Execution
 from ...runs.planning import Plan, default_chunk_size, existing_chunk_size
 from ...runs.runner import execute
 from .design import Design
@@ -147,8 +147,7 @@ def run_tournament(
     ValueError
         Before any game is played, for any bad value.
     """
-    options, request = Execution.split(request)
-    execution = Execution.of(execution or Execution(jobs=1, quiet=True), **options)
+    execution, request = Execution.take(execution, request, IN_PROCESS)
     if settings is None:
         settings = make_settings(**request)
     elif request:
