@@ -225,9 +225,10 @@ class Decisions:
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
         _watch_interrupts()
 
-    def decide(self, b: Buffers, parity: int) -> None:
+    def decide(self, b: Buffers, parity: int, skip: int = -1) -> None:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
-        checked answers into ``b``'s decision rows."""
+        checked answers into ``b``'s decision rows. ``skip``: a strategy whose rows were answered
+        otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
         ns = len(self.strategies)
         counts = b.group_count.tolist()
         bases = b.group_base.tolist()
@@ -236,6 +237,8 @@ class Decisions:
                 continue
             lo = bases[grp]
             phase, k = divmod(grp, ns)
+            if k == skip:
+                continue
             obs = Rows(b, phase, parity, slice(lo, lo + count))
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count])

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..engine import kernel_cache
 from ..engine.config import RunConfig
 from ..engine.decisions import Rows
 from ..engine.driver import Engine, Run
@@ -36,7 +37,7 @@ from ..strategy.observation import Observation
 from ..strategy.spec import StrategySpec, parse_strategies
 from . import encoding as E
 
-__all__ = ["Actions", "Outcome", "SeatedGame", "Step", "as_action"]
+__all__ = ["Actions", "Outcome", "SeatLanes", "SeatedGame", "Step", "as_action"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -45,6 +46,8 @@ _PHASE_KIND = {
     L.PH_PILEUP: "pileup", L.PH_VOTE: "vote", L.PH_JUMPIN: "jumpin",
 }
 _TARGET_SEAT = (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN)
+_ENCODING = (E.DRAW, E.PLAY_DRAWN, E.KEEP, E.COLOUR0, E.CHALLENGE, E.ACCEPT, E.CATCH, E.LET_GO, E.TAKE, E.JUMP_IN, E.STAY,
+             E.CALL_UNO, E.FORGET_UNO, E.WAIT, E.POINT0, E.N_KINDS)
 
 
 class Actions(Strategy):
@@ -435,3 +438,96 @@ def as_action(action: Any, n: int) -> int:
         raise TypeError(f"an action is one whole number from 0 to {n - 1}; got {action!r}.")
     a = int(arr)
     return a if 0 <= a < n else -1
+
+
+class SeatLanes:
+    """One learning seat in every slot of a :class:`SeatedGame`'s batch, answered by compiled kernels.
+
+    The environments with one learning seat (:class:`~unosim.env.single.UnoEnv`,
+    :class:`~unosim.env.vector.UnoVectorEnv`) step through this instead of :class:`Step` objects:
+    :mod:`unosim.env.kernels` turns the engine's rows into each slot's decision step, writes the
+    answers into the engine's decision rows as its decision call would (the actions are checked
+    against the masks first, which are the engine's legal moves), and encodes every slot's
+    observation and mask in one call. The same steps, masks, observations and decisions as
+    :meth:`SeatedGame.waiting`, :meth:`SeatedGame.record` and :meth:`SeatedGame.observe`; the other
+    seats' Python strategies are still asked by the engine's decision call.
+
+    Parameters
+    ----------
+    game : SeatedGame
+        A game with exactly one controlled seat.
+    """
+
+    def __init__(self, game: SeatedGame) -> None:
+        if len(game.controlled) != 1:
+            raise ValueError("SeatLanes answers one learning seat per game.")
+        from . import kernels as K
+
+        if K.ACTIONS != _ENCODING or K.BLOCK_ORDER != tuple(game.spaces.blocks):
+            raise AssertionError("unosim.env.kernels does not follow unosim.env.encoding: update its constants.")
+        self._k = K
+        self.game = game
+        self.seat = game.controlled[0]
+        sp = game.spaces
+        self.n_actions, self.obs_size = sp.n_actions, sp.obs_size
+        self.link0 = sp.link0
+        self.pairs = np.ascontiguousarray(sp.pairs, np.int64)
+        self.off = np.array([sp.blocks[name].start for name in K.BLOCK_ORDER] + [sp.obs_size], np.int64)
+        self.players = game.players
+        self.ns = len(game.engine.strategies)
+        self.counts = np.zeros(2, np.int64)  # rows of the learner, of the other strategies (asked in Python)
+        self.relink = bool(game.config.rules.relink_must_differ)
+        self.st = np.full((game.batch, K.N_ST), -1, np.int64)
+        self.st[:, K.ST_PEND] = 0
+        b = game.engine.start(0, game.batch).buffers
+        kernel_cache.ensure_compiled(
+            lambda: K.warm_up(b, self.players, self.pairs, self.off, self.n_actions, self.obs_size),
+            (K.collect, K.answer, K.encode))
+
+    def collect(self) -> int:
+        """After an ``advance``: each slot's learner row becomes its step; the number of steps."""
+        run = self.game.run
+        assert run is not None
+        b = run.buffers
+        if self._k.collect(run.parity, self.ns, b.group_base, b.group_count, b.row_slot, self.st, self.counts) < 0:
+            raise AssertionError("two rows of the learning seat in one game slot")
+        return int(self.counts[0])
+
+    def answer(self, acts: NDArray[np.int64]) -> int:
+        """Answer every slot's step with its action (already checked against the mask); the steps still asked."""
+        run = self.game.run
+        assert run is not None
+        b = run.buffers
+        n = self._k.answer(acts, self.st, run.parity, self.seat, self.players, self.link0, self.pairs, self.relink, b.slot,
+                           b.row_info, b.row_legal, b.dec, b.dec_w)
+        if n < 0:
+            raise AssertionError(f"the engine would refuse the answer of game slot {-1 - n}")
+        return int(n)
+
+    def decide(self) -> None:
+        """The engine's decision call for the other seats' Python strategies (the learner's rows are answered)."""
+        run = self.game.run
+        assert run is not None
+        b = run.buffers
+        if self.counts[1]:
+            self.game.engine.decisions.decide(b, run.parity, skip=0)
+        run.parity = 1 - run.parity
+
+    def encode(self, obs: NDArray[np.int16], mask: NDArray[np.int8], idle: NDArray[np.bool_], wait: bool) -> None:
+        """Every slot's observation and mask into ``obs`` and ``mask`` (see :func:`unosim.env.kernels.encode`)."""
+        run = self.game.run
+        assert run is not None
+        b = run.buffers
+        bad = self._k.encode(obs, mask, self.st, idle, wait, run.parity, self.seat, self.players, self.off, self.link0,
+                             self.pairs, self.relink, b.slot, b.hands, b.hsize, b.piles, b.row_info, b.row_legal)
+        if bad >= 0:
+            raise AssertionError(f"no legal action for seat {self.seat} at decision {self.kind_name(int(bad))!r}")
+
+    def kind(self, slot: int) -> int:
+        """The decision kind asked in ``slot`` (-1: none)."""
+        return int(self.st[slot, self._k.ST_KIND])
+
+    def kind_name(self, slot: int) -> str | None:
+        """The name of the decision asked in ``slot`` (``None``: none)."""
+        k = self.kind(slot)
+        return E.KIND_NAMES[k] if k >= 0 else None
