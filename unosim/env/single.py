@@ -24,7 +24,10 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from .seats import SeatedGame, as_action
+from ..game.kernels import layout as L
+from ..game.kernels.rng import run_key
+from . import kernels as K
+from .seats import Outcome, SeatedGame, SeatLanes, as_action
 
 __all__ = ["DecisionSpace", "IllegalAction", "UnoEnv", "game_spaces"]
 
@@ -104,11 +107,15 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         self.game = SeatedGame(rules, players, [seat], opponents, overrides)
         self.seat = seat
         self.reward_kind, self.rewards, self.illegal, self.penalty = reward, tuple(map(float, rewards)), illegal, float(penalty)
+        self.lanes = SeatLanes(self.game, wait=False, points=reward == "points", rewards=self.rewards)
         self.observation_space, n = game_spaces(self.game)
         self.action_space = DecisionSpace(n)
         self._seed: int | None = None
         self._next = 0
         self._done = True
+        self._n = n
+        self._obs_size = self.game.spaces.obs_size
+        self._keyed: int | None = None  # the seed whose run key the engine holds
 
     # ------------------------------------------------------------ the API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -123,39 +130,69 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             self._seed, self._next = int(seed), 0
         elif self._seed is None:
             self._seed, self._next = int(self.np_random.integers(2**62)), 0
-        game = self.game
         while True:
-            game.new_game(self._seed, self._next)
+            vec = self._deal(self._seed, self._next)
             self._next += 1
-            if not game.over:
+            if not self.game.over:
                 break
         self._done = False
-        return self._observe()
+        return self._observe(vec)
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Answer the decision step asked with ``action``."""
         if self._done:
             raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
-        a = as_action(action, int(self.action_space.n))
-        game = self.game
-        step = game.queue[0]
-        if a < 0 or not step.mask[a]:
+        a = action if type(action) is int and 0 <= action < self._n else as_action(action, self._n)
+        game, lanes = self.game, self.lanes
+        if a < 0 or not lanes.mask[0, a]:
             name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "penalty":
                 self._done = True
-                obs, info = self._observe()
+                obs, info = self._observe(self._encode())
                 info["illegal"] = True
                 return obs, self.penalty, True, False, info
+            legal = [f"{b} ({game.spaces.action_name(b)})" for b in np.flatnonzero(lanes.mask[0]).tolist()]
             raise IllegalAction(
-                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {step.kind!r}; "
-                f"legal actions: {', '.join(step.legal_names(game.spaces))}."
+                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {lanes.kind_name(0)!r}; "
+                f"legal actions: {', '.join(legal)}."
             )
-        game.answer(a)
-        obs, info = self._observe()
-        if not game.over:
+        lanes.acts[0] = a
+        vec = np.empty((1, self._obs_size), np.int16)
+        lanes.call(K.M_STEP, vec)
+        if lanes.counts[0] == 0:
+            self._over()
+        obs, info = self._observe(vec)
+        if game.outcome is None:
             return obs, 0.0, False, False, info
         self._done = True
         return obs, self._reward(), True, False, info
+
+    # ------------------------------------------------------------ playing
+    def _deal(self, seed: int, index: int) -> NDArray[np.int16]:
+        """Deal game ``index`` of the run seeded ``seed`` (as :meth:`SeatedGame.new_game`) and play to the
+        learner's first step; its observation."""
+        game = self.game
+        if self._keyed != seed:
+            game.engine.rkey = np.uint64(run_key(seed))
+            self._keyed = seed
+        game.game = index
+        game.outcome = None
+        vec = np.empty((1, self._obs_size), np.int16)
+        self.lanes.restart(index, int(game.engine.rkey), vec)
+        if self.lanes.counts[0] == 0:
+            self._over()
+        return vec
+
+    def _over(self) -> None:
+        run = self.game.run
+        assert run is not None
+        rec, pts = run.rec[0], run.points[0]
+        self.game.outcome = Outcome(int(rec[L.R_WINNER]), bool(rec[L.R_TRUNCATED]), pts.astype(np.int32))
+
+    def _encode(self) -> NDArray[np.int16]:
+        vec = np.empty((1, self._obs_size), np.int16)
+        self.lanes.call(K.M_ENCODE, vec)
+        return vec
 
     # ------------------------------------------------------------ helpers
     def _reward(self) -> float:
@@ -167,16 +204,11 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             return self.rewards[1]
         return self.rewards[0] if out.winner == self.seat else self.rewards[2]
 
-    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        game = self.game
-        step = game.queue[0] if game.queue and not game.over else None
-        mask = step.mask.copy() if step is not None else np.zeros(int(self.action_space.n), np.int8)
+    def _observe(self, vec: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
+        lanes, out = self.lanes, self.game.outcome
+        mask = lanes.mask[0].copy()
         self.action_space.legal = mask
-        obs = {"observation": game.observe(self.seat, step), "action_mask": mask}
-        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": step.kind if step is not None else None}
-        if game.over:
-            out = game.outcome
-            assert out is not None
+        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": None if out is not None else lanes.kind_name(0)}
+        if out is not None:
             info.update(winner=out.winner, no_winner=out.truncated)
-        return obs, info
-
+        return {"observation": vec[0], "action_mask": mask}, info

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from ..engine.driver import Run
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
+from . import kernels as K
 from .seats import SeatedGame, SeatLanes
 from .single import IllegalAction, game_spaces
 
@@ -74,13 +75,9 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         self.single_action_space = spaces.Discrete(n)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.lanes = SeatLanes(self.game)
-        self._current = np.full(num_envs, -1, np.int64)
-        self._idle = np.zeros(num_envs, bool)
-        self._mask = np.zeros((num_envs, n), np.int8)  # the masks asked (the policy gets copies)
-        self._rows = np.arange(num_envs)
+        self.lanes = SeatLanes(self.game, wait=True, points=reward == "points", rewards=self.reward_values,
+                               extend=None if games is not None else lambda run: _extend(run, 4 * num_envs))
         self._seed: int | None = None
-        self._asked = False  # rows are waiting for the engine's decision call
         self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -91,13 +88,10 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         game = self.game
         game.engine.rkey = np.uint64(run_key(self._seed))
         game.run = game.engine.start(0, self.games or 4 * self.num_envs)
-        self._current[:] = -1
-        self._idle[:] = False
-        self._asked = False
         self._started = True
-        self._play_on()
-        obs, info = self._observe()
-        return obs, info
+        obs = self._new_obs()
+        self.lanes.start(obs)
+        return self._observe(obs)
 
     def step(self, actions: Any) -> tuple[dict[str, Any], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Answer every game's decision step with ``actions[i]``."""
@@ -106,80 +100,32 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise TypeError(f"actions: one whole number per game, shape ({self.num_envs},); got shape {acts.shape}, dtype {acts.dtype}.")
-        codes = acts.astype(np.int64)
-        n = self.game.spaces.n_actions
-        inside = (codes >= 0) & (codes < n)
-        legal = inside & (self._mask[self._rows, np.where(inside, codes, 0)] != 0)
-        if not legal.all():  # check all before answering any
-            i = int(np.flatnonzero(~legal)[0])
+        lanes = self.lanes
+        np.copyto(lanes.acts, acts, casting="unsafe")  # a value no int64 holds is negative, refused as out of range
+        obs = self._new_obs()
+        if lanes.call(K.M_STEP, obs) == K.S_ILLEGAL:  # checks all before answering any
+            i = int(lanes.pst[K.P_BAD])
             self._refuse(i, int(acts[i]))
-        rewards, ended = np.zeros(self.num_envs), np.zeros(self.num_envs, bool)
-        finished: dict[str, Any] = {}
-        if not self.lanes.answer(codes):
-            rewards, ended, finished = self._play_on()
-        obs, info = self._observe()
-        info.update(finished)
-        return obs, rewards, ended, np.zeros(self.num_envs, bool), info
+        ended = lanes.ended.copy()
+        out, info = self._observe(obs)
+        if lanes.played:
+            info.update(winner=lanes.winners.copy(), _winner=ended.copy())
+        return out, lanes.rewards.copy(), ended, np.zeros(self.num_envs, bool), info
 
     def _refuse(self, i: int, a: int) -> None:
         sp = self.game.spaces
         kind = self.lanes.kind_name(i) or "wait"
-        legal = [f"{b} ({sp.action_name(b)})" for b in np.flatnonzero(self._mask[i]).tolist()]
+        legal = [f"{b} ({sp.action_name(b)})" for b in np.flatnonzero(self.lanes.mask[i]).tolist()]
         raise IllegalAction(f"game {i} (seat {self.seat}): action {a} ({sp.action_name(a)}) is not legal at decision "
                             f"{kind!r}; legal actions: {', '.join(legal)}.")
 
-    # ------------------------------------------------------------ the batch
-    def _play_on(self) -> tuple[NDArray[np.float64], NDArray[np.bool_], dict[str, Any]]:
-        """Let the engine decide and run every game to its next learner decision; the rewards of the rounds that ended."""
-        game, lanes = self.game, self.lanes
-        run = game.run
-        assert run is not None
-        b = run.buffers
-        rewards = np.zeros(self.num_envs)
-        ended = np.zeros(self.num_envs, bool)
-        winners = np.full(self.num_envs, -2, np.int64)
-        while True:
-            if self._asked:
-                lanes.decide()
-            if self.games is None and run.ctr[L.CT_END] - run.ctr[L.CT_NEXT] < self.num_envs:
-                _extend(run, 4 * self.num_envs)
-            n_rows = run.advance()
-            self._asked = n_rows > 0
-            idle = (b.slot[:, L.F_PHASE] == L.PH_IDLE) & ~self._idle
-            changed = np.flatnonzero((b.game != self._current) | idle)
-            if len(changed):
-                old = self._current[changed]
-                done = changed[old >= 0]
-                if len(done):
-                    rows = old[old >= 0] - run.first
-                    rec = run.rec[rows]
-                    winner, truncated = rec[:, L.R_WINNER].astype(np.int64), rec[:, L.R_TRUNCATED] != 0
-                    rewards[done] = self._rewards(winner, truncated, run.points[rows].astype(np.int64))
-                    ended[done] = True
-                    winners[done] = winner
-                self._current[changed] = b.game[changed]
-                self._idle[changed] |= idle[changed]
-            if lanes.collect() or n_rows == 0:
-                break
-        return rewards, ended, {"winner": winners, "_winner": ended.copy()}
+    def _new_obs(self) -> NDArray[np.int16]:
+        return np.empty((self.num_envs, self.game.spaces.obs_size), np.int16)
 
-    def _rewards(self, winner: NDArray[np.int64], truncated: NDArray[np.bool_], points: NDArray[np.int64]) -> NDArray[np.float64]:
-        """The rewards of rounds that ended: their winners, whether they were stopped, their hand points."""
-        won = winner == self.seat
-        if self.reward_kind == "points":
-            at = np.arange(len(winner))
-            scored = np.where(won, points.sum(axis=1) - points[at, np.clip(winner, 0, None)], -points[:, self.seat])
-            return np.where(truncated, 0.0, scored).astype(np.float64)
-        win, none, loss = self.reward_values
-        return np.where(truncated, none, np.where(won, win, loss)).astype(np.float64)
-
-    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        sp = self.game.spaces
-        obs = np.empty((self.num_envs, sp.obs_size), np.int16)
-        self.lanes.encode(obs, self._mask, self._idle, True)
-        masks = self._mask.copy()
-        info = {"game": self._current.copy(), "action_mask": self._mask.copy(), "idle": self._idle.copy()}
-        return {"observation": obs, "action_mask": masks}, info
+    def _observe(self, obs: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
+        lanes = self.lanes
+        info = {"game": lanes.current.copy(), "action_mask": lanes.mask.copy(), "idle": lanes.idle.copy()}
+        return {"observation": obs, "action_mask": lanes.mask.copy()}, info
 
 
 def _extend(run: Run, n_games: int) -> None:
