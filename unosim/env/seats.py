@@ -513,6 +513,7 @@ class SeatLanes:
         self.pst[K.P_MODE] = K.M_ENCODE
         obs = np.zeros((batch, self.obs_size), np.int16)
         kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,))
+        self._play = _entry_point(K.play, (*self._args, obs))
 
     def bind(self) -> None:
         """Take the arrays of ``game.run`` (a new run, or one whose record buffers grew)."""
@@ -526,14 +527,16 @@ class SeatLanes:
                       e.cfg, run.ev, run.nev, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base,
                       b.group_count, run.err, run.scratch, run.actors)
         self._bound = run
+        if self._args and hasattr(self, "_play"):  # the same types, checked: the compiled entry point stays
+            self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
 
     def call(self, mode: int, obs: NDArray[np.int16]) -> int:
         """One call of :func:`unosim.env.kernels.play` in ``mode``, going on through the Python
         decisions and the extensions it stops for; the status it ends with (``S_OK`` or ``S_ILLEGAL``)."""
         K, pst = self._k, self.pst
         pst[K.P_MODE] = mode
-        status = K.play(*self._args, obs)
-        self.played = bool(pst[K.P_PLAYED])
+        status = self._play(*self._args, obs)
+        self.played = pst.item(K.P_PLAYED) != 0
         while status != K.S_OK:
             if status == K.S_ILLEGAL:
                 return status
@@ -551,10 +554,8 @@ class SeatLanes:
             else:
                 raise AssertionError(f"the environment's engine call stopped with status {status} (slot {int(pst[K.P_BAD])})")
             pst[K.P_MODE] = K.M_LOOP
-            status = K.play(*self._args, obs)
-        run = self._bound
-        assert run is not None
-        run.parity = int(pst[K.P_PARITY])
+            status = self._play(*self._args, obs)
+        self._bound.parity = pst.item(K.P_PARITY)  # type: ignore[union-attr]  # bound in __init__
         return status
 
     def start(self, obs: NDArray[np.int16]) -> None:
@@ -580,9 +581,18 @@ class SeatLanes:
 
     def kind(self, slot: int) -> int:
         """The decision kind asked in ``slot`` (-1: none)."""
-        return int(self.st[slot, self._k.ST_KIND])
+        return int(self.st.item(slot, self._k.ST_KIND))
 
     def kind_name(self, slot: int) -> str | None:
         """The name of the decision asked in ``slot`` (``None``: none)."""
-        k = self.kind(slot)
+        k = self.st.item(slot, self._k.ST_KIND)
         return E.KIND_NAMES[k] if k >= 0 else None
+
+
+def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled function of ``dispatcher`` for the types of ``args``, called without the dispatcher's
+    type matching (a third of a call's cost here); the dispatcher itself when it has none for them."""
+    import numba
+
+    found = dispatcher.overloads.get(tuple(numba.typeof(a) for a in args))
+    return found.entry_point if found is not None else dispatcher

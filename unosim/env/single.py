@@ -115,6 +115,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         self._done = True
         self._n = n
         self._obs_size = self.game.spaces.obs_size
+        self._mask = self.lanes.mask[0]  # the mask asked (a view; the policy gets copies)
         self._keyed: int | None = None  # the seed whose run key the engine holds
 
     # ------------------------------------------------------------ the API
@@ -144,14 +145,14 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
         a = action if type(action) is int and 0 <= action < self._n else as_action(action, self._n)
         game, lanes = self.game, self.lanes
-        if a < 0 or not lanes.mask[0, a]:
+        if a < 0 or not self._mask.item(a):
             name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "penalty":
                 self._done = True
                 obs, info = self._observe(self._encode())
                 info["illegal"] = True
                 return obs, self.penalty, True, False, info
-            legal = [f"{b} ({game.spaces.action_name(b)})" for b in np.flatnonzero(lanes.mask[0]).tolist()]
+            legal = [f"{b} ({game.spaces.action_name(b)})" for b in np.flatnonzero(self._mask).tolist()]
             raise IllegalAction(
                 f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {lanes.kind_name(0)!r}; "
                 f"legal actions: {', '.join(legal)}."
@@ -159,7 +160,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         lanes.acts[0] = a
         vec = np.empty((1, self._obs_size), np.int16)
         lanes.call(K.M_STEP, vec)
-        if lanes.counts[0] == 0:
+        if lanes.counts.item(0) == 0:
             self._over()
         obs, info = self._observe(vec)
         if game.outcome is None:
@@ -179,7 +180,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         game.outcome = None
         vec = np.empty((1, self._obs_size), np.int16)
         self.lanes.restart(index, int(game.engine.rkey), vec)
-        if self.lanes.counts[0] == 0:
+        if self.lanes.counts.item(0) == 0:
             self._over()
         return vec
 
@@ -206,7 +207,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _observe(self, vec: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
         lanes, out = self.lanes, self.game.outcome
-        mask = lanes.mask[0].copy()
+        mask = self._mask.copy()
         self.action_space.legal = mask
         info: dict[str, Any] = {"action_mask": mask.copy(), "decision": None if out is not None else lanes.kind_name(0)}
         if out is not None:
