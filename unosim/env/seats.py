@@ -527,7 +527,7 @@ class SeatLanes:
                       e.cfg, run.ev, run.nev, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base,
                       b.group_count, run.err, run.scratch, run.actors)
         self._bound = run
-        if self._args and hasattr(self, "_play"):  # the same types, checked: the compiled entry point stays
+        if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
             self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
 
     def call(self, mode: int, obs: NDArray[np.int16]) -> int:

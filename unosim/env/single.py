@@ -3,9 +3,10 @@
 Each episode is one round (one game) on the lockstep engine; the learning seat answers its
 decision steps (:mod:`unosim.env.encoding`) one action at a time, the other seats are played by
 their strategies (compiled ones inside the kernel, without returning to Python between the
-learner's decisions). The observation is a dict: ``observation`` (the vector of
-:mod:`unosim.env.encoding`) and ``action_mask`` (the legal actions of the step asked); ``info``
-holds the mask too, with the decision kind.
+learner's decisions; a step is one compiled call, :func:`unosim.env.kernels.play`). The
+observation is a dict: ``observation`` (the vector of :mod:`unosim.env.encoding`) and
+``action_mask`` (the legal actions of the step asked); ``info`` holds the mask too, with the
+decision kind.
 
 Example
 -------

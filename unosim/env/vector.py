@@ -12,9 +12,9 @@ game of the run into it in the same step; the step returns the round's reward wi
 ``terminated`` set and the new round's first observation (the terminal observation is not kept:
 a terminal step has no value to bootstrap from).
 
-The learning seat's steps, masks and observations of every game are made by the compiled kernels
-of :mod:`unosim.env.kernels` (:class:`~unosim.env.seats.SeatLanes`), in one call per engine step,
-not by a Python loop over the games.
+A step is one compiled call over every game (:func:`unosim.env.kernels.play`, through
+:class:`~unosim.env.seats.SeatLanes`): the answers, the engine's ``advance``, the rewards, the
+observations and masks; no Python loop over the games.
 
 Follow-ups (the colour of a wild, a link pair, the UNO call) are separate decision steps, as in
 the single environment; while some games of the batch answer a follow-up, the engine cannot
