@@ -376,11 +376,12 @@ class SeatedGame:
             follow.append(self._step(seat, "colour", step.info, card, step.row, step.slot))
         if card == WILD_DRAWN_TOGETHER and int(step.row["link_choices"].sum()) >= 2:
             follow.append(self._step(seat, "link", step.info, card, step.row, step.slot))
-        return follow + self._uno_step(step, True, card)
+        return follow + self._uno_step(step, True)
 
-    def _uno_step(self, step: Step, shedding: bool, card: int = -1) -> list[Step]:
+    def _uno_step(self, step: Step, shedding: bool) -> list[Step]:
+        # no card: the engine does not tell a strategy's forget_uno the card (a policy plays the same in both)
         if shedding and int(step.info[L.I_HSIZE]) == 2:
-            return [self._step(step.seat, "uno", step.info, card, step.row, step.slot)]
+            return [self._step(step.seat, "uno", step.info, -1, step.row, step.slot)]
         return []
 
     def played(self) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int32], NDArray[np.int16]]:
@@ -432,7 +433,7 @@ class SeatedGame:
             if phase in _TARGET_SEAT and 0 <= arg < P:
                 out[blk["target"].start + (arg - seat) % P] = 1
             drawn = int(step.info[L.I_DRAWN])
-            if 0 <= drawn < N_TYPES:
+            if step.kind == "drawn" and 0 <= drawn < N_TYPES:  # the drawn decision only, not its follow-ups
                 out[blk["drawn"].start + drawn] = 1
             if step.card >= 0:
                 out[blk["card"].start + step.card] = 1
