@@ -171,7 +171,8 @@ def bench_env(seconds: float = 10.0, *, rules: str | None = None, players: int |
     dict
         ``rows`` (one dict per measurement, as :func:`vector_rate`; unosim's rows carry
         ``vs_rlcard_steps`` and ``vs_rlcard_rounds`` at classic rules, their decisions and rounds
-        per second over RLCard's at the same player count, when measured) and ``rlcard`` (installed or not).
+        per second over RLCard's at the same player count, when measured) and ``rlcard`` (installed
+        or not; ``None`` when not asked, or at no player count RLCard is measured at).
     """
     _check(seconds)
     presets = (rules,) if rules else ENV_PRESETS
@@ -179,23 +180,21 @@ def bench_env(seconds: float = 10.0, *, rules: str | None = None, players: int |
     for preset in presets:
         RuleSet.preset(preset)  # a wrong name fails before anything is measured
     rows: list[dict[str, Any]] = []
+    theirs: dict[int, dict[str, Any]] = {}
+    installed: bool | None = None
     for preset in presets:
         for p in sizes:
             rows.append(vector_rate(preset, p, seconds, num_envs=num_envs, opponents=opponents))
             rows.append(single_rate(preset, p, seconds, opponents=opponents))
-    installed = True
-    if rlcard:
-        theirs: dict[int, dict[str, Any]] = {}
-        for p in (q for q in sizes if q in RLCARD_PLAYERS):
-            got = rlcard_rate(p, seconds)
-            if got is None:
-                installed = False
-                break
-            theirs[p] = got
-        for row in rows:
-            other = theirs.get(row["players"]) if row["rules"] == "classic" else None  # RLCard plays classic UNO
-            if other is not None:
-                row["vs_rlcard_steps"] = row["decisions_per_second"] / other["steps_per_second"]
-                row["vs_rlcard_rounds"] = row["rounds_per_second"] / other["rounds_per_second"]
-        rows += list(theirs.values())
-    return {"rows": rows, "rlcard": installed if rlcard else None}
+            if rlcard and installed is not False and p in RLCARD_PLAYERS and p not in theirs:
+                got = rlcard_rate(p, seconds)  # right after unosim's rows of the same size: the same load on the machine
+                installed = got is not None
+                if got is not None:
+                    theirs[p] = got
+    for row in rows:
+        other = theirs.get(row["players"]) if row["rules"] == "classic" else None  # RLCard plays classic UNO
+        if other is not None:
+            row["vs_rlcard_steps"] = row["decisions_per_second"] / other["steps_per_second"]
+            row["vs_rlcard_rounds"] = row["rounds_per_second"] / other["rounds_per_second"]
+    rows += list(theirs.values())
+    return {"rows": rows, "rlcard": installed}
