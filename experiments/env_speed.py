@@ -6,7 +6,9 @@ Each step is one action of the learning seat (``unosim.env.UnoEnv``: one round p
 other seats played by the given strategies inside the engine); rounds are reset as they end.
 With ``--rlcard`` the same workload runs in RLCard's UNO environment (``rlcard``, installed for
 this benchmark only): random legal actions at every seat, every step counted, since RLCard has
-no opponents outside the stepping loop. The ratio of the two is printed.
+no opponents outside the stepping loop. The ratio of the two is printed. ``unosim bench --env``
+measures the whole grid (vector and single environments, classic and party, 2, 4 and 16 players)
+and RLCard in one run.
 """
 
 from __future__ import annotations

@@ -547,8 +547,17 @@ def bench(
             "random,greedy,diversity,ranking,wild-saver,attacker): every seating in turn.",
         ),
     ] = False,
+    env: Annotated[
+        bool,
+        typer.Option(
+            "--env",
+            help="Measure the learning environments instead (the rl extra): learner steps/s with random masked actions of "
+            "UnoVectorEnv (--batch-size games, default 256) and UnoEnv at 2, 4, 16 players, classic and party (or --rules, "
+            "--players), against --strategies (default random), and RLCard's UNO at 2 and 4 players if rlcard is installed.",
+        ),
+    ] = False,
 ) -> None:
-    """Single-core games per second (one process, no workers)."""
+    """Single-core games per second (one process, no workers); with --env, learner steps per second."""
     import json
 
     from .analysis.bench import bench as run_bench
@@ -561,6 +570,9 @@ def bench(
 
         with err_console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
             compile_kernels([RunConfig.build(players=2)])
+    if env:
+        _bench_env(rules, players, strategies or "random", seconds, batch_size or 256, as_json)
+        return
     if tournament:
         from .analysis.bench import TOURNAMENT_STRATEGIES, bench_tournament
 
@@ -596,6 +608,31 @@ def bench(
             str(r["batch_size"]), "yes" if r["compiled_strategies"] else "no",
         )
     out_console.print(table)
+
+
+def _bench_env(rules: str | None, players: int | None, opponents: str, seconds: float, num_envs: int, as_json: bool) -> None:
+    """``bench --env``: measure the environments, print the table (or JSON) with the ratios to RLCard."""
+    import json
+
+    from .analysis.env_bench import bench_env
+
+    result = bench_env(seconds, rules=rules, players=players, num_envs=num_envs, opponents=opponents)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table(title=f"unosim bench --env (one core; random masked actions, opponents {opponents})")
+    for col in ("environment", "rules", "players", "learner steps/s", "decisions/s", "rounds/s", "× RLCard steps", "× RLCard rounds"):
+        table.add_column(col, justify="right")
+    for r in result["rows"]:
+        ratios = [f"{r[k]:.2f}" if k in r else "" for k in ("vs_rlcard_steps", "vs_rlcard_rounds")]
+        table.add_row(r["env"], r["rules"], str(r["players"]), f"{r['steps_per_second']:,.0f}", f"{r['decisions_per_second']:,.0f}",
+                      f"{r['rounds_per_second']:,.0f}", *ratios)
+    out_console.print(table)
+    if result["rlcard"] is False:
+        out_console.print("RLCard is not installed (pip install rlcard, for the benchmark only): no ratios.", highlight=False)
+    else:
+        out_console.print("An RLCard step is any seat's action, a unosim step the learning seat's: × RLCard steps compares "
+                          "unosim's decisions with all of RLCard's steps.", highlight=False)
 
 
 # ---------------------------------------------------------------- tournament
