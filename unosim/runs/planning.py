@@ -107,6 +107,8 @@ class Part:
     inputs: tuple[tuple[str, str], ...] = ()
     """The input files' texts read when the run started (:mod:`unosim.game.inputs`): the worker
     plays with these, never with the files on disk."""
+    verify: bool = False
+    """Stop a strategy that changes state it must not touch (:class:`unosim.engine.Engine` ``verify``)."""
 
     @property
     def file(self) -> dataset.ChunkFile:
