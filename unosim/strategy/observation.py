@@ -53,7 +53,6 @@ Fields
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
