@@ -30,6 +30,7 @@ from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
 from ..strategy import registry
 from ..strategy.base import Strategy
+from ..strategy.spec import StrategySpec
 from . import kernel_cache
 from .batch import Buffers, Played
 from .config import RunConfig
@@ -37,7 +38,9 @@ from .decisions import Decisions, StepChanged, StrategyError, TamperingError, co
 from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, no_challenge_mask, rule_program
 from .records import matches_table, records_table, rounds_table
 
-__all__ = ["Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "play_range", "play_tables"]
+__all__ = [
+    "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_range", "play_tables",
+]
 
 _ENGINE_ARRAYS = ("cfg", "rules_cfg", "deck", "lineup")
 """The engine's arrays no strategy may change (verification), restored before a replay."""
@@ -67,11 +70,14 @@ class Engine:
         :mod:`unosim.engine.integrity`), else stop with a
         :class:`~unosim.engine.decisions.TamperingError` naming the strategy and the decision.
         On with ``check``; the same games either way.
+    isolate : bool
+        Play each user strategy (:func:`~unosim.strategy.registry.is_user_code`) from a process of
+        its own (:mod:`unosim.engine.isolation`); the same games either way.
     """
 
     def __init__(
         self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True,
-        verify: bool = False,
+        verify: bool = False, isolate: bool = False,
     ) -> None:  # fmt: skip
         check_supported(config.rules, config.players, match=config.match)
         self.config = config
@@ -83,7 +89,7 @@ class Engine:
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
         specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
         labels = list(specs)
-        strategies = [registry.make(spec.name, dict(spec.params)) for spec in specs.values()]
+        strategies = [make_strategy(spec, isolate) for spec in specs.values()]
         self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self._pristine["deck"] = self.deck.copy()
@@ -354,6 +360,16 @@ class Run:
         return played
 
 
+def make_strategy(spec: StrategySpec, isolate: bool = False) -> Strategy:
+    """The strategy of ``spec``: in this process, or (``isolate``, user code) from its own
+    (:mod:`unosim.engine.isolation`)."""
+    if isolate and registry.is_user_code(spec.name):
+        from .isolation import isolated
+
+        return isolated(spec.name, dict(spec.params))
+    return registry.make(spec.name, dict(spec.params))
+
+
 def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
     """The run's and the engine's arrays no strategy may change, as :meth:`Decisions.decide` takes them."""
     e = run.engine
@@ -396,9 +412,12 @@ def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
     return play_tables(config, first_game, n_games)[0]
 
 
-def play_tables(config: RunConfig, first_game: int, n_games: int, *, verify: bool = False) -> tuple[pa.Table, pa.Table | None]:
+def play_tables(
+    config: RunConfig, first_game: int, n_games: int, *, verify: bool = False, isolate: bool = False
+) -> tuple[pa.Table, pa.Table | None]:
     """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``; with
-    ``verify``, stop a strategy that changes what it must not touch (:class:`Engine`).
+    ``verify``, stop a strategy that changes what it must not touch; with ``isolate``, play user
+    strategies from processes of their own (:class:`Engine`).
 
     Returns
     -------
@@ -408,6 +427,6 @@ def play_tables(config: RunConfig, first_game: int, n_games: int, *, verify: boo
         Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
         Schemas: :mod:`unosim.engine.records`.
     """
-    return Engine(config, verify=verify).tables(first_game, n_games)
+    return Engine(config, verify=verify, isolate=isolate).tables(first_game, n_games)
 
 
