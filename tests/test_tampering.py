@@ -51,20 +51,69 @@ def _restore_random_play():
     RandomStrategy.play = kept
 
 
+_WRITE = r"strategy 'cheat' raised ValueError in 'play' in game \d+ \(seat 1\): .*read-only"
 STOPPED = [
-    ("MovesCardsThroughFrames", "the hands"),
-    ("MovesCardsThroughGc", "the hands"),
-    ("RewritesAnswers", "other answers"),
-    ("ReplacesOpponent", "the strategies"),
-    ("PatchesOpponentClass", "the strategies"),
-    ("ChangesRules", "the rules"),
+    ("MovesCardsThroughFrames", _WRITE),
+    ("MovesCardsThroughGc", _WRITE),
+    ("RewritesAnswers", _WRITE),
+    ("ReplacesOpponent", r"strategy 'cheat' changed the strategies while deciding 'play'"),
+    ("PatchesOpponentClass", r"strategy 'cheat' changed the strategies while deciding 'play'"),
+    ("ChangesRules", r"strategy 'cheat' changed the rules while deciding 'play'"),
 ]
 
 
-@pytest.mark.parametrize(("attack", "what"), STOPPED)
-def test_attack_is_stopped_naming_the_strategy_and_the_decision(attack: str, what: str) -> None:
+@pytest.mark.parametrize("check", [False, True], ids=["verify", "check"])
+@pytest.mark.parametrize(("attack", "message"), STOPPED)
+def test_attack_is_stopped_naming_the_strategy_and_the_decision(attack: str, message: str, check: bool) -> None:
     engine = _engine(getattr(cheats, attack)(), verify=True)
-    with pytest.raises(TamperingError, match=rf"strategy 'cheat' changed .*{what}.* while deciding 'play'"):
+    if check:
+        engine = Engine(engine.config, compiled=False, check=True)
+        engine.set_strategies([RandomStrategy(), getattr(cheats, attack)()], ["honest", "cheat"], [0, 1])
+    with pytest.raises(TamperingError, match=message):
+        engine.play(0, 40)
+
+
+class _UnlocksAndWrites(Strategy):
+    """Makes the hands writable again and moves a card: found when the call returns."""
+
+    def play(self, obs):
+        b = cheats._from_frames(Buffers)
+        b.hands.setflags(write=True)
+        b.hands[:, 1] += 1
+        return super().play(obs)
+
+
+class _UnlocksWritesAndLocks(Strategy):
+    """Makes the hands writable, moves a card and makes them read-only again: only checksums find it."""
+
+    def play(self, obs):
+        b = cheats._from_frames(Buffers)
+        b.hands.setflags(write=True)
+        b.hands[:, 1] += 1
+        b.hands.setflags(write=False)
+        return super().play(obs)
+
+
+class _UnlocksRecords(Strategy):
+    """Makes the run's records writable again (they stay read-only for the whole step)."""
+
+    def play(self, obs):
+        from unosim.engine.driver import Run
+
+        cheats._from_frames(Run).rec.setflags(write=True)
+        return super().play(obs)
+
+
+@pytest.mark.parametrize(("cheat", "what"), [(_UnlocksAndWrites, "the hands"), (_UnlocksRecords, "the records")])
+def test_making_the_state_writable_again_is_found(cheat: type, what: str) -> None:
+    with pytest.raises(TamperingError, match=f"strategy 'cheat' made writable {what} while deciding 'play'"):
+        _engine(cheat(), verify=True).play(0, 40)
+
+
+def test_check_mode_checksums_find_a_write_hidden_behind_the_flags() -> None:
+    engine = Engine(_engine(Strategy(), verify=False).config, compiled=False, check=True)
+    engine.set_strategies([RandomStrategy(), _UnlocksWritesAndLocks()], ["honest", "cheat"], [0, 1])
+    with pytest.raises(TamperingError, match="strategy 'cheat' changed the hands"):
         engine.play(0, 40)
 
 

@@ -247,8 +247,11 @@ class Decisions:
     labels : list of str
         Their names in error messages.
     verify : bool
-        After every strategy call, compare the state no strategy may change with a copy taken
-        before (:class:`~unosim.engine.integrity.Integrity`); a change raises :class:`TamperingError`.
+        Guard the state no strategy may change (:class:`~unosim.engine.integrity.Integrity`: read-only
+        while strategies are called, the strategies and rules compared after every call); a change
+        raises :class:`TamperingError`.
+    checksums : bool
+        Also checksum the guarded state before and after every step (check mode; implies ``verify``).
 
     Attributes
     ----------
@@ -257,13 +260,14 @@ class Decisions:
         which returns what the strategy did wrong (a phrase) or ``None`` (``unosim check``).
     """
 
-    def __init__(self, strategies: list[Strategy], labels: list[str], *, verify: bool = False) -> None:
+    def __init__(self, strategies: list[Strategy], labels: list[str], *, verify: bool = False, checksums: bool = False) -> None:
         self.strategies = list(strategies)
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
         _watch_interrupts()
-        self.verify = verify
+        self.verify = verify or checksums
+        self.checksums = checksums
         self.watch: Any = None
         self._integrity: Integrity | None = None
         self._shown: dict[int, RuleSet] = {}
@@ -288,15 +292,21 @@ class Decisions:
             return
         integrity = self._integrity
         if integrity is None:
-            integrity = self._integrity = Integrity(self, b.rules)
-        integrity.start(b, parity, guarded)
-        self._asked = []
+            integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
         counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
+        integrity.start(b, parity, guarded, counters)
+        self._asked = []
         answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
         self._answers, self._answer_sums = answers, []
-        self._ask_all(b, parity, counters, answers)
+        integrity.lock(step=True)
+        try:
+            self._ask_all(b, parity, counters, answers)
+        finally:
+            forced = integrity.unlock(step=True)
+        if forced:
+            raise StepChanged(["made writable " + ", ".join(forced)], sorted({self.strategy_labels[k] for k in self._asked}))
         changed = integrity.changed()
-        if answers_digest([(d, w) for _, _, d, w in answers]) != self._answer_sums:
+        if self.checksums and answers_digest([(d, w) for _, _, d, w in answers]) != self._answer_sums:
             changed.append("other answers")
         if changed:
             raise StepChanged(changed, sorted({self.strategy_labels[k] for k in self._asked}))
@@ -329,8 +339,11 @@ class Decisions:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
             obs.close()
             if answers is not None:
+                dec.setflags(write=False)  # checked: out of the other strategies' reach
+                dec_w.setflags(write=False)
                 answers.append((lo, lo + count, dec, dec_w))
-                self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
+                if self.checksums:
+                    self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
 
     def _ask(self, k: int, decision: str, rows: Rows, *args: Any) -> Any:
         """Call strategy ``k``'s ``decision`` on a fresh read-only observation of ``rows``; an
@@ -345,28 +358,42 @@ class Decisions:
             self._asked.append(k)
         if watch is not None:
             watch.enter(obs)
+        if integrity is not None:
+            integrity.lock()
         try:
             answer = method(obs, *args)
         except BaseException as exc:  # a strategy that exits or raises KeyboardInterrupt stops the run like any error
             if _is_real_interrupt(exc, interrupts):
                 raise
+            if watch is not None and watch.found is not None:  # what it reached for explains what it raised
+                raise self._tampered(k, decision, rows, watch.found) from None
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
             row = _culprit(method, rows, args, shown)
             where = f"a batch of {len(rows)} decisions" if row < 0 else f"game {int(rows.game[row])} (seat {int(rows.seat[row])})"
             note = "" if isinstance(exc, Exception) else " (a strategy may not exit or interrupt the run: return its decisions)"
-            raise StrategyError(
+            error = StrategyError
+            if integrity is not None and isinstance(exc, ValueError) and "read-only" in str(exc):
+                error = TamperingError
+                note = (" (a strategy may change nothing but its own objects: the observation's arrays and, while "
+                        "strategies decide, the engine's state are read-only)")
+            raise error(
                 f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}{note}\n"
                 "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
         finally:
+            forced = integrity.unlock() if integrity is not None else []
             did = watch.leave(obs) if watch is not None else None
         if did is not None:
             raise self._tampered(k, decision, rows, did)
+        if integrity is not None and integrity.strict:
+            forced += [what for what in integrity.forced() if what not in forced]
+        if forced:
+            raise self._tampered(k, decision, rows, "made writable " + ", ".join(forced))
         if integrity is not None:
             changed = [] if integrity.called(k) else ["the strategies"]
             if integrity.strict:
                 changed += [c for c in integrity.changed() if c not in changed]
-                if answers_digest([(d, w) for _, _, d, w in self._answers]) != self._answer_sums:
+                if self.checksums and answers_digest([(d, w) for _, _, d, w in self._answers]) != self._answer_sums:
                     changed.append("other answers")
             if changed:
                 raise self._tampered(k, decision, rows, "changed " + ", ".join(changed))

@@ -59,15 +59,16 @@ class Engine:
     trace : bool
         Keep the full event log of every game (for replay and the referee).
     check : bool
-        Verify after every step that every card is accounted for, and verify (``verify``).
+        Verify after every step that every card is accounted for, and verify (``verify``) with
+        checksums of the guarded state before and after every step.
     compiled : bool
         Let strategies with a compiled policy (the shipped ``random`` and
         ``greedy``) decide inside the kernel. Same games either way; ``False``
         asks their Python methods.
     verify : bool
-        After every call of a Python strategy, verify that it changed nothing it must not touch
-        (hands, piles, other answers, the strategies, the rules, the records; see
-        :mod:`unosim.engine.integrity`), else stop with a
+        Guard, at every call of a Python strategy, what it must not touch (hands, piles, other
+        answers, the strategies, the rules, the records; read-only during the call, compared after
+        it; see :mod:`unosim.engine.integrity`), else stop with a
         :class:`~unosim.engine.decisions.TamperingError` naming the strategy and the decision.
         On with ``check``; the same games either way.
     isolate : bool
@@ -82,6 +83,7 @@ class Engine:
         check_supported(config.rules, config.players, match=config.match)
         self.config = config
         self.verify = verify or check
+        self.check = check
         self.trace = trace
         self.compiled = compiled
         self.batch_size = batch_size or config.effective_batch_size
@@ -98,7 +100,7 @@ class Engine:
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
-        self.decisions = Decisions(strategies, labels, verify=self.verify)
+        self.decisions = Decisions(strategies, labels, verify=self.verify, checksums=self.check)
         self.strategies = self.decisions.strategies
         self.strategy_labels = self.decisions.strategy_labels
         self.lineup = np.asarray(lineup, np.int32)

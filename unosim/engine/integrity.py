@@ -1,14 +1,24 @@
-"""Tamper evidence: the state a strategy must not change, checked at every step.
+"""Tamper evidence: the state a strategy must not change, guarded at every call.
 
 A Python strategy runs in the engine's process, so through the caller's frames or the garbage
 collector it can find the engine's arrays (:mod:`unosim.strategy.observation` gives it copies
-only). With verification on (``Engine(check=True)``, ``unosim check``, tournaments), the engine
-leaves its own state untouched while a step's decisions are asked (answers and random-stream
-counters go into working copies, written back once every strategy has answered), and
-:class:`Integrity` takes a checksum of that state before the first strategy call of the step and
-compares after the last, and the strategies' identities, methods and attributes after every call.
-A difference found at the end of a step plays the run again comparing after every strategy call,
-which names the strategy and the decision (:class:`~unosim.engine.decisions.TamperingError`).
+only). With verification on (``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
+check mode and ``unosim check``), the engine leaves its own state untouched while a step's
+decisions are asked (answers and random-stream counters go into working copies, written back
+once every strategy has answered, and each group's checked answers become read-only), and
+:class:`Integrity` guards the rest:
+
+- while a strategy is called, every guarded array is read-only (:meth:`Integrity.lock`): a write
+  raises in the strategy's own code and stops the run naming the strategy and the decision; an
+  array the strategy made writable again is found when the call returns;
+- after every call, the other strategies' attributes, and after every step the strategy objects,
+  their classes' decision methods and the rules (the run's and every copy shown) are compared
+  with what they were;
+- in check mode, also a checksum of every guarded array's contents before and after each step
+  (two 64-bit lanes over the memory's words); a difference plays the run again comparing after
+  every call, which names the strategy and the decision
+  (:class:`~unosim.engine.decisions.TamperingError`).
+
 What is checked:
 
 ``the hands``
@@ -30,9 +40,10 @@ What is checked:
     the encoded rules (``cfg``) and deck, the run's rule set, and the copies of it the strategies
     are shown.
 
-The checksum (two 64-bit lanes over the memory's words, a vectorised pass) finds any change made
-by code that does not know it; code that rewrites the state and forges the checksum, or rewrites
-the engine's working copies, is beyond any in-process check (``docs/fair_play.md``).
+These find any change made by code that does not know them. Code that knows them (one that makes
+an array writable, writes and makes it read-only again; or forges the checksum) is beyond any
+in-process check: play such code with ``--isolate`` (:mod:`unosim.engine.isolation`; the docs'
+"Fair play" page says what each mode guarantees).
 """
 
 from __future__ import annotations
@@ -55,6 +66,12 @@ DECISION_METHODS = (
     "point_at", "choose_link", "add_to_pile", "jump_in",
 )  # fmt: skip
 """The decision methods of a strategy, whose replacement on a class :class:`Integrity` detects."""
+
+_READ_BETWEEN_CALLS = frozenset(
+    {"hands", "hsize", "piles", "slot", "game", "keys", "row_legal", "row_info", "counters"}
+)
+"""Guarded arrays the engine reads in compiled code (which takes writable arrays) or writes between
+the strategy calls of a step: read-only during each call only; the others for the whole step."""
 
 _K = np.uint64(0x9E3779B97F4A7C15)
 _M = np.uint64(0xBF58476D1CE4E5B9)
@@ -79,6 +96,7 @@ def _digest_words(a):  # pragma: no cover - compiled
 
 def digest(a: np.ndarray) -> int:
     """Checksum of a contiguous array's memory (see :func:`_digest_words`)."""
+    a = a if a.flags.writeable else a.copy()  # a read-only array would make numba compile another version
     return int(_digest_words(a.reshape(-1).view(np.uint8)))
 
 
@@ -91,10 +109,15 @@ class Integrity:
         The asker (its strategies and their bookkeeping are part of the protected state).
     rules : RuleSet
         The run's rule set.
+    checksums : bool
+        Also checksum the guarded arrays' contents (check mode); without, a write is stopped by the
+        arrays being read-only during every strategy call (:meth:`lock`).
     """
 
-    def __init__(self, decisions: Any, rules: RuleSet) -> None:
+    def __init__(self, decisions: Any, rules: RuleSet, *, checksums: bool = True) -> None:
         self.decisions = decisions
+        self.checksums = checksums
+        self.locked: list[tuple[str, np.ndarray]] = []
         self.rules = rules
         self.rules_copy = copy.deepcopy(rules)
         self.items: list[tuple[str, Any, str | None, np.ndarray]] = []
@@ -113,9 +136,13 @@ class Integrity:
         return (id(d.strategies), tuple(map(id, d.strategies)), tuple(map(type, d.strategies)), methods,
                 tuple(d.asks_forget_uno), tuple(d.asks_play_drawn), tuple(d.strategy_labels))  # fmt: skip
 
-    def _attributes(self) -> list[tuple[tuple[str, int], ...]]:
-        """Each strategy's attributes, by identity."""
-        return [tuple((k, id(v)) for k, v in vars(s).items()) if hasattr(s, "__dict__") else () for s in self.decisions.strategies]
+    def _attributes(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """Each strategy's attributes: their names and the identities of their values (C-level tuples,
+        cheap enough to take after every call)."""
+        return [(tuple(d), tuple(map(id, d.values()))) if d is not None else ((), ()) for d in self._dicts()]
+
+    def _dicts(self) -> list[dict[str, Any] | None]:
+        return [getattr(s, "__dict__", None) for s in self.decisions.strategies]
 
     def called(self, k: int) -> bool:
         """After a call of strategy ``k``: whether the other strategies' attributes are as they were
@@ -126,38 +153,69 @@ class Integrity:
         self.attrs_seen = attrs
         return same
 
-    def start(self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...]) -> None:
-        """Checksum the state as a step's decisions start to be asked: the batch's, the decision rows
-        of every group, and ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine)."""
+    def start(
+        self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray | None = None
+    ) -> None:
+        """A step's decisions start to be asked: note the state to guard — the batch's arrays, the
+        decision rows, ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine) and
+        the working stream ``counters`` — and, with :attr:`checksums`, checksum it."""
         names = [
             ("the hands", b, "hands"), ("the hands", b, "hsize"), ("the hands", b, "opening"), ("the piles", b, "piles"),
             ("the table", b, "slot"), ("the table", b, "game"), ("the table", b, "keys"), ("the table", b, "seat_dec"),
             ("the table", b, "seat_w"), ("the table", b, "seat_ctr"), ("the strategies", b, "seat_strat"),
-            ("the decision rows", b, "group_base"), ("the decision rows", b, "group_count"), *guarded,
+            ("the decision rows", b, "group_base"), ("the decision rows", b, "group_count"),
+            ("the decision rows", b, "row_slot"), ("the decision rows", b, "row_seat"), ("the decision rows", b, "row_legal"),
+            ("the decision rows", b, "row_info"), ("other answers", b, "dec"), ("other answers", b, "dec_w"), *guarded,
         ]  # fmt: skip
         items: list[tuple[str, Any, str | None, np.ndarray]] = [(what, owner, attr, getattr(owner, attr)) for what, owner, attr in names]
-        for lo, n in zip(b.group_base.tolist(), b.group_count.tolist()):
-            if n:
-                for name in ("row_slot", "row_seat", "row_legal", "row_info"):
-                    items.append(("the decision rows", None, None, getattr(b, name)[parity, lo : lo + n]))
         self.items = items
-        self.buffers = {name: getattr(b, name) for name in ("row_slot", "row_seat", "row_legal", "row_info", "dec", "dec_w")}
         self.b = b
-        self.sums = [digest(a) for _, _, _, a in items]
+        self.sums = [digest(a) for _, _, _, a in items] if self.checksums else []
+        seen: set[int] = set()
+        self.step_locked, self.call_locked = [], []
+        working = [("the table", None, "counters", counters)] if counters is not None else []  # the engine writes it between calls
+        for what, _, attr, a in items + working:
+            if a.flags.writeable and id(a) not in seen:
+                seen.add(id(a))
+                (self.call_locked if attr in _READ_BETWEEN_CALLS else self.step_locked).append((what, a))
+
+    def lock(self, step: bool = False) -> None:
+        """Make the guarded arrays read-only while a strategy is called (``step``: those the engine
+        neither reads in compiled code nor writes between the calls of a step, for the whole step):
+        a write to one raises ``ValueError`` in the strategy's own code (cheap: a flag per array)."""
+        for _, a in self.step_locked if step else self.call_locked:
+            a.setflags(write=False)
+
+    def unlock(self, step: bool = False) -> list[str]:
+        """After the call (the step): make those arrays writable for the engine again; return what a
+        strategy made writable itself meanwhile (an attempt to get round :meth:`lock`)."""
+        forced = []
+        for what, a in self.step_locked if step else self.call_locked:
+            if a.flags.writeable and what not in forced:
+                forced.append(what)
+            a.setflags(write=True)
+        return forced
+
+    def forced(self) -> list[str]:
+        """The arrays locked for the step that a strategy has made writable (checked after every call
+        when naming the strategy)."""
+        return list(dict.fromkeys(what for what, a in self.step_locked if a.flags.writeable))
 
     def changed(self) -> list[str]:
-        """What changed since :meth:`start` (empty: nothing)."""
+        """What changed since :meth:`start` (empty: nothing): arrays replaced, with :attr:`checksums`
+        their contents, the strategies and the rules."""
         what: list[str] = []
 
         def add(name: str) -> None:
             if name not in what:
                 what.append(name)
 
-        for (name, owner, attr, array), kept in zip(self.items, self.sums):
-            if name not in what and ((attr is not None and getattr(owner, attr) is not array) or digest(array) != kept):
+        for (name, owner, attr, array) in self.items:
+            if attr is not None and getattr(owner, attr) is not array:
                 add(name)
-        if any(getattr(self.b, name) is not array for name, array in self.buffers.items()):
-            add("the decision rows")
+        for (name, _, _, array), kept in zip(self.items, self.sums):
+            if name not in what and digest(array) != kept:
+                add(name)
         if self._fingerprint() != self.who:
             add("the strategies")
         shown = self.decisions._shown.values()
