@@ -8,10 +8,10 @@ import gc
 import sys
 
 import numpy as np
+from unosim.strategies.random_strategy import RandomStrategy
 
 from unosim.engine.batch import Buffers
 from unosim.engine.decisions import Decisions
-from unosim.strategies.random_strategy import RandomStrategy
 from unosim.strategy.base import DRAW, Strategy
 
 

@@ -13,17 +13,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cheating_strategies as cheats
 import numpy as np
 import pytest
+from unosim.strategies.random_strategy import RandomStrategy
 
-import cheating_strategies as cheats
 import unosim
 from unosim.engine.batch import Buffers
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Decisions
 from unosim.engine.driver import Engine, TamperingError
 from unosim.runs.dataset import read_metadata
-from unosim.strategies.random_strategy import RandomStrategy
 from unosim.strategy.base import Strategy
 
 TESTS = Path(__file__).parent

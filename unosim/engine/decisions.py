@@ -9,9 +9,9 @@ shape, an illegal card or seat, or an exception is stopped with a
 
 from __future__ import annotations
 
+import copy
 import signal
 import threading
-import copy
 import traceback
 from functools import cached_property
 from typing import TYPE_CHECKING, Any

@@ -24,13 +24,12 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
+from types import FrameType
 from typing import Any
 
 __all__ = ["REACHING_EVENTS", "Watch"]
 
-REACHING_EVENTS = frozenset(
-    {"sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "gc.get_referents"}
-)
+REACHING_EVENTS = frozenset({"sys._getframe", "sys._current_frames", "gc.get_objects", "gc.get_referrers", "gc.get_referents"})
 """Audit events by which code reaches objects it was not given."""
 
 _FRAME_ATTRIBUTES = frozenset({"tb_frame", "f_back", "gi_frame", "cr_frame", "ag_frame"})
@@ -39,8 +38,11 @@ _FRAME_ATTRIBUTES = frozenset({"tb_frame", "f_back", "gi_frame", "cr_frame", "ag
 _TRUSTED = tuple(
     os.path.normcase(os.path.realpath(p)) + os.sep
     for p in {
-        sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"], sysconfig.get_paths()["purelib"],
-        sysconfig.get_paths()["platlib"], os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        sysconfig.get_paths()["stdlib"],
+        sysconfig.get_paths()["platstdlib"],
+        sysconfig.get_paths()["purelib"],
+        sysconfig.get_paths()["platlib"],
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
     }
 )
 """Code here is not the strategy's: the standard library, installed packages, unosim itself."""
@@ -50,7 +52,7 @@ _state: dict[str, Any] = {"watching": None, "installed": False, "inside": False}
 
 def _users_frame() -> str | None:
     """Where the audited call was made, when that is code outside :data:`_TRUSTED` (else ``None``)."""
-    frame = sys._getframe(2)  # 0: here, 1: the hook
+    frame: FrameType | None = sys._getframe(2)  # 0: here, 1: the hook
     while frame is not None:
         name = frame.f_code.co_filename
         if not name.startswith("<"):

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from ..game.rules import RuleSet
     from .batch import Buffers
 
-__all__ = ["DECISION_METHODS", "Integrity", "digest"]
+__all__ = ["DECISION_METHODS", "Integrity", "answers_digest", "digest"]
 
 DECISION_METHODS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
@@ -117,7 +117,8 @@ class Integrity:
     def __init__(self, decisions: Any, rules: RuleSet, *, checksums: bool = True) -> None:
         self.decisions = decisions
         self.checksums = checksums
-        self.locked: list[tuple[str, np.ndarray]] = []
+        self.step_locked: list[tuple[str, np.ndarray]] = []
+        self.call_locked: list[tuple[str, np.ndarray]] = []
         self.rules = rules
         self.rules_copy = copy.deepcopy(rules)
         self.items: list[tuple[str, Any, str | None, np.ndarray]] = []

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import threading
 import traceback
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 import numpy as np
 
@@ -58,8 +58,8 @@ class _Child:
         except OSError as exc:
             raise IsolationError(f"could not start a process for strategy {name!r}: {exc}") from None
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.out: BinaryIO = self.proc.stdin
-        self.inp: BinaryIO = self.proc.stdout
+        self.out: IO[bytes] = self.proc.stdin
+        self.inp: IO[bytes] = self.proc.stdout
         self.lock = threading.Lock()
 
     def call(self, *message: Any) -> Any:

@@ -46,7 +46,6 @@ running the same command again resumes).
 from __future__ import annotations
 
 import dataclasses
-
 import json
 import time
 from contextlib import ExitStack, nullcontext
