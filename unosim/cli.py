@@ -184,6 +184,20 @@ ChunkSize = Annotated[
 ]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace a dataset of other settings in the output directory.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary (for scripts).")]
+Isolate = Annotated[
+    bool,
+    typer.Option("--isolate", help="Play each strategy of your own code from a process of its own, which sees only its "
+                 "observations (the same games; built-in, rule, tuned and policy strategies stay in the engine)."),
+]
+
+
+def _isolation(isolate: bool) -> Any:
+    """User code made and played only in processes of its own while the command runs (``--isolate``)."""
+    from contextlib import nullcontext
+
+    from .strategy.registry import user_code_isolated
+
+    return user_code_isolated() if isolate else nullcontext()
 
 
 # ---------------------------------------------------------------- simulate
@@ -219,6 +233,7 @@ def simulate(
     chunk_size: ChunkSize = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Play games and write one record per game (with --match: one per match, and one per round).
 
@@ -229,10 +244,12 @@ def simulate(
     from .runs.options import Execution
     from .runs.runner import run
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
-    config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
-                             batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
-    result = run(config, out, execution)
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    with _isolation(isolate):
+        config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
+                                 batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
+        result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
         _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
@@ -693,6 +710,7 @@ def tournament_command(
     ] = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
 
@@ -717,12 +735,14 @@ def tournament_command(
                 highlight=False,
             )
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
-    settings = make_settings(
-        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
-        max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
-    )
-    result = run_tournament(settings, out, execution, on_round=on_round)
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    with _isolation(isolate):
+        settings = make_settings(
+            rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
+            max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
+        )
+        result = run_tournament(settings, out, execution, on_round=on_round)
     _print_leaderboard(result)
     if not quiet:
         note = ""
@@ -1064,6 +1084,7 @@ def tune_command(
     jobs: Jobs = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
 
@@ -1082,7 +1103,8 @@ def tune_command(
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
         evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
     )
-    planned = make_settings(**request)
+    with _isolation(isolate):
+        planned = make_settings(**request)
     if planned.generations < USEFUL_GENERATIONS:
         err_console.print(
             f"warning: --budget {budget:,} allows only {planned.generations} generation"
@@ -1090,7 +1112,7 @@ def tune_command(
             f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
             f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
             "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
-    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs)
+    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs, isolate=isolate)
     ev = result.evaluation
     out_console.print(
         f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "
