@@ -102,6 +102,28 @@ def test_bench_table_and_refusal() -> None:
     assert refused.exit_code == 2 and "seconds = 0.0" in refused.output
 
 
+def test_bench_env_measures_the_environments() -> None:
+    pytest.importorskip("gymnasium")
+    result = invoke("bench", "--env", "--rules", "classic", "--players", "2", "--seconds", "0.2", "--batch-size", "16", "--json")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    rows = {r["env"]: r for r in figures["rows"]}
+    assert {"UnoVectorEnv x16", "UnoEnv"} <= set(rows)
+    for name in ("UnoVectorEnv x16", "UnoEnv"):
+        row = rows[name]
+        assert row["rules"] == "classic" and row["players"] == 2 and row["steps"] > 0
+        assert 0 < row["decisions_per_second"] <= row["steps_per_second"]
+    if figures["rlcard"]:  # rlcard is installed for the benchmark only; the ratios are to its steps and rounds
+        assert rows["RLCard uno"]["players"] == 2
+        assert rows["UnoEnv"]["vs_rlcard_steps"] == pytest.approx(
+            rows["UnoEnv"]["decisions_per_second"] / rows["RLCard uno"]["steps_per_second"])
+    else:
+        assert "RLCard uno" not in rows
+    table = invoke("bench", "--env", "--rules", "party", "--players", "4", "--seconds", "0.1", "--batch-size", "8")
+    assert table.exit_code == 0, table.output
+    assert "learner steps/s" in table.output and "UnoVectorEnv x8" in table.output
+
+
 # ---------------------------------------------------------------- study and report
 @pytest.fixture(scope="module")
 def study_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -71,3 +71,18 @@ def test_a_policy_for_another_table_size_is_refused(tmp_path: Path) -> None:
     config = RunConfig.build(rules="classic", players=3, strategies=[f"policy:{path}", "random", "random"], games=10)
     with pytest.raises(Exception, match="plays 2 players, not 3"):
         play_range(config, 0, 10)
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "experiments" / "policy_classic_2.json"
+
+
+def test_the_shipped_policy_beats_random_by_ten_points() -> None:
+    """The trained example policy against ``random`` at 2-player classic, seat-fair: its win rate's lower 95 % bound
+    stands at least 10 points above the upper bound of random's (docs/environments.md gives the 100,000-game figure)."""
+    import unosim
+
+    board = unosim.tournament(rules="classic", players=2, strategies=f"policy:{SHIPPED},random", games=6_000, seed=1).leaderboard
+    rows = board.set_index("strategy")
+    policy, random = rows.loc[f"policy:{SHIPPED}"], rows.loc["random"]
+    assert policy["rank"] == 1
+    assert policy["win_rate_lo"] - random["win_rate_hi"] >= 0.10

@@ -160,9 +160,9 @@ def test_posterior_is_calibrated_against_the_true_hands():
     class rows:  # noqa: N801 - the group of rows being observed
         current = None
 
-    def spying(self):
+    def spying(self, shown):
         rows.current = self
-        return observe(self)
+        return observe(self, shown)
 
     tuned = registry.make("tuned-classic-2")
 

@@ -95,9 +95,9 @@ def test_inference_is_never_wrong_against_random():
     class rows:  # noqa: N801 - the group of rows being observed
         current = None
 
-    def spying(self):
+    def spying(self, shown):
         rows.current = self
-        return observe(self)
+        return observe(self, shown)
 
     rules = unosim.RuleSet.preset("classic").replace(wd4_legal_when="always", wd4_challenge=False)
     config = RunConfig(rules=rules, players=2, strategies=(StrategySpec("random"),) * 2, seed=4, games=1)

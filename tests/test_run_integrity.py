@@ -216,9 +216,9 @@ def test_a_rule_file_edited_mid_run_changes_nothing(tmp_path: Path, monkeypatch:
     played = []
     play_tables = driver.play_tables
 
-    def play_then_edit(*args: object) -> object:
+    def play_then_edit(*args: object, **kwargs: object) -> object:
         played.append(args)
-        result = play_tables(*args)  # type: ignore[arg-type]
+        result = play_tables(*args, **kwargs)  # type: ignore[arg-type]
         rules.write_text(DRAW_ALWAYS)  # later chunks find another program on disk
         return result
 

@@ -6,6 +6,8 @@ Heavy modules (joblib, pandas, the engine) are imported when called, so
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager as ContextManager
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,14 @@ def _execution(options: dict[str, Any]) -> Execution:
     from .runs.options import IN_PROCESS, Execution
 
     return Execution.of(IN_PROCESS, **options)
+
+
+def _isolation(options: dict[str, Any]) -> ContextManager[None]:
+    """With ``isolate=True`` among a call's options: user code is made and played only in processes
+    of its own (:func:`unosim.strategy.registry.user_code_isolated`), checks included."""
+    from .strategy.registry import user_code_isolated
+
+    return user_code_isolated() if options.get("isolate") else nullcontext()
 
 
 def simulate(
@@ -68,7 +78,8 @@ def simulate(
     **options
         How to play it: the fields of :class:`unosim.runs.options.Execution` — ``jobs``
         (default 1: this process; ``None``: all cores), ``backend``, ``scheduler``,
-        ``chunk_size``, ``overwrite``, ``quiet`` (default True).
+        ``chunk_size``, ``overwrite``, ``quiet`` (default True), ``isolate`` (play user
+        strategies from processes of their own, :mod:`unosim.engine.isolation`).
 
     Returns
     -------
@@ -84,18 +95,19 @@ def simulate(
     from .engine.config import RunConfig
     from .runs.runner import run
 
-    config = RunConfig.build(
-        rules=rules,
-        players=players,
-        strategies=strategies,
-        seed=seed,
-        games=games,
-        batch_size=batch_size,
-        match=match,
-        overrides=overrides,
-        deck=deck,
-    )
-    return run(config, out, _execution(options)).to_pandas()
+    with _isolation(options):
+        config = RunConfig.build(
+            rules=rules,
+            players=players,
+            strategies=strategies,
+            seed=seed,
+            games=games,
+            batch_size=batch_size,
+            match=match,
+            overrides=overrides,
+            deck=deck,
+        )
+        return run(config, out, _execution(options)).to_pandas()
 
 
 def load(
@@ -112,7 +124,8 @@ def run_experiment(experiment: str | Path, out: str | Path | None = None, **opti
     """Run an experiment file into one dataset (see :func:`unosim.runs.experiment.run_experiment`)."""
     from .runs.experiment import run_experiment as _run_experiment
 
-    return _run_experiment(experiment, out, **options)
+    with _isolation(options):
+        return _run_experiment(experiment, out, **options)
 
 
 def tournament(
@@ -166,8 +179,9 @@ def tournament(
     from .runs.options import IN_PROCESS, Execution
 
     execution, request = Execution.take(None, options, IN_PROCESS)
-    settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
-    result = run_tournament(settings, out, execution)
+    with _isolation(options):
+        settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
+        result = run_tournament(settings, out, execution)
     if out is not None:
         write_report(result, Path(out) / "report")
     return result
@@ -225,7 +239,8 @@ def tune(
     from .analysis.tuning import tune as _tune
     from .reports.tuning import write_outputs
 
-    result = _tune(rules=rules, players=players, against=against, budget=budget, seed=seed, **kwargs)
+    with _isolation(kwargs):
+        result = _tune(rules=rules, players=players, against=against, budget=budget, seed=seed, **kwargs)
     if result.path is not None and result.evaluation:
         result.files = write_outputs(result, result.path)
     return result

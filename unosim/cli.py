@@ -184,6 +184,20 @@ ChunkSize = Annotated[
 ]
 Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace a dataset of other settings in the output directory.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or summary (for scripts).")]
+Isolate = Annotated[
+    bool,
+    typer.Option("--isolate", help="Play each strategy of your own code from a process of its own, which sees only its "
+                 "observations (the same games; built-in, rule, tuned and policy strategies stay in the engine)."),
+]
+
+
+def _isolation(isolate: bool) -> Any:
+    """User code made and played only in processes of its own while the command runs (``--isolate``)."""
+    from contextlib import nullcontext
+
+    from .strategy.registry import user_code_isolated
+
+    return user_code_isolated() if isolate else nullcontext()
 
 
 # ---------------------------------------------------------------- simulate
@@ -219,6 +233,7 @@ def simulate(
     chunk_size: ChunkSize = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Play games and write one record per game (with --match: one per match, and one per round).
 
@@ -229,10 +244,12 @@ def simulate(
     from .runs.options import Execution
     from .runs.runner import run
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
-    config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
-                             batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
-    result = run(config, out, execution)
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    with _isolation(isolate):
+        config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
+                                 batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
+        result = run(config, out, execution)
     if not quiet:
         _print_summary(result)
         _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
@@ -547,8 +564,17 @@ def bench(
             "random,greedy,diversity,ranking,wild-saver,attacker): every seating in turn.",
         ),
     ] = False,
+    env: Annotated[
+        bool,
+        typer.Option(
+            "--env",
+            help="Measure the learning environments instead (the rl extra): learner steps/s with random masked actions of "
+            "UnoVectorEnv (--batch-size games, default 256) and UnoEnv at 2, 4, 16 players, classic and party (or --rules, "
+            "--players), against --strategies (default random), and RLCard's UNO at 2 and 4 players if rlcard is installed.",
+        ),
+    ] = False,
 ) -> None:
-    """Single-core games per second (one process, no workers)."""
+    """Single-core games per second (one process, no workers); with --env, learner steps per second."""
     import json
 
     from .analysis.bench import bench as run_bench
@@ -561,6 +587,9 @@ def bench(
 
         with err_console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
             compile_kernels([RunConfig.build(players=2)])
+    if env:
+        _bench_env(rules, players, strategies or "random", seconds, batch_size or 256, as_json)
+        return
     if tournament:
         from .analysis.bench import TOURNAMENT_STRATEGIES, bench_tournament
 
@@ -596,6 +625,31 @@ def bench(
             str(r["batch_size"]), "yes" if r["compiled_strategies"] else "no",
         )
     out_console.print(table)
+
+
+def _bench_env(rules: str | None, players: int | None, opponents: str, seconds: float, num_envs: int, as_json: bool) -> None:
+    """``bench --env``: measure the environments, print the table (or JSON) with the ratios to RLCard."""
+    import json
+
+    from .analysis.env_bench import bench_env
+
+    result = bench_env(seconds, rules=rules, players=players, num_envs=num_envs, opponents=opponents)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table(title=f"unosim bench --env (one core; random masked actions, opponents {opponents})")
+    for col in ("environment", "rules", "players", "learner steps/s", "decisions/s", "rounds/s", "× RLCard steps", "× RLCard rounds"):
+        table.add_column(col, justify="right")
+    for r in result["rows"]:
+        ratios = [f"{r[k]:.2f}" if k in r else "" for k in ("vs_rlcard_steps", "vs_rlcard_rounds")]
+        table.add_row(r["env"], r["rules"], str(r["players"]), f"{r['steps_per_second']:,.0f}", f"{r['decisions_per_second']:,.0f}",
+                      f"{r['rounds_per_second']:,.0f}", *ratios)
+    out_console.print(table)
+    if result["rlcard"] is False:
+        out_console.print("RLCard is not installed (pip install rlcard, for the benchmark only): no ratios.", highlight=False)
+    else:
+        out_console.print("An RLCard step is any seat's action, a unosim step the learning seat's: × RLCard steps compares "
+                          "unosim's decisions with all of RLCard's steps.", highlight=False)
 
 
 # ---------------------------------------------------------------- tournament
@@ -656,6 +710,7 @@ def tournament_command(
     ] = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
 
@@ -680,12 +735,14 @@ def tournament_command(
                 highlight=False,
             )
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
-    settings = make_settings(
-        rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
-        max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
-    )
-    result = run_tournament(settings, out, execution, on_round=on_round)
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    with _isolation(isolate):
+        settings = make_settings(
+            rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
+            max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
+        )
+        result = run_tournament(settings, out, execution, on_round=on_round)
     _print_leaderboard(result)
     if not quiet:
         note = ""
@@ -1027,6 +1084,7 @@ def tune_command(
     jobs: Jobs = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
+    isolate: Isolate = False,
 ) -> None:
     """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
 
@@ -1045,7 +1103,8 @@ def tune_command(
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
         evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
     )
-    planned = make_settings(**request)
+    with _isolation(isolate):
+        planned = make_settings(**request)
     if planned.generations < USEFUL_GENERATIONS:
         err_console.print(
             f"warning: --budget {budget:,} allows only {planned.generations} generation"
@@ -1053,7 +1112,7 @@ def tune_command(
             f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
             f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
             "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
-    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs)
+    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs, isolate=isolate)
     ev = result.evaluation
     out_console.print(
         f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "

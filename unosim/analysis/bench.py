@@ -116,8 +116,12 @@ def bench_tournament(
     seed: int = 0,
     batch_size: int | None = None,
     compiled: bool = True,
+    verify: bool = True,
 ) -> dict[str, Any]:
     """Games per second of a seat-fair tournament on one core.
+
+    ``verify`` (default on, as a tournament plays): check after every step that no strategy changed
+    what it must not touch (:mod:`unosim.engine.integrity`).
 
     Builds the tournament's seatings (:mod:`unosim.analysis.tournament`) and
     plays the same deals under each seating in turn, one batch at a time, for
@@ -135,7 +139,7 @@ def bench_tournament(
     overrides = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}"]
     settings = make_settings(rules=rules, players=players, strategies=strategies, overrides=overrides,
                              seed=seed, batch_size=batch_size)
-    engines = [Engine(settings.config(lineup, 1), compiled=compiled) for _, _, lineup in settings.design.cells()]
+    engines = [Engine(settings.config(lineup, 1), compiled=compiled, verify=verify) for _, _, lineup in settings.design.cells()]
     for engine in engines:
         engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
     chunk = engines[0].batch_size

@@ -283,14 +283,12 @@ def make_settings(
 class Evaluator:
     """Plays candidates against the field: one engine per seating, the candidate swapped in."""
 
-    def __init__(self, settings: TuneSettings, seed: int) -> None:
-        from ..engine.driver import Engine
-        from ..strategy import registry
+    def __init__(self, settings: TuneSettings, seed: int, isolate: bool = False) -> None:
+        from ..engine.driver import Engine, make_strategy
 
         self.settings = settings
-        field_objs = [registry.make(s.name, dict(s.params)) for s in settings.field]
         self._field_labels = [str(s) for s in settings.field]
-        self._field = field_objs
+        self._field = [make_strategy(s, isolate) for s in settings.field]
         self.engines = [(Engine(settings.config(r, seed)), settings.lineup(r)) for r in range(settings.players)]
 
     def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
@@ -307,34 +305,37 @@ class Evaluator:
         return wins
 
 
-_EVALUATORS: dict[tuple[str, str, int], Evaluator] = {}
+_EVALUATORS: dict[tuple[str, str, int, bool], Evaluator] = {}
 """This process's evaluator (at most one), kept between generations; :func:`tune` drops it at the end."""
 
 
-def _win_counts(settings: TuneSettings, seed: int, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
+def _win_counts(
+    settings: TuneSettings, seed: int, params: dict[str, float], first: int, deals: int, isolate: bool = False
+) -> NDArray[np.int64]:
     """:meth:`Evaluator.win_counts` with the process's evaluator of (settings, seed), built on first use."""
-    key = (json.dumps(settings.identity(), sort_keys=True, default=str), settings.label, seed)
+    key = (json.dumps(settings.identity(), sort_keys=True, default=str), settings.label, seed, isolate)
     if key not in _EVALUATORS:
         _EVALUATORS.clear()
-        _EVALUATORS[key] = Evaluator(settings, seed)
+        _EVALUATORS[key] = Evaluator(settings, seed, isolate)
     return _EVALUATORS[key].win_counts(params, first, deals)
 
 
 def play_candidates(settings: TuneSettings, seed: int, candidates: list[dict[str, float]], first: int, deals: int,
-                    jobs: int = 1) -> list[NDArray[np.int64]]:
+                    jobs: int = 1, isolate: bool = False) -> list[NDArray[np.int64]]:
     """Wins per deal of each candidate on deals ``first .. first + deals - 1`` of ``seed``.
 
     With ``jobs > 1`` each candidate's deals are split in ``jobs`` consecutive pieces played by a pool of
     worker processes (joblib), each keeping one evaluator; every game depends only on its deal index, so
-    the wins are the same whatever ``jobs`` is (tested).
+    the wins are the same whatever ``jobs`` is (tested). ``isolate``: the field's user strategies play
+    from processes of their own (:mod:`unosim.engine.isolation`).
     """
     if jobs == 1:
-        return [_win_counts(settings, seed, params, first, deals) for params in candidates]
+        return [_win_counts(settings, seed, params, first, deals, isolate) for params in candidates]
     from joblib import Parallel, delayed
 
     step = -(-deals // jobs)
     pieces = [(lo, min(step, deals - lo)) for lo in range(0, deals, step)]
-    runs = Parallel(n_jobs=jobs)(delayed(_win_counts)(settings, seed, params, first + lo, n)
+    runs = Parallel(n_jobs=jobs)(delayed(_win_counts)(settings, seed, params, first + lo, n, isolate)
                                  for params in candidates for lo, n in pieces)
     return [np.concatenate(runs[i * len(pieces):(i + 1) * len(pieces)]) for i in range(len(candidates))]
 
@@ -538,7 +539,7 @@ def tune(
     started = time.perf_counter()
     execution, request = Execution.take(execution, request, IN_PROCESS)
     if execution.backend != "loky" or execution.scheduler is not None or execution.chunk_size is not None:
-        raise ValueError("tuning plays its candidates in local processes: give jobs, overwrite and quiet only "
+        raise ValueError("tuning plays its candidates in local processes: give jobs, overwrite, quiet and isolate only "
                          "(no backend, scheduler or chunk size).")
     if settings is None:
         settings = make_settings(**request)
@@ -546,6 +547,7 @@ def tune(
         raise TypeError(f"tune takes settings or the arguments of make_settings, not both ({', '.join(request)}).")
     quiet, overwrite = execution.quiet, execution.overwrite
     jobs = execution.jobs or os.cpu_count() or 1
+    isolate = execution.isolate
     space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
@@ -574,7 +576,7 @@ def tune(
                 g = state["generation"]
                 xs = es.ask()
                 wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
-                                       settings.deals, jobs)
+                                       settings.deals, jobs, isolate)
                 rates = [win_rate(w, settings.seatings) for w in wins]
                 fitness = [-r for r, _ in rates]
                 es.tell(xs, fitness)
@@ -600,7 +602,7 @@ def tune(
             return result
         evaluation = state.get("evaluation")
         if evaluation is None or evaluation.get("params") != params:
-            evaluation = _plain(evaluate(settings, params, quiet=quiet, jobs=jobs))
+            evaluation = _plain(evaluate(settings, params, quiet=quiet, jobs=jobs, isolate=isolate))
             state["evaluation"] = evaluation
             if out is not None:
                 _save_state(out, state)
@@ -611,7 +613,9 @@ def tune(
         _EVALUATORS.clear()  # the engines of the evaluator this process kept
 
 
-def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1) -> dict[str, Any]:
+def evaluate(
+    settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1, isolate: bool = False
+) -> dict[str, Any]:
     """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`)."""
     deals = settings.evaluation_deals
     size = 50_000
@@ -622,7 +626,7 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, quiet: bool = 
         for lo in range(0, deals, size):
             n = min(size, deals - lo)
             tuned[lo:lo + n], start[lo:lo + n] = play_candidates(settings, settings.evaluation_seed,
-                                                                 [params, settings.start], lo, n, jobs)
+                                                                 [params, settings.start], lo, n, jobs, isolate)
             if bar is not None:
                 bar[0].update(bar[1], advance=2 * n * settings.seatings)
     rate, se = win_rate(tuned, settings.seatings)

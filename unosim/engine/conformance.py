@@ -22,6 +22,11 @@ the engine can use it everywhere:
     Two runs with the same seed give identical records.
 ``batch independent``
     Two batch sizes give identical records.
+``fair play``
+    At every table the strategy reads only the observation it is given and changes nothing
+    else: no caller's frames, no search of the garbage collector (:mod:`unosim.engine.fair_play`),
+    and after every step the hands, piles, other strategies' answers, the strategies and the
+    rules are as they were (:mod:`unosim.engine.integrity`).
 
 A failure names the check, the table, and (from the engine) the decision and
 the game.
@@ -48,7 +53,7 @@ DECISIONS = (
     "point_at", "choose_link", "add_to_pile", "jump_in",
 )  # fmt: skip
 """The decision methods of :class:`unosim.strategy.base.Strategy`."""
-CHECKS = ("describable", "picklable", "legal decisions", "shapes and dtypes", "deterministic", "batch independent")
+CHECKS = ("describable", "picklable", "legal decisions", "shapes and dtypes", "deterministic", "batch independent", "fair play")
 """The checks, in the order they are run and reported."""
 
 _SHAPE_WORDS = ("expected an array of shape", "expected numbers", "expected whole numbers", "not finite")
@@ -149,10 +154,12 @@ def _crash_message(exc: BaseException) -> str:
 def _play(config: Any, games: int, batch_size: int, strategies: list[Any] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Records and points of ``games`` games (every answer checked, card conservation checked)."""
     from .driver import Engine
+    from .fair_play import Watch
 
     engine = Engine(config, batch_size=batch_size, check=True, compiled=False)
     if strategies is not None:
         engine.set_strategies(strategies, engine.strategy_labels, engine.lineup.tolist())
+    engine.decisions.watch = Watch()
     played = engine.play(0, games)
     return played.rec[:games].copy(), played.points[:games].copy()
 
@@ -237,7 +244,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
         message lists the known strategies) or a bad ``games``.
     """
     from ..strategy.spec import StrategySpec
-    from .driver import StrategyError
+    from .driver import StrategyError, TamperingError
 
     if isinstance(strategy, type):
         strategy = f"{strategy.__module__}:{strategy.__qualname__}"
@@ -267,6 +274,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
                     report.games += games
                     report.passed["legal decisions"] += 1
                     report.passed["shapes and dtypes"] += 1
+                    report.passed["fair play"] += 1
                     if players == 6:  # determinism, batch size and the pickled copy: once per preset and lineup
                         again = _play(config, games, small)
                         _compare(report, "deterministic", label, (rec, points), again, "a second run with the same seed")
@@ -276,6 +284,8 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
                             copies = _play(config, games, small, _copies(config))
                             _compare(report, "picklable", label, (rec, points), copies, "the pickled strategy")
                         report.games += 3 * games
+                except TamperingError as exc:
+                    report.failures.append(Failure("fair play", label, str(exc)))
                 except StrategyError as exc:
                     name = "shapes and dtypes" if any(w in str(exc) for w in _SHAPE_WORDS) else "legal decisions"
                     report.failures.append(Failure(name, label, str(exc)))

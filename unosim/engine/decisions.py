@@ -9,11 +9,12 @@ shape, an illegal card or seat, or an exception is stopped with a
 
 from __future__ import annotations
 
+import copy
 import signal
 import threading
 import traceback
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -21,23 +22,16 @@ from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import layout as L
-from ..game.kernels.rng import seat_uniforms
 from ..strategy.base import Strategy
-from ..strategy.observation import (
-    FIELDS,
-    Observation,
-    SeatStreams,
-    TableFields,
-    escaped,
-    gather_discard,
-    gather_hands,
-    gather_keys,
-    gather_seats,
-)
+from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
 from .batch import Buffers
 from .fast_paths import asks_forget_uno, asks_play_drawn
+from .integrity import Integrity, answers_digest
 
-__all__ = ["Decisions", "Rows", "StrategyError", "check_cards", "compile_helpers"]
+if TYPE_CHECKING:
+    from ..game.rules import RuleSet
+
+__all__ = ["Decisions", "Rows", "StepChanged", "StrategyError", "TamperingError", "check_cards", "compile_helpers", "gather_state"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -97,9 +91,45 @@ def _is_real_interrupt(exc: BaseException, before: int) -> bool:
     return isinstance(exc, KeyboardInterrupt) and _SIGINTS[0] != before
 
 
+class StepChanged(Exception):
+    """Verification found, once a step's strategies had answered, that state none may change had
+    changed (``what``) while ``asked`` decided; the engine plays the run again to name the strategy."""
+
+    def __init__(self, what: list[str], asked: list[str]) -> None:
+        super().__init__(f"{', '.join(what)} changed while {asked} decided")
+        self.what, self.asked = what, asked
+
+
+class TamperingError(StrategyError):
+    """A strategy changed state it must not touch (verification on), or reached beyond its observation
+    (a watcher of :mod:`unosim.engine.conformance`)."""
+
+
 _BUFFERS = {"slots": "row_slot", "seat": "row_seat", "legal": "row_legal", "info": "row_info"}
 """The fields the kernel writes into a row -> their :class:`~unosim.engine.batch.Buffers` arrays. The other
-fields are read from the batch state when first asked for (:meth:`Rows.fresh`)."""
+fields are gathered from the batch state (:func:`gather_state`)."""
+
+
+@njit(cache=True)
+def gather_state(slot, game, keys, hands, hsize, piles, slots, seats, players, relink_must_differ):  # pragma: no cover
+    """The fields of an observation read from the batch state, fresh, for the (slot, seat) rows: game,
+    hand, hand sizes, seats alive, discard, link, seats linkable, and the rows' seat-stream keys."""
+    n = slots.shape[0]
+    games = np.empty(n, np.int64)
+    sizes = np.empty((n, players), np.int32)
+    link = np.empty((n, 2), np.int32)
+    for r in range(n):
+        s = slots[r]
+        games[r] = game[s]
+        for p in range(players):
+            sizes[r, p] = hsize[s, p]
+        link[r, 0] = slot[s, L.F_LINK_A]
+        link[r, 1] = slot[s, L.F_LINK_B]
+    return (
+        games, gather_hands(hands, slots, seats), sizes, gather_seats(slot, slots, players, False, relink_must_differ),
+        gather_discard(piles, slot, slots), link, gather_seats(slot, slots, players, True, relink_must_differ),
+        gather_keys(keys, slots, seats),
+    )
 
 
 class Rows(TableFields):
@@ -107,8 +137,8 @@ class Rows(TableFields):
 
     Answers are checked against these arrays (views of the engine's row buffers, or copies for a
     subset), never against what a strategy was shown: :meth:`observe` gives the strategy an
-    :class:`~unosim.strategy.observation.Observation` that copies what it reads from these rows, and
-    :meth:`close` lets go of every observation made, once the strategy has answered.
+    :class:`~unosim.strategy.observation.Observation` of copies, and :meth:`close` takes back the
+    random-stream counters the observations advanced, once the strategy has answered.
 
     Parameters
     ----------
@@ -120,15 +150,22 @@ class Rows(TableFields):
         The row buffer the kernel wrote.
     sel : slice or int array
         The rows of the group in that buffer.
-    made : list, optional
-        The observations made of these rows (shared with subsets).
+    counters : array, optional
+        The stream counters the rows draw from and give back (default: the batch's ``seat_ctr``).
+    shared : tuple, optional
+        A subset's: the group's copy of its rows' stream counters, the rows' places in it, and the
+        group's slots and seats (where the counters go back).
     """
 
-    def __init__(self, b: Buffers, phase: int, parity: int, sel: slice | NDArray[np.intp], made: list[Observation] | None = None) -> None:
+    def __init__(
+        self, b: Buffers, phase: int, parity: int, sel: slice | NDArray[np.intp],
+        counters: NDArray[np.int32] | None = None,
+        shared: tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int32], NDArray[np.int32]] | None = None,
+    ) -> None:  # fmt: skip
         self._b, self.phase, self._parity, self._sel = b, phase, parity, sel
         self.players = b.players
-        self.rules = b.rules
-        self.made: list[Observation] = [] if made is None else made
+        self._source = b.seat_ctr if counters is None else counters
+        self._counters = shared
 
     def _rows(self, name: str) -> NDArray[Any]:
         """Field ``name`` of these rows in the row buffers: a view for a group, a copy for a subset
@@ -136,31 +173,13 @@ class Rows(TableFields):
         a, sel = getattr(self._b, _BUFFERS[name])[self._parity], self._sel
         return a[sel] if isinstance(sel, slice) else a.take(sel, axis=0)
 
-    def _state(self, name: str) -> NDArray[Any]:
-        """Field ``name`` read from the batch state (unchanged while the rows wait for their decisions), fresh."""
-        b, slots = self._b, self.slots
-        if name == "discard":
-            return gather_discard(b.piles, b.slot, slots)
-        if name == "hand":
-            return gather_hands(b.hands, slots, self.seat)
-        if name == "hand_sizes":
-            return b.hsize.take(slots, axis=0)
-        if name == "game":
-            return b.game.take(slots)
-        if name == "link":
-            return b.slot[slots, L.F_LINK_A : L.F_LINK_B + 1]
-        if name == "key":
-            return gather_keys(b.keys, slots, self.seat)
-        return gather_seats(b.slot, slots, self.players, name == "link_choices", b.relink_must_differ)
-
     def __len__(self) -> int:
         sel = self._sel
         return sel.stop - sel.start if isinstance(sel, slice) else len(sel)
 
     @cached_property
     def slots(self) -> NDArray[np.int32]:
-        """Slot of each row (looked up once: every field gathered from the batch state and every
-        random number needs it)."""
+        """Slot of each row (looked up once: every field gathered from the batch state needs it)."""
         return self._rows("slots")
 
     @cached_property
@@ -168,43 +187,54 @@ class Rows(TableFields):
         """Acting seat of each row (looked up once)."""
         return self._rows("seat")
 
+    @cached_property
+    def _state(self) -> tuple[NDArray[Any], ...]:
+        """The fields gathered from the batch state (:func:`gather_state`), unchanged while the rows wait."""
+        b = self._b
+        return gather_state(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, self.slots, self.seat, self.players,
+                            b.relink_must_differ)  # fmt: skip
+
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
-    game = property(lambda self: self._state("game"), doc="Global game index of each row.")
-    alive = property(lambda self: self._state("alive"), doc="``[n, players]`` seats still in the match (E-4).")
-    link_choices = property(lambda self: self._state("link_choices"), doc="Seats a Wild Drawn Together may link now (P-6).")
+    game = property(lambda self: self._state[0], doc="Global game index of each row.")
+    alive = property(lambda self: self._state[3], doc="``[n, players]`` seats still in the match (E-4).")
+    link_choices = property(lambda self: self._state[6], doc="Seats a Wild Drawn Together may link now (P-6).")
 
-    def fresh(self, name: str) -> NDArray[Any]:
-        """A fresh copy of field ``name`` of these rows (an observation's field, or ``key``: the seat-stream keys)."""
-        if name not in _BUFFERS:
-            return self._state(name)
-        a = self._rows(name)
-        return a.copy() if isinstance(self._sel, slice) else a
-
-    def uniforms(self, k: int) -> NDArray[np.float64]:
-        """``k`` uniforms of each row's (game, seat) stream (advancing the engine's seat counters)."""
-        return seat_uniforms(self._b.keys, self._b.seat_ctr, self.slots, self.seat, k)
-
-    def streams(self) -> SeatStreams:
-        """The rows' random streams, for an observation kept after its call: their seat keys and the
-        engine's seat counters."""
-        return SeatStreams(self.fresh("key"), self._b.seat_ctr, self.fresh("slots"), self.fresh("seat"))
+    @cached_property
+    def counters(self) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int32], NDArray[np.int32]]:
+        """A copy of the group's stream counters (``[n, 1]``), each row's place in it, and the group's
+        slots and seats (a subset shares its group's)."""
+        if self._counters is not None:
+            return self._counters
+        return self._source[self.slots, self.seat].reshape(-1, 1), np.arange(len(self)), self.slots, self.seat
 
     def subset(self, rows: NDArray[np.intp]) -> Rows:
         """The rows ``rows`` (indices) of this group."""
         sel = self._sel
         at = rows + sel.start if isinstance(sel, slice) else sel[rows]
-        return Rows(self._b, self.phase, self._parity, at, self.made)
+        ctr, places, slots, seats = self.counters
+        return Rows(self._b, self.phase, self._parity, at, self._source, (ctr, places[rows], slots, seats))
 
-    def observe(self) -> Observation:
-        """What the strategy sees: public information of these rows, copied from them when read."""
-        return Observation(self)
+    def observe(self, rules: RuleSet) -> Observation:
+        """What the strategy sees: copies of the public information of these rows, and ``rules`` (a copy)."""
+        game, hand, sizes, alive, discard, link, linkable, keys = self._state
+        copy = isinstance(self._sel, slice)
+        values = {
+            "seat": self.seat.copy(), "game": game.copy(), "hand": hand, "info": self._rows("info").copy(),
+            "legal": self._rows("legal").copy() if copy else self._rows("legal"), "hand_sizes": sizes.copy(), "alive": alive.copy(),
+            "discard": discard, "link": link.copy(), "link_choices": linkable.copy(),
+        }  # fmt: skip
+        ctr, places = self.counters[:2]
+        return Observation(self.phase, self.players, rules, values, SeatStreams(keys, ctr, places))
 
-    def close(self) -> None:
-        """The strategy has answered: observations it kept copy what they have not read; the others let go of the rows."""
-        for obs, kept in zip(self.made, escaped(self.made)):
-            obs._detach(kept)
-        self.made.clear()
+    def close(self) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None:
+        """The group has answered: the stream counters its observations advanced go back into the engine.
+        Returns the slots, seats and counters written (``None``: no observation was made)."""
+        if "counters" not in self.__dict__:
+            return None
+        ctr, _, slots, seats = self.counters
+        self._source[slots, seats] = ctr[:, 0]
+        return slots, seats, ctr[:, 0]
 
 
 class Decisions:
@@ -216,19 +246,82 @@ class Decisions:
         One object per distinct strategy of the line-up.
     labels : list of str
         Their names in error messages.
+    verify : bool
+        Guard the state no strategy may change (:class:`~unosim.engine.integrity.Integrity`: read-only
+        while strategies are called, the strategies and rules compared after every call); a change
+        raises :class:`TamperingError`.
+    checksums : bool
+        Also checksum the guarded state before and after every step (check mode; implies ``verify``).
+
+    Attributes
+    ----------
+    watch : object or None
+        Called around every strategy call: ``watch.enter(obs)`` before, ``watch.leave(obs)`` after,
+        which returns what the strategy did wrong (a phrase) or ``None`` (``unosim check``).
     """
 
-    def __init__(self, strategies: list[Strategy], labels: list[str]) -> None:
+    def __init__(self, strategies: list[Strategy], labels: list[str], *, verify: bool = False, checksums: bool = False) -> None:
         self.strategies = list(strategies)
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
         _watch_interrupts()
+        self.verify = verify or checksums
+        self.checksums = checksums
+        self.watch: Any = None
+        self._integrity: Integrity | None = None
+        self._shown: dict[int, RuleSet] = {}
+        self._asked: list[int] = []
+        self._rules: Any = None
+        self._answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
+        self._answer_sums: list[int] = []
 
-    def decide(self, b: Buffers, parity: int, skip: int = -1) -> None:
+    def _rules_shown(self, k: int, rules: RuleSet) -> RuleSet:
+        """Strategy ``k``'s copy of the rules: changing it changes nothing in the game."""
+        shown = self._shown.get(k)
+        if shown is None:
+            shown = self._shown[k] = copy.deepcopy(rules)
+        return shown
+
+    def decide(self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...] = (), skip: int = -1) -> None:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
-        checked answers into ``b``'s decision rows. ``skip``: a strategy whose rows were answered
-        otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
+        checked answers into ``b``'s decision rows. With verification, ``guarded`` names more arrays
+        no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
+        answered otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
+        if not self.verify:
+            self._ask_all(b, parity, b.seat_ctr, None, skip)
+            return
+        integrity = self._integrity
+        if integrity is None:
+            integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
+        counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
+        integrity.start(b, parity, guarded, counters)
+        self._asked = []
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
+        self._answers, self._answer_sums = answers, []
+        integrity.lock(step=True)
+        try:
+            self._ask_all(b, parity, counters, answers, skip)
+        finally:
+            forced = integrity.unlock(step=True)
+        if forced:
+            raise StepChanged(["made writable " + ", ".join(forced)], sorted({self.strategy_labels[k] for k in self._asked}))
+        changed = integrity.changed()
+        if self.checksums and answers_digest([(d, w) for _, _, d, w in answers]) != self._answer_sums:
+            changed.append("other answers")
+        if changed:
+            raise StepChanged(changed, sorted({self.strategy_labels[k] for k in self._asked}))
+        b.seat_ctr[:] = counters
+        for lo, hi, dec, dec_w in answers:
+            b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
+
+    def _ask_all(
+        self, b: Buffers, parity: int, counters: NDArray[np.int32],
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] | None, skip: int = -1,
+    ) -> None:  # fmt: skip
+        """Ask every group of the step. ``counters``: the stream counters drawn from; ``answers``
+        (verification): the checked answers go into working copies, listed there, not into ``b``."""
+        self._rules = b.rules
         ns = len(self.strategies)
         counts = b.group_count.tolist()
         bases = b.group_base.tolist()
@@ -239,11 +332,21 @@ class Decisions:
             phase, k = divmod(grp, ns)
             if k == skip:
                 continue
-            obs = Rows(b, phase, parity, slice(lo, lo + count))
+            obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
+            dec, dec_w = b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count]
+            if answers is not None:
+                dec, dec_w = dec.copy(), dec_w.copy()
             if phase == L.PH_JUMPIN:
-                self._jumpin(self.strategies[k], k, obs, b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count])
+                self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
-                _DISPATCH[phase](self, self.strategies[k], k, obs, b.dec[parity, lo : lo + count])
+                _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
+            obs.close()
+            if answers is not None:
+                dec.setflags(write=False)  # checked: out of the other strategies' reach
+                dec_w.setflags(write=False)
+                answers.append((lo, lo + count, dec, dec_w))
+                if self.checksums:
+                    self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
 
     def _ask(self, k: int, decision: str, rows: Rows, *args: Any) -> Any:
         """Call strategy ``k``'s ``decision`` on a fresh read-only observation of ``rows``; an
@@ -251,21 +354,59 @@ class Decisions:
         the game and seat, with the traceback frames of the strategy's own code."""
         method = getattr(self.strategies[k], decision)
         interrupts = _SIGINTS[0]
+        shown = self._rules_shown(k, self._rules)
+        obs = rows.observe(shown)
+        integrity, watch = self._integrity if self.verify else None, self.watch
+        if integrity is not None:
+            self._asked.append(k)
+        if watch is not None:
+            watch.enter(obs)
+        if integrity is not None:
+            integrity.lock()
         try:
-            return method(rows.observe(), *args)  # no name holds the observation: close() sees whether the strategy kept it
+            answer = method(obs, *args)
         except BaseException as exc:  # a strategy that exits or raises KeyboardInterrupt stops the run like any error
             if _is_real_interrupt(exc, interrupts):
                 raise
+            if watch is not None and watch.found is not None:  # what it reached for explains what it raised
+                raise self._tampered(k, decision, rows, watch.found) from None
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
-            row = _culprit(method, rows, args)
+            row = _culprit(method, rows, args, shown)
             where = f"a batch of {len(rows)} decisions" if row < 0 else f"game {int(rows.game[row])} (seat {int(rows.seat[row])})"
             note = "" if isinstance(exc, Exception) else " (a strategy may not exit or interrupt the run: return its decisions)"
-            raise StrategyError(
+            error = StrategyError
+            if integrity is not None and isinstance(exc, ValueError) and "read-only" in str(exc):
+                error = TamperingError
+                note = (" (a strategy may change nothing but its own objects: the observation's arrays and, while "
+                        "strategies decide, the engine's state are read-only)")
+            raise error(
                 f"strategy {self.strategy_labels[k]!r} raised {type(exc).__name__} in {decision!r} in {where}: {exc}{note}\n"
                 "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
         finally:
-            rows.close()
+            forced = integrity.unlock() if integrity is not None else []
+            did = watch.leave(obs) if watch is not None else None
+        if did is not None:
+            raise self._tampered(k, decision, rows, did)
+        if integrity is not None and integrity.strict:
+            forced += [what for what in integrity.forced() if what not in forced]
+        if forced:
+            raise self._tampered(k, decision, rows, "made writable " + ", ".join(forced))
+        if integrity is not None:
+            changed = [] if integrity.called(k) else ["the strategies"]
+            if integrity.strict:
+                changed += [c for c in integrity.changed() if c not in changed]
+                if self.checksums and answers_digest([(d, w) for _, _, d, w in self._answers]) != self._answer_sums:
+                    changed.append("other answers")
+            if changed:
+                raise self._tampered(k, decision, rows, "changed " + ", ".join(changed))
+        return answer
+
+    def _tampered(self, k: int, decision: str, rows: Rows, did: str) -> TamperingError:
+        return TamperingError(
+            f"strategy {self.strategy_labels[k]!r} {did} while deciding {decision!r} (a batch of {len(rows)} decisions); "
+            "a strategy may read only the observation it is given and change nothing else. The run is stopped."
+        )
 
     def _fail(self, k: int, decision: str, obs: Rows, row: int, what: str) -> StrategyError:
         game = int(obs.game[row]) if row >= 0 else -1
@@ -430,13 +571,12 @@ def compile_helpers(b: Buffers) -> None:
     """Compile (or load) the compiled helpers :class:`Decisions` calls for batch ``b``'s arrays: a
     strategy may read a field for the first time in any game, so one game played need not reach them."""
     rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
-    for name in (*FIELDS, "key"):
-        rows.fresh(name)
-    rows.uniforms(1)
+    rows.observe(b.rules).random(1)
+    rows.subset(np.zeros(0, np.intp)).observe(b.rules)
     check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, _NEEDS_COLOUR, b.dec[0, :0])
 
 
-def _culprit(method: Any, rows: Rows, args: tuple[Any, ...]) -> int:
+def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> int:
     """The row whose decision makes ``method`` raise, found by halving the batch; -1 if no
     single half raises alone. (The run stops anyway, so asking again does no harm.)"""
     at = np.arange(len(rows))
@@ -444,7 +584,7 @@ def _culprit(method: Any, rows: Rows, args: tuple[Any, ...]) -> int:
     def raises(part: NDArray[np.intp]) -> bool:
         interrupts = _SIGINTS[0]
         try:
-            method(rows.subset(part).observe(), *(a[part] for a in args))
+            method(rows.subset(part).observe(shown), *(a[part] for a in args))
         except BaseException as exc:  # as in Decisions._ask: only a real Ctrl-C goes through
             if _is_real_interrupt(exc, interrupts):
                 raise

@@ -30,14 +30,21 @@ from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
 from ..strategy import registry
 from ..strategy.base import Strategy
+from ..strategy.spec import StrategySpec
 from . import kernel_cache
 from .batch import Buffers, Played
 from .config import RunConfig
-from .decisions import Decisions, StrategyError, compile_helpers
+from .decisions import Decisions, StepChanged, StrategyError, TamperingError, compile_helpers
 from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, no_challenge_mask, rule_program
 from .records import matches_table, records_table, rounds_table
 
-__all__ = ["Engine", "Played", "Run", "StrategyError", "compile_kernels", "play_range", "play_tables"]
+__all__ = [
+    "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_range", "play_tables",
+]
+
+_ENGINE_ARRAYS = ("cfg", "rules_cfg", "deck", "lineup")
+"""The engine's arrays no strategy may change (verification), restored before a replay."""
+
 
 class Engine:
     """Plays games of one run configuration in lockstep batches.
@@ -52,18 +59,31 @@ class Engine:
     trace : bool
         Keep the full event log of every game (for replay and the referee).
     check : bool
-        Verify after every step that every card is accounted for.
+        Verify after every step that every card is accounted for, and verify (``verify``) with
+        checksums of the guarded state before and after every step.
     compiled : bool
         Let strategies with a compiled policy (the shipped ``random`` and
         ``greedy``) decide inside the kernel. Same games either way; ``False``
         asks their Python methods.
+    verify : bool
+        Guard, at every call of a Python strategy, what it must not touch (hands, piles, other
+        answers, the strategies, the rules, the records; read-only during the call, compared after
+        it; see :mod:`unosim.engine.integrity`), else stop with a
+        :class:`~unosim.engine.decisions.TamperingError` naming the strategy and the decision.
+        On with ``check``; the same games either way.
+    isolate : bool
+        Play each user strategy (:func:`~unosim.strategy.registry.is_user_code`) from a process of
+        its own (:mod:`unosim.engine.isolation`); the same games either way.
     """
 
     def __init__(
-        self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True
-    ) -> None:
+        self, config: RunConfig, *, batch_size: int | None = None, trace: bool = False, check: bool = False, compiled: bool = True,
+        verify: bool = False, isolate: bool = False,
+    ) -> None:  # fmt: skip
         check_supported(config.rules, config.players, match=config.match)
         self.config = config
+        self.verify = verify or check
+        self.check = check
         self.trace = trace
         self.compiled = compiled
         self.batch_size = batch_size or config.effective_batch_size
@@ -71,20 +91,22 @@ class Engine:
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
         specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
         labels = list(specs)
-        strategies = [registry.make(spec.name, dict(spec.params)) for spec in specs.values()]
+        strategies = [make_strategy(spec, isolate) for spec in specs.values()]
         self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
+        self._pristine["deck"] = self.deck.copy()
         self.rkey = np.uint64(run_key(config.seed))
         kernel_cache.ensure_compiled(Run(self, 0, 0).advance)  # compiles once per machine (file lock), else loads
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
-        self.decisions = Decisions(strategies, labels)
+        self.decisions = Decisions(strategies, labels, verify=self.verify, checksums=self.check)
         self.strategies = self.decisions.strategies
         self.strategy_labels = self.decisions.strategy_labels
         self.lineup = np.asarray(lineup, np.int32)
         self.lineup_cfg, programs = self._encode_lineup()
         self.cfg = np.concatenate([self.rules_cfg, self.flags_cfg, self.lineup_cfg, *programs]).astype(np.int32)
+        self._pristine = {name: getattr(self, name).copy() for name in _ENGINE_ARRAYS if hasattr(self, name)}  # for a replay
 
     def _encode_lineup(self) -> tuple[NDArray[np.int32], list[NDArray[np.int32]]]:
         """The line-up's part of ``cfg`` (``cfg[C_N_STRATS:N_CFG]``) and the rule programs that follow it:
@@ -131,6 +153,28 @@ class Engine:
             return records_table(config, played), None
         return matches_table(config, played), rounds_table(config, played)
 
+    def _name_tamperer(self, run: Run, found: StepChanged) -> None:
+        """Verification found state changed at the end of a step of ``run``: play its games again from
+        the start, comparing after every strategy call, so that the error names the strategy and the
+        decision (always raises :class:`TamperingError`)."""
+        integrity = self.decisions._integrity
+        assert integrity is not None
+        integrity.restore()
+        for name, kept in self._pristine.items():
+            setattr(self, name, kept.copy())
+        integrity.strict = True
+        try:
+            again = Run(self, run.first, run.n_games)
+            while again.step():
+                pass
+        finally:
+            integrity.strict = False
+        raise TamperingError(
+            f"the state of the game ({', '.join(found.what)}) changed while the strategies {found.asked} decided one "
+            "step, and playing the games again did not show which; a strategy may read only the observation it is "
+            "given and change nothing else. The run is stopped."
+        )
+
     def start(self, first: int, n_games: int) -> Run:
         """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
         return Run(self, first, n_games)
@@ -143,6 +187,7 @@ class Run:
         P, H = cfg.players, cfg.rules.hand_size
         self.engine = engine
         self.first = first
+        self.n_games = n_games
         batch = max(1, min(engine.batch_size, n_games))
         b = Buffers.allocate(batch, P, len(engine.strategies), cfg.rules)
         b.slot[:, L.F_PHASE] = L.PH_NEWGAME
@@ -269,12 +314,24 @@ class Run:
         """One lockstep step: advance, then ask the strategies. False when every game is done."""
         if self.advance() == 0:
             return False
-        self.decide()
+        try:
+            self.decide()
+        except StepChanged as found:
+            integrity = self.engine.decisions._integrity
+            if integrity is not None and integrity.strict:
+                raise TamperingError(
+                    f"the state of the game ({', '.join(found.what)}) changed while the strategies {found.asked} decided "
+                    "one step; a strategy may read only the observation it is given and change nothing else. "
+                    "The run is stopped."
+                ) from None
+            self.engine._name_tamperer(self, found)
         return True
 
     def decide(self) -> None:
         """Ask the strategies for the decisions waiting in this batch (then :meth:`advance` applies them)."""
-        self.engine.decisions.decide(self.buffers, self.parity)
+        e = self.engine
+        guarded = _guarded(self) if e.verify else ()
+        e.decisions.decide(self.buffers, self.parity, guarded)
         self.parity = 1 - self.parity
 
     def extend(self, n_games: int) -> None:
@@ -303,6 +360,27 @@ class Run:
         if self.engine.trace:
             played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
         return played
+
+
+def make_strategy(spec: StrategySpec, isolate: bool = False) -> Strategy:
+    """The strategy of ``spec``: in this process, or (``isolate``, user code) from its own
+    (:mod:`unosim.engine.isolation`)."""
+    if isolate and registry.is_user_code(spec.name):
+        from .isolation import isolated
+
+        return isolated(spec.name, dict(spec.params))
+    return registry.make(spec.name, dict(spec.params))
+
+
+def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
+    """The run's and the engine's arrays no strategy may change, as :meth:`Decisions.decide` takes them."""
+    e = run.engine
+    return (
+        ("the records", run, "rec"), ("the records", run, "points"), ("the records", run, "opening"),
+        ("the records", run, "match_scores"), ("the records", run, "ctr"), ("the records", run, "deck"),
+        ("the rules", e, "cfg"), ("the rules", e, "rules_cfg"), ("the rules", e, "deck"), ("the rules", run, "deck"),
+        ("the strategies", e, "lineup"),
+    )  # fmt: skip
 
 
 def compile_kernels(configs: Iterable[RunConfig]) -> None:
@@ -336,8 +414,12 @@ def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
     return play_tables(config, first_game, n_games)[0]
 
 
-def play_tables(config: RunConfig, first_game: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
-    """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``.
+def play_tables(
+    config: RunConfig, first_game: int, n_games: int, *, verify: bool = False, isolate: bool = False
+) -> tuple[pa.Table, pa.Table | None]:
+    """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``; with
+    ``verify``, stop a strategy that changes what it must not touch; with ``isolate``, play user
+    strategies from processes of their own (:class:`Engine`).
 
     Returns
     -------
@@ -347,6 +429,6 @@ def play_tables(config: RunConfig, first_game: int, n_games: int) -> tuple[pa.Ta
         Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
         Schemas: :mod:`unosim.engine.records`.
     """
-    return Engine(config).tables(first_game, n_games)
+    return Engine(config, verify=verify, isolate=isolate).tables(first_game, n_games)
 
 

@@ -4,7 +4,8 @@
 the fixed-size observation vector (documented there, block by block); :mod:`~unosim.env.seats`
 plays one game on the engine with some seats answered action by action; :mod:`~unosim.env.single`
 is the Gymnasium environment of one learning seat (:class:`UnoEnv`), :mod:`~unosim.env.multi` the
-PettingZoo AEC environment of every seat (:class:`UnoAECEnv`), :mod:`~unosim.env.vector` the
+PettingZoo AEC environment of every seat (:class:`UnoAECEnv`), :mod:`~unosim.env.parallel` its
+parallel form, the seats the engine waits for acting together (:class:`UnoParallelEnv`), :mod:`~unosim.env.vector` the
 Gymnasium vector environment stepping N games in one lockstep batch (:class:`UnoVectorEnv`).
 
 May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`. Importing
@@ -13,11 +14,12 @@ May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`.
 
 from .encoding import KIND_NAMES, Spaces
 from .multi import UnoAECEnv
+from .parallel import UnoParallelEnv
 from .seats import Actions, Outcome, SeatedGame, Step
 from .single import DecisionSpace, IllegalAction, UnoEnv
 from .vector import UnoVectorEnv
 
 __all__ = [
     "KIND_NAMES", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedGame", "Spaces", "Step", "UnoAECEnv", "UnoEnv",
-    "UnoVectorEnv",
+    "UnoParallelEnv", "UnoVectorEnv",
 ]

@@ -79,7 +79,8 @@ block               entries   meaning
 ``mini_size``       1         cards in the mini pile (P-5)
 ``mini_colour``     4         one-hot colour of the mini pile (zero while there is none)
 ``drawn``           K         one-hot card just drawn (``drawn``)
-``card``            K         one-hot card the follow-up is about (``colour``, ``link``, ``uno``)
+``card``            K         one-hot card the follow-up is about (``colour``, ``link``; not
+                              ``uno``: a strategy's ``forget_uno`` is not told the card)
 ``bluffable``       1         a Wild Draw Four held may be played as a bluff (``play``)
 ``may_take``        1         the mini pile may be taken (``pileup``)
 ==================  ========  ==================================================================

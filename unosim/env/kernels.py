@@ -277,10 +277,10 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, 
         if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN) and 0 <= arg < P:
             o[o_target + (arg - seat + P) % P] = 1
         drawn = info[L.I_DRAWN]
-        if 0 <= drawn < K:
+        if kind == DRAWN and 0 <= drawn < K:  # the drawn decision only, not its follow-ups
             o[o_drawn + drawn] = 1
         card = st[s, ST_CARD]
-        if card >= 0:
+        if card >= 0 and kind != UNO:  # a strategy's forget_uno is not told the card either
             o[o_card + card] = 1
         bluffable = info[L.I_BLUFFABLE] != 0
         o[o_bluffable] = kind == PLAY and bluffable

@@ -57,21 +57,25 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
         The reward of an illegal action with ``illegal="penalty"``.
     overrides : list of str or dict, optional
         Rule overrides.
+    trace : bool
+        Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
     """
 
     metadata = {"render_modes": [], "name": "unosim_uno_v0", "is_parallelizable": False}
+    render_mode: str | None = None
+    """No render modes."""
 
     def __init__(
         self, rules: Any = "classic", players: int = 4, *, reward: str = "win",
         rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
-        overrides: Any = None,
+        overrides: Any = None, trace: bool = False,
     ) -> None:
         super().__init__()
         if reward not in ("win", "points"):
             raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
         if illegal not in ("raise", "penalty"):
             raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
-        self.game = SeatedGame(rules, players, list(range(players)), [], overrides)
+        self.game = SeatedGame(rules, players, list(range(players)), [], overrides, trace=trace)
         self.reward_kind, self.illegal, self.penalty = reward, illegal, float(penalty)
         self.reward_values = tuple(map(float, rewards))
         """Win, no winner, loss (the ``rewards`` parameter; :attr:`rewards` is PettingZoo's per-step dict)."""

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..game.cards import N_TYPES, WILD_DRAW_FOUR
+from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation
 from . import encoding as E
@@ -211,7 +211,8 @@ class PolicyStrategy(Strategy):
         ok = np.take_along_axis(obs.link_choices, rel, axis=1)
         mask = self._mask(obs)
         mask[:, spaces.link0 :] = ok[:, spaces.pairs[:, 0]] & ok[:, spaces.pairs[:, 1]]
-        pair = spaces.pairs[self._choose(obs, "link", mask) - spaces.link0]
+        card = np.full(len(obs), WILD_DRAWN_TOGETHER)  # the card a link follows, as the environments show it
+        pair = spaces.pairs[self._choose(obs, "link", mask, card) - spaces.link0]
         return (pair + seat[:, None]) % P
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:

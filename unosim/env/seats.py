@@ -188,10 +188,13 @@ class SeatedGame:
         Rule overrides, as for :meth:`RunConfig.build`.
     batch : int
         Game slots stepped together (:mod:`unosim.env.vector`); the one-game methods use slot 0.
+    trace : bool
+        Keep the engine's event log of every game (:meth:`played`: for replay and the referee).
     """
 
     def __init__(
-        self, rules: Any, players: int, controlled: list[int], others: Any = "random", overrides: Any = None, batch: int = 1
+        self, rules: Any, players: int, controlled: list[int], others: Any = "random", overrides: Any = None, batch: int = 1,
+        trace: bool = False,
     ) -> None:
         self.players = players
         self.controlled = sorted(set(int(s) for s in controlled))
@@ -204,7 +207,7 @@ class SeatedGame:
         self.batch = batch
         self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
                                       overrides=overrides)
-        self.engine = Engine(self.config, batch_size=batch)
+        self.engine = Engine(self.config, batch_size=batch, trace=trace)
         self.actions = Actions()
         strategies: list[Strategy] = [self.actions]
         labels = ["actions"]
@@ -247,11 +250,12 @@ class SeatedGame:
         """The game has ended."""
         return self.outcome is not None
 
-    def answer(self, action: int) -> None:
-        """Answer the first waiting step with ``action`` (already checked against its mask)."""
-        step = self.queue.pop(0)
+    def answer(self, action: int, index: int = 0) -> None:
+        """Answer waiting step ``index`` (the first by default) with ``action`` (already checked
+        against its mask); its follow-ups take its place in the queue."""
+        step = self.queue.pop(index)
         follow = self.record(step, int(action))
-        self.queue[:0] = follow
+        self.queue[index:index] = follow
         if not self.queue:
             assert self.run is not None
             self.run.decide()
@@ -375,12 +379,22 @@ class SeatedGame:
             follow.append(self._step(seat, "colour", step.info, card, step.row, step.slot))
         if card == WILD_DRAWN_TOGETHER and int(step.row["link_choices"].sum()) >= 2:
             follow.append(self._step(seat, "link", step.info, card, step.row, step.slot))
-        return follow + self._uno_step(step, True, card)
+        return follow + self._uno_step(step, True)
 
-    def _uno_step(self, step: Step, shedding: bool, card: int = -1) -> list[Step]:
+    def _uno_step(self, step: Step, shedding: bool) -> list[Step]:
+        # no card: the engine does not tell a strategy's forget_uno the card (a policy plays the same in both)
         if shedding and int(step.info[L.I_HSIZE]) == 2:
-            return [self._step(step.seat, "uno", step.info, card, step.row, step.slot)]
+            return [self._step(step.seat, "uno", step.info, -1, step.row, step.slot)]
         return []
+
+    def played(self) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int32], NDArray[np.int16]]:
+        """The finished game's event log (with ``trace=True``; else empty), opening hands, record row
+        and hand points: what :class:`~unosim.engine.driver.Played` holds for one game."""
+        run = self.run
+        assert run is not None and self.over, "no finished game"
+        events = np.concatenate(run.events) if run.events else np.zeros((0, L.N_EV_COLS), np.int32)
+        events = events[events[:, 0] == self.game]
+        return events, run.opening[0].copy(), run.rec[0].copy(), run.points[0].copy()
 
     # ------------------------------------------------------------ observing
     def observe(self, seat: int, step: Step | None, slot: int = 0) -> NDArray[np.int16]:
@@ -422,7 +436,7 @@ class SeatedGame:
             if phase in _TARGET_SEAT and 0 <= arg < P:
                 out[blk["target"].start + (arg - seat) % P] = 1
             drawn = int(step.info[L.I_DRAWN])
-            if 0 <= drawn < N_TYPES:
+            if step.kind == "drawn" and 0 <= drawn < N_TYPES:  # the drawn decision only, not its follow-ups
                 out[blk["drawn"].start + drawn] = 1
             if step.card >= 0:
                 out[blk["card"].start + step.card] = 1

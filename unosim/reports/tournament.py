@@ -152,7 +152,18 @@ def basis_markdown(result: Any) -> str:
         copies=str(rules.get("deck_copies", "—")) if rules is not None else "—",
         seats=f"{', '.join(design.strategies)}; every table in each of its rotations ({seatings})",
         games=f"{result.games:,} {unit} ({result.deals:,} deals × {result.design_cells} seatings)", seed=result.seed,
-        extra=[f"players: {result.players}"])
+        extra=[f"players: {result.players}", f"user code: {_user_code_line(result)}"])
+
+
+def _user_code_line(result: Any) -> str:
+    """Where the strategies of user code played: isolated, or in the engine's process (verified)."""
+    user = list(getattr(result, "user_code", ()))
+    isolated = set(getattr(result, "isolated", ()))
+    if not user:
+        return "none (every strategy is unosim's own)"
+    parts = [f"`{s}` " + ("isolated in a process of its own" if s in isolated else
+                          "in the engine's process, its effects verified after every step (not isolated)") for s in user]
+    return "; ".join(parts)
 
 
 def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:

@@ -147,7 +147,9 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
     """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
     with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
-        table, rounds = engine.play_tables(part.config, part.first_game, part.n_games)
+        table, rounds = engine.play_tables(
+            part.config, part.first_game, part.n_games, verify=part.verify, isolate=part.isolate
+        )
     if table.num_rows != part.n_games:
         raise RuntimeError(
             f"the engine returned {table.num_rows} rows for {part.n_games} games "

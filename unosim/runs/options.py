@@ -45,6 +45,12 @@ class Execution:
         Replace a dataset of other settings in the output directory instead of refusing.
     quiet : bool
         No progress bar or messages.
+    isolate : bool
+        Play each user strategy (a class of the user's, not a built-in, rule, tuned or policy
+        file) from a process of its own, which receives only its observations
+        (:mod:`unosim.engine.isolation`); the same games, at the cost of a round trip per decision
+        batch. Plan and run inside :func:`unosim.strategy.registry.user_code_isolated` so that the
+        user's module is never imported in the engine's processes.
 
     Raises
     ------
@@ -58,6 +64,7 @@ class Execution:
     chunk_size: int | None = None
     overwrite: bool = False
     quiet: bool = False
+    isolate: bool = False
 
     def __post_init__(self) -> None:
         if self.jobs is not None and not _WHOLE.allows(self.jobs):
@@ -68,7 +75,7 @@ class Execution:
             raise ValueError("a scheduler address only applies to the Dask backend; add --backend dask.")
         if self.chunk_size is not None and not _WHOLE.allows(self.chunk_size):
             raise ValueError(f"chunk_size = {self.chunk_size!r}; give a whole number of games ≥ 1, or leave it unset.")
-        for name in ("overwrite", "quiet"):
+        for name in ("overwrite", "quiet", "isolate"):
             if not _FLAG.allows(getattr(self, name)):
                 raise ValueError(f"{name} = {getattr(self, name)!r}; give True or False.")
 

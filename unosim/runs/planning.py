@@ -107,6 +107,10 @@ class Part:
     inputs: tuple[tuple[str, str], ...] = ()
     """The input files' texts read when the run started (:mod:`unosim.game.inputs`): the worker
     plays with these, never with the files on disk."""
+    verify: bool = False
+    """Stop a strategy that changes state it must not touch (:class:`unosim.engine.Engine` ``verify``)."""
+    isolate: bool = False
+    """Play user strategies from processes of their own (:class:`unosim.engine.Engine` ``isolate``)."""
 
     @property
     def file(self) -> dataset.ChunkFile:
@@ -147,10 +151,17 @@ def describe_deck(config: RunConfig) -> dict[str, Any]:
 def describe_strategies(config: RunConfig | Sequence[StrategySpec]) -> dict[str, Any]:
     """Every distinct strategy of the line-up (or of the specs given) by its spec: name, class and all its
     parameters (defaults included), and what else its ``describe()`` adds (a rule strategy: its file's text)."""
-    from ..strategy.registry import make
+    from ..strategy.registry import is_isolating, is_user_code, make
+
+    def describe(spec: StrategySpec) -> dict[str, Any]:
+        if is_isolating() and is_user_code(spec.name):  # made (and so checked) in its own process
+            from ..engine.isolation import isolated
+
+            return isolated(spec.name, dict(spec.params)).describe()
+        return make(spec.name, dict(spec.params)).describe()
 
     specs = config.strategies if isinstance(config, RunConfig) else config
-    return {str(spec): make(spec.name, dict(spec.params)).describe() for spec in specs}
+    return {str(spec): describe(spec) for spec in specs}
 
 
 def read_inputs(configs: Sequence[RunConfig]) -> tuple[

@@ -45,6 +45,7 @@ running the same command again resumes).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from contextlib import ExitStack, nullcontext
@@ -198,6 +199,7 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     (:func:`unosim.runs.execution.stopped_by_sigterm`).
     """
     check_supported(plan.parts)
+    plan = _isolating(plan, execution.isolate)
     with ExitStack() as stack:
         stack.enter_context(stopped_by_sigterm())
         stack.enter_context(inputs.pinned(dict(plan.inputs)))
@@ -208,6 +210,17 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
         if out is not None:
             stack.enter_context(dataset.locked(out))
         return _execute(plan, out, execution, console, workers)
+
+
+def _isolating(plan: Plan, isolate: bool) -> Plan:
+    """``plan`` with its parts set to play user strategies isolated or not, and its metadata saying
+    which strategies were (``execution.isolated``; not part of the run's identity)."""
+    from ..strategy.registry import is_user_code
+
+    specs = {str(s): s for p in plan.parts for s in p.config.strategies}
+    meta = dict(plan.meta, execution={"isolated": sorted(k for k, s in specs.items() if isolate and is_user_code(s.name))})
+    parts = tuple(dataclasses.replace(p, isolate=isolate) for p in plan.parts)
+    return dataclasses.replace(plan, meta=meta, parts=parts)
 
 
 def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, workers: tuple[int, bool]) -> RunResult:

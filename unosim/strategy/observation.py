@@ -3,19 +3,18 @@
 An :class:`Observation` covers ``n`` decision rows of one phase (all asking
 the same strategy). Arrays have the row as first axis.
 
-Fair play: every array is a read-only copy made for this call, and once the
-call has returned the observation holds no reference to the engine's state, so
-nothing hidden (other hands, the draw pile) is reachable from it; answers are
-checked by the engine against its own rows, never against these arrays. Only
-:meth:`Observation.random` reaches back into the engine, through a private
-stream object that advances this decision's (game, seat) counters.
-
-Fields are copied from the engine's observation rows (``kernels/rows.py``) or
-its batch state when first read, so a strategy pays only for what it reads. When the decision call
-returns, the engine lets go of its rows: an observation the strategy kept
-(referenced from anywhere after the call) first gets a copy of every field it
-had not read, so it stays complete and unchanged whatever the engine does
-next (:meth:`Observation._detach`).
+Fair play: every array is a read-only copy made for this call when the
+observation is built, and the observation holds nothing else of the engine: no
+path from it (or from anything a strategy is given) leads to the engine's
+arrays, its run or the other strategies, so nothing hidden (other hands, the
+draw pile) is reachable from it, and a kept observation stays unchanged
+whatever the engine does next. The rule set is a copy too. Answers are checked
+by the engine against its own rows, never against these arrays, and copied out
+of the strategy's reach once checked. :meth:`Observation.random` draws from a
+copy of the rows' stream counters, which the engine takes back when the call
+returns; a kept observation draws from that copy, which changes nothing in the game. What
+in-process code can still do (read through frames or the garbage collector) is said in
+``docs/fair_play.md``.
 
 Fields
 ------
@@ -54,9 +53,6 @@ Fields
 
 from __future__ import annotations
 
-import sys
-from typing import Any, Protocol
-
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -66,12 +62,11 @@ from ..game.kernels.rng import keyed_uniform, seat_key
 from ..game.rules import RuleSet
 
 __all__ = [
-    "FIELDS", "Observation", "RowSource", "SeatStreams", "TableFields", "escaped", "gather_discard", "gather_hands", "gather_keys",
-    "gather_seats",
+    "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_discard", "gather_hands", "gather_keys", "gather_seats",
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
-"""The array fields of an :class:`Observation`, each a read-only copy made when first read."""
+"""The array fields of an :class:`Observation`, each a read-only copy made when it is built."""
 
 
 def _read_only(a: NDArray) -> NDArray:
@@ -79,22 +74,6 @@ def _read_only(a: NDArray) -> NDArray:
     setting ``a.flags.writeable``, which builds a flags object each time)."""
     a.setflags(write=False)
     return a
-
-
-def _held_in_list() -> int:
-    """References to an object held only by a list, counted the way :func:`escaped` counts them."""
-    probe = [object()]
-    for item in probe:
-        return sys.getrefcount(item)
-    raise AssertionError
-
-
-_HELD = _held_in_list()
-
-
-def escaped(made: list[Any]) -> list[bool]:
-    """For each object of ``made``, whether anything but the list refers to it (CPython's reference count)."""
-    return [sys.getrefcount(item) > _HELD for item in made]
 
 
 @njit(cache=True)
@@ -146,60 +125,37 @@ def gather_keys(keys, slots, seats):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _stream_uniforms(seat_keys, counters, slots, seats, k):  # pragma: no cover - compiled
-    """``k`` uniforms of each row's stream, from its seat key (``rng.seat_uniforms`` takes the games' keys)."""
-    out = np.empty((slots.shape[0], k), np.float64)
-    for r in range(slots.shape[0]):
+def _stream_uniforms(seat_keys, counters, at, k):  # pragma: no cover - compiled
+    """``k`` uniforms of each row's stream: key ``seat_keys[r]``, counter ``counters[at[r], 0]`` (advanced)."""
+    out = np.empty((at.shape[0], k), np.float64)
+    for r in range(at.shape[0]):
         for j in range(k):
-            out[r, j] = keyed_uniform(seat_keys[r], counters, slots[r], seats[r])
+            out[r, j] = keyed_uniform(seat_keys[r], counters, at[r], 0)
     return out
 
 
 class SeatStreams:
     """The per-(game, seat) uniform streams of a batch of decision rows (see :mod:`unosim.game.kernels.rng`).
 
-    Holds each row's seat-stream key (``rng.seat_key``, written into the row by the kernel; never the
-    game's own key, from which the deal could be recomputed) and the engine's per-seat draw counters,
-    which :meth:`Observation.random` advances. The uniforms are those of the kernels' ``seat_uniform``,
-    so compiled and Python paths agree.
+    Holds each row's seat-stream key (``rng.seat_key``; never the game's own key, from which the deal
+    could be recomputed) and a copy of the rows' draw counters (``[m, 1]``, shared with the streams of
+    subsets; ``at`` maps each row to its counter), which :meth:`Observation.random` advances. The
+    engine copies the counters back into its own when the decision call returns. The uniforms are
+    those of the kernels' ``seat_uniform``, so compiled and Python paths agree.
     """
 
-    __slots__ = ("_counters", "_keys", "_seats", "_slots")
+    __slots__ = ("_at", "_counters", "_keys")
 
-    def __init__(
-        self, seat_keys: NDArray[np.uint64], counters: NDArray[np.int32], slots: NDArray[np.int32], seats: NDArray[np.int32]
-    ) -> None:
-        self._keys, self._counters, self._slots, self._seats = seat_keys, counters, slots, seats
+    def __init__(self, seat_keys: NDArray[np.uint64], counters: NDArray[np.int32], at: NDArray[np.intp]) -> None:
+        self._keys, self._counters, self._at = seat_keys, counters, at
 
     def draw(self, k: int) -> NDArray[np.float64]:
         """``k`` uniforms per row, shape ``[n, k]``."""
-        return _stream_uniforms(self._keys, self._counters, self._slots, self._seats, k)
+        return _stream_uniforms(self._keys, self._counters, self._at, k)
 
     def subset(self, rows: NDArray[np.intp]) -> SeatStreams:
-        """The streams of ``rows`` only."""
-        return SeatStreams(self._keys[rows], self._counters, self._slots[rows], self._seats[rows])
-
-
-class RowSource(Protocol):
-    """Where an :class:`Observation` copies its fields from while its decision call runs (the engine's
-    :class:`unosim.engine.decisions.Rows`)."""
-
-    phase: int
-    players: int
-    rules: RuleSet
-    made: list[Observation]
-
-    def fresh(self, name: str) -> NDArray:
-        """A fresh copy of field ``name`` (one of :data:`FIELDS`) of these rows."""
-
-    def uniforms(self, k: int) -> NDArray[np.float64]:
-        """``k`` uniforms of each row's stream, ``[n, k]``."""
-
-    def streams(self) -> SeatStreams:
-        """The random streams of these rows (for an observation kept after its call)."""
-
-    def subset(self, rows: NDArray[np.intp]) -> RowSource:
-        """The rows ``rows`` (indices) of these, sharing ``made``."""
+        """The streams of ``rows`` only (drawing from them advances these streams' counters)."""
+        return SeatStreams(self._keys[rows], self._counters, self._at[rows])
 
 
 class TableFields:
@@ -263,16 +219,10 @@ class TableFields:
 
 
 def _field(name: str, doc: str) -> property:
-    """The read-only array field ``name``, copied from the engine on first read."""
+    """The read-only array field ``name`` (a copy made when the observation was built)."""
 
     def get(self: Observation) -> NDArray:
-        values = self._values
-        a = values.get(name)
-        if a is None:
-            if self._rows is None:
-                raise RuntimeError(f"field {name!r} was not read while the decision was asked, and the engine's rows are gone")
-            a = values[name] = _read_only(self._rows.fresh(name))
-        return a
+        return self._values[name]
 
     return property(get, doc=doc)
 
@@ -280,22 +230,32 @@ def _field(name: str, doc: str) -> property:
 class Observation(TableFields):
     """A batch of decisions of one phase for one strategy (see module doc).
 
-    Made by the engine; every array field is a fresh read-only copy of the engine's rows or
-    batch state, made when first read.
+    Made by the engine from copies: every array field is a fresh read-only array.
+
+    Parameters
+    ----------
+    phase : int
+        The decision phase (``layout.PH_*``).
+    players : int
+        Players at the table.
+    rules : RuleSet
+        The rule set shown (a copy of the game's).
+    values : dict
+        One fresh array per name of :data:`FIELDS` (made read-only here).
+    streams : SeatStreams
+        The rows' random streams.
     """
 
-    __slots__ = ("phase", "phase_id", "players", "rules", "_rows", "_streams", "_values")
+    __slots__ = ("phase", "phase_id", "players", "rules", "_streams", "_values")
 
-    def __init__(self, rows: RowSource) -> None:
-        self.phase = L.PHASE_NAMES[rows.phase]
-        self.phase_id = rows.phase
-        self.players = rows.players
-        self.rules = rows.rules
-        """The rule set of the game (:class:`~unosim.game.rules.RuleSet`, frozen)."""
-        self._rows: RowSource | None = rows
-        self._streams: SeatStreams | None = None
-        self._values: dict[str, NDArray] = {}
-        rows.made.append(self)
+    def __init__(self, phase: int, players: int, rules: RuleSet, values: dict[str, NDArray], streams: SeatStreams) -> None:
+        self.phase = L.PHASE_NAMES[phase]
+        self.phase_id = phase
+        self.players = players
+        self.rules = rules
+        """The rule set of the game (:class:`~unosim.game.rules.RuleSet`, frozen; a copy)."""
+        self._streams = streams
+        self._values = {name: _read_only(values[name]) for name in FIELDS}
 
     seat = _field("seat", "Acting seat per row.")
     game = _field("game", "Global game index of each row.")
@@ -309,15 +269,6 @@ class Observation(TableFields):
     link_choices = _field(
         "link_choices", "``[n, players]`` seats a Wild Drawn Together may link now (P-6): every seat still in the "
         "match, except the current pair's under ``relink_must_differ``.")
-
-    def _detach(self, keep: bool) -> None:
-        """Let go of the engine's rows when the decision call returns; ``keep``: the strategy kept this
-        observation, so copy every field (and the random streams) it has not read yet."""
-        if keep and self._rows is not None:
-            for name in FIELDS:
-                getattr(self, name)
-            self._streams = self._rows.streams()
-        self._rows = None
 
     def __len__(self) -> int:
         return int(self.seat.shape[0])
@@ -334,12 +285,7 @@ class Observation(TableFields):
         Drawing from these streams (never from a shared generator) keeps
         results independent of batch size and chunking.
         """
-        if self._rows is not None:
-            u = self._rows.uniforms(1 if k is None else k)
-        elif self._streams is not None:
-            u = self._streams.draw(1 if k is None else k)
-        else:
-            raise RuntimeError("random numbers are drawn while the decision is asked")
+        u = self._streams.draw(1 if k is None else k)
         return u[:, 0] if k is None else u
 
     def copy(self) -> Observation:
@@ -349,19 +295,5 @@ class Observation(TableFields):
     def subset(self, rows: NDArray[np.bool_] | NDArray[np.intp]) -> Observation:
         """The observation restricted to ``rows`` (a mask or indices)."""
         rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp)
-        if self._rows is not None:
-            return Observation(self._rows.subset(rows))
-        return _Kept(self, rows)
-
-
-class _Kept(Observation):
-    """A subset of an observation kept after its decision call (its fields are all copied already)."""
-
-    __slots__ = ()
-
-    def __init__(self, whole: Observation, rows: NDArray[np.intp]) -> None:
-        self.phase, self.phase_id, self.players, self.rules = whole.phase, whole.phase_id, whole.players, whole.rules
-        self._rows = None
-        assert whole._streams is not None  # a kept observation has its streams
-        self._streams = whole._streams.subset(rows)
-        self._values = {name: _read_only(value[rows]) for name, value in whole._values.items()}
+        values = {name: value[rows] for name, value in self._values.items()}
+        return Observation(self.phase_id, self.players, self.rules, values, self._streams.subset(rows))

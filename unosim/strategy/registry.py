@@ -7,9 +7,10 @@ in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .. import strategies
@@ -17,7 +18,10 @@ from .. import strategies
 if TYPE_CHECKING:
     from .base import Strategy
 
-__all__ = ["REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "did_you_mean", "make", "resolve"]
+__all__ = [
+    "REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "did_you_mean", "is_user_code", "make", "resolve",
+    "is_isolating", "user_code_isolated",
+]
 
 REGISTRY: dict[str, str] = {
     "random": "unosim.strategies.random_strategy:RandomStrategy",
@@ -89,8 +93,43 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
+def is_user_code(name: str) -> bool:
+    """Whether strategy ``name`` is a user's class (an entry point outside unosim), as opposed to a
+    built-in, a rule file, a tuned file or a policy file, which unosim's own code plays."""
+    if name.startswith(("rules:", "policy:")):  # spec texts of rule and policy files
+        return False
+    target = REGISTRY.get(name, name)
+    if target.startswith(TUNED_PREFIX) or ":" not in target:
+        return False
+    module = target.partition(":")[0]
+    return module.split(".")[0] != "unosim"
+
+
+_ELSEWHERE = [0]
+"""While non-zero, user code is made in processes of its own (:func:`user_code_isolated`)."""
+
+
+def is_isolating() -> bool:
+    """Whether this is inside :func:`user_code_isolated`."""
+    return _ELSEWHERE[0] > 0
+
+
+@contextlib.contextmanager
+def user_code_isolated() -> Iterator[None]:
+    """Within this block user code (:func:`is_user_code`) is never imported in this process:
+    :func:`check_known` leaves it to the process that plays it (``--isolate``), where a bad
+    strategy is refused when the run describes its strategies, before any game."""
+    _ELSEWHERE[0] += 1
+    try:
+        yield
+    finally:
+        _ELSEWHERE[0] -= 1
+
+
 def check_known(name: str, params: dict[str, Any]) -> None:
     """Refuse an unknown strategy, an unknown parameter or a bad value before any work starts."""
+    if is_isolating() and is_user_code(name):
+        return
     cls = resolve(name)
     allowed = cls.param_names()
     unknown = set(params) - set(allowed)

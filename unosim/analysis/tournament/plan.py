@@ -53,7 +53,7 @@ def build_plan(settings: Settings, deals: int, chunk_size: int) -> Plan:
         columns = (("cell", c), ("table", table), ("rotation", rotation))
         for i in range(chunks):
             first = i * size
-            parts.append(Part(config, c, i, first, min(size, deals - first), pattern.format(cell=c, chunk=i), columns))
+            parts.append(Part(config, c, i, first, min(size, deals - first), pattern.format(cell=c, chunk=i), columns, verify=True))
     meta["cells"] = described
     description = f"{settings.rules.name} · {settings.players} players · {len(settings.labels)} strategies"
     return Plan(json.loads(json.dumps(meta)), tuple(parts), description)

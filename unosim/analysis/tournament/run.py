@@ -57,6 +57,11 @@ class TournamentResult:
         Wall time of the call that played it (0 for a loaded one).
     rule_set : dict or None
         Every rule option played (:meth:`RuleSet.to_dict`), when known.
+    user_code : tuple of str
+        The strategies of user code in the line-up (:func:`~unosim.strategy.registry.is_user_code`).
+    isolated : tuple of str
+        Those of them that played from processes of their own (``isolate``); the others played in
+        the engine's process, verified after every step.
     """
 
     leaderboard: pd.DataFrame
@@ -73,6 +78,8 @@ class TournamentResult:
     table: pa.Table | None = field(default=None, repr=False)
     precision: float | None = None
     seconds: float = 0.0
+    user_code: tuple[str, ...] = ()
+    isolated: tuple[str, ...] = ()
     rule_set: dict[str, Any] | None = None
 
     @property
@@ -210,7 +217,15 @@ def run_tournament(
         games=deals * cells, players=settings.players, rules=settings.rules.name, seed=settings.seed,
         match=settings.match, path=out, table=main if out is None else None, precision=settings.precision,
         seconds=time.perf_counter() - started, rule_set=settings.rules.to_dict(),
+        user_code=_user_code(settings.design.strategies), isolated=_user_code(settings.design.strategies) if execution.isolate else (),
     )
+
+
+def _user_code(strategies: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The strategies (by spec text) that are user code."""
+    from ...strategy.registry import is_user_code
+
+    return tuple(s for s in strategies if is_user_code(s.split("(", 1)[0].strip()))
 
 
 def display_labels(strategies: tuple[str, ...]) -> dict[str, str]:
@@ -283,6 +298,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
         games=int(info["games"]), players=int(info["players"]), rules=str(info["rules"]), seed=int(info["seed"]),
         match=match, path=path, precision=info.get("precision"),
         rule_set=(meta.get("cells") or [{}])[0].get("config", {}).get("rules"),
+        user_code=_user_code(design.strategies), isolated=tuple(meta.get("execution", {}).get("isolated", ())),
     )
 
 
