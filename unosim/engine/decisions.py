@@ -283,12 +283,13 @@ class Decisions:
             shown = self._shown[k] = copy.deepcopy(rules)
         return shown
 
-    def decide(self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...] = ()) -> None:
+    def decide(self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...] = (), skip: int = -1) -> None:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
         checked answers into ``b``'s decision rows. With verification, ``guarded`` names more arrays
-        no strategy may change (``(what, owner, attribute)``)."""
+        no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
+        answered otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
         if not self.verify:
-            self._ask_all(b, parity, b.seat_ctr, None)
+            self._ask_all(b, parity, b.seat_ctr, None, skip)
             return
         integrity = self._integrity
         if integrity is None:
@@ -300,7 +301,7 @@ class Decisions:
         self._answers, self._answer_sums = answers, []
         integrity.lock(step=True)
         try:
-            self._ask_all(b, parity, counters, answers)
+            self._ask_all(b, parity, counters, answers, skip)
         finally:
             forced = integrity.unlock(step=True)
         if forced:
@@ -316,7 +317,7 @@ class Decisions:
 
     def _ask_all(
         self, b: Buffers, parity: int, counters: NDArray[np.int32],
-        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] | None,
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] | None, skip: int = -1,
     ) -> None:  # fmt: skip
         """Ask every group of the step. ``counters``: the stream counters drawn from; ``answers``
         (verification): the checked answers go into working copies, listed there, not into ``b``."""
@@ -329,6 +330,8 @@ class Decisions:
                 continue
             lo = bases[grp]
             phase, k = divmod(grp, ns)
+            if k == skip:
+                continue
             obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
             dec, dec_w = b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count]
             if answers is not None:

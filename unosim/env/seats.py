@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..engine import kernel_cache
 from ..engine.config import RunConfig
 from ..engine.decisions import Rows
 from ..engine.driver import Engine, Run
@@ -36,7 +37,7 @@ from ..strategy.observation import Observation
 from ..strategy.spec import StrategySpec, parse_strategies
 from . import encoding as E
 
-__all__ = ["Actions", "Outcome", "SeatedGame", "Step", "as_action"]
+__all__ = ["Actions", "Outcome", "SeatLanes", "SeatedGame", "Step", "as_action"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -45,6 +46,8 @@ _PHASE_KIND = {
     L.PH_PILEUP: "pileup", L.PH_VOTE: "vote", L.PH_JUMPIN: "jumpin",
 }
 _TARGET_SEAT = (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN)
+_ENCODING = (E.DRAW, E.PLAY_DRAWN, E.KEEP, E.COLOUR0, E.CHALLENGE, E.ACCEPT, E.CATCH, E.LET_GO, E.TAKE, E.JUMP_IN, E.STAY,
+             E.CALL_UNO, E.FORGET_UNO, E.WAIT, E.POINT0, E.N_KINDS)
 
 
 class Actions(Strategy):
@@ -449,3 +452,161 @@ def as_action(action: Any, n: int) -> int:
         raise TypeError(f"an action is one whole number from 0 to {n - 1}; got {action!r}.")
     a = int(arr)
     return a if 0 <= a < n else -1
+
+
+class SeatLanes:
+    """One learning seat in every slot of a :class:`SeatedGame`'s batch, stepped by one compiled call.
+
+    The environments with one learning seat (:class:`~unosim.env.single.UnoEnv`,
+    :class:`~unosim.env.vector.UnoVectorEnv`) step through this instead of :class:`Step` objects:
+    :func:`unosim.env.kernels.play` checks the actions against the masks (the engine's legal moves),
+    writes the answers into the engine's decision rows as its decision call would, runs the engine
+    to the learner's next steps, pays the rewards of the games that ended and encodes every slot's
+    observation and mask, in one call. The same steps, masks, observations and decisions as
+    :meth:`SeatedGame.waiting`, :meth:`SeatedGame.record` and :meth:`SeatedGame.observe`; the other
+    seats' Python strategies are still asked by the engine's decision call, between two calls.
+
+    Parameters
+    ----------
+    game : SeatedGame
+        A game with exactly one controlled seat.
+    wait : bool
+        A slot without a step is asked the ``wait`` decision (the vector environment).
+    points : bool
+        Rewards are the round's match points, else ``rewards`` (win, no winner, loss).
+    rewards : tuple of float
+        Win, no winner, loss.
+    extend : callable, optional
+        Plans more games of the run (a run dealt for ever: called when fewer games are left than slots).
+    """
+
+    def __init__(self, game: SeatedGame, *, wait: bool, points: bool, rewards: tuple[float, ...],
+                 extend: Any = None) -> None:
+        if len(game.controlled) != 1:
+            raise ValueError("SeatLanes answers one learning seat per game.")
+        from . import kernels as K
+
+        if K.ACTIONS != _ENCODING or K.BLOCK_ORDER != tuple(game.spaces.blocks):
+            raise AssertionError("unosim.env.kernels does not follow unosim.env.encoding: update its constants.")
+        self._k = K
+        self.game = game
+        self.seat = game.controlled[0]
+        self._extend = extend
+        sp = game.spaces
+        n, batch = sp.n_actions, game.batch
+        self.obs_size = sp.obs_size
+        pst = self.pst = np.zeros(K.N_P, np.int64)
+        pst[K.P_SEAT], pst[K.P_PLAYERS], pst[K.P_NS], pst[K.P_LINK0] = self.seat, game.players, len(game.engine.strategies), sp.link0
+        pst[K.P_RELINK], pst[K.P_WAIT], pst[K.P_FOREVER], pst[K.P_POINTS] = (
+            bool(game.config.rules.relink_must_differ), wait, extend is not None, points)
+        self.rv = np.array(rewards, np.float64)
+        self.acts = np.zeros(batch, np.int64)
+        self.st = np.full((batch, K.N_ST), -1, np.int64)
+        self.st[:, K.ST_PEND] = 0
+        self.counts = np.zeros(2, np.int64)  # rows of the learner, of the other strategies (asked in Python)
+        self.mask = np.zeros((batch, n), np.int8)
+        """The masks asked (the policy gets copies)."""
+        self.idle = np.zeros(batch, np.bool_)
+        """Slots whose last game has ended (a finite run)."""
+        self.current = np.full(batch, -1, np.int64)
+        """The game index in each slot."""
+        self.rewards = np.zeros(batch, np.float64)
+        self.ended = np.zeros(batch, np.bool_)
+        self.winners = np.full(batch, -2, np.int64)
+        """The rewards, ends and winners of the games that ended in the last call."""
+        self.rkey = np.zeros(1, np.uint64)
+        self._env = (self.pst, self.rv, self.acts, self.st, self.counts, self.mask, self.idle, self.current, self.rewards,
+                     self.ended, self.winners, np.array([sp.blocks[name].start for name in K.BLOCK_ORDER] + [sp.obs_size], np.int64),
+                     np.ascontiguousarray(sp.pairs, np.int64))
+        self._args: tuple[Any, ...] = ()
+        self.played = False
+        """The engine was run in the last call (not only a follow-up step answered)."""
+        self._bound: Run | None = None
+        game.run = game.engine.start(0, batch)
+        self.bind()
+        self.pst[K.P_MODE] = K.M_ENCODE
+        obs = np.zeros((batch, self.obs_size), np.int16)
+        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,))
+        self._play = _entry_point(K.play, (*self._args, obs))
+
+    def bind(self) -> None:
+        """Take the arrays of ``game.run`` (a new run, or one whose record buffers grew)."""
+        run = self.game.run
+        assert run is not None
+        b, e = run.buffers, run.engine
+        self.rkey[0] = e.rkey
+        self.pst[self._k.P_FIRST] = run.first
+        self._args = (*self._env, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec,
+                      b.seat_w, b.opening, run.rec, run.points, run.opening, run.match_scores, run.ctr, self.rkey, run.deck,
+                      e.cfg, run.ev, run.nev, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base,
+                      b.group_count, run.err, run.scratch, run.actors)
+        self._bound = run
+        if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
+            self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
+
+    def call(self, mode: int, obs: NDArray[np.int16]) -> int:
+        """One call of :func:`unosim.env.kernels.play` in ``mode``, going on through the Python
+        decisions and the extensions it stops for; the status it ends with (``S_OK`` or ``S_ILLEGAL``)."""
+        K, pst = self._k, self.pst
+        pst[K.P_MODE] = mode
+        status = self._play(*self._args, obs)
+        self.played = pst.item(K.P_PLAYED) != 0
+        while status != K.S_OK:
+            if status == K.S_ILLEGAL:
+                return status
+            run = self.game.run
+            assert run is not None
+            if status == K.S_DECIDE:
+                self.game.engine.decisions.decide(run.buffers, int(pst[K.P_PARITY]), skip=0)
+                pst[K.P_DECIDED] = 1
+            elif status == K.S_EXTEND:
+                self._extend(run)
+                self.bind()
+            elif status == K.S_CHECK:
+                b = run.buffers
+                raise AssertionError(f"card conservation violated in game {b.game[run.err[0]]} (slot {run.err[0]})")
+            else:
+                raise AssertionError(f"the environment's engine call stopped with status {status} (slot {int(pst[K.P_BAD])})")
+            pst[K.P_MODE] = K.M_LOOP
+            status = self._play(*self._args, obs)
+        self._bound.parity = pst.item(K.P_PARITY)  # type: ignore[union-attr]  # bound in __init__
+        return status
+
+    def start(self, obs: NDArray[np.int16]) -> None:
+        """Play a new ``game.run`` to the learner's first steps (every slot's current game unknown)."""
+        self.bind()
+        assert self._bound is not None
+        self.pst[self._k.P_PARITY] = self._bound.parity
+        self.current[:] = -1
+        self.idle[:] = False
+        self.call(self._k.M_START, obs)
+
+    def restart(self, first: int, rkey: int, obs: NDArray[np.int16]) -> None:
+        """One slot: put the bound run back as a fresh run of game ``first`` (``Engine.start(first, 1)``,
+        without allocating it again), keyed ``rkey``, and play to the learner's first step."""
+        if self.game.run is not self._bound:  # SeatedGame.new_game made another run
+            self.bind()
+        run = self._bound
+        assert run is not None and run.buffers.slot.shape[0] == 1 and run.rec.shape[0] == 1
+        run.first = first
+        self.rkey[0] = rkey
+        self.pst[self._k.P_FIRST] = first
+        self.call(self._k.M_RESET, obs)
+
+    def kind(self, slot: int) -> int:
+        """The decision kind asked in ``slot`` (-1: none)."""
+        return int(self.st.item(slot, self._k.ST_KIND))
+
+    def kind_name(self, slot: int) -> str | None:
+        """The name of the decision asked in ``slot`` (``None``: none)."""
+        k = self.st.item(slot, self._k.ST_KIND)
+        return E.KIND_NAMES[k] if k >= 0 else None
+
+
+def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled function of ``dispatcher`` for the types of ``args``, called without the dispatcher's
+    type matching (a third of a call's cost here); the dispatcher itself when it has none for them."""
+    import numba
+
+    found = dispatcher.overloads.get(tuple(numba.typeof(a) for a in args))
+    return found.entry_point if found is not None else dispatcher

@@ -3,9 +3,10 @@
 Each episode is one round (one game) on the lockstep engine; the learning seat answers its
 decision steps (:mod:`unosim.env.encoding`) one action at a time, the other seats are played by
 their strategies (compiled ones inside the kernel, without returning to Python between the
-learner's decisions). The observation is a dict: ``observation`` (the vector of
-:mod:`unosim.env.encoding`) and ``action_mask`` (the legal actions of the step asked); ``info``
-holds the mask too, with the decision kind.
+learner's decisions; a step is one compiled call, :func:`unosim.env.kernels.play`). The
+observation is a dict: ``observation`` (the vector of :mod:`unosim.env.encoding`) and
+``action_mask`` (the legal actions of the step asked); ``info`` holds the mask too, with the
+decision kind.
 
 Example
 -------
@@ -24,9 +25,16 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from .seats import SeatedGame, as_action
+from ..game.kernels import layout as L
+from ..game.kernels.rng import run_key
+from . import kernels as K
+from .encoding import KIND_NAMES
+from .seats import Outcome, SeatedGame, SeatLanes, as_action
 
 __all__ = ["DecisionSpace", "IllegalAction", "UnoEnv", "game_spaces"]
+
+_KIND_NAMES = (*KIND_NAMES, None)
+"""The decision kinds' names by kind id; id -1 (no decision asked) is ``None``."""
 
 
 class IllegalAction(ValueError):
@@ -104,11 +112,18 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         self.game = SeatedGame(rules, players, [seat], opponents, overrides)
         self.seat = seat
         self.reward_kind, self.rewards, self.illegal, self.penalty = reward, tuple(map(float, rewards)), illegal, float(penalty)
+        self.lanes: SeatLanes | None = None
+        self._laned: SeatedGame | None = None  # the game self.lanes steps
         self.observation_space, n = game_spaces(self.game)
         self.action_space = DecisionSpace(n)
         self._seed: int | None = None
         self._next = 0
         self._done = True
+        self._n = n
+        self._obs_size = self.game.spaces.obs_size
+        self._mask = np.zeros(n, np.int8)
+        self._keyed: int | None = None  # the seed whose run key the engine holds
+        self._lanes()
 
     # ------------------------------------------------------------ the API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -123,27 +138,81 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             self._seed, self._next = int(seed), 0
         elif self._seed is None:
             self._seed, self._next = int(self.np_random.integers(2**62)), 0
+        if self._lanes() is None:  # a traced game: the engine's event log is kept by Python at every engine step
+            return self._python_reset()
+        while True:
+            vec = self._deal(self._seed, self._next)
+            self._next += 1
+            if not self.game.over:
+                break
+        self._done = False
+        return self._observe(vec)
+
+    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Answer the decision step asked with ``action``."""
+        if self._done:
+            raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
+        a = action if type(action) is int and 0 <= action < self._n else as_action(action, self._n)
+        game, lanes = self.game, self.lanes
+        if lanes is None:
+            return self._python_step(action, a)
+        if a < 0 or not self._mask.item(a):
+            name = game.spaces.action_name(a) if a >= 0 else "not an action"
+            if self.illegal == "penalty":
+                self._done = True
+                obs, info = self._observe(self._encode())
+                info["illegal"] = True
+                return obs, self.penalty, True, False, info
+            legal = [f"{b} ({game.spaces.action_name(b)})" for b in np.flatnonzero(self._mask).tolist()]
+            raise IllegalAction(
+                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {lanes.kind_name(0)!r}; "
+                f"legal actions: {', '.join(legal)}."
+            )
+        lanes.acts[0] = a
+        vec = np.empty((1, self._obs_size), np.int16)
+        lanes.call(K.M_STEP, vec)
+        if lanes.counts.item(0):  # the learner is asked again: _observe, inlined (a third of the Python of a step)
+            mask = self._mask.copy()
+            self.action_space.legal = mask
+            info = {"action_mask": mask.copy(), "decision": _KIND_NAMES[lanes.st.item(0, K.ST_KIND)]}
+            return {"observation": vec[0], "action_mask": mask}, 0.0, False, False, info
+        self._over()
+        obs, info = self._observe(vec)
+        self._done = True
+        return obs, self._reward(), True, False, info
+
+    # ------------------------------------------------------------ playing
+    def _lanes(self) -> SeatLanes | None:
+        """The compiled stepping of ``self.game`` (made again when the game was replaced); ``None``
+        for a traced game, which is stepped through :class:`SeatedGame` in Python."""
         game = self.game
+        if self._laned is not game:
+            self._laned, self._keyed = game, None
+            self.lanes = None if game.engine.trace else SeatLanes(
+                game, wait=False, points=self.reward_kind == "points", rewards=self.rewards)
+            if self.lanes is not None:
+                self._mask = self.lanes.mask[0]  # the mask asked (a view; the policy gets copies)
+        return self.lanes
+
+    def _python_reset(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        game = self.game
+        assert self._seed is not None
         while True:
             game.new_game(self._seed, self._next)
             self._next += 1
             if not game.over:
                 break
         self._done = False
-        return self._observe()
+        return self._python_observe()
 
-    def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
-        """Answer the decision step asked with ``action``."""
-        if self._done:
-            raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
-        a = as_action(action, int(self.action_space.n))
+    def _python_step(self, action: Any, a: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         step = game.queue[0]
         if a < 0 or not step.mask[a]:
             name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "penalty":
                 self._done = True
-                obs, info = self._observe()
+                obs, info = self._python_observe()
                 info["illegal"] = True
                 return obs, self.penalty, True, False, info
             raise IllegalAction(
@@ -151,11 +220,53 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
                 f"legal actions: {', '.join(step.legal_names(game.spaces))}."
             )
         game.answer(a)
-        obs, info = self._observe()
+        obs, info = self._python_observe()
         if not game.over:
             return obs, 0.0, False, False, info
         self._done = True
         return obs, self._reward(), True, False, info
+
+    def _python_observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        game = self.game
+        step = game.queue[0] if game.queue and not game.over else None
+        mask = step.mask.copy() if step is not None else np.zeros(self._n, np.int8)
+        self.action_space.legal = mask
+        obs = {"observation": game.observe(self.seat, step), "action_mask": mask}
+        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": step.kind if step is not None else None}
+        if game.over:
+            out = game.outcome
+            assert out is not None
+            info.update(winner=out.winner, no_winner=out.truncated)
+        return obs, info
+
+    def _deal(self, seed: int, index: int) -> NDArray[np.int16]:
+        """Deal game ``index`` of the run seeded ``seed`` (as :meth:`SeatedGame.new_game`) and play to the
+        learner's first step; its observation."""
+        game = self.game
+        if self._keyed != seed:
+            game.engine.rkey = np.uint64(run_key(seed))
+            self._keyed = seed
+        game.game = index
+        game.outcome = None
+        lanes = self.lanes
+        assert lanes is not None
+        vec = np.empty((1, self._obs_size), np.int16)
+        lanes.restart(index, int(game.engine.rkey), vec)
+        if lanes.counts.item(0) == 0:
+            self._over()
+        return vec
+
+    def _over(self) -> None:
+        run = self.game.run
+        assert run is not None
+        rec, pts = run.rec[0], run.points[0]
+        self.game.outcome = Outcome(int(rec[L.R_WINNER]), bool(rec[L.R_TRUNCATED]), pts.astype(np.int32))
+
+    def _encode(self) -> NDArray[np.int16]:
+        assert self.lanes is not None
+        vec = np.empty((1, self._obs_size), np.int16)
+        self.lanes.call(K.M_ENCODE, vec)
+        return vec
 
     # ------------------------------------------------------------ helpers
     def _reward(self) -> float:
@@ -167,16 +278,12 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             return self.rewards[1]
         return self.rewards[0] if out.winner == self.seat else self.rewards[2]
 
-    def _observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        game = self.game
-        step = game.queue[0] if game.queue and not game.over else None
-        mask = step.mask.copy() if step is not None else np.zeros(int(self.action_space.n), np.int8)
+    def _observe(self, vec: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
+        lanes, out = self.lanes, self.game.outcome
+        assert lanes is not None
+        mask = self._mask.copy()
         self.action_space.legal = mask
-        obs = {"observation": game.observe(self.seat, step), "action_mask": mask}
-        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": step.kind if step is not None else None}
-        if game.over:
-            out = game.outcome
-            assert out is not None
+        info: dict[str, Any] = {"action_mask": mask.copy(), "decision": None if out is not None else _KIND_NAMES[lanes.kind(0)]}
+        if out is not None:
             info.update(winner=out.winner, no_winner=out.truncated)
-        return obs, info
-
+        return {"observation": vec[0], "action_mask": mask}, info

@@ -1,0 +1,500 @@
+"""Compiled helpers of the environments with one learning seat per game slot (:class:`~unosim.env.seats.SeatLanes`).
+
+:func:`play` is one call of an environment's ``step`` (or ``reset``) over every slot of a batch,
+in place of a Python loop per game and per decision step. It checks the actions, answers them
+(:func:`answer`), runs the engine's ``advance`` (linked in: no return to Python between the
+learner's decisions unless another seat's strategy decides in Python), makes each slot's waiting
+learner row its decision step (:func:`collect`), pays the rewards of the games that ended, and
+encodes the observations and masks (:func:`encode`):
+
+- :func:`collect`: after ``advance``, the learning seat's waiting row of each slot (its group of
+  the row buffers, strategy 0) becomes the slot's decision step;
+- :func:`answer`: one action per slot with a step: writes into the engine's decision row what the
+  engine's decision call (``engine/decisions.py``) would write for the same answers, and moves the
+  slot on to its next follow-up step (the colour of a wild, a link pair, the UNO call) or to none;
+- :func:`encode`: the observation vector and the action mask of every slot
+  (:mod:`unosim.env.encoding`), read from the batch state and the slot's row.
+
+The slot state ``st`` (``[n_slots, N_ST]`` int64) holds per slot: the step asked (``ST_KIND``, a
+kind id of :data:`unosim.env.encoding.KIND_NAMES`, -1 none), the card a follow-up is about
+(``ST_CARD``), the row in the row buffers (``ST_ROW``), its decision phase (``ST_PHASE``) and the
+follow-ups still to ask (``ST_PEND``, bits ``1 << kind``). The action numbers are this module's
+constants, checked against :mod:`unosim.env.encoding` by :mod:`unosim.env.seats` (the disk cache
+of these kernels follows this file only, not the modules it reads constants from).
+
+Compiled (about 15 s) when an environment is first made on a machine, then loaded from the disk
+cache with the engine's kernels; without NRT, as the engine's (:mod:`unosim.game.kernels.jit`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.kernels import layout as L
+from ..game.kernels.advance import advance
+from ..game.kernels.jit import kernel
+
+__all__ = ["ACTIONS", "BLOCK_ORDER", "N_ST", "answer", "collect", "encode", "play"]
+
+K = N_TYPES
+# decision kinds: the engine's decision phases (PH_TURN .. PH_JUMPIN, 0..7), then the follow-ups
+PLAY, DRAWN, COLOUR, CHALLENGE, CATCH, PILEUP, VOTE, JUMPIN, LINK, UNO, WAIT_KIND = range(11)
+N_KINDS = 11
+# actions (unosim.env.encoding)
+A_DRAW = K
+A_PLAY_DRAWN, A_KEEP = K + 1, K + 2
+A_COLOUR0 = K + 3
+A_CHALLENGE, A_ACCEPT = K + 7, K + 8
+A_CATCH, A_LET_GO = K + 9, K + 10
+A_TAKE = K + 11
+A_JUMP_IN, A_STAY = K + 12, K + 13
+A_CALL_UNO, A_FORGET_UNO = K + 14, K + 15
+A_WAIT = K + 16
+A_POINT0 = K + 17
+ACTIONS = (A_DRAW, A_PLAY_DRAWN, A_KEEP, A_COLOUR0, A_CHALLENGE, A_ACCEPT, A_CATCH, A_LET_GO, A_TAKE, A_JUMP_IN, A_STAY,
+           A_CALL_UNO, A_FORGET_UNO, A_WAIT, A_POINT0, N_KINDS)
+"""The constants above, in the order :mod:`unosim.env.seats` compares them with :mod:`unosim.env.encoding`."""
+
+ST_KIND, ST_CARD, ST_ROW, ST_PHASE, ST_PEND = range(5)
+N_ST = 5
+
+# observation block starts, in the order of encoding.Spaces.blocks (the offsets array ``off``)
+(O_KIND, O_HAND, O_TOP, O_DISCARD, O_COLOUR, O_REVERSED, O_HAND_SIZES, O_ALIVE, O_TURN, O_TARGET, O_LINKED, O_MINI_SIZE,
+ O_MINI_COLOUR, O_DRAWN, O_CARD, O_BLUFFABLE, O_MAY_TAKE, O_END) = range(18)
+BLOCK_ORDER = ("kind", "hand", "top", "discard", "colour", "reversed", "hand_sizes", "alive", "turn", "target", "linked",
+               "mini_size", "mini_colour", "drawn", "card", "bluffable", "may_take")
+
+_NEEDS_COLOUR = np.zeros(K, np.bool_)
+_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
+
+
+@kernel
+def collect(parity, ns, group_base, group_count, row_slot, st, counts):  # pragma: no cover - compiled
+    """Make each learner row of buffer ``parity`` (strategy 0's groups) its slot's step; slots without
+    one get none. ``counts`` gets the number of those rows and of the other strategies' rows (asked in
+    Python); returns -1 when a slot has two learner rows (one learning seat per slot), else 0."""
+    for s in range(st.shape[0]):
+        st[s, ST_KIND] = -1
+        st[s, ST_CARD] = -1
+        st[s, ST_ROW] = -1
+        st[s, ST_PHASE] = -1
+        st[s, ST_PEND] = 0
+    n = 0
+    for ph in range(L.N_DECISION_PHASES):
+        g = ph * ns
+        for r in range(group_base[g], group_base[g] + group_count[g]):
+            s = row_slot[parity, r]
+            if st[s, ST_KIND] >= 0:
+                return -1
+            st[s, ST_KIND] = ph  # a phase's first step is the kind of the same number
+            st[s, ST_ROW] = r
+            st[s, ST_PHASE] = ph
+            n += 1
+    others = 0
+    for g in range(group_count.shape[0]):
+        if g % ns:
+            others += group_count[g]
+    counts[0] = n
+    counts[1] = others
+    return 0
+
+
+@kernel
+def _linkable(slot, s, players, relink_must_differ):  # pragma: no cover - compiled
+    """Bits of the seats a Wild Drawn Together may link now (``observation.gather_seats``)."""
+    mask = slot[s, L.F_ALIVE]
+    a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
+    if relink_must_differ and a >= 0:
+        mask &= ~((1 << a) | (1 << b))
+    return mask & ((1 << players) - 1)
+
+
+@kernel
+def _count(bits):  # pragma: no cover - compiled
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+@kernel
+def _next_step(st, s):  # pragma: no cover - compiled
+    """Move slot ``s`` on to its next follow-up (colour, link, UNO call), or to no step."""
+    pend = st[s, ST_PEND]
+    for kind in (COLOUR, LINK, UNO):
+        if pend & (1 << kind):
+            st[s, ST_PEND] = pend & ~(1 << kind)
+            st[s, ST_KIND] = kind
+            return 1
+    st[s, ST_KIND] = -1
+    return 0
+
+
+@kernel
+def answer(acts, st, parity, seat, players, link0, pairs, relink_must_differ, slot, row_info, row_legal, dec,
+           dec_w):  # pragma: no cover - compiled
+    """Answer the step of every slot that has one with ``acts[slot]`` (checked against its mask); write
+    the decision row as the engine's decision call does. Returns the slots with a step still asked, or
+    ``-1 - slot`` for a slot whose action the engine would refuse (never, for an action of its mask)."""
+    waiting = 0
+    for s in range(st.shape[0]):
+        kind = st[s, ST_KIND]
+        if kind < 0:
+            continue
+        a = acts[s]
+        r = st[s, ST_ROW]
+        hsize = row_info[parity, r, L.I_HSIZE]
+        card = -1
+        shed = False
+        if kind == PLAY or kind == DRAWN:
+            if kind == PLAY:
+                card = a if a < K else -1
+            else:
+                flag = a == A_PLAY_DRAWN
+                dec[parity, r, L.D_FLAG] = flag
+                card = row_info[parity, r, L.I_DRAWN] if flag else -1
+            if card >= 0 and not row_legal[parity, r, card] and not (card == WILD_DRAW_FOUR and row_info[parity, r, L.I_BLUFFABLE]):
+                return -1 - s
+            dec[parity, r, L.D_CARD] = card
+            dec[parity, r, L.D_A] = -1
+            dec[parity, r, L.D_FORGET] = 0
+            if card >= 0:
+                pend = 0
+                if _NEEDS_COLOUR[card]:
+                    pend |= 1 << COLOUR
+                if card == WILD_DRAWN_TOGETHER and _count(_linkable(slot, s, players, relink_must_differ)) >= 2:
+                    pend |= 1 << LINK
+                if hsize == 2:
+                    pend |= 1 << UNO
+                st[s, ST_PEND] = pend
+                st[s, ST_CARD] = card
+        elif kind == COLOUR:
+            dec[parity, r, L.D_COLOUR] = a - A_COLOUR0
+        elif kind == CHALLENGE:
+            dec[parity, r, L.D_FLAG] = a == A_CHALLENGE
+        elif kind == CATCH:
+            dec[parity, r, L.D_FLAG] = a == A_CATCH
+        elif kind == PILEUP:
+            card = a if a < K else -1
+            if card >= 0 and not row_legal[parity, r, card]:
+                return -1 - s
+            dec[parity, r, L.D_CARD] = card
+            dec[parity, r, L.D_A] = -1
+            dec[parity, r, L.D_FORGET] = 0
+            shed = card >= 0
+        elif kind == VOTE:
+            dec[parity, r, L.D_FLAG] = (seat + a - A_POINT0) % players
+        elif kind == JUMPIN:
+            jump = a == A_JUMP_IN
+            dec_w[parity, r] = 1.0 if jump else 0.0
+            dec[parity, r, L.D_FLAG] = 0
+            shed = jump
+        elif kind == LINK:
+            q = a - link0
+            dec[parity, r, L.D_A] = (seat + pairs[q, 0]) % players
+            dec[parity, r, L.D_B] = (seat + pairs[q, 1]) % players
+        elif kind == UNO:
+            # U-1: a jump-in's call goes where its phase reads it
+            if st[s, ST_PHASE] == L.PH_JUMPIN:
+                dec[parity, r, L.D_FLAG] = a == A_FORGET_UNO
+            else:
+                dec[parity, r, L.D_FORGET] = a == A_FORGET_UNO
+        if shed and hsize == 2:
+            st[s, ST_PEND] = 1 << UNO
+            st[s, ST_CARD] = -1
+        waiting += _next_step(st, s)
+    return waiting
+
+
+@kernel
+def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, relink_must_differ,
+           slot, hands, hsize, piles, row_info, row_legal):  # pragma: no cover - compiled
+    """Write every slot's observation vector and action mask. A slot without a step is asked ``wait``
+    when ``wait`` (the vector environment), else its kind block and mask stay zero; in the vector
+    environment an ``idle`` slot (no game) is all zero but for that. Returns -1, or the first slot
+    whose step has no legal action."""
+    P = players
+    o_kind, o_hand, o_top, o_discard, o_colour = off[O_KIND], off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR]
+    o_reversed, o_sizes, o_alive, o_turn, o_target = off[O_REVERSED], off[O_HAND_SIZES], off[O_ALIVE], off[O_TURN], off[O_TARGET]
+    o_linked, o_mini, o_mini_colour, o_drawn, o_card = off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR], off[O_DRAWN], off[O_CARD]
+    o_bluffable, o_may_take = off[O_BLUFFABLE], off[O_MAY_TAKE]
+    for s in range(obs.shape[0]):
+        o = obs[s]
+        m = mask[s]
+        o[:] = 0
+        m[:] = 0
+        kind = st[s, ST_KIND]
+        if wait and idle[s]:
+            o[o_kind + WAIT_KIND] = 1
+            m[A_WAIT] = 1
+            continue
+        src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
+        for t in range(K):
+            dst[t] = src[t]
+        top = slot[s, L.F_TOP]
+        if 0 <= top < K:
+            o[o_top + top] = 1
+            src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
+            for t in range(K):
+                dst[t] = src[t]
+            o[o_discard + top] += 1
+        colour = slot[s, L.F_COLOUR]
+        if 0 <= colour < 4:
+            o[o_colour + colour] = 1
+        o[o_reversed] = slot[s, L.F_DIR] < 0
+        alive = slot[s, L.F_ALIVE]
+        sizes, alive_at = o[o_sizes : o_sizes + P], o[o_alive : o_alive + P]
+        p = seat
+        for i in range(P):
+            sizes[i] = hsize[s, p]
+            alive_at[i] = (alive >> p) & 1
+            p += 1
+            if p == P:
+                p = 0
+        r = st[s, ST_ROW]
+        turn = row_info[parity, r, L.I_TURN] if kind >= 0 else slot[s, L.F_TURN]
+        if 0 <= turn < P:
+            o[o_turn + (turn - seat + P) % P] = 1
+        for linked in (slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]):
+            if 0 <= linked < P:
+                o[o_linked + (linked - seat + P) % P] = 1
+        mini = slot[s, L.F_MINI_N]
+        o[o_mini] = mini
+        mini_colour = slot[s, L.F_MINI_COLOUR]
+        if mini > 0 and 0 <= mini_colour < 4:
+            o[o_mini_colour + mini_colour] = 1
+        if kind < 0:
+            if wait:
+                o[o_kind + WAIT_KIND] = 1
+                m[A_WAIT] = 1
+            continue
+        info = row_info[parity, r]
+        o[o_kind + kind] = 1
+        phase = info[L.I_PHASE]
+        arg = info[L.I_ARG]
+        if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN) and 0 <= arg < P:
+            o[o_target + (arg - seat + P) % P] = 1
+        drawn = info[L.I_DRAWN]
+        if kind == DRAWN and 0 <= drawn < K:  # the drawn decision only, not its follow-ups
+            o[o_drawn + drawn] = 1
+        card = st[s, ST_CARD]
+        if card >= 0 and kind != UNO:  # a strategy's forget_uno is not told the card either
+            o[o_card + card] = 1
+        bluffable = info[L.I_BLUFFABLE] != 0
+        o[o_bluffable] = kind == PLAY and bluffable
+        o[o_may_take] = kind == PILEUP and info[L.I_MAY_TAKE] != 0
+        # the mask (seats._step)
+        legal = True
+        if kind == PLAY or kind == PILEUP:
+            row = row_legal[parity, r]
+            for t in range(K):
+                m[t] = row[t]
+            if kind == PLAY:
+                if bluffable:
+                    m[WILD_DRAW_FOUR] = 1
+                m[A_DRAW] = 1
+            else:
+                m[A_TAKE] = info[L.I_MAY_TAKE] != 0
+                legal = m[A_TAKE] != 0
+                for t in range(K):
+                    legal |= m[t] != 0
+        elif kind == DRAWN:
+            m[A_PLAY_DRAWN] = row_legal[parity, r, drawn] or (drawn == WILD_DRAW_FOUR and bluffable)
+            m[A_KEEP] = 1
+        elif kind == COLOUR:
+            for c in range(4):
+                m[A_COLOUR0 + c] = 1
+        elif kind == CHALLENGE:
+            m[A_CHALLENGE] = 1
+            m[A_ACCEPT] = 1
+        elif kind == CATCH:
+            m[A_CATCH] = 1
+            m[A_LET_GO] = 1
+        elif kind == VOTE:
+            legal = False
+            for i in range(1, P):
+                m[A_POINT0 + i] = (alive >> ((seat + i) % P)) & 1
+                legal |= m[A_POINT0 + i] != 0
+        elif kind == JUMPIN:
+            m[A_JUMP_IN] = 1
+            m[A_STAY] = 1
+        elif kind == LINK:
+            ok = _linkable(slot, s, P, relink_must_differ)
+            legal = False
+            for q in range(pairs.shape[0]):
+                m[link0 + q] = ((ok >> ((seat + pairs[q, 0]) % P)) & 1) & ((ok >> ((seat + pairs[q, 1]) % P)) & 1)
+                legal |= m[link0 + q] != 0
+        elif kind == UNO:
+            m[A_CALL_UNO] = 1
+            m[A_FORGET_UNO] = 1
+        if not legal:
+            return s
+    return -1
+
+
+# the parameters and state of :func:`play` (``pst``, int64)
+(P_MODE, P_STATUS, P_PARITY, P_ASKED, P_DECIDED, P_FIRST, P_SEAT, P_PLAYERS, P_NS, P_LINK0, P_RELINK, P_WAIT, P_FOREVER,
+ P_POINTS, P_BAD, P_PLAYED, N_P) = range(17)
+# modes
+M_STEP, M_LOOP, M_START, M_RESET, M_ENCODE = range(5)
+# statuses
+S_OK, S_ILLEGAL, S_DECIDE, S_EXTEND, S_CHECK, S_WAIT, S_ANSWER, S_MASK, S_ROWS = range(9)
+
+
+@kernel
+def _zero(a):  # pragma: no cover - compiled
+    for i in range(a.shape[0]):
+        a[i] = 0
+
+
+@kernel
+def _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
+               match_scores, ctr, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count, err, scratch,
+               actors):  # pragma: no cover - compiled
+    """Put the run's state back as ``Engine.start(pst[P_FIRST], 1)`` makes it (a fresh ``Run``)."""
+    for a in (slot.reshape(-1), row_slot.reshape(-1), row_seat.reshape(-1), row_info.reshape(-1), dec.reshape(-1),
+              hsize.reshape(-1), seat_ctr.reshape(-1), seat_dec.reshape(-1), rec.reshape(-1), match_scores.reshape(-1),
+              ev.reshape(-1)):
+        _zero(a)
+    for b in (hands.reshape(-1), piles.reshape(-1), opening.reshape(-1), rec_open.reshape(-1)):
+        _zero(b)
+    _zero(row_legal.reshape(-1))
+    _zero(seat_w.reshape(-1))
+    _zero(dec_w.reshape(-1))
+    _zero(keys)
+    _zero(rec_points.reshape(-1))
+    _zero(scratch)
+    _zero(actors)
+    _zero(nev)
+    _zero(group_count)
+    _zero(ctr)
+    for s in range(slot.shape[0]):
+        slot[s, L.F_PHASE] = L.PH_NEWGAME
+        slot[s, L.F_ROW] = -1
+        game[s] = -1
+    ctr[L.CT_NEXT] = pst[P_FIRST]
+    ctr[L.CT_END] = pst[P_FIRST] + 1
+    err[0] = -1
+    pst[P_PARITY] = 0
+
+
+@kernel
+def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
+         slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
+         match_scores, ctr, rkey, deck, cfg, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base,
+         group_count, err, scratch, actors, obs):  # pragma: no cover - compiled
+    """One call of an environment: answer the learner's steps, let the engine play on, encode.
+
+    ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
+    ``pst[P_BAD]``, nothing is answered), answers every slot's step, and when no slot has a step left
+    runs the engine (``advance``) until the learner is asked again in some slot or no game is left;
+    ``M_LOOP`` goes on with that after Python returned (``S_DECIDE``: the other seats' Python
+    strategies have rows, to ask before the engine goes on; ``S_EXTEND``: a run dealt for ever needs
+    more games planned); ``M_START`` starts there with a fresh run; ``M_RESET`` first puts the run back
+    as a fresh one of game ``pst[P_FIRST]`` (one slot); ``M_ENCODE`` only encodes. Each game that ended
+    (its slot holds another game, or none) gets its reward, ``ended`` and winner. Returns the status
+    (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``. ``pst[P_PLAYED]``
+    is 1 when the engine was run (or resumed) in the call.
+    """
+    mode = pst[P_MODE]
+    seat, players, link0 = pst[P_SEAT], pst[P_PLAYERS], pst[P_LINK0]
+    relink, wait = pst[P_RELINK] != 0, pst[P_WAIT] != 0
+    n = st.shape[0]
+    if mode == M_STEP or mode == M_START or mode == M_RESET:
+        for s in range(n):
+            rewards[s] = 0.0
+            ended[s] = False
+            winners[s] = -2
+    if mode == M_RESET:
+        _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
+                   match_scores, ctr, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count, err, scratch,
+                   actors)
+        for s in range(n):
+            current[s] = -1
+            idle[s] = False
+    if mode == M_START or mode == M_RESET:
+        pst[P_ASKED] = 0
+        pst[P_DECIDED] = 0
+    go = mode != M_ENCODE
+    pst[P_PLAYED] = 0
+    if mode == M_STEP:
+        n_actions = mask.shape[1]
+        for s in range(n):
+            a = acts[s]
+            if a < 0 or a >= n_actions or mask[s, a] == 0:
+                pst[P_BAD] = s
+                pst[P_STATUS] = S_ILLEGAL
+                return S_ILLEGAL
+        pending = answer(acts, st, pst[P_PARITY], seat, players, link0, pairs, relink, slot, row_info, row_legal, dec, dec_w)
+        if pending < 0:
+            pst[P_BAD] = -1 - pending
+            pst[P_STATUS] = S_ANSWER
+            return S_ANSWER
+        go = pending == 0
+    if go:
+        pst[P_PLAYED] = 1
+    while go:
+        if pst[P_ASKED]:
+            if counts[1] > 0 and pst[P_DECIDED] == 0:
+                pst[P_STATUS] = S_DECIDE
+                return S_DECIDE
+            pst[P_DECIDED] = 0
+            pst[P_PARITY] = 1 - pst[P_PARITY]
+            pst[P_ASKED] = 0
+        if pst[P_FOREVER] and ctr[L.CT_END] - ctr[L.CT_NEXT] < n:
+            pst[P_STATUS] = S_EXTEND
+            return S_EXTEND
+        parity = pst[P_PARITY]
+        nev[0] = 0
+        ctr[L.CT_WAIT] = 0
+        ctr[L.CT_PAUSED] = 0
+        n_rows = advance(slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points,
+                         rec_open, match_scores, pst[P_FIRST], ctr, rkey[0], deck, cfg, ev, nev, parity, row_slot, row_seat,
+                         row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors)
+        if err[0] >= 0:
+            pst[P_STATUS] = S_CHECK
+            return S_CHECK
+        if ctr[L.CT_WAIT] or ctr[L.CT_PAUSED]:  # matches and traces only: never in an environment
+            pst[P_STATUS] = S_WAIT
+            return S_WAIT
+        pst[P_ASKED] = n_rows > 0
+        first = pst[P_FIRST]
+        for s in range(n):
+            now_idle = slot[s, L.F_PHASE] == L.PH_IDLE and not idle[s]
+            if game[s] != current[s] or now_idle:
+                old = current[s]
+                if old >= 0:
+                    i = old - first
+                    winner = rec[i, L.R_WINNER]
+                    if rec[i, L.R_TRUNCATED] != 0:
+                        rewards[s] = 0.0 if pst[P_POINTS] else rv[1]
+                    elif pst[P_POINTS]:
+                        if winner == seat:
+                            total = 0
+                            for p in range(players):
+                                total += rec_points[i, p]
+                            rewards[s] = total - rec_points[i, winner]
+                        else:
+                            rewards[s] = -rec_points[i, seat]
+                    else:
+                        rewards[s] = rv[0] if winner == seat else rv[2]
+                    ended[s] = True
+                    winners[s] = winner
+                current[s] = game[s]
+                if now_idle:
+                    idle[s] = True
+        if collect(parity, pst[P_NS], group_base, group_count, row_slot, st, counts) < 0:
+            pst[P_STATUS] = S_ROWS
+            return S_ROWS
+        if counts[0] or n_rows == 0:
+            break
+    bad = encode(obs, mask, st, idle, wait, pst[P_PARITY], seat, players, off, link0, pairs, relink, slot, hands, hsize, piles,
+                 row_info, row_legal)
+    if bad >= 0:
+        pst[P_BAD] = bad
+        pst[P_STATUS] = S_MASK
+        return S_MASK
+    pst[P_STATUS] = S_OK
+    return S_OK
