@@ -23,6 +23,7 @@ from .layout import (
     C_PLAYERS,
     F_ACTOR,
     F_ALIVE,
+    F_DIR,
     F_MINI_COLOUR,
     F_PENDING,
     F_TURN,
@@ -35,7 +36,18 @@ from .layout import (
 )
 from .legality import legal_types, needs_colour, playable
 from .rng import seat_uniform
-from .rule_policy import P_PLAY_PREFER, best_of, rules_colour, rules_decision, rules_jump, rules_vote
+from .rule_policy import (
+    P_N_PLAY,
+    P_PLAY_PREFER,
+    P_RULES,
+    best_of,
+    opponents,
+    rules_colour,
+    rules_decision,
+    rules_jump,
+    rules_pick,
+    rules_vote,
+)
 from .tables import POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth_allowed, point_at
 
@@ -174,7 +186,7 @@ def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     """H-1 the card to stack (-1: take the total) and its colour: ``random``, uniform among taking and
     each stackable card type (type order, taking first); the others always stack, a Draw Two when one
     may be stacked, else the Wild Draw Four: ``greedy`` (``Strategy.stack``) uniform by copies, a rule
-    strategy by its ``[play]`` preference (ties by copies). One uniform, then the colour's."""
+    strategy by its play rules over those cards (``RuleStrategy.stack``). One uniform, then the colour's."""
     bits = stack_options(s, seat, hands, hsize, slot, cfg)
     u = seat_uniform(keys, seat_ctr, s, seat)
     card = -1
@@ -192,9 +204,15 @@ def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
             i -= 1
     else:
         pref = bits & DRAW_TWO_BITS if bits & DRAW_TWO_BITS else bits
-        if pol >= POLICY_RULES:
+        if pol >= POLICY_RULES:  # its play rules, among the cards preferred; a draw rule firing does not stop the stack
+            o = pol - POLICY_RULES
             c0, c1, c2, c3 = colour_totals(hands, s, seat)
-            card = best_of(pref, cfg[pol - POLICY_RULES + P_PLAY_PREFER], u, s, seat, hands, c0, c1, c2, c3)
+            nxt, small = opponents(s, seat, hsize, slot, cfg)
+            prefer = cfg[o + P_PLAY_PREFER]
+            card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u, s, seat, hands, hsize[s, seat],
+                              c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], slot[s, F_DIR], c0, c1, c2, c3)
+            if card < 0:
+                card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
         else:
             total = 0
             m = pref
