@@ -36,8 +36,7 @@ from .layout import (
     EV_SWAP,
     EV_TRUNCATE,
     F_ACTOR,
-    F_BLUFF,
-    F_DIR,
+        F_DIR,
     F_LAST_PLAYER,
     F_NEXT,
     F_PHASE,
@@ -145,13 +144,6 @@ def stack_play(s, card, slot, cfg, ev, nev, g):
 
 
 @leaf
-def stacked_wd4(s, card, slot):
-    """H-1: a Wild Draw Four played as a stack is its own permission, never a bluff (W-2)."""
-    if card == WILD_DRAW_FOUR:
-        slot[s, F_BLUFF] = 0
-
-
-@leaf
 def swap_hands(s, a, b, hands, hsize):
     """H-2: seats ``a`` and ``b`` exchange their whole hands."""
     for t in range(hands.shape[2]):
@@ -191,10 +183,11 @@ def pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev):
 @kernel
 def apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """H-1 ``PH_STACK`` decision: the victim (``F_ACTOR``) stacks ``card`` (``colour`` for a Wild Draw
-    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1)."""
+    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1). A Wild Draw Four may be
+    stacked whatever W-2 says (stacking is its own permission); a challenge of it judges W-2 on the
+    hand and colour of this moment, as for any Wild Draw Four (``F_BLUFF``, set by ``play_card``)."""
     if card < 0:
         take_chain(s, slot[s, F_ACTOR], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         return
     victim = stack_play(s, card, slot, cfg, ev, nev, game[s])
     play_card(s, victim, card, colour, forget, -1, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
-    stacked_wd4(s, card, slot)
