@@ -177,7 +177,8 @@ def test_H1_a_linked_victim_takes_the_total_and_the_partner_echoes_it() -> None:
     """H-1 with P-7 (party): the total taken is a penalty draw, echoed over the link."""
     pos = Position(hands=[["red draw two", "blue 5"], ["blue draw two", "green 2"], ["green 3", "green 4"], ["green 6"]],
                    top="red 3", draw=DRAW, link=(2, 3))
-    after = play_from(pos, rules="party", overrides={"stacking": "same_face"}, script=[("play", "red draw two"), ("stack", "blue draw two")])
+    after = play_from(pos, rules="party", overrides={"stacking": "same_face"},
+                      script=[("play", "red draw two"), ("stack", "blue draw two")])
     assert after.hand_sizes == [1, 1, 6, 5] and after.party["link_echo_draws"] == 4 and after.turn == 3
 
 

@@ -58,14 +58,17 @@ from .tables import FACE_DRAW_TWO, FACES_PER_COLOUR, N_COLOURED, WILD_DRAW_FOUR
 from .turn import play_card
 
 __all__ = [
-    "DRAW_TWO_BITS", "STACKING_MIXED", "STACKING_NONE", "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action",
-    "apply_stack", "apply_swap", "face_chain", "pass_hands", "stack_options", "swap_hands", "take_chain",
+    "DRAW_TWO_BITS", "JUMP_IN_CARDS_NUMBERS", "JUMP_IN_CARDS_NUMBERS_AND_ACTIONS", "STACKING_MIXED", "STACKING_NONE",
+    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "apply_stack", "apply_swap", "face_chain", "pass_hands",
+    "stack_options", "stack_play", "swap_hands", "take_chain",
 ]
 
 STACKING_NONE = choice_code("stacking", "none")
 STACKING_SAME_FACE = choice_code("stacking", "same_face")
 STACKING_MIXED = choice_code("stacking", "mixed")
 STACKING_PLUS4_ON_PLUS2 = choice_code("stacking", "plus4_on_plus2")
+JUMP_IN_CARDS_NUMBERS = choice_code("jump_in_cards", "numbers")
+JUMP_IN_CARDS_NUMBERS_AND_ACTIONS = choice_code("jump_in_cards", "numbers_and_actions")
 DRAW_TWO_BITS = sum(1 << (c * FACES_PER_COLOUR + FACE_DRAW_TWO) for c in range(4))
 """Type bit mask of the four Draw Twos."""
 
@@ -98,7 +101,7 @@ def stack_options(s, seat, hands, hsize, slot, cfg):
 def after_action(s, seat, nxt, slot, cfg):
     """The effect of the card on top (played by ``seat``) is resolved and ``nxt`` plays next: open the
     jump-in window first when action cards may be jumped in with (H-3) and the card is coloured."""
-    if cfg[C_JUMP_ACTIONS] and slot[s, F_TOP] < N_COLOURED:
+    if cfg[C_JUMP_ACTIONS] == JUMP_IN_CARDS_NUMBERS_AND_ACTIONS and slot[s, F_TOP] < N_COLOURED:  # else JUMP_IN_CARDS_NUMBERS
         slot[s, F_SEAT] = seat
         slot[s, F_NEXT] = nxt
         slot[s, F_PHASE] = PH_WINDOW
