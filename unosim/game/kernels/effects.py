@@ -15,7 +15,7 @@ from numba import int64
 
 from ..rules import choice_code
 from .finish import end_chain, n_alive, pass_turn, seat_at
-from .house import STACKING_NONE, after_action, face_chain, grow_chain, seven_zero
+from .house import STACKING_NONE, after_action, chain, house_step
 from .jit import kernel, rule
 from .layout import (
     C_JUMP_ACTIONS,
@@ -103,6 +103,10 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     card = slot[s, F_PENDING]
     g = game[s]
     nxt = seat_at(seat, int64(1), slot, s, cfg)
+    if (cfg[C_STACKING] != STACKING_NONE or cfg[C_SEVEN_ZERO]) and house_step(
+        s, int64(PH_EFFECTS), int64(-1), int64(-1), int64(seat), int64(nxt), slot, game, keys, hands, hsize, piles, cfg, ev, nev
+    ):
+        return  # H-1 a chain, H-2 a 7's swap, resolved through their own decisions
     if card < N_COLOURED:
         face = FACE_OF[card]
         if face == FACE_SKIP:  # A-1 Skip
@@ -120,9 +124,6 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             else:
                 nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
-            if cfg[C_STACKING] != STACKING_NONE:  # H-1: the chain grows by 2; the next player may stack on it
-                grow_chain(s, int64(nxt), int64(2), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-                return
             forced_draw(s, int64(nxt), int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             if cfg[C_TRACE]:  # hot: the call is not inlined
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
@@ -130,10 +131,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         elif face == FACE_POINT_TAKEN:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
             return
-        else:  # a number card
-            if cfg[C_SEVEN_ZERO] and (face == 7 or face == 0):  # H-2, before any jump-in window
-                if seven_zero(s, int64(seat), int64(nxt), slot, game, hands, hsize, cfg, ev, nev):
-                    return  # the 7's player chooses whom to swap with
+        else:  # a number card (a 0 under H-2 has passed the hands on already)
             if cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
                 slot[s, F_NEXT] = nxt
                 slot[s, F_PHASE] = PH_WINDOW
@@ -145,9 +143,6 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)
         return
     elif card == WILD_DRAW_FOUR:  # W-2 Wild Draw Four
-        if cfg[C_STACKING] != STACKING_NONE:  # H-1: the chain grows by 4 (a challenge first, W-2)
-            grow_chain(s, int64(nxt), int64(4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            return
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
@@ -188,7 +183,7 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
         if stacking:
-            face_chain(s, int64(victim), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            chain(s, int64(victim), int64(0), int64(0), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
         forced_draw(s, int64(victim), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)

@@ -175,7 +175,7 @@ def hand_points(s, seat, hands):
     return total
 
 
-@leaf
+@rule
 def end_chain(s, got, slot):
     """H-1: a chain ends with ``got`` cards drawn: the records, then no chain is pending."""
     if got > slot[s, F_STACK_MAX]:

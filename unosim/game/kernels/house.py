@@ -5,13 +5,13 @@ Every function here runs only when its option is on; with all four off the phase
 reaches them. They are compiled on their own (``kernel``), not inlined: they run on rarer events
 than a turn, and one copy each keeps the cold compile short.
 
-- H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain: ``F_STACK`` holds its penalty, the
-  card on top included, ``F_CHAIN`` its penalty cards. The next player (the victim) may stack a card
-  allowed on the top card (:func:`stack_options`, decision ``PH_STACK``) or takes the total
-  (:func:`take_chain`). A Wild Draw Four on top is first open to a challenge (W-2,
+- H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain (:func:`chain`): ``F_STACK`` holds its
+  penalty, the card on top included, ``F_CHAIN`` its penalty cards. The next player (the victim) may
+  stack a card allowed on the top card (:func:`stack_options`, decision ``PH_STACK``) or takes the
+  total. A Wild Draw Four on top is first open to a challenge (W-2,
   :func:`unosim.game.kernels.effects.apply_challenge`), which then settles the whole chain.
-- H-2: a 7 swaps its player's hand with another player's (decision ``PH_SWAP``, :func:`apply_swap`);
-  a 0 passes every hand to the next player in the direction of play (:func:`pass_hands`).
+- H-2: a 7 swaps its player's hand with another player's (decision ``PH_SWAP``); a 0 passes every hand
+  to the next player in the direction of play (:func:`seven_zero`).
 - H-3: :func:`after_action` opens the jump-in window (``PH_WINDOW``) on a coloured action card whose
   effect is resolved, under ``jump_in_cards=numbers_and_actions``.
 - H-4 is legality (:mod:`unosim.game.kernels.legality`): a lone action card or wild is not legal.
@@ -21,11 +21,12 @@ from numba import int64
 
 from ..rules import choice_code
 from .finish import end_chain, n_alive, pass_turn, seat_at
-from .jit import kernel, leaf
+from .jit import kernel, rule
 from .layout import (
     C_JUMP_ACTIONS,
     C_MAX_TURNS,
     C_NO_ACTION_OUT,
+    C_SEVEN_ZERO,
     C_SPEED,
     C_STACKING,
     C_WD4_CHALLENGE,
@@ -41,6 +42,7 @@ from .layout import (
     F_DIR,
     F_LAST_PLAYER,
     F_NEXT,
+    F_PENDING,
     F_PHASE,
     F_SEAT,
     F_SEVEN_SWAPS,
@@ -55,6 +57,7 @@ from .layout import (
     I_NLEGAL,
     I_PENALTY,
     PH_CHALLENGE,
+    PH_EFFECTS,
     PH_END,
     PH_STACK,
     PH_SWAP,
@@ -65,9 +68,9 @@ from .tables import FACE_DRAW_TWO, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD_D
 
 __all__ = [
     "DRAW_TWO_BITS", "JUMP_IN_CARDS_NUMBERS", "JUMP_IN_CARDS_NUMBERS_AND_ACTIONS", "STACKING_MIXED", "STACKING_NONE",
-    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "apply_swap", "face_chain", "grow_chain", "house_row",
-    "pass_hands", "seven_zero",
-    "stack_options", "stack_play", "swap_hands", "take_chain",
+    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "chain", "house_row", "house_step",
+    "seven_zero",
+    "stack_options", "stack_play", "swap_hands",
 ]
 
 STACKING_NONE = choice_code("stacking", "none")
@@ -80,7 +83,7 @@ DRAW_TWO_BITS = sum(1 << (c * FACES_PER_COLOUR + FACE_DRAW_TWO) for c in range(4
 """Type bit mask of the four Draw Twos."""
 
 
-@leaf
+@rule
 def stack_options(s, seat, hands, hsize, slot, cfg):
     """H-1: type bit mask of the cards ``seat`` holds that may be stacked on the card on top: a Draw
     Two on a Draw Two (any colour); a Wild Draw Four on a Wild Draw Four (``same_face``, ``mixed``)
@@ -123,7 +126,7 @@ def house_row(q, r, s, seat, slot, hands, hsize, cfg, row_legal, row_info):
     row_info[q, r, I_PENALTY] = slot[s, F_STACK]
 
 
-@leaf
+@rule
 def after_action(s, seat, nxt, slot, cfg):
     """The effect of the card on top (played by ``seat``) is resolved and ``nxt`` plays next: open the
     jump-in window first when action cards may be jumped in with (H-3) and the card is coloured."""
@@ -136,58 +139,102 @@ def after_action(s, seat, nxt, slot, cfg):
 
 
 @kernel
-def take_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """H-1: ``victim`` draws the chain's whole total and loses the turn; play goes on after them."""
+def chain(s, victim, add, take, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """H-1, one step of a chain faced by ``victim``:
+
+    - ``add`` > 0: the card just played adds ``add`` to the chain (``F_STACK``, ``F_CHAIN``); a Wild Draw
+      Four's victim first decides whether to challenge it (W-2, ``PH_CHALLENGE``);
+    - then, unless ``take``, a stacking card held is offered (``PH_STACK``); a stack is a turn (T-7), so
+      past ``max_turns`` the round stops instead (E-5);
+    - else (``take``, or nothing to stack) ``victim`` draws the whole total and loses the turn; play goes
+      on after them, once the jump-in window on the card on top (H-3) is passed.
+    """
+    if add > 0:
+        slot[s, F_STACK] += add
+        slot[s, F_CHAIN] += 1
+        if add == 4 and cfg[C_WD4_CHALLENGE]:
+            slot[s, F_ACTOR] = victim
+            slot[s, F_PHASE] = PH_CHALLENGE
+            return
+    if not take and stack_options(s, victim, hands, hsize, slot, cfg) != 0:
+        if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
+            slot[s, F_TRUNCATED] = 1
+            log(cfg, ev, nev, game[s], EV_TRUNCATE, victim, -1, slot[s, F_TURNS], 0)
+            slot[s, F_PHASE] = PH_END
+            return
+        slot[s, F_ACTOR] = victim
+        slot[s, F_PHASE] = PH_STACK
+        return
     reason = DR_WD4 if slot[s, F_TOP] == WILD_DRAW_FOUR else DR_DRAW_TWO
-    got = forced_draw(s, int64(victim), int64(slot[s, F_STACK]), int64(reason), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    got = forced_draw(s, victim, int64(slot[s, F_STACK]), int64(reason), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
     end_chain(s, got, slot)
     log(cfg, ev, nev, game[s], EV_SKIP, victim, -1, 0, 0)
     after_action(s, slot[s, F_LAST_PLAYER], seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
 
 
 @kernel
-def face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """H-1: ``victim`` faces the chain (``F_STACK`` cards): a stacking card held is offered (``PH_STACK``),
-    else the total is taken. A stack is a turn (T-7): past ``max_turns`` the round stops instead (E-5)."""
-    if stack_options(s, victim, hands, hsize, slot, cfg) == 0:
-        take_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        return
-    if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
-        slot[s, F_TRUNCATED] = 1
-        log(cfg, ev, nev, game[s], EV_TRUNCATE, victim, -1, slot[s, F_TURNS], 0)
-        slot[s, F_PHASE] = PH_END
-        return
-    slot[s, F_ACTOR] = victim
-    slot[s, F_PHASE] = PH_STACK
+def seven_zero(s, seat, nxt, target, slot, game, hands, hsize, cfg, ev, nev):
+    """H-2. ``target`` < 0: ``seat`` just played the 7 or 0 on top and ``nxt`` plays next: a 7 asks whom
+    to swap with (``PH_SWAP``; returns True); a 0 passes every hand on (returns False: the caller goes
+    on). ``target`` >= 0, the ``PH_SWAP`` decision: the player of the 7 (``F_ACTOR``) swaps hands with
+    ``target``, then the jump-in window on the 7 (speed play) or the next player (``F_NEXT``)."""
+    if target < 0:
+        if FACE_OF[slot[s, F_TOP]] == 7:
+            slot[s, F_ACTOR] = seat
+            slot[s, F_NEXT] = nxt
+            slot[s, F_PHASE] = PH_SWAP
+            return True
+        # a 0: swapping the player's hand with each other seat in turn order moves every hand on by one
+        for i in range(1, n_alive(slot, s, cfg)):
+            swap_hands(s, seat, seat_at(seat, int64(i), slot, s, cfg), hands, hsize)
+        slot[s, F_ZERO_PASSES] += 1
+        log(cfg, ev, nev, game[s], EV_PASS, seat, -1, slot[s, F_DIR], 0)
+        return False
+    actor = int64(slot[s, F_ACTOR])
+    swap_hands(s, actor, target, hands, hsize)
+    slot[s, F_SEVEN_SWAPS] += 1
+    log(cfg, ev, nev, game[s], EV_SWAP, actor, -1, target, 0)
+    if cfg[C_SPEED]:
+        slot[s, F_SEAT] = actor
+        slot[s, F_PHASE] = PH_WINDOW
+    else:
+        pass_turn(s, slot[s, F_NEXT], slot, cfg)
+    return True
 
 
 @kernel
-def grow_chain(s, victim, add, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """H-1: the card just played adds ``add`` to the chain; ``victim`` faces it, a Wild Draw Four's
-    victim first deciding whether to challenge (W-2)."""
-    slot[s, F_STACK] += add
-    slot[s, F_CHAIN] += 1
-    if add == 4 and cfg[C_WD4_CHALLENGE]:
-        slot[s, F_ACTOR] = victim
-        slot[s, F_PHASE] = PH_CHALLENGE
-        return
-    face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+def house_step(s, ph, card, flag, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """The house rules' steps of the phase machine, one kernel for its two call sites.
+
+    ``ph == PH_EFFECTS``: the effect of the card just played by ``seat`` (``nxt`` plays next): a Draw Two
+    or Wild Draw Four starts or grows a chain (H-1, :func:`chain`), a 7 asks whom to swap with and a 0
+    passes the hands on (H-2, :func:`seven_zero`). True when that is the whole effect (a decision or the
+    chain's end follows); False when the official effect still applies (every other card, and the 0
+    after its pass: the jump-in window of speed play).
+
+    ``PH_STACK`` or ``PH_SWAP``: the decision ``card`` / ``flag``. True when it is a stack of ``card``,
+    which the caller then plays as the victim's turn (``turn.apply_turn``: T-7, U-1, ``play_card``); a
+    stack is counted here. Taking the chain (``card`` -1) and the swap with seat ``flag`` are applied here.
+    """
+    if ph == PH_EFFECTS:
+        top = slot[s, F_PENDING]
+        if cfg[C_STACKING] != STACKING_NONE and (top == WILD_DRAW_FOUR or (top < N_COLOURED and FACE_OF[top] == FACE_DRAW_TWO)):
+            chain(s, nxt, int64(4 if top == WILD_DRAW_FOUR else 2), int64(0), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            return True
+        if cfg[C_SEVEN_ZERO] and top < N_COLOURED and (FACE_OF[top] == 7 or FACE_OF[top] == 0):
+            return seven_zero(s, seat, nxt, int64(-1), slot, game, hands, hsize, cfg, ev, nev)
+        return False
+    if ph == PH_SWAP:
+        seven_zero(s, int64(-1), int64(-1), flag, slot, game, hands, hsize, cfg, ev, nev)
+        return False
+    if card < 0:
+        chain(s, int64(slot[s, F_ACTOR]), int64(0), int64(1), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        return False
+    stack_play(s, card, slot, cfg, ev, nev, game[s])
+    return True
 
 
-@kernel
-def seven_zero(s, seat, nxt, slot, game, hands, hsize, cfg, ev, nev):
-    """H-2: ``seat`` played a 7 (the swap is asked: ``PH_SWAP``, return True) or a 0 (every hand
-    passes on, return False); ``nxt`` plays next."""
-    if FACE_OF[slot[s, F_TOP]] == 7:
-        slot[s, F_ACTOR] = seat
-        slot[s, F_NEXT] = nxt
-        slot[s, F_PHASE] = PH_SWAP
-        return True
-    pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev)
-    return False
-
-
-@leaf
+@rule
 def stack_play(s, card, slot, cfg, ev, nev, g):
     """H-1 ``PH_STACK`` decision to stack ``card``: it is the victim's (``F_ACTOR``) turn, counted as a
     stack; the play itself is a turn's play (``turn.apply_turn``: T-7, U-1, ``play_card``). A Wild
@@ -199,7 +246,7 @@ def stack_play(s, card, slot, cfg, ev, nev, g):
     log(cfg, ev, nev, g, EV_STACK, victim, card, slot[s, F_STACK] + (4 if card == WILD_DRAW_FOUR else 2), 0)
 
 
-@leaf
+@rule
 def swap_hands(s, a, b, hands, hsize):
     """H-2: seats ``a`` and ``b`` exchange their whole hands."""
     for t in range(hands.shape[2]):
@@ -209,28 +256,3 @@ def swap_hands(s, a, b, hands, hsize):
     x = hsize[s, a]
     hsize[s, a] = hsize[s, b]
     hsize[s, b] = x
-
-
-@kernel
-def apply_swap(s, target, slot, game, hands, hsize, cfg, ev, nev):
-    """H-2 ``PH_SWAP`` decision: the player of the 7 (``F_ACTOR``) swaps hands with ``target``; then the
-    jump-in window on the 7 (speed play) or the next player (``F_NEXT``)."""
-    seat = slot[s, F_ACTOR]
-    swap_hands(s, seat, target, hands, hsize)
-    slot[s, F_SEVEN_SWAPS] += 1
-    log(cfg, ev, nev, game[s], EV_SWAP, seat, -1, target, 0)
-    if cfg[C_SPEED]:
-        slot[s, F_SEAT] = seat
-        slot[s, F_PHASE] = PH_WINDOW
-    else:
-        pass_turn(s, slot[s, F_NEXT], slot, cfg)
-
-
-@kernel
-def pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev):
-    """H-2: ``seat`` played a 0: every player still in the round gives their hand to the next player in
-    the current direction. Swapping ``seat``'s hand with each other seat in turn order moves every hand on by one."""
-    for i in range(1, n_alive(slot, s, cfg)):
-        swap_hands(s, seat, seat_at(seat, int64(i), slot, s, cfg), hands, hsize)
-    slot[s, F_ZERO_PASSES] += 1
-    log(cfg, ev, nev, game[s], EV_PASS, seat, -1, slot[s, F_DIR], 0)

@@ -41,7 +41,7 @@ from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth
 
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
-    "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
+    "house_policy", "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
     "pick_vote", "policy_decision",
 ]
 
@@ -151,7 +151,7 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
     return point_at(how, s, seat, keys, hsize, seat_ctr, n, alive)
 
 
-@leaf
+@rule
 def pick_swap(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     """H-2 seat to swap hands with: ``random``, a uniform other seat still in the match (seat order);
     the others (``Strategy.swap_with``), the other player with fewest cards, ties to the nearest in
@@ -169,7 +169,7 @@ def pick_swap(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
     return best
 
 
-@kernel
+@rule
 def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     """H-1 the card to stack (-1: take the total) and its colour: ``random``, uniform among taking and
     each stackable card type (type order, taking first); the others always stack, a Draw Two when one
@@ -206,14 +206,21 @@ def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     return card, colour
 
 
+@kernel
+def house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
+    """The (card, colour, swap target) of a compiled policy in ``PH_STACK`` (H-1) or ``PH_SWAP`` (H-2)."""
+    if ph == PH_SWAP:
+        return -1, -1, pick_swap(pol, s, slot[s, F_ACTOR], keys, hsize, slot, seat_ctr, cfg)
+    card, colour = pick_stack(pol, s, int64(slot[s, F_ACTOR]), keys, hands, hsize, piles, slot, seat_ctr, cfg)
+    return card, colour, 0
+
+
 @rule
 def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
-    if ph == PH_STACK:  # H-1
-        card, colour = pick_stack(pol, s, int64(slot[s, F_ACTOR]), keys, hands, hsize, piles, slot, seat_ctr, cfg)
-        return card, colour, 0, -1
-    if ph == PH_SWAP:  # H-2
-        return -1, -1, pick_swap(pol, s, slot[s, F_ACTOR], keys, hsize, slot, seat_ctr, cfg), -1
+    if ph == PH_STACK or ph == PH_SWAP:  # H-1, H-2
+        card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
+        return card, colour, flag, -1
     if pol >= POLICY_RULES:
         return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
     if ph == PH_TURN:

@@ -328,12 +328,12 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     return -1, colour, 1 if play else 0, pair
 
 
-@kernel
+@rule
 def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
     """``RuleStrategy.stack`` (H-1): the card the play rules of the program at ``cfg[o:]`` pick among
     the types of ``pref``; where a draw rule fires (or none does), the best of them by the ``[play]``
     preference. The variables are computed as :func:`rules_decision` computes them, so the one
-    compiled :func:`rules_pick` serves both."""
+    compiled :func:`rules_pick` serves both. Inlined at its one call site (``policy.pick_stack``)."""
     n = cfg[C_PLAYERS]
     seat = slot[s, F_ACTOR]  # the victim, read as rules_decision reads its seat
     d = slot[s, F_DIR]
