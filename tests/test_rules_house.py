@@ -483,3 +483,13 @@ def test_random_takes_or_stacks_uniformly() -> None:
     stacks, chains = rec[:, L.R_STACKS].sum(), (rec[:, L.R_STACK_MAX] > 0).sum()
     assert 0 < stacks and chains > 0
     assert np.all(rec[:, L.R_STACK_CARDS] <= rec[:, L.R_DRAWN])
+
+
+def test_the_environments_refuse_the_house_decisions_they_have_no_action_for() -> None:
+    pytest.importorskip("gymnasium")
+    from unosim.env.seats import SeatedGame
+
+    for overrides in (["stacking=mixed"], ["seven_zero=true"]):
+        with pytest.raises(ValueError, match="no action for the house-rule decisions"):
+            SeatedGame("classic", 3, [0], overrides=overrides)
+    SeatedGame("classic", 3, [0], overrides=["go_out_on_action=false"])  # the other house rules play
