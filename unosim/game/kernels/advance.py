@@ -19,6 +19,7 @@ from numba import int64
 from .deal import deal_round, new_game, next_round
 from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
 from .finish import end_round, record, start_turn, win
+from .house import house_step
 from .jit import kernel, rule
 from .layout import (
     C_ALL_COMPILED,
@@ -45,8 +46,10 @@ from .layout import (
     F_ACTOR,
     F_ALIVE,
     F_JUMPERS,
+    F_NEXT,
     F_PHASE,
     F_ROW,
+    F_SEAT,
     F_TURN,
     I_BLUFFABLE,
     I_NLEGAL,
@@ -63,10 +66,13 @@ from .layout import (
     PH_NEWGAME,
     PH_PILEUP,
     PH_ROUND,
+    PH_STACK,
     PH_START_TURN,
+    PH_SWAP,
     PH_TURN,
     PH_VOTE,
     PH_WIN,
+    PH_WINDOW,
     R_MATCH,
     ROW_AUTO,
 )
@@ -74,7 +80,7 @@ from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
 from .rows import row_actors, write_row
-from .speed import apply_jumpin
+from .speed import apply_jumpin, start_jumpin
 from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
 
@@ -168,6 +174,9 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 card, colour = dec[prev, r, D_CARD], dec[prev, r, D_COLOUR]
                 flag, forget = dec[prev, r, D_FLAG], dec[prev, r, D_FORGET]
                 pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
+            if (ph == PH_STACK or ph == PH_SWAP) and house_step(s, int64(ph), int64(card), int64(flag), int64(-1), int64(-1),
+                                                                slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+                ph = PH_TURN  # H-1: a stack is played as the victim's turn
             if ph == PH_TURN:
                 apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
             elif ph == PH_DRAWN:
@@ -188,6 +197,8 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
             resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_START_TURN:
             start_turn(s, slot, game, cfg, ev, nev)
+        elif ph == PH_WINDOW:
+            start_jumpin(s, slot[s, F_SEAT], slot[s, F_NEXT], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_WIN:
             win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_END:

@@ -8,6 +8,7 @@ for the decision (the seat's legal moves and the table fields ``I_*``); the Pyth
 batch state, the fields a strategy reads.
 """
 
+from .house import house_row
 from .jit import rule
 from .layout import (
     C_PILEUP_REFUSE,
@@ -34,6 +35,7 @@ from .layout import (
     I_HSIZE,
     I_MAY_TAKE,
     I_NLEGAL,
+    I_PENALTY,
     I_PHASE,
     I_TOP,
     I_TURN,
@@ -42,6 +44,8 @@ from .layout import (
     PH_DRAWN,
     PH_JUMPIN,
     PH_PILEUP,
+    PH_STACK,
+    PH_SWAP,
     PH_TURN,
     PH_VOTE,
 )
@@ -90,8 +94,9 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
     row_info[q, r, I_HSIZE] = hsize[s, seat]
     row_info[q, r, I_NLEGAL] = 0
     row_info[q, r, I_MAY_TAKE] = 0
+    row_info[q, r, I_PENALTY] = 0
     if ph == PH_TURN:
-        bluff, n_legal = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
+        bluff, n_legal = fill_legal(s, seat, hands, hsize, slot, cfg, row_legal, q, r)
         row_info[q, r, I_BLUFFABLE] = bluff
         row_info[q, r, I_NLEGAL] = n_legal
         return
@@ -126,3 +131,5 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n
         row_info[q, r, I_MAY_TAKE] = 1 if n == 0 or cfg[C_PILEUP_REFUSE] != 0 else 0
+    elif ph == PH_STACK or ph == PH_SWAP:  # H-1, H-2
+        house_row(q, r, s, seat, slot, hands, hsize, cfg, row_legal, row_info)
