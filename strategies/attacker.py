@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.game.cards import CARD_KIND, IS_WILD, KIND_NAMES
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import next_seats, sample_best, sample_best_of
 
@@ -92,6 +92,10 @@ class AttackerStrategy(Strategy):
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
         return fewest_cards_others(obs, obs.alive, obs.random())
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: always passes the penalty on, a Draw Two before its Wild Draw Four (the play order over the stacking cards)."""
+        return sample_best_of(obs.hand, stack_preferred(options), _TABLES, self.threatened(obs).astype(np.intp), obs.random())
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         n = len(obs)

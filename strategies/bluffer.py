@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.game.cards import CARD_COLOUR, N_COLOURS, WILD_DRAW_FOUR, load_deck
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import colour_counts, next_seats, sample_best
 
@@ -125,6 +125,10 @@ class BlufferStrategy(Strategy):
             attack &= self.next_is_close(obs)
             cards = np.where(attack, WILD_DRAW_FOUR, cards)
         return cards
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: always stacks, a Draw Two before the Wild Draw Four it keeps for attacks (wilds last, then points)."""
+        return sample_best(obs.hand, stack_preferred(options), WILDS_LAST, obs.random())
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         play = obs.legal[np.arange(len(obs)), obs.drawn]

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.game.cards import IS_WILD
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import argmax_ties, colour_counts, sample_best_of
 
@@ -42,6 +42,9 @@ class ColourKeeperStrategy(Strategy):
         The same rule over the cards that may be added (P-5): the mini pile's
         colour is fixed, so it sheds the coloured card with most points and
         keeps its wilds.
+    stack
+        Always stacks when it can (H-1): the Draw Two of the colour held most, the Wild Draw Four
+        only when no Draw Two may be stacked.
     play_drawn, challenge, point_at, choose_link, jump_in, forget_uno, catch_uno
         The base defaults: plays a legal drawn card; never challenges; points
         at and links the other players with fewest cards; always jumps in;
@@ -65,3 +68,6 @@ class ColourKeeperStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         return colour_first_pick(obs, obs.legal)
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        return colour_first_pick(obs, stack_preferred(options))

@@ -7,7 +7,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from unosim.game.cards import CARD_COLOUR, CARD_FACE, FACES_PER_COLOUR, N_COLOURED, N_COLOURS
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 
 from .scoring import POINTS
@@ -101,6 +101,9 @@ class DiversityStrategy(Strategy):
     add_to_pile
         Same rule as ``play`` over the cards that may be added (P-5); takes
         the pile only when nothing may be added.
+    stack
+        Always stacks when it can (H-1): the Draw Two whose loss keeps the most covered, the Wild
+        Draw Four only when no Draw Two may be stacked.
     challenge, point_at, choose_link, jump_in, forget_uno, catch_uno
         The base defaults: never challenges; points at and links the other
         players with fewest cards; always jumps in (weight 1); UNO at the
@@ -121,3 +124,6 @@ class DiversityStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         return coverage_pick(obs.hand, obs.legal, obs.random())
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        return coverage_pick(obs.hand, stack_preferred(options), obs.random())

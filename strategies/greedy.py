@@ -18,6 +18,8 @@ class GreedyStrategy(Strategy):
     Colour: the colour held most, ties at random. Party decisions: the base
     defaults (point at the player with fewest cards, link the two others with
     fewest cards, add the highest-point card to a mini pile, always jump in).
+    House rules: the base defaults (always stack, a Draw Two before a Wild
+    Draw Four, H-1; swap hands with the player holding fewest cards, H-2).
     """
 
     name = "greedy"

@@ -150,3 +150,9 @@ class PersonStrategy(Strategy):
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         return self._answer("jump_in", obs, lambda: super(PersonStrategy, self).jump_in(obs))
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        return self._answer("stack", obs, lambda: super(PersonStrategy, self).stack(obs, options))  # type: ignore[arg-type, return-value]
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        return self._answer("swap_with", obs, lambda: super(PersonStrategy, self).swap_with(obs))

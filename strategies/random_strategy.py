@@ -20,7 +20,8 @@ class RandomStrategy(Strategy):
     plays a playable drawn card, never challenges or bluffs. Party: points at a
     uniform other player (still in the match), links two distinct uniform players (itself allowed) among ``obs.link_choices``,
     adds a uniform able physical card to a mini pile, jumps in with probability
-    1/2. The rates below (all 0 by default) make it deliberately erratic, which
+    1/2. House rules: stacks or takes uniformly among taking and each card type that may be stacked
+    (H-1), swaps hands with a uniform other player (H-2). The rates below (all 0 by default) make it deliberately erratic, which
     the invariant tests use to reach every rule path.
 
     Parameters
@@ -121,3 +122,18 @@ class RandomStrategy(Strategy):
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         return (obs.random() < 0.5).astype(np.float64)
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: uniformly among taking the penalty and each card type that may be stacked (taking first, then type order)."""
+        k = options.sum(axis=1)
+        i = (obs.random() * (k + 1)).astype(np.int64)
+        order = np.cumsum(options, axis=1)  # the 1-based rank of each option
+        pick = (options & (order == i[:, None])).argmax(axis=1)
+        return np.where(i == 0, -1, pick)
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        """H-2: a uniform other player still in the match (seat order)."""
+        others = obs.alive.copy()
+        others[np.arange(len(obs)), obs.seat] = False
+        i = (obs.random() * others.sum(axis=1)).astype(np.int64)
+        return (others & (np.cumsum(others, axis=1) == (i + 1)[:, None])).argmax(axis=1)

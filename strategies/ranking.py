@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.game.cards import KIND_NAMES
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.parameters import DistinctNames
 from unosim.strategy.primitives import sample_best
@@ -79,3 +79,7 @@ class RankingStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         return sample_best(obs.hand, obs.legal, kind_order_scores(self.order), obs.random())
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: always stacks, by the kind order among the Draw Twos (a Wild Draw Four only when no Draw Two will do)."""
+        return sample_best(obs.hand, stack_preferred(options), kind_order_scores(self.order), obs.random())

@@ -38,7 +38,7 @@ from unosim.game.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
 
@@ -278,6 +278,9 @@ class TunableStrategy(Strategy):
         (``look_value_*``). The weights above still choose where the search has a single candidate, the
         colour of a wild start card, the drawn cards played, and every decision under other rules. It plays
         some 25 times slower than without.
+    stack (H-1)
+        Always stacks when it can: the Draw Two (the Wild Draw Four only when no Draw Two may be
+        stacked) scored by the kind weights and ``colour_weight`` as in ``play``.
     play_drawn
         A legal coloured drawn card is played; a legal drawn wild only when
         holding at most ``drawn_wild_at`` cards; a drawn Wild Draw Four that
@@ -570,6 +573,14 @@ class TunableStrategy(Strategy):
         """True when :meth:`play_drawn` plays every legal drawn card, never bluffs and needs not see the
         card played (no memory: :attr:`remembers` is False); the defaults."""
         return self.drawn_wild_at >= 108 and self.bluff_at < 1 and not self.remembers
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: always stacks: among the Draw Twos when one may be stacked (else the Wild Draw Four), the
+        highest by the kind weights of the situation and the colour bonus, as :meth:`play` scores them."""
+        kinds, _ = self._tables()
+        size = np.maximum(obs.hand_size, 1).astype(np.float64)
+        bonus = np.rint(SCALE * self.colour_weight * colour_counts(obs.hand) / size[:, None]).astype(np.int64)
+        return sample_best_of(obs.hand, stack_preferred(options), kinds, self.situation(obs), obs.random(), bonus)
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         rows = np.arange(len(obs))

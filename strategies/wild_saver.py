@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from unosim.game.cards import N_COLOURED
-from unosim.strategy.base import Strategy
+from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import sample_best, sample_best_of
 
@@ -67,3 +67,8 @@ class WildSaverStrategy(Strategy):
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         return sample_best(obs.hand, obs.legal, WILDS_LAST, obs.random())
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: always stacks, a Draw Two before its Wild Draw Four (the play order over the stacking cards)."""
+        non_wild = obs.hand[:, :N_COLOURED].sum(axis=1, dtype=np.int64)
+        return sample_best_of(obs.hand, stack_preferred(options), _TABLES, non_wild <= self.k, obs.random())

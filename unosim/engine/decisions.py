@@ -422,6 +422,33 @@ class Decisions:
         dec[:, L.D_FLAG] = 0
         self._uno_calls(strat, k, obs, w > 0, dec[:, L.D_FLAG])
 
+    def _stack(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
+        """H-1: a card to stack (then a Wild Draw Four's colour, and the UNO call of a stack to one card) or -1 to take."""
+        answer = self._ask(k, "stack", obs, obs.legal.copy())
+        cards = np.full(len(obs), -1, np.int64) if answer is None else self._whole(k, "stack", obs, answer, (len(obs),))
+        row, named, _ = check_cards(cards, obs.legal, obs.info, False, _NEEDS_COLOUR, dec)
+        if row >= 0:
+            may = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
+            c = int(cards[row])
+            name = CARD_NAMES[c] if 0 <= c < N_TYPES else "not a card type"
+            raise self._fail(k, "stack", obs, row, f"card {c} ({name}) may not be stacked; stack one of {may}, or -1 to take (H-1)")
+        if len(named):
+            dec[named, L.D_COLOUR] = self._colours(strat, k, obs.subset(named), cards[named])
+        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
+
+    def _swap(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
+        """H-2: the seat the player of a 7 swaps hands with."""
+        targets = self._whole(k, "swap_with", obs, self._ask(k, "swap_with", obs), (len(obs),))
+        bad = (targets < 0) | (targets >= obs.players) | (targets == obs.seat)
+        if not bad.any():
+            bad = ~obs.alive[np.arange(len(obs)), targets]
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            may = [p for p in np.flatnonzero(obs.alive[row]).tolist() if p != int(obs.seat[row])]
+            raise self._fail(k, "swap_with", obs, row,
+                             f"seat {targets[row]} is not another player in the round; swap with one of {may} (H-2)")
+        dec[:, L.D_FLAG] = targets
+
 
 def compile_helpers(b: Buffers) -> None:
     """Compile (or load) the compiled helpers :class:`Decisions` calls for batch ``b``'s arrays: a
@@ -462,4 +489,6 @@ _DISPATCH: dict[int, Any] = {
     L.PH_CATCH: Decisions._catch,
     L.PH_PILEUP: Decisions._pileup,
     L.PH_VOTE: Decisions._vote,
+    L.PH_STACK: Decisions._stack,
+    L.PH_SWAP: Decisions._swap,
 }  # PH_JUMPIN answers weights too: Decisions._jumpin

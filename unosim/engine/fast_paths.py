@@ -49,7 +49,7 @@ __all__ = [
 
 DECISIONS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
-    "point_at", "choose_link", "add_to_pile", "jump_in",
+    "point_at", "choose_link", "add_to_pile", "jump_in", "stack", "swap_with",
 )
 """Every decision method the engine may call."""
 

@@ -85,7 +85,8 @@ class Position:
 
 @dataclass
 class Snapshot:
-    """The state after the script: who holds what, the table, the record if the game ended."""
+    """The state after the script: who holds what, the table, the record if the game ended
+    (``house``: the counters of the house rules, H-1..H-4, named as the record's columns)."""
 
     hands: list[dict[str, int]]
     hand_sizes: list[int]
@@ -105,6 +106,7 @@ class Snapshot:
     counters: dict[str, int] = field(default_factory=dict)
     party: dict[str, int] = field(default_factory=dict)
     mini_pile: dict[str, int] = field(default_factory=dict)
+    house: dict[str, int] = field(default_factory=dict)
     events: NDArray[np.int32] | None = None
 
 
@@ -116,7 +118,9 @@ class ScriptedStrategy(Strategy):
     ``("catch_uno", [bool per other seat, in seat order])``,
     ``("point_at", [target per seat, in seat order])``, ``("link", (a, b))``,
     ``("add", card)``, ``("take",)`` (mini pile),
-    ``("jump_in", [reaction weight per seat that may jump in, in seat order])``.
+    ``("jump_in", [reaction weight per seat that may jump in, in seat order])``,
+    ``("stack", card)`` or ``("stack", None)`` to take the pending penalty (H-1),
+    ``("swap", seat)`` after a 7 (H-2).
     A decision the script does not expect raises ``AssertionError``.
     """
 
@@ -167,6 +171,13 @@ class ScriptedStrategy(Strategy):
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         return np.asarray(self._next(("jump_in",), obs)[1], np.float64)
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        card = self._next(("stack",), obs)[1]
+        return np.array([-1 if card is None else card_id(card)])
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        return np.array([int(self._next(("swap",), obs)[1])])
 
 
 def _named(counts: NDArray[np.integer]) -> dict[str, int]:
@@ -255,5 +266,14 @@ def play_from(
             "wrong_jump_ins": int(rec[L.R_WRONG_JUMP_INS] if finished else s[L.F_WRONG_JUMP_INS]),
         },
         mini_pile=_named(piles[L.MINI]),
+        house={
+            name: int(rec[r] if finished else s[f])
+            for name, r, f in (
+                ("stacks", L.R_STACKS, L.F_STACKS), ("stack_max", L.R_STACK_MAX, L.F_STACK_MAX),
+                ("stack_cards", L.R_STACK_CARDS, L.F_STACK_CARDS), ("seven_swaps", L.R_SEVEN_SWAPS, L.F_SEVEN_SWAPS),
+                ("zero_passes", L.R_ZERO_PASSES, L.F_ZERO_PASSES), ("action_jump_ins", L.R_ACTION_JUMP_INS, L.F_ACTION_JUMP_INS),
+                ("blocked_finishes", L.R_BLOCKED, L.F_BLOCKED),
+            )
+        },
         events=played.events,
     )

@@ -25,6 +25,17 @@ column                 type                meaning
 ``pileup_cards``       int16               cards taken from mini piles
 ``point_taken_draws``  int16               cards drawn through Point Taken (A-4)
 ``link_echo_draws``    int16               cards drawn as link echoes (P-7)
+``stacks``             int16               stacking plays (H-1)
+``stack_max``          int16               largest total drawn at the end of a chain (H-1;
+                                           0 if none, and always 0 with ``stacking=none``)
+``stack_cards``        int16               cards drawn from chains of two or more penalty
+                                           cards (H-1)
+``seven_swaps``        int16               hands swapped by a 7 (H-2)
+``zero_passes``        int16               hands passed on by a 0 (H-2)
+``action_jump_ins``    int16               jump-ins with an action card (H-3; also counted
+                                           in ``jump_ins``)
+``blocked_finishes``   int16               turns on which a player holding one action card
+                                           or wild, playable but for H-4, had to draw
 ``played_<kind>``      int16               cards of each kind played (``KIND_NAMES``)
 ``strategies``         list<string>        strategy of each seat (index = seat)
 ``hand_points``        list<int16>         points left in each seat's hand
@@ -88,7 +99,7 @@ if TYPE_CHECKING:
     from .batch import Played
     from .config import RunConfig
 
-__all__ = ["matches_table", "records_table", "rounds_table", "seats"]
+__all__ = ["HOUSE_COLUMNS", "matches_table", "records_table", "rounds_table", "seats"]
 
 _COUNTS = {
     "challenges": L.R_CHALLENGES,
@@ -100,7 +111,16 @@ _COUNTS = {
     "pileup_cards": L.R_PILEUP_CARDS,
     "point_taken_draws": L.R_POINT_TAKEN_DRAWS,
     "link_echo_draws": L.R_LINK_ECHO_DRAWS,
+    "stacks": L.R_STACKS,
+    "stack_max": L.R_STACK_MAX,
+    "stack_cards": L.R_STACK_CARDS,
+    "seven_swaps": L.R_SEVEN_SWAPS,
+    "zero_passes": L.R_ZERO_PASSES,
+    "action_jump_ins": L.R_ACTION_JUMP_INS,
+    "blocked_finishes": L.R_BLOCKED,
 }
+HOUSE_COLUMNS = ("stacks", "stack_max", "stack_cards", "seven_swaps", "zero_passes", "action_jump_ins", "blocked_finishes")
+"""The per-game columns of the house rules (docs/rules.md §10, H-1..H-4): 0 in every game while their options are off."""
 
 
 def _per_seat(values: np.ndarray, type_: pa.DataType) -> pa.ListArray:

@@ -169,6 +169,13 @@ def _narrate(t: GameTrace) -> Iterator[tuple[int, str, str]]:
             yield i, "  No card can start a mini pile: the Wild Pile Up acts as a Wild.", because[3:]
         elif ev == L.EV_WRONG_JUMP:
             yield i, f"  {who} jumps in on {_card(card)} without an identical card and must draw 1.", because[3:]
+        elif ev == L.EV_STACK:
+            yield i, f"  {who} stacks {_card(card)} on the penalty, which is now {a} cards.", because[3:]
+        elif ev == L.EV_SWAP:
+            yield i, f"  {who} swaps hands with {names[a]}.", because[3:]
+        elif ev == L.EV_PASS:
+            way = "clockwise" if a > 0 else "counter-clockwise"
+            yield i, f"  Every player passes their hand to the next player {way}.", because[3:]
         elif ev == L.EV_TRUNCATE:
             yield i, f"The round stops after {a} turns (max_turns) and is recorded as truncated.", because[3:]
         else:

@@ -50,6 +50,10 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
     cfg[L.C_TARGET] = rules.target_score
     cfg[L.C_ELIMINATION] = rules.elimination
     cfg[L.C_MAX_TURNS] = rules.max_turns
+    cfg[L.C_STACKING] = choice_code("stacking", rules.stacking)
+    cfg[L.C_SEVEN_ZERO] = rules.seven_zero
+    cfg[L.C_JUMP_ACTIONS] = choice_code("jump_in_cards", rules.jump_in_cards)
+    cfg[L.C_NO_ACTION_OUT] = not rules.go_out_on_action
     return cfg
 
 

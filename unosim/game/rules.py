@@ -14,11 +14,12 @@ import dataclasses
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from .cards import Deck, load_deck
+from .cards import DRAW_TWO, FACES_PER_COLOUR, WILD_DRAW_FOUR, Deck, load_deck
 
 __all__ = [
     "CHOICES", "MAX_DECK_COPIES", "MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "choice_code", "FirstCard", "FirstWild",
-    "option_names", "options_markdown", "parse_option", "PileupFlippedWilds", "RuleSet", "Scoring", "Wd4LegalWhen",
+    "JumpInCards", "option_names", "options_markdown", "parse_option", "PileupFlippedWilds", "RuleSet", "Scoring", "Stacking",
+    "Wd4LegalWhen",
 ]
 
 FirstCard = Literal["apply_actions", "reflip_actions", "ignore_effect"]
@@ -27,6 +28,8 @@ Wd4LegalWhen = Literal[
     "no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always", "no_color_match_incl_plain_wilds",
 ]
 PileupFlippedWilds = Literal["discard", "mini_pile"]
+Stacking = Literal["none", "same_face", "mixed", "plus4_on_plus2"]
+JumpInCards = Literal["numbers", "numbers_and_actions"]
 Scoring = Literal["winner_takes", "penalty"]
 
 MAX_DECK_COPIES = 6
@@ -103,6 +106,15 @@ class RuleSet:
         "`target_score=200`: with `--match`, a match ends when someone reaches 200")
     elimination: bool = _opt(False, "E-4", "penalty scoring: players reaching the target drop out",
         "`true` (with `scoring=penalty`): players reaching the target drop out until one remains")
+    stacking: Stacking = _opt("none", "H-1", "a Draw Two / Wild Draw Four penalty may be passed on by playing a stacking card",
+        "`same_face`: a player facing a Draw Two plays their own Draw Two and the next player faces 4; "
+        "`mixed`: a Wild Draw Four also goes on a Draw Two; `plus4_on_plus2`: a Wild Draw Four goes on a Draw Two and ends the chain")
+    seven_zero: bool = _opt(False, "H-2", "a 7 swaps hands with a chosen player; a 0 passes every hand on in the direction of play",
+        "`true`: playing a red 7 with 5 cards left, the player swaps hands with the player holding 2")
+    jump_in_cards: JumpInCards = _opt("numbers", "H-3", "which identical cards may be jumped in with (needs speed_play)",
+        "`numbers_and_actions`: an identical red Skip may be jumped in too, and skips the player after the jumper")
+    go_out_on_action: bool = _opt(True, "H-4", "a player may go out on an action card or a wild",
+        "`false`: a player holding only a Wild must draw instead of playing it")
     max_turns: int = _opt(5000, "E-5/T-7", "turns after which a round is stopped and recorded as truncated",
         "`max_turns=1000`: a round still going after 1,000 turns stops and is recorded as truncated")
 
@@ -316,7 +328,23 @@ def _validate(r: RuleSet) -> None:
         raise bad("max_turns", "use 1 to 1000000")
     if r.elimination and r.scoring != "penalty":
         raise bad("elimination", "elimination needs penalty scoring (E-4): also set scoring=penalty, or elimination=false")
-    r.load_deck()  # a bad deck name or file is refused here
+    deck = r.load_deck()  # a bad deck name or file is refused here
+    if r.jump_in_cards == "numbers_and_actions" and not r.speed_play:
+        raise ValueError(
+            "rule option jump_in_cards=numbers_and_actions needs speed_play=true (H-3: jump-ins are part of speed play); "
+            "set speed_play=true or keep jump_in_cards=numbers."
+        )
+    counts = deck.counts
+    if r.stacking != "none" and counts[WILD_DRAW_FOUR] == 0 and all(counts[c * FACES_PER_COLOUR + DRAW_TWO] == 0 for c in range(4)):
+        raise ValueError(
+            f"rule option stacking={r.stacking!r} stacks Draw Twos and Wild Draw Fours (H-1), but deck={r.deck!r} holds "
+            "neither; set stacking=none or play a deck with Draw Twos or Wild Draw Fours (deck=classic)."
+        )
+    if r.seven_zero and all(counts[c * FACES_PER_COLOUR + f] == 0 for c in range(4) for f in (0, 7)):
+        raise ValueError(
+            f"rule option seven_zero=true acts on 7s and 0s (H-2), but deck={r.deck!r} holds no 7 and no 0; "
+            "set seven_zero=false or play a deck with 7s or 0s (deck=classic)."
+        )
 
 
 PRESETS: dict[str, RuleSet] = {

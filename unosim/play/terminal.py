@@ -220,6 +220,16 @@ class TerminalSeat:
             cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
             extra = {"t": ("take the mini pile", -1)} if bool(obs.may_take[r]) or not cards else {}
             return self.choose_cards(obs, r, cards, extra, "Add to the pile> ")
+        if decision == "stack":  # H-1
+            self.table(obs, r)
+            total = int(obs.penalty[r])
+            self.console.print(f"A penalty of {total} cards comes to you.", highlight=False)
+            cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
+            return self.choose_cards(obs, r, cards, {"t": (f"take the {total} cards", -1)}, "Stack on it> ")
+        if decision == "swap_with":  # H-2
+            self.table(obs, r)
+            seats = [p for p in range(self.config.players) if p != self.seat and bool(obs.alive[r, p])]
+            return self.read(f"Your 7: swap hands with a seat ({', '.join(map(str, seats))})> ", {str(p): p for p in seats})
         raise ValueError(f"decision {decision!r} is not one a person is asked")
 
 

@@ -94,6 +94,13 @@ def choices(decision: str, obs: Any, r: int, config: RunConfig, seat: int) -> tu
         cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
         extra = [{"key": "t", "label": "take the mini pile", "value": -1, "card": -1}] if bool(obs.may_take[r]) or not cards else []
         return "Add to the mini pile", card_options(cards) + extra, None
+    if decision == "stack":  # H-1
+        cards = [int(c) for c in np.flatnonzero(obs.legal[r])]
+        take = {"key": "t", "label": f"take the {int(obs.penalty[r])} cards", "value": -1, "card": -1}
+        return f"A penalty of {int(obs.penalty[r])} cards comes to you: stack on it?", card_options(cards) + [take], None
+    if decision == "swap_with":  # H-2
+        seats = [p for p in range(config.players) if p != seat and bool(obs.alive[r, p])]
+        return "Your 7: swap hands with a seat", [{"key": str(p), "label": f"seat {p}", "value": p, "card": -1} for p in seats], None
     raise ValueError(f"decision {decision!r} is not one a person is asked")
 
 

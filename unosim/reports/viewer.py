@@ -39,6 +39,7 @@ KINDS = {
     L.EV_TRUNCATE: "truncate", L.EV_RETURN: "return", L.EV_NO_CHALLENGE: "no-challenge", L.EV_VOTE: "vote",
     L.EV_LINK: "link", L.EV_LINK_END: "link-end", L.EV_PILE_FLIP: "pile-flip", L.EV_PILE_ADD: "pile-add",
     L.EV_PILE_TAKE: "pile-take", L.EV_PILE_AS_WILD: "pile-as-wild", L.EV_WRONG_JUMP: "wrong-jump",
+    L.EV_STACK: "stack", L.EV_SWAP: "swap", L.EV_PASS: "pass",
 }
 """The kind name of each event (a jump-in is a ``play`` with ``jump_in`` set; the page names it ``jump-in``)."""
 
@@ -236,6 +237,13 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
             hands[seat].remove(card)
             st["mini"].append(card)
             legal = ([c for c in sorted(set(hands[seat] + [card])) if c >= N_COLOURED or int(CARD_COLOUR[c]) == st["mini_colour"]], [])
+        elif ev == L.EV_STACK:  # H-1: a stack is the stacker's turn (T-7)
+            st["turns"] += 1
+            st["turn"] = seat
+        elif ev == L.EV_SWAP:  # H-2
+            hands[seat], hands[a] = hands[a], hands[seat]
+        elif ev == L.EV_PASS:  # H-2: every hand moves one seat on in direction a
+            hands[:] = [hands[(p - a) % P] for p in range(P)]
         elif ev == L.EV_PILE_TAKE:
             hands[seat].extend(st["mini"])
             hands[seat].sort()

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ..game.cards import CARD_POINTS, WILD_DRAW_FOUR
+from ..game.cards import CARD_POINTS, DRAW_TWO, FACES_PER_COLOUR, N_TYPES, WILD_DRAW_FOUR
 from . import parameters
 from .observation import Observation
 from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
@@ -28,7 +28,8 @@ from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_be
 DRAW = -1
 """Decision value of :meth:`Strategy.play`: draw a card instead of playing."""
 TAKE = -1
-"""Decision value of :meth:`Strategy.add_to_pile`: take the mini pile."""
+"""Decision value of :meth:`Strategy.add_to_pile` (take the mini pile) and :meth:`Strategy.stack` (take the
+pending penalty, H-1)."""
 
 
 class _ChecksParameters(type):
@@ -262,5 +263,70 @@ class Strategy(metaclass=_ChecksParameters):
         """
         return np.ones(len(obs), np.float64)
 
+    # ------------------------------------------------------------ house-rule decisions
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer] | None:
+        """Stack a card on the pending penalty, or take it (H-1, rule option ``stacking``).
 
-__all__ = ["CARD_POINTS", "DRAW", "TAKE", "WILD_DRAW_FOUR", "Strategy"]
+        Asked of a player facing a Draw Two or Wild Draw Four chain (``obs.penalty`` cards, the card
+        on top played by ``obs.target``) who holds a card that may be stacked on it.
+
+        Parameters
+        ----------
+        obs : Observation
+            The ``stack`` phase rows.
+        options : ndarray of bool, shape (n, N_TYPES)
+            The card types each row may stack (the same as ``obs.legal``).
+
+        Returns
+        -------
+        ndarray of int, shape (n,), or None
+            The card type to stack (one of ``options``), or :data:`TAKE` (-1) to draw the whole
+            total and lose the turn; ``None`` takes in every row. A Wild Draw Four's colour is then
+            asked of :meth:`choose_colour`. Default: always stack, with a Draw Two when one may be
+            stacked (the Wild Draw Four is kept), at random by copies.
+        """
+        return sample_counts(obs.hand, stack_preferred(options), obs.random())
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        """The seat to swap hands with after playing a 7 (H-2, rule option ``seven_zero``).
+
+        Parameters
+        ----------
+        obs : Observation
+            The ``swap`` phase rows (``obs.target``: the seat whose turn comes next).
+
+        Returns
+        -------
+        ndarray of int, shape (n,)
+            Another seat still in the match (``obs.alive``). Default: the other player with fewest
+            cards, ties to the nearest in the direction of play (no random number drawn).
+        """
+        return fewest_next(obs.hand_sizes, obs.seat, obs.direction, obs.alive)
+
+
+def stack_preferred(options: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The stacking options a strategy that keeps its Wild Draw Fours picks from (H-1): the Draw Twos
+    of each row that may stack one, else its options (the Wild Draw Four)."""
+    draw_twos = options & _DRAW_TWOS[None, :]
+    has = draw_twos.any(axis=1)
+    return np.where(has[:, None], draw_twos, options)
+
+
+def fewest_next(hand_sizes: NDArray[np.integer], seat: NDArray[np.integer], direction: NDArray[np.integer],
+                alive: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Per row, the other seat still in the match with fewest cards, ties to the nearest from ``seat``
+    in ``direction`` (the default target of :meth:`Strategy.swap_with`, H-2)."""
+    n, players = hand_sizes.shape
+    rows = np.arange(n)
+    steps = np.arange(1, players)
+    order = (seat[:, None] + direction[:, None] * steps[None, :]) % players  # [n, players - 1] the others, nearest first
+    sizes = np.where(alive[rows[:, None], order], hand_sizes[rows[:, None], order].astype(np.int64), np.iinfo(np.int64).max)
+    return order[rows, sizes.argmin(axis=1)].astype(np.int64)
+
+
+_DRAW_TWOS = np.zeros(N_TYPES, bool)
+_DRAW_TWOS[[c * FACES_PER_COLOUR + DRAW_TWO for c in range(4)]] = True
+_DRAW_TWOS.flags.writeable = False
+
+
+__all__ = ["CARD_POINTS", "DRAW", "TAKE", "WILD_DRAW_FOUR", "Strategy", "fewest_next", "stack_preferred"]

@@ -20,25 +20,28 @@ next (:meth:`Observation._detach`).
 Fields
 ------
 ``phase``          decision phase name (``'turn'``, ``'drawn'``, ``'colour'``,
-                   ``'challenge'``, ``'catch'``, ``'pileup'``, ``'vote'``, ``'jumpin'``)
+                   ``'challenge'``, ``'catch'``, ``'pileup'``, ``'vote'``, ``'jumpin'``,
+                   and with the house rules ``'stack'`` (H-1) and ``'swap'`` (H-2))
 ``players``        players at the table
 ``seat``           acting seat per row
 ``game``           global game index per row
 ``hand``           ``[n, N_TYPES]`` own cards per type
-``legal``          ``[n, N_TYPES]`` cards the player may play (``turn``, ``drawn``)
-                   or add (``pileup``); drawing is always allowed in ``turn``
+``legal``          ``[n, N_TYPES]`` cards the player may play (``turn``, ``drawn``),
+                   add (``pileup``) or stack (``stack``); drawing is always allowed in
+                   ``turn``, taking in ``stack``
 ``bluffable``      a Wild Draw Four held may be played as a bluff (challenges on)
 ``top``, ``colour``, ``direction``, ``turn``   the table (``jumpin``: ``turn`` is the seat
                    whose turn comes next)
 ``drawn``          the card just drawn (``drawn`` phase), else -1
 ``target``         phase argument: the seat that forgot UNO (``catch``), the seat
                    that played the Wild Draw Four (``challenge``), the Point Taken
-                   (``vote``) or the number card on top (``jumpin``); the mini
-                   pile's colour (``pileup``)
+                   (``vote``), the card on top (``jumpin``, ``stack``); the mini
+                   pile's colour (``pileup``); the seat whose turn comes next (``swap``)
 ``hand_size``      cards the acting seat holds
 ``n_legal``        legal physical cards held (``turn``)
 ``may_take``       the mini pile may be taken instead of adding (``pileup``: nothing may
                    be added, or the rule option ``pileup_may_refuse``)
+``penalty``        the cards taking the pending chain draws (``stack``, H-1), else 0
 ``hand_sizes``     ``[n, players]`` every seat's hand size
 ``alive``          ``[n, players]`` seats still in the match (all of them, except in
                    ``elimination`` matches, E-4: an eliminated seat holds no card, takes
@@ -237,7 +240,8 @@ class TableFields:
     @property
     def target(self) -> NDArray[np.int32]:
         """Phase argument: the seat that forgot UNO (catch), played the Wild Draw Four (challenge),
-        the Point Taken (vote) or the number card on top (jumpin); the mini pile's colour (pileup)."""
+        the Point Taken (vote) or the card on top (jumpin, stack); the mini pile's colour (pileup);
+        the seat whose turn comes next (swap)."""
         return self.info[:, L.I_ARG]
 
     @property
@@ -254,6 +258,12 @@ class TableFields:
     def hand_size(self) -> NDArray[np.int32]:
         """Cards the acting seat holds."""
         return self.info[:, L.I_HSIZE]
+
+    @property
+    def penalty(self) -> NDArray[np.int32]:
+        """``stack`` phase (H-1): the cards the acting seat draws if it takes the pending chain. 0 in the
+        other phases."""
+        return self.info[:, L.I_PENALTY]
 
     @property
     def may_take(self) -> NDArray[np.bool_]:

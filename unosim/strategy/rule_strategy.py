@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_COLOUR, CARD_FACE, CARD_POINTS, N_COLOURED, WILD_DRAW_FOUR
-from .base import Strategy
+from .base import Strategy, stack_preferred
 from .observation import Observation
 from .parameters import Constraint
 from .primitives import argmax_ties, colour_counts, next_seats
@@ -218,6 +218,11 @@ class RuleStrategy(Strategy):
         that may be added (or takes the pile, ``card = "take"``, when taking is
         allowed: :attr:`~unosim.strategy.observation.TableFields.may_take`); else the best
         card to add by preference; the pile is taken when nothing may be added.
+    stack
+        Always stacks when it can (H-1): the card the play rules pick among the stacking cards, the
+        Draw Twos when one may be stacked (the Wild Draw Four is kept).
+    swap_with
+        The base default (H-2): the other player with fewest cards.
     play_drawn, choose_colour, challenge, point_at, choose_link, jump_in, forget_uno, catch_uno
         ``[drawn]``, ``[colour]``, ``[challenge]``, ``[point_taken]``, ``[link]``,
         ``[jump_in]``, ``[uno]`` of the file; the base defaults where the file
@@ -376,6 +381,16 @@ class RuleStrategy(Strategy):
                     why = "no rule matched: nothing may be added"
                 self.explanations.append((int(obs.game[r]), int(obs.seat[r]), "pileup", int(cards[r]), why))
         return cards
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """H-1: the card the play rules pick among the stacking cards (the Draw Twos when one may be
+        stacked); always stacks: where a draw rule fires, the best of them by the ``[play]`` preference."""
+        p = self.program
+        mask = stack_preferred(options)
+        u = obs.random()
+        cards, _ = choose_by_rules(obs, p.play, p.play_prefer, False, mask, u)
+        fallback = pick_best(obs.hand, mask, preference_scores(p.play_prefer, obs.hand), u)
+        return np.where(cards >= 0, cards, fallback)
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         p = self.program

@@ -19,6 +19,7 @@ from numba import int64
 from .deal import deal_round, new_game, next_round
 from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
 from .finish import end_round, record, start_turn, win
+from .house import apply_stack, apply_swap
 from .jit import kernel, rule
 from .layout import (
     C_ALL_COMPILED,
@@ -45,8 +46,10 @@ from .layout import (
     F_ACTOR,
     F_ALIVE,
     F_JUMPERS,
+    F_NEXT,
     F_PHASE,
     F_ROW,
+    F_SEAT,
     F_TURN,
     I_BLUFFABLE,
     I_NLEGAL,
@@ -63,10 +66,13 @@ from .layout import (
     PH_NEWGAME,
     PH_PILEUP,
     PH_ROUND,
+    PH_STACK,
     PH_START_TURN,
+    PH_SWAP,
     PH_TURN,
     PH_VOTE,
     PH_WIN,
+    PH_WINDOW,
     R_MATCH,
     ROW_AUTO,
 )
@@ -74,7 +80,7 @@ from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
 from .rows import row_actors, write_row
-from .speed import apply_jumpin
+from .speed import apply_jumpin, start_jumpin
 from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
 
@@ -184,10 +190,16 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_JUMPIN:
                 apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_STACK:
+                apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_SWAP:
+                apply_swap(s, flag, slot, game, hands, hsize, cfg, ev, nev)
         elif ph == PH_EFFECTS:
             resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_START_TURN:
             start_turn(s, slot, game, cfg, ev, nev)
+        elif ph == PH_WINDOW:
+            start_jumpin(s, slot[s, F_SEAT], slot[s, F_NEXT], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_WIN:
             win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         elif ph == PH_END:

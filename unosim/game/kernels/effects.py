@@ -2,7 +2,8 @@
 
 - :func:`resolve_effects`: the card just played: A-1 Skip, A-2 Reverse, A-3 Draw Two,
   A-4 Point Taken (opens the vote), W-1 Wild, W-2 Wild Draw Four (opens the challenge),
-  P-5 Wild Pile Up (starts the mini pile), and a number card under speed play (P-1/P-2).
+  P-5 Wild Pile Up (starts the mini pile), and a number card under speed play (P-1/P-2);
+  the house rules' chains (H-1), 7s and 0s (H-2) and action jump-ins (H-3) through :mod:`.house`.
 - :func:`apply_challenge`: W-2 the challenge of a Wild Draw Four and its draws.
 - :func:`start_pileup`, :func:`apply_pileup`: P-5 turning up the mini pile, adding to it or taking it.
 - :func:`apply_votes`: A-4 everyone points at someone; the draws, capped (``point_taken_cap``).
@@ -13,16 +14,20 @@
 from numba import int64
 
 from ..rules import choice_code
-from .finish import n_alive, pass_turn, seat_at
+from .finish import end_chain, n_alive, pass_turn, seat_at
+from .house import after_action, face_chain, pass_hands
 from .jit import kernel, rule
 from .layout import (
+    C_JUMP_ACTIONS,
     C_LINK_PILEUP,
     C_PILEUP_WILDS,
     C_PLAYERS,
     C_PT_CAP,
     C_PT_LINK_FIRST,
     C_REV2_SKIPS,
+    C_SEVEN_ZERO,
     C_SPEED,
+    C_STACKING,
     C_TRACE,
     C_UNO_PENALTY,
     C_WD4_CHALLENGE,
@@ -48,6 +53,7 @@ from .layout import (
     F_ACTOR,
     F_ALIVE,
     F_BLUFF,
+    F_CHAIN,
     F_CHALLENGES,
     F_CHALLENGES_WON,
     F_COLOUR,
@@ -58,12 +64,14 @@ from .layout import (
     F_LINK_B,
     F_MINI_COLOUR,
     F_MINI_N,
+    F_NEXT,
     F_PENDING,
     F_PHASE,
     F_PILEUP_CARDS,
     F_PILEUPS,
     F_POINT_TAKEN_DRAWS,
     F_SEAT,
+    F_STACK,
     F_UNO_PENALTIES,
     F_WINNER,
     MINI,
@@ -72,11 +80,12 @@ from .layout import (
     PH_COLOUR,
     PH_EFFECTS,
     PH_PILEUP,
+    PH_SWAP,
     PH_VOTE,
     PH_WIN,
+    PH_WINDOW,
 )
 from .piles import draw_one, echo, forced_draw, log
-from .speed import start_jumpin
 from .tables import COLOUR_OF, FACE_DRAW_TWO, FACE_OF, FACE_POINT_TAKEN, FACE_REVERSE, FACE_SKIP, N_COLOURED, WILD_DRAW_FOUR, WILD_PILE_UP
 
 __all__ = [
@@ -90,7 +99,8 @@ PILEUP_FLIPPED_WILDS_MINI_PILE = choice_code("pileup_flipped_wilds", "mini_pile"
 
 @rule
 def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """Apply the effect of the card just played (``F_PENDING`` by ``F_SEAT``); pass the turn."""
+    """Apply the effect of the card just played (``F_PENDING`` by ``F_SEAT``); pass the turn, or open
+    the jump-in window on the card (P-1, H-3)."""
     seat = slot[s, F_SEAT]
     card = slot[s, F_PENDING]
     g = game[s]
@@ -112,6 +122,11 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             else:
                 nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
+            if cfg[C_STACKING]:  # H-1: the chain grows by 2; the next player may stack on it
+                slot[s, F_STACK] += 2
+                slot[s, F_CHAIN] += 1
+                face_chain(s, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                return
             forced_draw(s, int64(nxt), int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             if cfg[C_TRACE]:  # hot: the call is not inlined
                 log(cfg, ev, nev, g, EV_SKIP, nxt, -1, 0, 0)
@@ -119,16 +134,34 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         elif face == FACE_POINT_TAKEN:  # A-4 Point Taken: everyone points at someone (PH_VOTE)
             slot[s, F_PHASE] = PH_VOTE
             return
-        elif cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
-            start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        else:  # a number card
+            if cfg[C_SEVEN_ZERO] and (face == 7 or face == 0):  # H-2, before any jump-in window
+                if face == 7:
+                    slot[s, F_ACTOR] = seat
+                    slot[s, F_NEXT] = nxt
+                    slot[s, F_PHASE] = PH_SWAP
+                    return
+                pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev)
+            if cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
+                slot[s, F_NEXT] = nxt
+                slot[s, F_PHASE] = PH_WINDOW
+                return
+        if cfg[C_JUMP_ACTIONS]:  # H-3: the window on a coloured action card, once its effect is resolved
+            after_action(s, seat, nxt, slot, cfg)
             return
     elif card == WILD_PILE_UP:  # P-5 Wild Pile Up
         start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)
         return
     elif card == WILD_DRAW_FOUR:  # W-2 Wild Draw Four
+        if cfg[C_STACKING]:  # H-1: the chain grows by 4
+            slot[s, F_STACK] += 4
+            slot[s, F_CHAIN] += 1
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
+            return
+        if cfg[C_STACKING]:
+            face_chain(s, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
         forced_draw(s, int64(nxt), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         if cfg[C_TRACE]:  # hot: the call is not inlined
@@ -139,24 +172,35 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
 
 @kernel
 def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """W-2: the victim challenges (or not) the Wild Draw Four of ``F_SEAT``."""
+    """W-2: the victim challenges (or not) the Wild Draw Four of ``F_SEAT``. With stacking (H-1) the
+    challenge settles the whole chain: a caught bluffer draws its total, a failed challenger the
+    total and 2; a victim who does not challenge may stack on it."""
     victim = slot[s, F_ACTOR]
     player = slot[s, F_SEAT]
     g = game[s]
+    stacking = cfg[C_STACKING] != 0
+    total = slot[s, F_STACK] if stacking else 4
     if challenge:
         slot[s, F_CHALLENGES] += 1
         bluff = slot[s, F_BLUFF]
         log(cfg, ev, nev, g, EV_CHALLENGE, victim, -1, bluff, player)
         if bluff:  # the bluffer draws 4; the challenger then takes a normal turn
             slot[s, F_CHALLENGES_WON] += 1
-            forced_draw(s, int64(player), int64(4), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            got = forced_draw(s, int64(player), int64(total), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            if stacking:
+                end_chain(s, got, slot)
             pass_turn(s, victim, slot, cfg)
         else:  # the challenger draws 6 and loses the turn
-            forced_draw(s, int64(victim), int64(6), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            got = forced_draw(s, int64(victim), int64(total + 2), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            if stacking:
+                end_chain(s, got, slot)
             log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
             pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
+        if stacking:
+            face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            return
         forced_draw(s, int64(victim), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
         pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
@@ -270,7 +314,7 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
                 s, int64(p), int64(k), int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev
             )
     end_link(s, slot, game, cfg, ev, nev)
-    pass_turn(s, seat_at(player, int64(1), slot, s, cfg), slot, cfg)
+    after_action(s, player, seat_at(player, int64(1), slot, s, cfg), slot, cfg)  # H-3: a window on the Point Taken
 
 
 @kernel

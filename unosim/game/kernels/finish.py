@@ -10,13 +10,17 @@ from .layout import (
     C_MAX_TURNS,
     C_PLAYERS,
     C_SCORING,
+    C_STACKING,
     C_TARGET,
     C_TRACE,
     DR_LAST,
     EV_TRUNCATE,
     EV_TURN,
     EV_WIN,
+    F_ACTION_JUMP_INS,
     F_ALIVE,
+    F_BLOCKED,
+    F_CHAIN,
     F_CHALLENGES,
     F_CHALLENGES_WON,
     F_DEALER,
@@ -33,18 +37,26 @@ from .layout import (
     F_PLAYED,
     F_POINT_TAKEN_DRAWS,
     F_ROUND,
+    F_SEVEN_SWAPS,
+    F_STACK,
+    F_STACK_CARDS,
+    F_STACK_MAX,
+    F_STACKS,
     F_TRUNCATED,
     F_TURN,
     F_TURNS,
     F_UNO_PENALTIES,
     F_WINNER,
     F_WRONG_JUMP_INS,
+    F_ZERO_PASSES,
     MAX_ROUNDS,
     PH_END,
     PH_NEWGAME,
     PH_ROUND,
     PH_START_TURN,
     PH_TURN,
+    R_ACTION_JUMP_INS,
+    R_BLOCKED,
     R_CHALLENGES,
     R_CHALLENGES_WON,
     R_DEALER,
@@ -57,18 +69,23 @@ from .layout import (
     R_PLAYED,
     R_POINT_TAKEN_DRAWS,
     R_ROUND,
+    R_SEVEN_SWAPS,
+    R_STACK_CARDS,
+    R_STACK_MAX,
+    R_STACKS,
     R_TRUNCATED,
     R_TURNS,
     R_UNO_PENALTIES,
     R_WINNER,
     R_WRONG_JUMP_INS,
+    R_ZERO_PASSES,
 )
 from .piles import give, log
 from .rng import rand_below
 from .tables import FACE_DRAW_TWO, FACE_OF, POINTS_OF, WILD_DRAW_FOUR
 
 __all__ = [
-    "SCORING_PENALTY", "SCORING_WINNER_TAKES", "count_seats", "end_round", "hand_points", "n_alive", "pass_turn",
+    "SCORING_PENALTY", "SCORING_WINNER_TAKES", "count_seats", "end_chain", "end_round", "hand_points", "n_alive", "pass_turn",
     "pick_match_winner", "record", "score_round", "seat_at", "start_turn", "walk_alive", "win", "wrap",
 ]
 
@@ -158,16 +175,31 @@ def hand_points(s, seat, hands):
     return total
 
 
+@leaf
+def end_chain(s, got, slot):
+    """H-1: a chain ends with ``got`` cards drawn: the records, then no chain is pending."""
+    if got > slot[s, F_STACK_MAX]:
+        slot[s, F_STACK_MAX] = got
+    if slot[s, F_CHAIN] >= 2:
+        slot[s, F_STACK_CARDS] += got
+    slot[s, F_STACK] = 0
+    slot[s, F_CHAIN] = 0
+
+
 @kernel
 def win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """E-1: ``F_WINNER`` has no card left. E-2: a last Draw Two / WD4 still makes the next draw."""
+    """E-1: ``F_WINNER`` has no card left. E-2: a last Draw Two / WD4 still makes the next draw;
+    with stacking (H-1) the whole chain, the last card included, and nobody may stack on it."""
     seat = slot[s, F_WINNER]
     card = slot[s, F_PENDING]
     if cfg[C_LAST_DRAWS] and (card == WILD_DRAW_FOUR or FACE_OF[card] == FACE_DRAW_TWO):
         victim = seat_at(seat, int64(1), slot, s, cfg)
         # the round is over: no link echo, which could hand the winner cards
-        n = int64(4 if card == WILD_DRAW_FOUR else 2)
-        give(s, int64(victim), n, int64(DR_LAST), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        n = int64(4 if card == WILD_DRAW_FOUR else 2) + slot[s, F_STACK]
+        got = give(s, int64(victim), n, int64(DR_LAST), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        if cfg[C_STACKING]:
+            slot[s, F_CHAIN] += 1
+            end_chain(s, got, slot)
     if cfg[C_TRACE]:
         points = 0
         for p in range(cfg[C_PLAYERS]):
@@ -196,6 +228,13 @@ def record(s, i, slot, hands, opening, rec, rec_points, rec_open):
     rec[i, R_POINT_TAKEN_DRAWS] = slot[s, F_POINT_TAKEN_DRAWS]
     rec[i, R_LINK_ECHO_DRAWS] = slot[s, F_LINK_ECHO_DRAWS]
     rec[i, R_ROUND] = slot[s, F_ROUND]
+    rec[i, R_STACKS] = slot[s, F_STACKS]
+    rec[i, R_STACK_MAX] = slot[s, F_STACK_MAX]
+    rec[i, R_STACK_CARDS] = slot[s, F_STACK_CARDS]
+    rec[i, R_SEVEN_SWAPS] = slot[s, F_SEVEN_SWAPS]
+    rec[i, R_ZERO_PASSES] = slot[s, F_ZERO_PASSES]
+    rec[i, R_ACTION_JUMP_INS] = slot[s, F_ACTION_JUMP_INS]
+    rec[i, R_BLOCKED] = slot[s, F_BLOCKED]
     for k in range(9):
         rec[i, R_KIND0 + k] = slot[s, F_KIND0 + k]
     for p in range(hands.shape[1]):

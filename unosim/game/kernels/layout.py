@@ -59,28 +59,29 @@ passed through inside one ``advance`` call.
 """
 
 __all__ = [
-    "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD",
-    "C_FIRST_WILD", "C_FORCED0", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS",
-    "C_N_STRATS", "C_NO_CHALLENGE", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST",
-    "C_RELINK_DIFFER", "C_REV2_SKIPS", "C_SCORING", "C_SPEED", "C_SPEED_ERR_PPM", "C_SYMBOL_MATCH", "C_TARGET",
-    "C_TRACE", "C_UNO_PENALTY", "C_WD4_CHALLENGE", "C_WD4_WHEN", "CT_END", "CT_NEXT", "CT_PAUSED", "CT_ROUNDS",
-    "CT_TRACE_ROOM", "CT_WAIT", "D_A", "D_B", "D_CARD", "D_COLOUR", "D_FLAG", "D_FORGET", "DISC", "DR_CHALLENGE",
-    "DR_DRAW_TWO", "DR_ECHO", "DR_LAST", "DR_POINT_TAKEN", "DR_START", "DR_TURN", "DR_UNO", "DR_WD4", "DR_WRONG_JUMP",
-    "DRAW", "EV_CATCH", "EV_CHALLENGE", "EV_COLOUR", "EV_DEAL", "EV_DRAW", "EV_EMPTY", "EV_KEEP", "EV_LINK",
-    "EV_LINK_END", "EV_NO_CHALLENGE", "EV_PILE_ADD", "EV_PILE_AS_WILD", "EV_PILE_FLIP", "EV_PILE_TAKE", "EV_PLAY",
-    "EV_RESHUFFLE", "EV_RETURN", "EV_REVERSE", "EV_SKIP", "EV_START", "EV_TRUNCATE", "EV_TURN", "EV_UNO_FORGET",
-    "EV_VOTE", "EV_WIN", "EV_WRONG_JUMP", "F_ACTOR", "F_ALIVE", "F_BLUFF", "F_CHALLENGES", "F_CHALLENGES_WON",
-    "F_COLOUR", "F_DEALER", "F_DIR", "F_DISC_N", "F_DRAW_N", "F_DRAWN", "F_FORGOT", "F_JUMP_INS", "F_JUMPERS",
-    "F_KIND0", "F_LAST_PLAYER", "F_LINK_A", "F_LINK_B", "F_LINK_ECHO_DRAWS", "F_MINI_COLOUR", "F_MINI_N", "F_NEXT",
-    "F_PENDING", "F_PHASE", "F_PILEUP_CARDS", "F_PILEUPS", "F_PLAYED", "F_POINT_TAKEN_DRAWS", "F_RNG", "F_ROUND",
-    "F_ROW", "F_SEAT", "F_TOP", "F_TRUNCATED", "F_TURN", "F_TURNS", "F_UNO_PENALTIES", "F_WINNER", "F_WRONG_JUMP_INS",
-    "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_MAY_TAKE", "I_NLEGAL", "I_PHASE", "I_TOP", "I_TURN",
-    "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_FLAGS", "N_RULES", "N_CTR", "N_DEC", "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS",
-    "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN", "PH_EFFECTS", "PH_END", "PH_IDLE",
-    "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_START_TURN", "PH_TURN", "PH_VOTE", "PH_WIN", "PHASE_NAMES",
-    "R_CHALLENGES", "R_CHALLENGES_WON", "R_DEALER", "R_DRAWN", "R_JUMP_INS", "R_KIND0", "R_LINK_ECHO_DRAWS", "R_MATCH",
-    "R_PILEUP_CARDS", "R_PILEUPS", "R_PLAYED", "R_POINT_TAKEN_DRAWS", "R_ROUND", "R_TRUNCATED", "R_TURNS",
-    "R_UNO_PENALTIES", "R_WINNER", "R_WRONG_JUMP_INS", "REASON_NAMES", "ROW_AUTO",
+    "C_ALL_COMPILED", "C_AUTO_DRAWN", "C_CHECK", "C_DEALER", "C_DRAW_UNTIL", "C_ELIMINATION", "C_FIRST_CARD", "C_FIRST_WILD",
+    "C_FORCED0", "C_HAND", "C_LAST_DRAWS", "C_LINK_PILEUP", "C_LINK_VOLUNTARY", "C_MATCH", "C_MAX_TURNS", "C_N_STRATS",
+    "C_NO_CHALLENGE", "C_PILEUP_REFUSE", "C_PILEUP_WILDS", "C_PLAYERS", "C_POLICY0", "C_PT_CAP", "C_PT_LINK_FIRST", "C_JUMP_ACTIONS",
+    "C_NO_ACTION_OUT", "C_RELINK_DIFFER", "C_REV2_SKIPS", "C_SCORING", "C_SEVEN_ZERO", "C_SPEED", "C_STACKING", "C_SPEED_ERR_PPM",
+    "C_SYMBOL_MATCH", "C_TARGET", "C_TRACE", "C_UNO_PENALTY", "C_WD4_CHALLENGE", "C_WD4_WHEN", "CT_END", "CT_NEXT", "CT_PAUSED",
+    "CT_ROUNDS", "CT_TRACE_ROOM", "CT_WAIT", "D_A", "D_B", "D_CARD", "D_COLOUR", "D_FLAG", "D_FORGET", "DISC", "DR_CHALLENGE",
+    "DR_DRAW_TWO", "DR_ECHO", "DR_LAST", "DR_POINT_TAKEN", "DR_START", "DR_TURN", "DR_UNO", "DR_WD4", "DR_WRONG_JUMP", "DRAW",
+    "EV_CATCH", "EV_CHALLENGE", "EV_COLOUR", "EV_DEAL", "EV_DRAW", "EV_EMPTY", "EV_KEEP", "EV_LINK", "EV_LINK_END", "EV_NO_CHALLENGE",
+    "EV_PILE_ADD", "EV_PILE_AS_WILD", "EV_PILE_FLIP", "EV_PILE_TAKE", "EV_PLAY", "EV_RESHUFFLE", "EV_RETURN", "EV_REVERSE", "EV_SKIP",
+    "EV_START", "EV_TRUNCATE", "EV_TURN", "EV_UNO_FORGET", "EV_PASS", "EV_STACK", "EV_SWAP", "EV_VOTE", "EV_WIN", "EV_WRONG_JUMP",
+    "F_ACTION_JUMP_INS", "F_ACTOR", "F_BLOCKED", "F_CHAIN", "F_ALIVE", "F_BLUFF", "F_CHALLENGES", "F_CHALLENGES_WON", "F_COLOUR",
+    "F_DEALER", "F_DIR", "F_DISC_N", "F_DRAW_N", "F_DRAWN", "F_FORGOT", "F_JUMP_INS", "F_JUMPERS", "F_KIND0", "F_LAST_PLAYER",
+    "F_LINK_A", "F_LINK_B", "F_LINK_ECHO_DRAWS", "F_MINI_COLOUR", "F_MINI_N", "F_NEXT", "F_PENDING", "F_PHASE", "F_PILEUP_CARDS",
+    "F_PILEUPS", "F_PLAYED", "F_POINT_TAKEN_DRAWS", "F_RNG", "F_ROUND", "F_ROW", "F_SEAT", "F_SEVEN_SWAPS", "F_STACK",
+    "F_STACK_CARDS", "F_STACK_MAX", "F_STACKS", "F_TOP", "F_TRUNCATED", "F_TURN", "F_TURNS", "F_UNO_PENALTIES", "F_WINNER",
+    "F_WRONG_JUMP_INS", "F_ZERO_PASSES", "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_MAY_TAKE", "I_NLEGAL",
+    "I_PENALTY", "I_PHASE", "I_TOP", "I_TURN", "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_FLAGS", "N_RULES", "N_CTR", "N_DEC",
+    "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS", "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN",
+    "PH_EFFECTS", "PH_END", "PH_IDLE", "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_STACK", "PH_START_TURN", "PH_SWAP",
+    "PH_TURN", "PH_VOTE", "PH_WIN", "PH_WINDOW", "PHASE_NAMES", "R_ACTION_JUMP_INS", "R_BLOCKED", "R_CHALLENGES", "R_CHALLENGES_WON",
+    "R_DEALER", "R_DRAWN", "R_JUMP_INS", "R_KIND0", "R_LINK_ECHO_DRAWS", "R_MATCH", "R_PILEUP_CARDS", "R_PILEUPS", "R_PLAYED",
+    "R_POINT_TAKEN_DRAWS", "R_ROUND", "R_SEVEN_SWAPS", "R_STACK_CARDS", "R_STACK_MAX", "R_STACKS", "R_TRUNCATED", "R_TURNS",
+    "R_UNO_PENALTIES", "R_WINNER", "R_WRONG_JUMP_INS", "R_ZERO_PASSES", "REASON_NAMES", "ROW_AUTO",
 ]
 
 # ---- decision phases (a strategy acts) -----------------------------------
@@ -91,19 +92,22 @@ PH_CHALLENGE = 3  # the victim of a Wild Draw Four challenges it or not (W-2)
 PH_CATCH = 4  # every other player may catch a forgotten UNO call (U-1)
 PH_PILEUP = 5  # the holder adds a card to the mini pile or takes it (P-5)
 PH_VOTE = 6  # everyone points at another player for a Point Taken (A-4)
-PH_JUMPIN = 7  # players holding an identical card may jump in (P-1/P-2)
-N_DECISION_PHASES = 8
+PH_JUMPIN = 7  # players holding an identical card may jump in (P-1/P-2, H-3)
+PH_STACK = 8  # the victim of a pending penalty stacks a card on it or takes the total (H-1)
+PH_SWAP = 9  # the player of a 7 chooses whom to swap hands with (H-2)
+N_DECISION_PHASES = 10
 # ---- internal phases -----------------------------------------------------
-PH_NEWGAME = 8  # deal a new game into the slot
-PH_IDLE = 9  # no game left for this slot
-PH_EFFECTS = 10  # apply the effect of the card just played (F_PENDING by F_SEAT)
-PH_START_TURN = 11  # give the turn to F_NEXT (or stop the round past max_turns)
-PH_WIN = 12  # F_WINNER has no card left: last-card draws, then the end
-PH_END = 13  # record the finished game (round), then PH_NEWGAME (or PH_ROUND)
-PH_ROUND = 14  # deal the next round of the match in the slot (S-4)
+PH_NEWGAME = 10  # deal a new game into the slot
+PH_IDLE = 11  # no game left for this slot
+PH_EFFECTS = 12  # apply the effect of the card just played (F_PENDING by F_SEAT)
+PH_START_TURN = 13  # give the turn to F_NEXT (or stop the round past max_turns)
+PH_WIN = 14  # F_WINNER has no card left: last-card draws, then the end
+PH_END = 15  # record the finished game (round), then PH_NEWGAME (or PH_ROUND)
+PH_ROUND = 16  # deal the next round of the match in the slot (S-4)
+PH_WINDOW = 17  # the card on top (played by F_SEAT) is resolved: open the jump-in window, then F_NEXT plays (P-1, H-3)
 PHASE_NAMES = (
-    "turn", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin",
-    "newgame", "idle", "effects", "start_turn", "win", "end", "round",
+    "turn", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin", "stack", "swap",
+    "newgame", "idle", "effects", "start_turn", "win", "end", "round", "window",
 )
 MULTI_ACTOR = (PH_CATCH, PH_VOTE, PH_JUMPIN)
 
@@ -150,7 +154,16 @@ F_ROUND = 35  # round number within a match, from 0 (0 for single rounds)
 F_ALIVE = 36  # bit mask of seats still in the match (all but in elimination matches, E-4)
 F_JUMPERS = 37  # bit mask of the seats that may jump in (PH_JUMPIN, P-1/P-2)
 F_KIND0 = 38  # F_KIND0 + kind: cards of each kind played
-N_FIELDS = F_KIND0 + 9
+F_STACK = F_KIND0 + 9  # H-1: penalty of the pending chain, the card on top included (0: none)
+F_CHAIN = F_STACK + 1  # H-1: penalty cards in the pending chain
+F_STACKS = F_STACK + 2  # H-1: stacking plays
+F_STACK_MAX = F_STACK + 3  # H-1: largest total drawn at the end of a chain
+F_STACK_CARDS = F_STACK + 4  # H-1: cards drawn from chains of two or more cards
+F_SEVEN_SWAPS = F_STACK + 5  # H-2
+F_ZERO_PASSES = F_STACK + 6  # H-2
+F_ACTION_JUMP_INS = F_STACK + 7  # H-3: jump-ins with an action card
+F_BLOCKED = F_STACK + 8  # H-4: turns a lone action card or wild could not be played out
+N_FIELDS = F_STACK + 9
 
 # ---- observation row info columns -----------------------------------------
 I_TOP = 0
@@ -165,7 +178,8 @@ I_PHASE = 7
 I_HSIZE = 8  # cards the acting seat holds
 I_NLEGAL = 9  # legal physical cards held (PH_TURN)
 I_MAY_TAKE = 10  # 1 if the mini pile may be taken now (PH_PILEUP: nothing may be added, or C_PILEUP_REFUSE)
-N_INFO = 11
+I_PENALTY = 11  # PH_STACK: the total the victim draws on taking (H-1); else 0
+N_INFO = 12
 
 # ---- record columns (int32 per game) ----------------------------------------
 R_DEALER = 0
@@ -186,7 +200,14 @@ R_LINK_ECHO_DRAWS = 14
 R_ROUND = 15
 R_MATCH = 16  # matches: the round's match, game - first
 R_KIND0 = 17
-N_REC = R_KIND0 + 9
+R_STACKS = R_KIND0 + 9  # H-1
+R_STACK_MAX = R_STACKS + 1
+R_STACK_CARDS = R_STACKS + 2
+R_SEVEN_SWAPS = R_STACKS + 3  # H-2
+R_ZERO_PASSES = R_STACKS + 4
+R_ACTION_JUMP_INS = R_STACKS + 5  # H-3
+R_BLOCKED = R_STACKS + 6  # H-4
+N_REC = R_STACKS + 7
 
 # ---- batch counters: ctr[CT_*] (int64) -------------------------------------------
 CT_NEXT = 0  # next game to deal into a free slot
@@ -226,6 +247,9 @@ EV_PILE_ADD = 22  # seat adds card to the mini pile
 EV_PILE_TAKE = 23  # seat takes the mini pile: a cards, b = its colour
 EV_PILE_AS_WILD = 24  # no non-wild could be turned up: the Wild Pile Up acts as a Wild
 EV_WRONG_JUMP = 25  # seat jumps in with a card that is not identical (P-3); its draw follows
+EV_SWAP = 26  # seat (who played a 7) swaps hands with seat a (H-2)
+EV_PASS = 27  # seat played a 0: every hand goes to the next player in direction a (H-2)
+EV_STACK = 28  # seat stacks card on the pending penalty, which is now a cards (H-1)
 N_EV_COLS = 6
 
 DR_TURN = 0  # drew for the turn (T-3/T-4)
@@ -269,18 +293,22 @@ C_SCORING = 21  # 0 winner_takes, 1 penalty
 C_TARGET = 22
 C_ELIMINATION = 23
 C_MAX_TURNS = 24
-N_RULES = 25
+C_STACKING = 25  # 0 none, 1 same_face, 2 mixed, 3 plus4_on_plus2 (H-1)
+C_SEVEN_ZERO = 26  # H-2
+C_JUMP_ACTIONS = 27  # 1: jump_in_cards=numbers_and_actions (H-3)
+C_NO_ACTION_OUT = 28  # 1: go_out_on_action=false (H-4)
+N_RULES = 29
 # 2. the run's flags (game.encoding.encode_flags)
-C_MATCH = 25
-C_TRACE = 26
-C_CHECK = 27  # verify card conservation after every step
+C_MATCH = 29
+C_TRACE = 30
+C_CHECK = 31  # verify card conservation after every step
 N_FLAGS = 3
 # 3. the line-up: which strategy decides how (engine.driver.Engine.set_strategies, from the strategies' declarations);
 # the compiled rule programs (engine.rule_programs) follow cfg[N_CFG:], each policy id pointing at its program
-C_N_STRATS = 28
-C_AUTO_DRAWN = 29  # bit k: strategy k always plays a legal drawn card and never forgets UNO
-C_NO_CHALLENGE = 30  # bit k: strategy k never challenges a Wild Draw Four (W-2)
-C_POLICY0 = 31  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
+C_N_STRATS = 32
+C_AUTO_DRAWN = 33  # bit k: strategy k always plays a legal drawn card and never forgets UNO
+C_NO_CHALLENGE = 34  # bit k: strategy k never challenges a Wild Draw Four (W-2)
+C_POLICY0 = 35  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), k < 16
 C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compiled policy
 C_FORCED0 = C_ALL_COMPILED + 1  # C_FORCED0 + k: 0 ask; u + 1: strategy k draws on a turn with nothing to play, after u uniforms
 N_CFG = C_FORCED0 + 16
@@ -290,7 +318,7 @@ ROW_AUTO = -2  # F_ROW of a decision the strategy declared in advance: PH_DRAWN 
 # ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
 D_CARD = 0  # card to play / add, -1 = draw / take
 D_COLOUR = 1
-D_FLAG = 2  # play drawn / challenge / catch / vote target / UNO forgotten with a jump-in
+D_FLAG = 2  # play drawn / challenge / catch / vote target / UNO forgotten with a jump-in / swap target (H-2)
 D_FORGET = 3
 D_A = 4  # link pair
 D_B = 5

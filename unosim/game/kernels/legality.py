@@ -1,12 +1,13 @@
-"""Which cards may be played: T-1 (matching), W-2 (Wild Draw Four legality)."""
+"""Which cards may be played: T-1 (matching), W-2 (Wild Draw Four legality), H-4 (no going out on an
+action card or a wild)."""
 
 import numpy as np
 
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
 from .blocks import colour_block, held_in
-from .jit import leaf, rule
-from .layout import C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
+from .jit import kernel, leaf, rule
+from .layout import C_NO_ACTION_OUT, C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
 from .tables import (
     COLOUR_OF,
     FACE_OF,
@@ -22,9 +23,8 @@ from .tables import (
 
 __all__ = [
     "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_PLAIN_WILDS",
-    "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS",
-    "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "fill_legal", "has_legal", "legal_types", "matches", "needs_colour", "playable",
-    "top_face", "wd4_legal",
+    "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS", "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "count_blocked", "fill_legal",
+    "has_legal", "last_card_blocked", "legal_types", "matches", "needs_colour", "playable", "top_face", "wd4_legal",
 ]
 
 WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_wilds")
@@ -81,6 +81,22 @@ def wd4_legal(s, seat, hands, slot, cfg):
 
 
 @leaf
+def last_card_blocked(s, seat, hands):
+    """H-4 (``go_out_on_action=false``): the card ``seat`` holds when it holds exactly one, if that card
+    is an action card or a wild (it may not be played out); -1 otherwise."""
+    held = -1
+    for t in range(hands.shape[2]):
+        h = hands[s, seat, t]
+        if h > 0:
+            if h > 1 or held >= 0:
+                return -1
+            held = t
+    if held >= 0 and FACE_OF[held] <= 9:
+        return -1
+    return held
+
+
+@leaf
 def playable(s, seat, card, hands, slot, cfg):
     """Legal without bluffing: 1; only as a bluff (challenges on): 2; not at all: 0."""
     if card == WILD_DRAW_FOUR:
@@ -88,6 +104,15 @@ def playable(s, seat, card, hands, slot, cfg):
             return 1
         return 2 if cfg[C_WD4_CHALLENGE] else 0
     return 1 if matches(card, top_face(slot[s, F_TOP]), slot[s, F_COLOUR], cfg[C_SYMBOL_MATCH] != 0) else 0
+
+
+@kernel
+def count_blocked(s, seat, hands, slot, cfg):
+    """H-4: 1 when ``seat`` draws holding one card, an action card or a wild that could otherwise be played."""
+    t = last_card_blocked(s, seat, hands)
+    if t >= 0 and playable(s, seat, t, hands, slot, cfg) == 1:
+        return 1
+    return 0
 
 
 MAX_FACE = int(FACE_OF[:N_COLOURED].max())
@@ -112,11 +137,11 @@ MATCHES = _match_table()
 
 
 @rule
-def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
+def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r):
     """Write ``seat``'s legal-play mask into ``legal[q, r]``.
 
     Returns (1 if a held Wild Draw Four may be played as a bluff, number of
-    legal physical cards held).
+    legal physical cards held). H-4: a lone action card or wild is not legal.
     """
     face = top_face(slot[s, F_TOP])
     colour = slot[s, F_COLOUR]
@@ -132,6 +157,12 @@ def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
         legal[q, r, WILD_DRAW_FOUR] = False
         n -= hands[s, seat, WILD_DRAW_FOUR]
         bluff = cfg[C_WD4_CHALLENGE]
+    if cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:
+        t = last_card_blocked(s, seat, hands)
+        if t >= 0:
+            legal[q, r, t] = False
+            n = 0
+            bluff = 0
     return bluff, n
 
 
@@ -139,7 +170,8 @@ def fill_legal(s, seat, hands, slot, cfg, legal, q, r):
 def legal_types(s, seat, hands, slot, cfg):
     """Type bit mask (bit ``t`` for type ``t``) of the cards ``seat`` holds and may play without
     bluffing (T-1, W-2): the active colour's block and the wilds (:func:`blocks.held_in`), the top
-    card's face in the other colours, the Wild Draw Four only when ``wd4_legal``."""
+    card's face in the other colours, the Wild Draw Four only when ``wd4_legal``; none when the only
+    card held is an action card or a wild under ``go_out_on_action=false`` (H-4)."""
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
     bits = held_in(hands, s, seat, colour)
@@ -150,6 +182,8 @@ def legal_types(s, seat, hands, slot, cfg):
                 bits |= 1 << t
     if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
         bits &= ~(1 << WILD_DRAW_FOUR)
+    if cfg[C_NO_ACTION_OUT] and bits != 0 and bits & (bits - 1) == 0 and last_card_blocked(s, seat, hands) >= 0:
+        bits = 0  # H-4: the only card held is an action card or a wild
     return bits
 
 

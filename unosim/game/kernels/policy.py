@@ -9,21 +9,51 @@ identical games — a test plays every shipped strategy both ways and compares
 the records. Mini-pile additions are compiled too, and so are the
 multi-actor votes and jump-ins when every seat that answers has a policy; UNO
 catches (asked only after a forgotten call, which these policies never make)
-go through Python.
+go through Python. The house rules' decisions (H-1 stacking, H-2 the 7's swap) are compiled for
+every policy, rule strategies included (:func:`pick_stack`, :func:`pick_swap`).
 """
 
+from numba import int64
+
 from .blocks import colour_totals, held_in
-from .jit import leaf, rule
-from .layout import F_ACTOR, F_MINI_COLOUR, F_PENDING, F_TURN, PH_COLOUR, PH_DRAWN, PH_PILEUP, PH_TURN
+from .finish import count_seats, n_alive, seat_at
+from .house import DRAW_TWO_BITS, stack_options
+from .jit import kernel, leaf, rule
+from .layout import (
+    C_PLAYERS,
+    F_ACTOR,
+    F_ALIVE,
+    F_DIR,
+    F_MINI_COLOUR,
+    F_PENDING,
+    F_TURN,
+    PH_COLOUR,
+    PH_DRAWN,
+    PH_PILEUP,
+    PH_STACK,
+    PH_SWAP,
+    PH_TURN,
+)
 from .legality import legal_types, needs_colour, playable
 from .rng import seat_uniform
-from .rule_policy import rules_decision, rules_jump, rules_vote
-from .tables import POINTS_OF, WILD_DRAWN_TOGETHER
-from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, point_at
+from .rule_policy import (
+    P_N_PLAY,
+    P_PLAY_PREFER,
+    P_RULES,
+    best_of,
+    opponents,
+    rules_colour,
+    rules_decision,
+    rules_jump,
+    rules_pick,
+    rules_vote,
+)
+from .tables import POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth_allowed, point_at
 
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
-    "pick_addition", "pick_card", "pick_colour", "pick_link",
+    "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
     "pick_vote", "policy_decision",
 ]
 
@@ -133,9 +163,88 @@ def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
     return point_at(how, s, seat, keys, hsize, seat_ctr, n, alive)
 
 
+@leaf
+def pick_swap(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
+    """H-2 seat to swap hands with: ``random``, a uniform other seat still in the match (seat order);
+    the others (``Strategy.swap_with``), the other player with fewest cards, ties to the nearest in
+    the direction of play (no uniform drawn)."""
+    n = cfg[C_PLAYERS]
+    if pol == POLICY_RANDOM:
+        excl = (((1 << n) - 1) & ~slot[s, F_ALIVE]) | (1 << seat)
+        u = seat_uniform(keys, seat_ctr, s, seat)
+        return nth_allowed(excl, int(u * (n - count_seats(excl, n))), n)
+    best = -1
+    for i in range(1, n_alive(slot, s, cfg)):
+        q = seat_at(seat, int64(i), slot, s, cfg)
+        if best < 0 or hsize[s, q] < hsize[s, best]:
+            best = q
+    return best
+
+
+@kernel
+def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
+    """H-1 the card to stack (-1: take the total) and its colour: ``random``, uniform among taking and
+    each stackable card type (type order, taking first); the others always stack, a Draw Two when one
+    may be stacked, else the Wild Draw Four: ``greedy`` (``Strategy.stack``) uniform by copies, a rule
+    strategy by its play rules over those cards (``RuleStrategy.stack``). One uniform, then the colour's."""
+    bits = stack_options(s, seat, hands, hsize, slot, cfg)
+    u = seat_uniform(keys, seat_ctr, s, seat)
+    card = -1
+    if pol == POLICY_RANDOM:
+        k = 0
+        m = bits
+        while m:
+            m &= m - 1
+            k += 1
+        i = int(u * (k + 1))
+        m = bits
+        while m and i > 0:
+            card = lowest_bit(m)
+            m &= m - 1
+            i -= 1
+    else:
+        pref = bits & DRAW_TWO_BITS if bits & DRAW_TWO_BITS else bits
+        if pol >= POLICY_RULES:  # its play rules, among the cards preferred; a draw rule firing does not stop the stack
+            o = pol - POLICY_RULES
+            c0, c1, c2, c3 = colour_totals(hands, s, seat)
+            nxt, small = opponents(s, seat, hsize, slot, cfg)
+            prefer = cfg[o + P_PLAY_PREFER]
+            card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u, s, seat, hands, hsize[s, seat],
+                              c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], slot[s, F_DIR], c0, c1, c2, c3)
+            if card < 0:
+                card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
+        else:
+            total = 0
+            m = pref
+            while m:
+                total += hands[s, seat, lowest_bit(m)]
+                m &= m - 1
+            x = int(u * total)
+            m = pref
+            while m:
+                t = lowest_bit(m)
+                m &= m - 1
+                x -= hands[s, seat, t]
+                if x < 0:
+                    card = t
+                    break
+    colour = -1
+    if card == WILD_DRAW_FOUR:
+        if pol >= POLICY_RULES:
+            colour = rules_colour(pol - POLICY_RULES, s, seat, keys, hands, piles, slot, seat_ctr, cfg)
+        else:
+            colour = pick_colour(pol, s, seat, keys, hands, seat_ctr)
+    return card, colour
+
+
 @rule
 def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
+    if ph == PH_STACK:  # H-1
+        card, colour = pick_stack(pol, s, slot[s, F_ACTOR], keys, hands, hsize, piles, slot, seat_ctr, cfg)
+        return card, colour, 0, -1
+    if ph == PH_SWAP:  # H-2
+        return -1, -1, pick_swap(pol, s, slot[s, F_ACTOR], keys, hsize, slot, seat_ctr, cfg), -1
     if pol >= POLICY_RULES:
         return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
     if ph == PH_TURN:

@@ -8,6 +8,7 @@ for the decision (the seat's legal moves and the table fields ``I_*``); the Pyth
 batch state, the fields a strategy reads.
 """
 
+from .house import stack_options
 from .jit import rule
 from .layout import (
     C_PILEUP_REFUSE,
@@ -19,11 +20,13 @@ from .layout import (
     F_DIR,
     F_FORGOT,
     F_JUMPERS,
+    F_LAST_PLAYER,
     F_MINI_COLOUR,
     F_NEXT,
     F_PENDING,
     F_PHASE,
     F_SEAT,
+    F_STACK,
     F_TOP,
     F_TURN,
     I_ARG,
@@ -34,6 +37,7 @@ from .layout import (
     I_HSIZE,
     I_MAY_TAKE,
     I_NLEGAL,
+    I_PENALTY,
     I_PHASE,
     I_TOP,
     I_TURN,
@@ -42,6 +46,8 @@ from .layout import (
     PH_DRAWN,
     PH_JUMPIN,
     PH_PILEUP,
+    PH_STACK,
+    PH_SWAP,
     PH_TURN,
     PH_VOTE,
 )
@@ -90,8 +96,9 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
     row_info[q, r, I_HSIZE] = hsize[s, seat]
     row_info[q, r, I_NLEGAL] = 0
     row_info[q, r, I_MAY_TAKE] = 0
+    row_info[q, r, I_PENALTY] = 0
     if ph == PH_TURN:
-        bluff, n_legal = fill_legal(s, seat, hands, slot, cfg, row_legal, q, r)
+        bluff, n_legal = fill_legal(s, seat, hands, hsize, slot, cfg, row_legal, q, r)
         row_info[q, r, I_BLUFFABLE] = bluff
         row_info[q, r, I_NLEGAL] = n_legal
         return
@@ -126,3 +133,15 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n
         row_info[q, r, I_MAY_TAKE] = 1 if n == 0 or cfg[C_PILEUP_REFUSE] != 0 else 0
+    elif ph == PH_STACK:  # H-1: the cards that may be stacked; taking the total is always allowed
+        bits = stack_options(s, seat, hands, hsize, slot, cfg)
+        n = 0
+        for t in range(hands.shape[2]):
+            if (bits >> t) & 1:
+                row_legal[q, r, t] = True
+                n += hands[s, seat, t]
+        row_info[q, r, I_NLEGAL] = n
+        row_info[q, r, I_ARG] = slot[s, F_LAST_PLAYER]
+        row_info[q, r, I_PENALTY] = slot[s, F_STACK]
+    elif ph == PH_SWAP:  # H-2: the player of the 7 chooses another player; the turn then comes to F_NEXT
+        row_info[q, r, I_ARG] = slot[s, F_NEXT]

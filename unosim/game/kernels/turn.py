@@ -8,6 +8,7 @@ from .layout import (
     C_AUTO_DRAWN,
     C_DRAW_UNTIL,
     C_LINK_VOLUNTARY,
+    C_NO_ACTION_OUT,
     C_TRACE,
     DISC,
     DR_TURN,
@@ -19,6 +20,7 @@ from .layout import (
     EV_PLAY,
     EV_UNO_FORGET,
     F_ACTOR,
+    F_BLOCKED,
     F_BLUFF,
     F_COLOUR,
     F_DISC_N,
@@ -43,7 +45,7 @@ from .layout import (
     PH_WIN,
     ROW_AUTO,
 )
-from .legality import has_legal, needs_colour, playable, wd4_legal
+from .legality import count_blocked, has_legal, needs_colour, playable, wd4_legal
 from .piles import draw_one, echo, log
 from .tables import COLOUR_OF, KIND_OF, N_COLOURED, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 
@@ -130,6 +132,8 @@ def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, pi
     seat = slot[s, F_TURN]
     slot[s, F_TURNS] += 1
     if card < 0:
+        if cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:  # H-4: a lone action card or wild may not go out
+            slot[s, F_BLOCKED] += count_blocked(s, seat, hands, slot, cfg)
         draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
     else:
         play_card(s, seat, card, colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)

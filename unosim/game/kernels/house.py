@@ -1,0 +1,200 @@
+"""House rules (docs/rules.md §10): H-1 stacking, H-2 seven-zero, H-3 jump-ins with action cards, H-4 no
+going out on an action card or a wild.
+
+Every function here runs only when its option is on; with all four off the phase machine never
+reaches them. They are compiled on their own (``kernel``), not inlined: they run on rarer events
+than a turn, and one copy each keeps the cold compile short.
+
+- H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain: ``F_STACK`` holds its penalty, the
+  card on top included, ``F_CHAIN`` its penalty cards. The next player (the victim) may stack a card
+  allowed on the top card (:func:`stack_options`, decision ``PH_STACK``) or takes the total
+  (:func:`take_chain`). A Wild Draw Four on top is first open to a challenge (W-2,
+  :func:`unosim.game.kernels.effects.apply_challenge`), which then settles the whole chain.
+- H-2: a 7 swaps its player's hand with another player's (decision ``PH_SWAP``, :func:`apply_swap`);
+  a 0 passes every hand to the next player in the direction of play (:func:`pass_hands`).
+- H-3: :func:`after_action` opens the jump-in window (``PH_WINDOW``) on a coloured action card whose
+  effect is resolved, under ``jump_in_cards=numbers_and_actions``.
+- H-4 is legality (:mod:`unosim.game.kernels.legality`): a lone action card or wild is not legal.
+"""
+
+from numba import int64
+
+from ..rules import choice_code
+from .finish import end_chain, n_alive, pass_turn, seat_at
+from .jit import kernel, leaf
+from .layout import (
+    C_JUMP_ACTIONS,
+    C_MAX_TURNS,
+    C_NO_ACTION_OUT,
+    C_SPEED,
+    C_STACKING,
+    DR_DRAW_TWO,
+    DR_WD4,
+    EV_PASS,
+    EV_SKIP,
+    EV_STACK,
+    EV_SWAP,
+    EV_TRUNCATE,
+    F_ACTOR,
+    F_BLUFF,
+    F_DIR,
+    F_LAST_PLAYER,
+    F_NEXT,
+    F_PHASE,
+    F_SEAT,
+    F_SEVEN_SWAPS,
+    F_STACK,
+    F_STACKS,
+    F_TOP,
+    F_TRUNCATED,
+    F_TURN,
+    F_TURNS,
+    F_ZERO_PASSES,
+    PH_END,
+    PH_STACK,
+    PH_WINDOW,
+)
+from .piles import forced_draw, log
+from .tables import FACE_DRAW_TWO, FACES_PER_COLOUR, N_COLOURED, WILD_DRAW_FOUR
+from .turn import play_card
+
+__all__ = [
+    "DRAW_TWO_BITS", "STACKING_MIXED", "STACKING_NONE", "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action",
+    "apply_stack", "apply_swap", "face_chain", "pass_hands", "stack_options", "swap_hands", "take_chain",
+]
+
+STACKING_NONE = choice_code("stacking", "none")
+STACKING_SAME_FACE = choice_code("stacking", "same_face")
+STACKING_MIXED = choice_code("stacking", "mixed")
+STACKING_PLUS4_ON_PLUS2 = choice_code("stacking", "plus4_on_plus2")
+DRAW_TWO_BITS = sum(1 << (c * FACES_PER_COLOUR + FACE_DRAW_TWO) for c in range(4))
+"""Type bit mask of the four Draw Twos."""
+
+
+@leaf
+def stack_options(s, seat, hands, hsize, slot, cfg):
+    """H-1: type bit mask of the cards ``seat`` holds that may be stacked on the card on top: a Draw
+    Two on a Draw Two (any colour); a Wild Draw Four on a Wild Draw Four (``same_face``, ``mixed``)
+    or on a Draw Two (``mixed``, ``plus4_on_plus2``). Under ``go_out_on_action=false`` a last card is
+    never stacked (H-4)."""
+    how = cfg[C_STACKING]
+    if how == STACKING_NONE or (cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1):
+        return int64(0)
+    top = slot[s, F_TOP]
+    bits = int64(0)
+    if top == WILD_DRAW_FOUR:
+        if how != STACKING_PLUS4_ON_PLUS2 and hands[s, seat, WILD_DRAW_FOUR] > 0:
+            bits |= int64(1) << WILD_DRAW_FOUR
+        return bits
+    for c in range(4):
+        t = c * FACES_PER_COLOUR + FACE_DRAW_TWO
+        if hands[s, seat, t] > 0:
+            bits |= int64(1) << t
+    if how != STACKING_SAME_FACE and hands[s, seat, WILD_DRAW_FOUR] > 0:
+        bits |= int64(1) << WILD_DRAW_FOUR
+    return bits
+
+
+@leaf
+def after_action(s, seat, nxt, slot, cfg):
+    """The effect of the card on top (played by ``seat``) is resolved and ``nxt`` plays next: open the
+    jump-in window first when action cards may be jumped in with (H-3) and the card is coloured."""
+    if cfg[C_JUMP_ACTIONS] and slot[s, F_TOP] < N_COLOURED:
+        slot[s, F_SEAT] = seat
+        slot[s, F_NEXT] = nxt
+        slot[s, F_PHASE] = PH_WINDOW
+    else:
+        pass_turn(s, nxt, slot, cfg)
+
+
+@kernel
+def take_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """H-1: ``victim`` draws the chain's whole total and loses the turn; play goes on after them."""
+    reason = DR_WD4 if slot[s, F_TOP] == WILD_DRAW_FOUR else DR_DRAW_TWO
+    got = forced_draw(s, int64(victim), int64(slot[s, F_STACK]), int64(reason), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+    end_chain(s, got, slot)
+    log(cfg, ev, nev, game[s], EV_SKIP, victim, -1, 0, 0)
+    after_action(s, slot[s, F_LAST_PLAYER], seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
+
+
+@kernel
+def face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """H-1: ``victim`` faces the chain (``F_STACK`` cards): a stacking card held is offered (``PH_STACK``),
+    else the total is taken. A stack is a turn (T-7): past ``max_turns`` the round stops instead (E-5)."""
+    if stack_options(s, victim, hands, hsize, slot, cfg) == 0:
+        take_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        return
+    if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
+        slot[s, F_TRUNCATED] = 1
+        log(cfg, ev, nev, game[s], EV_TRUNCATE, victim, -1, slot[s, F_TURNS], 0)
+        slot[s, F_PHASE] = PH_END
+        return
+    slot[s, F_ACTOR] = victim
+    slot[s, F_PHASE] = PH_STACK
+
+
+@leaf
+def stack_play(s, card, slot, cfg, ev, nev, g):
+    """H-1: the victim (``F_ACTOR``) stacks ``card``: it is their turn (T-7), counted as a stack."""
+    victim = slot[s, F_ACTOR]
+    slot[s, F_TURNS] += 1
+    slot[s, F_TURN] = victim
+    slot[s, F_STACKS] += 1
+    log(cfg, ev, nev, g, EV_STACK, victim, card, slot[s, F_STACK] + (4 if card == WILD_DRAW_FOUR else 2), 0)
+    return victim
+
+
+@leaf
+def stacked_wd4(s, card, slot):
+    """H-1: a Wild Draw Four played as a stack is its own permission, never a bluff (W-2)."""
+    if card == WILD_DRAW_FOUR:
+        slot[s, F_BLUFF] = 0
+
+
+@leaf
+def swap_hands(s, a, b, hands, hsize):
+    """H-2: seats ``a`` and ``b`` exchange their whole hands."""
+    for t in range(hands.shape[2]):
+        x = hands[s, a, t]
+        hands[s, a, t] = hands[s, b, t]
+        hands[s, b, t] = x
+    x = hsize[s, a]
+    hsize[s, a] = hsize[s, b]
+    hsize[s, b] = x
+
+
+@kernel
+def apply_swap(s, target, slot, game, hands, hsize, cfg, ev, nev):
+    """H-2 ``PH_SWAP`` decision: the player of the 7 (``F_ACTOR``) swaps hands with ``target``; then the
+    jump-in window on the 7 (speed play) or the next player (``F_NEXT``)."""
+    seat = slot[s, F_ACTOR]
+    swap_hands(s, seat, target, hands, hsize)
+    slot[s, F_SEVEN_SWAPS] += 1
+    log(cfg, ev, nev, game[s], EV_SWAP, seat, -1, target, 0)
+    if cfg[C_SPEED]:
+        slot[s, F_SEAT] = seat
+        slot[s, F_PHASE] = PH_WINDOW
+    else:
+        pass_turn(s, slot[s, F_NEXT], slot, cfg)
+
+
+@kernel
+def pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev):
+    """H-2: ``seat`` played a 0: every player still in the round gives their hand to the next player in
+    the current direction. Swapping ``seat``'s hand with each other seat in turn order moves every hand on by one."""
+    for i in range(1, n_alive(slot, s, cfg)):
+        swap_hands(s, seat, seat_at(seat, int64(i), slot, s, cfg), hands, hsize)
+    slot[s, F_ZERO_PASSES] += 1
+    log(cfg, ev, nev, game[s], EV_PASS, seat, -1, slot[s, F_DIR], 0)
+
+
+@kernel
+def apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """H-1 ``PH_STACK`` decision: the victim (``F_ACTOR``) stacks ``card`` (``colour`` for a Wild Draw
+    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1)."""
+    if card < 0:
+        take_chain(s, slot[s, F_ACTOR], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+        return
+    victim = stack_play(s, card, slot, cfg, ev, nev, game[s])
+    play_card(s, victim, card, colour, forget, -1, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
+    stacked_wd4(s, card, slot)
