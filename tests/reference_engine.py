@@ -105,7 +105,7 @@ House rules (§10, H-1..H-4), read from the rule book:
    cards so drawn at the end of chains of two cards or more; all 0 with
    stacking="none".  greedy stacks a Draw Two (uniform physical card) when it
    can, else a Wild Draw Four; random picks uniformly among "take" and each
-   physical stacking card.
+   distinct stacking card (two copies of the blue Draw Two are one choice).
 19. H-2 the exchange (7) or passing (0) is made after the UNO check of the card's
    player, before the jump-in window; ``seven_swaps`` / ``zero_passes`` count them.
    greedy exchanges with the player with fewest cards, ties to the nearest in the
@@ -331,10 +331,11 @@ class Strategy:
 
     def choose_stack(self, game, seat, options):
         """H-1: a stacking card from ``options`` (physical cards), or None to take the total.
-        random: uniform over "take" and each card; greedy: always stacks, a Draw Two
-        (uniform physical card) when it can, else a Wild Draw Four."""
+        random: uniform over "take" and each kind of card (colour and face) it could
+        stack; greedy: always stacks, a Draw Two (uniform physical card) when it can,
+        else a Wild Draw Four."""
         if self.name == "random":
-            return game.rng.choice(list(options) + [None])
+            return game.rng.choice(list(dict.fromkeys(options)) + [None])
         twos = [c for c in options if c.face == "draw_two"]
         return game.rng.choice(twos or list(options))
 
