@@ -104,3 +104,45 @@ def test_restated_builtins_play_identical_elimination_matches_compiled() -> None
 def test_a_builtin_off_its_defaults_is_not_restated() -> None:
     engine = Engine(RunConfig.build(strategies="wild-saver(k=3),attacker(threat=1),ranking", players=3, seed=1))
     assert [compiled_policy(s) != 0 for s in engine.strategies] == [False, False, True]
+
+
+HOUSE = [
+    ("classic", ["stacking=same_face"]), ("classic", ["stacking=mixed", "wd4_challenge=false"]),
+    ("classic", ["stacking=plus4_on_plus2", "last_card_draws=false"]), ("classic-house", ["stacking=mixed"]),
+    ("party", ["stacking=mixed", "point_taken_breaks_link_first=false"]), ("classic", ["seven_zero=true"]),
+    ("party", ["seven_zero=true"]), ("classic", ["speed_play=true", "jump_in_cards=numbers_and_actions"]),
+    ("party", ["jump_in_cards=numbers_and_actions", "seven_zero=true", "stacking=same_face"]),
+    ("classic", ["go_out_on_action=false"]), ("party", ["go_out_on_action=false", "stacking=mixed"]),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides"), HOUSE, ids=[f"{p}-{'-'.join(o)}" for p, o in HOUSE])
+@pytest.mark.parametrize("players", [2, 5])
+def test_compiled_and_python_paths_make_the_same_house_rule_decisions(preset: str, overrides: list[str], players: int) -> None:
+    """H-1..H-4: the compiled ``random``, ``greedy`` and the restated built-ins stack, take and swap as
+    their Python methods do (``stack``, ``swap_with``), with every house rule on in some run."""
+    lineup = (["random", "greedy"] + RESTATED_NAMES) * 2
+    config = RunConfig.build(rules=preset, players=players, strategies=lineup[:players] if players > 2 else ["random", "greedy"],
+                             seed=21, overrides=overrides)
+    fast = Engine(config, compiled=True).play(0, 1200)
+    slow = Engine(config, compiled=False).play(0, 1200)
+    assert np.array_equal(fast.rec, slow.rec)
+    assert np.array_equal(fast.points, slow.points)
+    counts = fast.rec[:, [L.R_STACKS, L.R_SEVEN_SWAPS, L.R_ACTION_JUMP_INS, L.R_BLOCKED]].sum(axis=0)
+    wanted = {"stacking": 0, "seven_zero": 1, "jump_in_cards": 2, "go_out_on_action": 3}
+    for option in overrides:
+        name = option.split("=")[0]
+        if name in wanted:
+            assert counts[wanted[name]] > 0, f"{option}: the decision was never made"
+
+
+@pytest.mark.parametrize("overrides", [["stacking=mixed", "seven_zero=true"], ["stacking=same_face", "wd4_challenge=true"]])
+def test_restated_builtins_stack_and_swap_as_their_rule_files(overrides: list[str]) -> None:
+    """The restated built-ins on their own (no ``random`` or ``greedy``): the rule interpreter's stack is
+    the Python class's, at 3 and 6 players."""
+    for players in (3, 6):
+        config = RunConfig.build(rules="classic", players=players, strategies=(RESTATED_NAMES * 2)[:players], seed=5,
+                                 overrides=overrides)
+        fast = Engine(config, compiled=True).play(0, 1000)
+        slow = Engine(config, compiled=False).play(0, 1000)
+        assert np.array_equal(fast.rec, slow.rec) and fast.rec[:, L.R_STACKS].sum() > 0

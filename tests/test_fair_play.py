@@ -77,6 +77,16 @@ def _never_jump_in(self, obs):
     return np.zeros(len(obs))
 
 
+def _always_take(self, obs, options):
+    return np.full(len(obs), -1)
+
+
+def _swap_with_most_cards(self, obs):
+    others = obs.alive.copy()
+    others[np.arange(len(obs)), obs.seat] = False
+    return argmax_ties(obs.hand_sizes.astype(np.float64), obs.random(), others)
+
+
 OVERRIDES = {
     "play": _lowest_points,
     "play_drawn": _never_play_drawn,
@@ -88,7 +98,11 @@ OVERRIDES = {
     "choose_link": _link_lowest_seats,
     "add_to_pile": _lowest_points,
     "jump_in": _never_jump_in,
+    "stack": _always_take,
+    "swap_with": _swap_with_most_cards,
 }
+HOUSE_DECISIONS = {"stack": ["stacking=mixed"], "swap_with": ["seven_zero=true"]}
+"""The house-rule decisions (H-1, H-2) and the option that asks them."""
 PARTY_DECISIONS = {"point_at", "choose_link", "add_to_pile", "jump_in"}
 
 
@@ -141,6 +155,7 @@ def _table(parent: type, decision: str) -> tuple[RunConfig, list[Strategy], list
     overrides = ["speed_play=true"] if decision == "jump_in" else None
     if decision == "forget_uno":  # every call forgotten and caught: rounds run long, so stop them at 300 turns
         overrides = ["max_turns=300"]
+    overrides = HOUSE_DECISIONS.get(decision, overrides)
     config = RunConfig.build(rules=rules, players=4, strategies="random", seed=5, overrides=overrides)
     forgetful = registry.make("random", {"forget_uno_rate": 1.0, "catch_uno_rate": 0.0})
     if decision == "catch_uno":

@@ -17,7 +17,9 @@ from referee import check_played
 
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine, Played
+from unosim.game.cards import CARD_FACE
 from unosim.game.kernels import layout as L
+from unosim.game.rules import RuleSet
 
 EVENTS = 400_000
 """Events refereed per configuration (at least ``MIN_GAMES`` games): the games are played in
@@ -159,3 +161,54 @@ def test_referee_follows_the_draw_pile() -> None:
     played.events[reshuffles[0], 4] += 1
     with pytest.raises(AssertionError, match=r"cards reshuffled, but \d+ lay under the top card"):
         check_played(config.rules, 10, played)
+
+
+HOUSE_OPTIONS = {
+    "stack_same_face": ["stacking=same_face"],
+    "stack_mixed": ["stacking=mixed"],
+    "stack_plus4_on_plus2": ["stacking=plus4_on_plus2"],
+    "seven_zero": ["seven_zero=true"],
+    "action_jump_ins": ["speed_play=true", "jump_in_cards=numbers_and_actions", "speed_play_error_rate=0.02"],
+    "no_action_out": ["go_out_on_action=false"],
+    "all": ["stacking=mixed", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions", "go_out_on_action=false"],
+}
+HOUSE_COUNTER = {"stack": L.R_STACKS, "seven": L.R_SEVEN_SWAPS, "action": L.R_ACTION_JUMP_INS, "no_action": L.R_BLOCKED}
+
+
+@pytest.mark.parametrize("option", list(HOUSE_OPTIONS))
+@pytest.mark.parametrize("players", [2, 6, 16])
+@pytest.mark.parametrize("preset", ["classic", "party"])
+def test_invariants_house_rules(preset: str, players: int, option: str) -> None:
+    """H-1..H-4 over random games with the erratic line-up: every card accounted for and no hand below
+    zero after every step (the engine's check), turns within ``max_turns``, the winner's hand empty,
+    the counters in step with the traced events, and under ``go_out_on_action=false`` no round won
+    on an action card or a wild."""
+    copies = RuleSet.preset(preset).copies_needed(players)
+    config = RunConfig.build(rules=preset, players=players, strategies=lineup(players), seed=14,
+                             overrides=["max_turns=1500", f"deck_copies={copies}", *HOUSE_OPTIONS[option]])
+    played = Engine(config, trace=True, check=True).play(0, 200)
+    rec, ev, points = played.rec, played.events, played.points
+    assert np.all(rec[:, L.R_TURNS] <= config.rules.max_turns) and np.all(points >= 0)
+    won = rec[:, L.R_TRUNCATED] == 0
+    assert np.all(points[won, rec[won, L.R_WINNER]] == 0)
+    assert np.all(rec[:, L.R_STACK_CARDS] <= rec[:, L.R_DRAWN]) and np.all(rec[:, L.R_STACK_MAX] <= rec[:, L.R_DRAWN])
+    kinds = ev[:, 1]
+    assert (kinds == L.EV_STACK).sum() == rec[:, L.R_STACKS].sum()
+    assert (kinds == L.EV_SWAP).sum() == rec[:, L.R_SEVEN_SWAPS].sum() and (kinds == L.EV_PASS).sum() == rec[:, L.R_ZERO_PASSES].sum()
+    jumps = ev[(kinds == L.EV_PLAY) & (ev[:, 5] == 1)]
+    assert len(jumps) == rec[:, L.R_JUMP_INS].sum()
+    assert (CARD_FACE[jumps[:, 3]] > 9).sum() == rec[:, L.R_ACTION_JUMP_INS].sum()
+    for key, col in HOUSE_COUNTER.items():
+        if any(o.startswith({"stack": "stacking", "seven": "seven_zero", "action": "jump_in_cards", "no_action": "go_out"}[key])
+               for o in HOUSE_OPTIONS[option]):
+            assert rec[:, col].sum() > 0, f"{option}: no {key} counted"
+        elif key != "action":
+            assert rec[:, col].sum() == 0
+    if "go_out_on_action=false" in HOUSE_OPTIONS[option]:
+        last: dict[int, tuple[int, int]] = {}  # a mini pile addition is no play: it may end the round on any card
+        for g, kind, card in ev[:, [0, 1, 3]]:
+            if kind in (L.EV_PLAY, L.EV_PILE_ADD):
+                last[int(g)] = (int(kind), int(card))
+            elif kind == L.EV_WIN:
+                how, card = last[int(g)]
+                assert how == L.EV_PILE_ADD or CARD_FACE[card] <= 9, f"game {g} won on {card}"

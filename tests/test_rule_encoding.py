@@ -36,9 +36,14 @@ def _encode(rules: RuleSet) -> np.ndarray:
     return encode_rules(rules, 4)
 
 
+BASE = RuleSet.preset("classic").replace(speed_play=True)
+"""The rule set the choice codes are read from: classic with speed play, which every choice value allows
+(``jump_in_cards=numbers_and_actions`` needs it, H-3)."""
+
+
 def _choice_slots() -> dict[str, int]:
     """The cfg slot each choice option is written to, found by changing the option alone."""
-    base = RuleSet.preset("classic")
+    base = BASE
     slots = {}
     for option, values in CHOICES.items():
         other = next(v for v in values if v != getattr(base, option))
@@ -68,7 +73,7 @@ def _other_value(rules: RuleSet, option: str) -> object:
     raise AssertionError(f"{option}: no other value known for {value!r}")
 
 
-NEEDS = {"speed_play_error_rate": {"speed_play": True}, "elimination": {"scoring": "penalty"}}
+NEEDS = {"speed_play_error_rate": {"speed_play": True}, "elimination": {"scoring": "penalty"}, "jump_in_cards": {"speed_play": True}}
 """Options that matter only beside another one: both sides of the comparison set it."""
 
 LABELS = {"name"}
@@ -96,7 +101,7 @@ def test_the_rules_encoding_holds_no_line_up_or_run_flags() -> None:
 
 
 def test_choices_are_the_literal_fields_of_ruleset() -> None:
-    assert set(CHOICES) == {"first_card", "first_wild", "wd4_legal_when", "pileup_flipped_wilds", "scoring"}
+    assert set(CHOICES) == {"first_card", "first_wild", "wd4_legal_when", "pileup_flipped_wilds", "scoring", "stacking", "jump_in_cards"}
     assert CHOICES["wd4_legal_when"][choice_code("wd4_legal_when", "always")] == "always"
     with pytest.raises(ValueError, match=r"wd4_legal_when='on_tuesdays' is not allowed; allowed: no_color_match_incl_wilds"):
         choice_code("wd4_legal_when", "on_tuesdays")
@@ -105,7 +110,7 @@ def test_choices_are_the_literal_fields_of_ruleset() -> None:
 @pytest.mark.parametrize(("option", "value"), CHOICE_CASES)
 def test_the_encoder_writes_the_declared_code(option: str, value: str) -> None:
     slot = _choice_slots()[option]
-    cfg = _encode(RuleSet.preset("classic").replace(**{option: value}))
+    cfg = _encode(BASE.replace(**{option: value}))
     assert cfg[slot] == choice_code(option, value) == CHOICES[option].index(value)
 
 

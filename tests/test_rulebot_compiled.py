@@ -128,3 +128,20 @@ def test_shipped_files_take_the_compiled_path() -> None:
     forgetful = Path(tempfile.mkdtemp(), "f.toml")
     forgetful.write_text("[uno]\nforget_rate = 0.1\n")
     assert compiled_policy(RuleStrategy(path=str(forgetful))) == 0  # forgetting UNO is asked in Python
+
+
+@pytest.mark.parametrize("house", [["stacking=mixed", "seven_zero=true"], ["stacking=same_face", "wd4_challenge=true",
+                                                                           "go_out_on_action=false"]])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(first=rule_files(), second=rule_files(), players=st.integers(2, 8), seed=st.integers(0, 2**32 - 1))
+def test_compiled_and_python_interpreters_stack_and_swap_alike(house: list[str], first: str, second: str, players: int,
+                                                              seed: int) -> None:
+    """H-1/H-2: the compiled interpreter's stack (the play rules over the stacking cards) and swap are
+    ``RuleStrategy.stack`` and ``swap_with``, for any rule file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = Path(tmp, "a.toml"), Path(tmp, "b.toml")
+        a.write_text(first)
+        b.write_text(second)
+        lineup = ",".join([f"rules:{a}", f"rules:{b}", "greedy"][i % 3] for i in range(players))
+        config = RunConfig.build(rules="classic", players=players, seed=seed, strategies=lineup, games=40, overrides=house)
+        assert records(config, 40, compiled=True) == records(config, 40, compiled=False)

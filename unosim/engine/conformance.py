@@ -45,7 +45,7 @@ LINEUPS = ("alone", "mixed")
 """The strategy in every seat, or alternating with ``random`` (seat 0 is the strategy)."""
 DECISIONS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
-    "point_at", "choose_link", "add_to_pile", "jump_in",
+    "point_at", "choose_link", "add_to_pile", "jump_in", "stack", "swap_with",
 )  # fmt: skip
 """The decision methods of :class:`unosim.strategy.base.Strategy`."""
 CHECKS = ("describable", "picklable", "legal decisions", "shapes and dtypes", "deterministic", "batch independent")

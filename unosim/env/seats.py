@@ -201,6 +201,13 @@ class SeatedGame:
         self.batch = batch
         self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
                                       overrides=overrides)
+        house = {"stacking": "none", "seven_zero": False}
+        on = [f"{k}={getattr(self.config.rules, k)}" for k, off in house.items() if getattr(self.config.rules, k) != off]
+        if on:
+            raise ValueError(
+                f"the environments have no action for the house-rule decisions of {', '.join(on)} (H-1 stack, H-2 swap); "
+                "play them with strategies (unosim simulate), or set stacking=none and seven_zero=false."
+            )
         self.engine = Engine(self.config, batch_size=batch)
         self.actions = Actions()
         strategies: list[Strategy] = [self.actions]

@@ -307,8 +307,8 @@ class Strategy(metaclass=_ChecksParameters):
 def stack_preferred(options: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The stacking options a strategy that keeps its Wild Draw Fours picks from (H-1): the Draw Twos
     of each row that may stack one, else its options (the Wild Draw Four)."""
-    draw_twos = options & _DRAW_TWOS[None, :]
-    has = draw_twos.any(axis=1)
+    draw_twos = np.logical_and(options, _DRAW_TWOS[None, :])
+    has = np.asarray(draw_twos.any(axis=1))
     return np.where(has[:, None], draw_twos, options)
 
 

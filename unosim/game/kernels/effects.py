@@ -15,7 +15,7 @@ from numba import int64
 
 from ..rules import choice_code
 from .finish import end_chain, n_alive, pass_turn, seat_at
-from .house import after_action, face_chain, pass_hands
+from .house import STACKING_NONE, after_action, face_chain, pass_hands
 from .jit import kernel, rule
 from .layout import (
     C_JUMP_ACTIONS,
@@ -178,7 +178,7 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
     victim = slot[s, F_ACTOR]
     player = slot[s, F_SEAT]
     g = game[s]
-    stacking = cfg[C_STACKING] != 0
+    stacking = cfg[C_STACKING] != STACKING_NONE
     total = slot[s, F_STACK] if stacking else 4
     if challenge:
         slot[s, F_CHALLENGES] += 1

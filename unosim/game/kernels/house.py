@@ -36,8 +36,7 @@ from .layout import (
     EV_SWAP,
     EV_TRUNCATE,
     F_ACTOR,
-    F_BLUFF,
-    F_DIR,
+        F_DIR,
     F_LAST_PLAYER,
     F_NEXT,
     F_PHASE,
@@ -59,14 +58,17 @@ from .tables import FACE_DRAW_TWO, FACES_PER_COLOUR, N_COLOURED, WILD_DRAW_FOUR
 from .turn import play_card
 
 __all__ = [
-    "DRAW_TWO_BITS", "STACKING_MIXED", "STACKING_NONE", "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action",
-    "apply_stack", "apply_swap", "face_chain", "pass_hands", "stack_options", "swap_hands", "take_chain",
+    "DRAW_TWO_BITS", "JUMP_IN_CARDS_NUMBERS", "JUMP_IN_CARDS_NUMBERS_AND_ACTIONS", "STACKING_MIXED", "STACKING_NONE",
+    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "apply_stack", "apply_swap", "face_chain", "pass_hands",
+    "stack_options", "stack_play", "swap_hands", "take_chain",
 ]
 
 STACKING_NONE = choice_code("stacking", "none")
 STACKING_SAME_FACE = choice_code("stacking", "same_face")
 STACKING_MIXED = choice_code("stacking", "mixed")
 STACKING_PLUS4_ON_PLUS2 = choice_code("stacking", "plus4_on_plus2")
+JUMP_IN_CARDS_NUMBERS = choice_code("jump_in_cards", "numbers")
+JUMP_IN_CARDS_NUMBERS_AND_ACTIONS = choice_code("jump_in_cards", "numbers_and_actions")
 DRAW_TWO_BITS = sum(1 << (c * FACES_PER_COLOUR + FACE_DRAW_TWO) for c in range(4))
 """Type bit mask of the four Draw Twos."""
 
@@ -99,7 +101,7 @@ def stack_options(s, seat, hands, hsize, slot, cfg):
 def after_action(s, seat, nxt, slot, cfg):
     """The effect of the card on top (played by ``seat``) is resolved and ``nxt`` plays next: open the
     jump-in window first when action cards may be jumped in with (H-3) and the card is coloured."""
-    if cfg[C_JUMP_ACTIONS] and slot[s, F_TOP] < N_COLOURED:
+    if cfg[C_JUMP_ACTIONS] == JUMP_IN_CARDS_NUMBERS_AND_ACTIONS and slot[s, F_TOP] < N_COLOURED:  # else JUMP_IN_CARDS_NUMBERS
         slot[s, F_SEAT] = seat
         slot[s, F_NEXT] = nxt
         slot[s, F_PHASE] = PH_WINDOW
@@ -145,13 +147,6 @@ def stack_play(s, card, slot, cfg, ev, nev, g):
 
 
 @leaf
-def stacked_wd4(s, card, slot):
-    """H-1: a Wild Draw Four played as a stack is its own permission, never a bluff (W-2)."""
-    if card == WILD_DRAW_FOUR:
-        slot[s, F_BLUFF] = 0
-
-
-@leaf
 def swap_hands(s, a, b, hands, hsize):
     """H-2: seats ``a`` and ``b`` exchange their whole hands."""
     for t in range(hands.shape[2]):
@@ -191,10 +186,11 @@ def pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev):
 @kernel
 def apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     """H-1 ``PH_STACK`` decision: the victim (``F_ACTOR``) stacks ``card`` (``colour`` for a Wild Draw
-    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1)."""
+    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1). A Wild Draw Four may be
+    stacked whatever W-2 says (stacking is its own permission); a challenge of it judges W-2 on the
+    hand and colour of this moment, as for any Wild Draw Four (``F_BLUFF``, set by ``play_card``)."""
     if card < 0:
         take_chain(s, slot[s, F_ACTOR], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         return
     victim = stack_play(s, card, slot, cfg, ev, nev, game[s])
     play_card(s, victim, card, colour, forget, -1, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
-    stacked_wd4(s, card, slot)
