@@ -19,7 +19,7 @@ from numba import int64
 from .deal import deal_round, new_game, next_round
 from .effects import apply_catch, apply_challenge, apply_pileup, apply_votes, resolve_effects
 from .finish import end_round, record, start_turn, win
-from .house import apply_stack, apply_swap
+from .house import apply_swap, stack_play, take_chain
 from .jit import kernel, rule
 from .layout import (
     C_ALL_COMPILED,
@@ -174,7 +174,9 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 card, colour = dec[prev, r, D_CARD], dec[prev, r, D_COLOUR]
                 flag, forget = dec[prev, r, D_FLAG], dec[prev, r, D_FORGET]
                 pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
-            if ph == PH_TURN:
+            if ph == PH_TURN or (ph == PH_STACK and card >= 0):
+                if ph == PH_STACK:  # H-1: the stack is the victim's turn's play
+                    stack_play(s, card, slot, cfg, ev, nev, game[s])
                 apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
             elif ph == PH_DRAWN:
                 apply_drawn(s, flag, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
@@ -190,8 +192,8 @@ def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, se
                 apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_JUMPIN:
                 apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_STACK:
-                apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            elif ph == PH_STACK:  # H-1: the victim takes the chain's total
+                take_chain(s, int64(slot[s, F_ACTOR]), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             elif ph == PH_SWAP:
                 apply_swap(s, flag, slot, game, hands, hsize, cfg, ev, nev)
         elif ph == PH_EFFECTS:

@@ -15,7 +15,7 @@ from numba import int64
 
 from ..rules import choice_code
 from .finish import end_chain, n_alive, pass_turn, seat_at
-from .house import STACKING_NONE, after_action, face_chain, pass_hands
+from .house import STACKING_NONE, after_action, face_chain, grow_chain, seven_zero
 from .jit import kernel, rule
 from .layout import (
     C_JUMP_ACTIONS,
@@ -53,7 +53,6 @@ from .layout import (
     F_ACTOR,
     F_ALIVE,
     F_BLUFF,
-    F_CHAIN,
     F_CHALLENGES,
     F_CHALLENGES_WON,
     F_COLOUR,
@@ -80,7 +79,6 @@ from .layout import (
     PH_COLOUR,
     PH_EFFECTS,
     PH_PILEUP,
-    PH_SWAP,
     PH_VOTE,
     PH_WIN,
     PH_WINDOW,
@@ -122,10 +120,8 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             else:
                 nxt = seat_at(seat, int64(1), slot, s, cfg)
         elif face == FACE_DRAW_TWO:  # A-3 Draw Two: draw 2, lose the turn
-            if cfg[C_STACKING]:  # H-1: the chain grows by 2; the next player may stack on it
-                slot[s, F_STACK] += 2
-                slot[s, F_CHAIN] += 1
-                face_chain(s, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            if cfg[C_STACKING] != STACKING_NONE:  # H-1: the chain grows by 2; the next player may stack on it
+                grow_chain(s, int64(nxt), int64(2), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
                 return
             forced_draw(s, int64(nxt), int64(2), int64(DR_DRAW_TWO), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             if cfg[C_TRACE]:  # hot: the call is not inlined
@@ -136,12 +132,8 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
             return
         else:  # a number card
             if cfg[C_SEVEN_ZERO] and (face == 7 or face == 0):  # H-2, before any jump-in window
-                if face == 7:
-                    slot[s, F_ACTOR] = seat
-                    slot[s, F_NEXT] = nxt
-                    slot[s, F_PHASE] = PH_SWAP
-                    return
-                pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev)
+                if seven_zero(s, int64(seat), int64(nxt), slot, game, hands, hsize, cfg, ev, nev):
+                    return  # the 7's player chooses whom to swap with
             if cfg[C_SPEED]:  # P-1/P-2: a number card just played may be jumped on
                 slot[s, F_NEXT] = nxt
                 slot[s, F_PHASE] = PH_WINDOW
@@ -153,15 +145,12 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
         start_pileup(s, seat, slot, game, keys, piles, cfg, ev, nev)
         return
     elif card == WILD_DRAW_FOUR:  # W-2 Wild Draw Four
-        if cfg[C_STACKING]:  # H-1: the chain grows by 4
-            slot[s, F_STACK] += 4
-            slot[s, F_CHAIN] += 1
+        if cfg[C_STACKING] != STACKING_NONE:  # H-1: the chain grows by 4 (a challenge first, W-2)
+            grow_chain(s, int64(nxt), int64(4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            return
         if cfg[C_WD4_CHALLENGE]:
             slot[s, F_ACTOR] = nxt
             slot[s, F_PHASE] = PH_CHALLENGE
-            return
-        if cfg[C_STACKING]:
-            face_chain(s, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
         forced_draw(s, int64(nxt), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         if cfg[C_TRACE]:  # hot: the call is not inlined
@@ -199,7 +188,7 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
         if stacking:
-            face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+            face_chain(s, int64(victim), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
         forced_draw(s, int64(victim), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
         log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)

@@ -28,6 +28,7 @@ from .layout import (
     C_NO_ACTION_OUT,
     C_SPEED,
     C_STACKING,
+    C_WD4_CHALLENGE,
     DR_DRAW_TWO,
     DR_WD4,
     EV_PASS,
@@ -36,7 +37,8 @@ from .layout import (
     EV_SWAP,
     EV_TRUNCATE,
     F_ACTOR,
-        F_DIR,
+        F_CHAIN,
+    F_DIR,
     F_LAST_PLAYER,
     F_NEXT,
     F_PHASE,
@@ -49,17 +51,22 @@ from .layout import (
     F_TURN,
     F_TURNS,
     F_ZERO_PASSES,
+    I_ARG,
+    I_NLEGAL,
+    I_PENALTY,
+    PH_CHALLENGE,
     PH_END,
     PH_STACK,
+    PH_SWAP,
     PH_WINDOW,
 )
 from .piles import forced_draw, log
-from .tables import FACE_DRAW_TWO, FACES_PER_COLOUR, N_COLOURED, WILD_DRAW_FOUR
-from .turn import play_card
+from .tables import FACE_DRAW_TWO, FACE_OF, FACES_PER_COLOUR, N_COLOURED, WILD_DRAW_FOUR
 
 __all__ = [
     "DRAW_TWO_BITS", "JUMP_IN_CARDS_NUMBERS", "JUMP_IN_CARDS_NUMBERS_AND_ACTIONS", "STACKING_MIXED", "STACKING_NONE",
-    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "apply_stack", "apply_swap", "face_chain", "pass_hands",
+    "STACKING_PLUS4_ON_PLUS2", "STACKING_SAME_FACE", "after_action", "apply_swap", "face_chain", "grow_chain", "house_row",
+    "pass_hands", "seven_zero",
     "stack_options", "stack_play", "swap_hands", "take_chain",
 ]
 
@@ -95,6 +102,25 @@ def stack_options(s, seat, hands, hsize, slot, cfg):
     if how != STACKING_SAME_FACE and hands[s, seat, WILD_DRAW_FOUR] > 0:
         bits |= int64(1) << WILD_DRAW_FOUR
     return bits
+
+
+@kernel
+def house_row(q, r, s, seat, slot, hands, hsize, cfg, row_legal, row_info):
+    """The observation row of a ``PH_STACK`` decision (H-1: the cards that may be stacked, the chain's
+    total, the player of the card on top; taking is always allowed) or of a ``PH_SWAP`` one (H-2: the
+    seat whose turn comes next)."""
+    if slot[s, F_PHASE] == PH_SWAP:
+        row_info[q, r, I_ARG] = slot[s, F_NEXT]
+        return
+    bits = stack_options(s, seat, hands, hsize, slot, cfg)
+    n = 0
+    for t in range(hands.shape[2]):
+        if (bits >> t) & 1:
+            row_legal[q, r, t] = True
+            n += hands[s, seat, t]
+    row_info[q, r, I_NLEGAL] = n
+    row_info[q, r, I_ARG] = slot[s, F_LAST_PLAYER]
+    row_info[q, r, I_PENALTY] = slot[s, F_STACK]
 
 
 @leaf
@@ -135,15 +161,42 @@ def face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
     slot[s, F_PHASE] = PH_STACK
 
 
+@kernel
+def grow_chain(s, victim, add, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+    """H-1: the card just played adds ``add`` to the chain; ``victim`` faces it, a Wild Draw Four's
+    victim first deciding whether to challenge (W-2)."""
+    slot[s, F_STACK] += add
+    slot[s, F_CHAIN] += 1
+    if add == 4 and cfg[C_WD4_CHALLENGE]:
+        slot[s, F_ACTOR] = victim
+        slot[s, F_PHASE] = PH_CHALLENGE
+        return
+    face_chain(s, victim, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+
+
+@kernel
+def seven_zero(s, seat, nxt, slot, game, hands, hsize, cfg, ev, nev):
+    """H-2: ``seat`` played a 7 (the swap is asked: ``PH_SWAP``, return True) or a 0 (every hand
+    passes on, return False); ``nxt`` plays next."""
+    if FACE_OF[slot[s, F_TOP]] == 7:
+        slot[s, F_ACTOR] = seat
+        slot[s, F_NEXT] = nxt
+        slot[s, F_PHASE] = PH_SWAP
+        return True
+    pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev)
+    return False
+
+
 @leaf
 def stack_play(s, card, slot, cfg, ev, nev, g):
-    """H-1: the victim (``F_ACTOR``) stacks ``card``: it is their turn (T-7), counted as a stack."""
+    """H-1 ``PH_STACK`` decision to stack ``card``: it is the victim's (``F_ACTOR``) turn, counted as a
+    stack; the play itself is a turn's play (``turn.apply_turn``: T-7, U-1, ``play_card``). A Wild
+    Draw Four may be stacked whatever W-2 says (stacking is its own permission); a challenge of it
+    judges W-2 on the hand and colour of this moment, as for any Wild Draw Four (``F_BLUFF``)."""
     victim = slot[s, F_ACTOR]
-    slot[s, F_TURNS] += 1
     slot[s, F_TURN] = victim
     slot[s, F_STACKS] += 1
     log(cfg, ev, nev, g, EV_STACK, victim, card, slot[s, F_STACK] + (4 if card == WILD_DRAW_FOUR else 2), 0)
-    return victim
 
 
 @leaf
@@ -181,16 +234,3 @@ def pass_hands(s, seat, slot, game, hands, hsize, cfg, ev, nev):
         swap_hands(s, seat, seat_at(seat, int64(i), slot, s, cfg), hands, hsize)
     slot[s, F_ZERO_PASSES] += 1
     log(cfg, ev, nev, game[s], EV_PASS, seat, -1, slot[s, F_DIR], 0)
-
-
-@kernel
-def apply_stack(s, card, colour, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-    """H-1 ``PH_STACK`` decision: the victim (``F_ACTOR``) stacks ``card`` (``colour`` for a Wild Draw
-    Four; ``forget``: the UNO call, U-1) or takes the chain's total (-1). A Wild Draw Four may be
-    stacked whatever W-2 says (stacking is its own permission); a challenge of it judges W-2 on the
-    hand and colour of this moment, as for any Wild Draw Four (``F_BLUFF``, set by ``play_card``)."""
-    if card < 0:
-        take_chain(s, slot[s, F_ACTOR], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        return
-    victim = stack_play(s, card, slot, cfg, ev, nev, game[s])
-    play_card(s, victim, card, colour, forget, -1, 0, slot, game, hands, hsize, piles, cfg, ev, nev)

@@ -23,7 +23,6 @@ from .layout import (
     C_PLAYERS,
     F_ACTOR,
     F_ALIVE,
-    F_DIR,
     F_MINI_COLOUR,
     F_PENDING,
     F_TURN,
@@ -36,18 +35,7 @@ from .layout import (
 )
 from .legality import legal_types, needs_colour, playable
 from .rng import seat_uniform
-from .rule_policy import (
-    P_N_PLAY,
-    P_PLAY_PREFER,
-    P_RULES,
-    best_of,
-    opponents,
-    rules_colour,
-    rules_decision,
-    rules_jump,
-    rules_pick,
-    rules_vote,
-)
+from .rule_policy import rules_colour, rules_decision, rules_jump, rules_stack, rules_vote
 from .tables import POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth_allowed, point_at
 
@@ -188,52 +176,33 @@ def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     may be stacked, else the Wild Draw Four: ``greedy`` (``Strategy.stack``) uniform by copies, a rule
     strategy by its play rules over those cards (``RuleStrategy.stack``). One uniform, then the colour's."""
     bits = stack_options(s, seat, hands, hsize, slot, cfg)
-    u = seat_uniform(keys, seat_ctr, s, seat)
+    who = slot[s, F_ACTOR]  # the victim as the other decisions read it (one compiled copy of each helper)
+    u = seat_uniform(keys, seat_ctr, s, who)
+    pref = bits & DRAW_TWO_BITS if bits & DRAW_TWO_BITS else bits
     card = -1
-    if pol == POLICY_RANDOM:
-        k = 0
-        m = bits
-        while m:
-            m &= m - 1
-            k += 1
-        i = int(u * (k + 1))
-        m = bits
-        while m and i > 0:
-            card = lowest_bit(m)
-            m &= m - 1
-            i -= 1
+    if pol >= POLICY_RULES:  # its play rules, among the cards preferred; where a draw rule fires, by preference
+        card = rules_stack(pol - POLICY_RULES, pref, u, s, hands, hsize, slot, cfg)
     else:
-        pref = bits & DRAW_TWO_BITS if bits & DRAW_TWO_BITS else bits
-        if pol >= POLICY_RULES:  # its play rules, among the cards preferred; a draw rule firing does not stop the stack
-            o = pol - POLICY_RULES
-            c0, c1, c2, c3 = colour_totals(hands, s, seat)
-            nxt, small = opponents(s, seat, hsize, slot, cfg)
-            prefer = cfg[o + P_PLAY_PREFER]
-            card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u, s, seat, hands, hsize[s, seat],
-                              c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], slot[s, F_DIR], c0, c1, c2, c3)
-            if card < 0:
-                card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
-        else:
-            total = 0
-            m = pref
-            while m:
-                total += hands[s, seat, lowest_bit(m)]
-                m &= m - 1
-            x = int(u * total)
-            m = pref
-            while m:
-                t = lowest_bit(m)
-                m &= m - 1
-                x -= hands[s, seat, t]
-                if x < 0:
-                    card = t
-                    break
+        m = bits if pol == POLICY_RANDOM else pref
+        total = 1 if pol == POLICY_RANDOM else 0  # random: taking is one of the options, first
+        rest = m
+        while rest:
+            total += 1 if pol == POLICY_RANDOM else hands[s, who, lowest_bit(rest)]
+            rest &= rest - 1
+        x = int(u * total) - (1 if pol == POLICY_RANDOM else 0)
+        rest = m
+        while rest and x >= 0:
+            t = lowest_bit(rest)
+            rest &= rest - 1
+            x -= 1 if pol == POLICY_RANDOM else hands[s, who, t]
+            if x < 0:
+                card = t
     colour = -1
     if card == WILD_DRAW_FOUR:
         if pol >= POLICY_RULES:
-            colour = rules_colour(pol - POLICY_RULES, s, seat, keys, hands, piles, slot, seat_ctr, cfg)
+            colour = rules_colour(pol - POLICY_RULES, s, who, keys, hands, piles, slot, seat_ctr, cfg)
         else:
-            colour = pick_colour(pol, s, seat, keys, hands, seat_ctr)
+            colour = pick_colour(pol, s, who, keys, hands, seat_ctr)
     return card, colour
 
 
@@ -241,7 +210,7 @@ def pick_stack(pol, s, seat, keys, hands, hsize, piles, slot, seat_ctr, cfg):
 def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
     if ph == PH_STACK:  # H-1
-        card, colour = pick_stack(pol, s, slot[s, F_ACTOR], keys, hands, hsize, piles, slot, seat_ctr, cfg)
+        card, colour = pick_stack(pol, s, int64(slot[s, F_ACTOR]), keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, 0, -1
     if ph == PH_SWAP:  # H-2
         return -1, -1, pick_swap(pol, s, slot[s, F_ACTOR], keys, hsize, slot, seat_ctr, cfg), -1

@@ -8,7 +8,7 @@ for the decision (the seat's legal moves and the table fields ``I_*``); the Pyth
 batch state, the fields a strategy reads.
 """
 
-from .house import stack_options
+from .house import house_row
 from .jit import rule
 from .layout import (
     C_PILEUP_REFUSE,
@@ -20,13 +20,11 @@ from .layout import (
     F_DIR,
     F_FORGOT,
     F_JUMPERS,
-    F_LAST_PLAYER,
     F_MINI_COLOUR,
     F_NEXT,
     F_PENDING,
     F_PHASE,
     F_SEAT,
-    F_STACK,
     F_TOP,
     F_TURN,
     I_ARG,
@@ -133,15 +131,5 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n
         row_info[q, r, I_MAY_TAKE] = 1 if n == 0 or cfg[C_PILEUP_REFUSE] != 0 else 0
-    elif ph == PH_STACK:  # H-1: the cards that may be stacked; taking the total is always allowed
-        bits = stack_options(s, seat, hands, hsize, slot, cfg)
-        n = 0
-        for t in range(hands.shape[2]):
-            if (bits >> t) & 1:
-                row_legal[q, r, t] = True
-                n += hands[s, seat, t]
-        row_info[q, r, I_NLEGAL] = n
-        row_info[q, r, I_ARG] = slot[s, F_LAST_PLAYER]
-        row_info[q, r, I_PENALTY] = slot[s, F_STACK]
-    elif ph == PH_SWAP:  # H-2: the player of the 7 chooses another player; the turn then comes to F_NEXT
-        row_info[q, r, I_ARG] = slot[s, F_NEXT]
+    elif ph == PH_STACK or ph == PH_SWAP:  # H-1, H-2
+        house_row(q, r, s, seat, slot, hands, hsize, cfg, row_legal, row_info)

@@ -26,7 +26,7 @@ pile: fires only when taking is allowed, i.e. nothing may be added or
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
-from numpy import int64
+from numpy import int32, int64
 
 from .blocks import colour_totals, held_in
 from .finish import seat_at
@@ -62,7 +62,7 @@ __all__ = [
     "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
     "R_LO", "R_PREFER", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "SCORE_BASE", "best_of",
     "cond_ok", "criterion", "legal_bits", "opponents", "pref_score",
-    "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_vote",
+    "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_stack", "rules_vote",
 ]
 
 (P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF,
@@ -326,6 +326,36 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     if ph == PH_TURN:
         return card, colour, 0, pair
     return -1, colour, 1 if play else 0, pair
+
+
+@kernel
+def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
+    """``RuleStrategy.stack`` (H-1): the card the play rules of the program at ``cfg[o:]`` pick among
+    the types of ``pref``; where a draw rule fires (or none does), the best of them by the ``[play]``
+    preference. The variables are computed as :func:`rules_decision` computes them, so the one
+    compiled :func:`rules_pick` serves both."""
+    n = cfg[C_PLAYERS]
+    seat = slot[s, F_ACTOR]  # the victim, read as rules_decision reads its seat
+    d = slot[s, F_DIR]
+    hand = hsize[s, seat]
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    if n > 0:  # always: the same variable types as rules_decision's
+        c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    non_wild = c0 + c1 + c2 + c3
+    nxt = 0
+    small = 0
+    if n > 0:
+        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    prefer = cfg[o + P_PLAY_PREFER]
+    card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u,
+                      s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+    if card < 0:  # no rule: the best by preference (rules_pick with no rule to try)
+        card = rules_pick(cfg, o + P_RULES, int32(0), prefer, int64(0), pref, u,
+                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+    return card
 
 
 @kernel
