@@ -90,6 +90,34 @@ Places where the rule book is ambiguous or contradicts itself
    criterion (players x hand_size must leave at least one card) 15 players x 7
    = 105 < 108 can be dealt.  Chosen: the §1 criterion; 16 players (112 cards)
    is refused, 15 is played.
+
+House rules (§10, H-1..H-4), read from the rule book:
+
+18. H-1 a chain is played out in ``Game.chain``: each victim first may challenge a
+   Wild Draw Four on top (W-2, judged on the stacker's hand and the active colour
+   when it was stacked), then stacks or takes.  Every stack, every take and a lost
+   challenge is one turn (T-7) -- also when the victim held no stacking card -- so
+   under stacking a penalty taken adds a turn that the plain game does not have;
+   a won challenge is no turn (the challenger's normal turn follows).  The start
+   card (S-3) starts no chain.  Records: ``stack_max`` is the most cards actually
+   drawn by the player ending a chain (a chain of one card included; a lost
+   challenge's total + 2; a last card's total under E-2); ``stack_cards`` the
+   cards so drawn at the end of chains of two cards or more; all 0 with
+   stacking="none".  greedy stacks a Draw Two (uniform physical card) when it
+   can, else a Wild Draw Four; random picks uniformly among "take" and each
+   distinct stacking card (two copies of the blue Draw Two are one choice).
+19. H-2 the exchange (7) or passing (0) is made after the UNO check of the card's
+   player, before the jump-in window; ``seven_swaps`` / ``zero_passes`` count them.
+   greedy exchanges with the player with fewest cards, ties to the nearest in the
+   direction of play; random with a uniform other player.
+20. H-3 a jump-in window opens after every play (turn play, drawn card, jump-in,
+   stack) once its effect is complete, on the card then on top, when it is a
+   number card or (numbers_and_actions) a coloured action card; the player who put
+   it there cannot jump in.  ``jump_ins`` counts every jump-in, ``action_jump_ins``
+   those with an action card.  Wrong jump-ins (P-3) only after number cards.
+21. H-4 a lone non-number card is not a legal play, jump-in, stack, nor mini-pile
+   addition.  ``blocked_finishes`` counts turns (including a victim's take of a
+   chain) on which the lone card would otherwise have been a legal play (or stack).
 """
 
 import random
@@ -192,6 +220,21 @@ PARTY = {
     "target_score": 500,
     "elimination": False,
     "max_turns": 5000,                     # E-5
+    # §10 house rules, off in every preset
+    "stacking": "none",                    # H-1
+    "seven_zero": False,                   # H-2
+    "jump_in_cards": "numbers",            # H-3
+    "go_out_on_action": True,              # H-4
+}
+
+STACKING = ("none", "same_face", "mixed", "plus4_on_plus2")
+PENALTY = {"draw_two": 2, "wild_draw_four": 4}
+# H-1: which stacking cards may go on which top card, per `stacking` value
+STACKS_ON = {
+    "none": {"draw_two": (), "wild_draw_four": ()},
+    "same_face": {"draw_two": ("draw_two",), "wild_draw_four": ("wild_draw_four",)},
+    "mixed": {"draw_two": ("draw_two", "wild_draw_four"), "wild_draw_four": ("wild_draw_four",)},
+    "plus4_on_plus2": {"draw_two": ("draw_two", "wild_draw_four"), "wild_draw_four": ()},
 }
 
 CLASSIC = dict(
@@ -286,6 +329,25 @@ class Strategy:
             return (seat, others[0])  # two players: the two players
         return None
 
+    def choose_stack(self, game, seat, options):
+        """H-1: a stacking card from ``options`` (physical cards), or None to take the total.
+        random: uniform over "take" and each kind of card (colour and face) it could
+        stack; greedy: always stacks, a Draw Two (uniform physical card) when it can,
+        else a Wild Draw Four."""
+        if self.name == "random":
+            return game.rng.choice(list(dict.fromkeys(options)) + [None])
+        twos = [c for c in options if c.face == "draw_two"]
+        return game.rng.choice(twos or list(options))
+
+    def choose_swap(self, game, seat):
+        """H-2: the other player to exchange hands with after a 7.  random: uniform;
+        greedy: fewest cards, ties to the nearest in the direction of play."""
+        others = [game.next_seat(seat, i) for i in range(1, game.P)]
+        if self.name == "random":
+            return game.rng.choice(others)
+        fewest = min(len(game.hands[q]) for q in others)
+        return next(q for q in others if len(game.hands[q]) == fewest)
+
     def wants_jump_in(self, game, seat):
         if self.name == "greedy":
             return True
@@ -335,7 +397,10 @@ class Game:
         self.counts = {k: 0 for k in (
             "jump_ins", "wrong_jump_ins", "pileups", "pileup_cards_taken",
             "point_taken_draws", "link_echo_draws", "challenges",
-            "challenges_won", "uno_penalties")}
+            "challenges_won", "uno_penalties",
+            "stacks", "stack_max", "stack_cards", "seven_swaps", "zero_passes",
+            "action_jump_ins", "blocked_finishes")}
+        self.top_player = None      # who put the top card of the discard pile there
         self.after_turn_hook = None  # tests may install a checker
 
     # ---- helpers
@@ -411,8 +476,17 @@ class Game:
             raise ValueError(f"unknown wd4_legal_when {rule!r}")
         return True
 
-    def playable(self, seat, card):
-        """T-1, without bluffing: a Wild Draw Four only when legal (W-2)."""
+    def last_card_blocked(self, seat):
+        """H-4: with go_out_on_action off, a lone card that is not a number card cannot go."""
+        hand = self.hands[seat]
+        return (not self.o["go_out_on_action"] and len(hand) == 1
+                and not isinstance(hand[0].face, int))
+
+    def playable(self, seat, card, house=True):
+        """T-1, without bluffing: a Wild Draw Four only when legal (W-2); H-4 unless
+        ``house`` is false."""
+        if house and self.last_card_blocked(seat):
+            return False
         if card.colour is None:
             if card.face == "wild_draw_four":
                 return self.wd4_legal(seat, card)
@@ -499,6 +573,8 @@ class Game:
         if playable:
             self.play(p, self.strats[p].choose_play(self, p, playable))
             return
+        if self.last_card_blocked(p) and self.playable(p, hand[0], house=False):
+            self.counts["blocked_finishes"] += 1            # H-4
         if not self.o["draw_until_playable"]:               # T-3
             got = self.draw(p, 1)
             if got and self.playable(p, got[0]):
@@ -534,31 +610,45 @@ class Game:
     def put_on_discard(self, seat, card):
         self.hands[seat].remove(card)
         self.discard.append(card)
+        self.top_player = seat
         self.cards_played += 1
         self.played_by_kind[kind_of(card)] += 1
         if card.colour is not None:
             self.colour = card.colour
 
     def play(self, p, card):
-        """A turn play of ``card`` by seat p, with its effect."""
+        """A turn play of ``card`` by seat p, with its effect, then the jump-in window."""
+        self.play_card(p, card)
+        if self.o["speed_play"]:
+            self.speed_play()
+
+    def play_card(self, p, card):
+        """``card`` played by seat p (a turn play or a jump-in), with its full effect."""
         legal = None
         if card.face == "wild_draw_four":
             legal = self.wd4_legal(p, card)     # judged on the hand before the play
         self.put_on_discard(p, card)
         if not self.hands[p]:                   # E-1
             self.win(p)
-            if self.o["last_card_draws"]:       # E-2
-                if card.face == "draw_two":
-                    self.draw(self.next_seat(p), 2)
-                elif card.face == "wild_draw_four":
-                    self.draw(self.next_seat(p), 4)
+            if self.o["last_card_draws"] and card.face in PENALTY:   # E-2
+                got = self.draw(self.next_seat(p), PENALTY[card.face])
+                if self.o["stacking"] != "none":
+                    self.end_chain(len(got), 1)                      # H-1 records
             return
         self.check_uno(p)
         face = card.face
         if isinstance(face, int):
+            if self.o["seven_zero"] and face == 7:      # H-2
+                q = self.strats[p].choose_swap(self, p)
+                self.hands[p], self.hands[q] = self.hands[q], self.hands[p]
+                self.counts["seven_swaps"] += 1
+            elif self.o["seven_zero"] and face == 0:    # H-2: every hand to the next player
+                new = [None] * self.P
+                for q in range(self.P):
+                    new[self.next_seat(q)] = self.hands[q]
+                self.hands = new
+                self.counts["zero_passes"] += 1
             self.current = self.next_seat(p)
-            if self.o["speed_play"]:
-                self.speed_play(p)
         elif face == "skip":                    # A-1
             self.current = self.next_seat(p, 2)
         elif face == "reverse":                 # A-2
@@ -567,6 +657,8 @@ class Game:
                 self.current = p
             else:
                 self.current = self.next_seat(p)
+        elif face == "draw_two" and self.o["stacking"] != "none":
+            self.chain(p, card, None)           # H-1
         elif face == "draw_two":                # A-3
             victim = self.next_seat(p)
             self.draw(victim, 2)
@@ -576,6 +668,9 @@ class Game:
         elif face == "wild":                    # W-1
             self.colour = self.strats[p].choose_colour(self, p)
             self.current = self.next_seat(p)
+        elif face == "wild_draw_four" and self.o["stacking"] != "none":
+            self.colour = self.strats[p].choose_colour(self, p)
+            self.chain(p, card, legal)          # H-1
         elif face == "wild_draw_four":          # W-2
             self.colour = self.strats[p].choose_colour(self, p)
             victim = self.next_seat(p)
@@ -604,24 +699,109 @@ class Game:
         else:
             raise AssertionError(face)
 
+    # ---- stacking (H-1)
+    def stack_options(self, seat):
+        """The stacking cards seat may play on the top card (H-1, H-4)."""
+        if self.last_card_blocked(seat):
+            return []
+        allowed = STACKS_ON[self.o["stacking"]][self.top().face]
+        return [c for c in self.hands[seat] if c.face in allowed]
+
+    def end_chain(self, drawn, length):
+        """H-1 records for a chain whose end made a player draw ``drawn`` cards."""
+        self.counts["stack_max"] = max(self.counts["stack_max"], drawn)
+        if length >= 2:
+            self.counts["stack_cards"] += drawn
+
+    def chain_turn(self):
+        """A victim's answer is a turn (T-7); False (and the round truncated) past max_turns."""
+        if self.turns >= self.o["max_turns"]:               # E-5
+            self.truncated = True
+            self.over = True
+            return False
+        self.turns += 1
+        return True
+
+    def chain(self, p, card, legal):
+        """A Draw Two / Wild Draw Four just played by p (not its last card) starts a
+        chain; each victim may challenge the Wild Draw Four on top (W-2), stack, or
+        take the total.  ``legal``: the W-2 legality of a Wild Draw Four on top."""
+        total, length, top_player = PENALTY[card.face], 1, p
+        while True:
+            victim = self.next_seat(top_player)
+            top = self.top()
+            if (top.face == "wild_draw_four" and self.o["wd4_challenge"]
+                    and self.strats[victim].challenges(self, victim)):
+                self.counts["challenges"] += 1
+                if legal:                       # lost: the total + 2, a turn
+                    if not self.chain_turn():
+                        return
+                    got = self.draw(victim, total + 2)
+                    self.end_chain(len(got), length)
+                    self.current = self.next_seat(victim)
+                else:                           # won: the bluffer draws the total
+                    self.counts["challenges_won"] += 1
+                    got = self.draw(top_player, total)
+                    self.end_chain(len(got), length)
+                    self.current = victim       # a normal turn follows
+                return
+            options = self.stack_options(victim)
+            choice = self.strats[victim].choose_stack(self, victim, options) if options else None
+            if not self.chain_turn():
+                return
+            if choice is None:                  # take the total
+                hand = self.hands[victim]
+                if self.last_card_blocked(victim) and hand[0].face in STACKS_ON[
+                        self.o["stacking"]][top.face]:
+                    self.counts["blocked_finishes"] += 1         # H-4
+                got = self.draw(victim, total)
+                self.end_chain(len(got), length)
+                self.current = self.next_seat(victim)
+                return
+            self.counts["stacks"] += 1
+            legal = self.wd4_legal(victim, choice) if choice.face == "wild_draw_four" else None
+            self.put_on_discard(victim, choice)
+            total += PENALTY[choice.face]
+            length += 1
+            if not self.hands[victim]:          # E-1, E-2: nobody stacks on a last card
+                self.win(victim)
+                if self.o["last_card_draws"]:
+                    got = self.draw(self.next_seat(victim), total)
+                    self.end_chain(len(got), length)
+                return
+            self.check_uno(victim)
+            if choice.face == "wild_draw_four":
+                self.colour = self.strats[victim].choose_colour(self, victim)
+            top_player = victim
+
     def win(self, seat):
         self.winner = seat
         self.over = True
 
-    # ---- speed play (P-1 .. P-3)
-    def speed_play(self, last):
-        """After a number card played by ``last`` reaches the top: jump-ins."""
+    # ---- speed play (P-1 .. P-3, H-3)
+    def jumpable(self, card):
+        """P-1 / H-3: the cards a jump-in window opens on."""
+        if isinstance(card.face, int):
+            return True
+        return card.colour is not None and self.o["jump_in_cards"] == "numbers_and_actions"
+
+    def speed_play(self):
+        """After a play, once its effect is complete: jump-ins on the card on top."""
         rate = self.o["speed_play_error_rate"]
         while not self.over:
             card = self.top()
+            if not self.jumpable(card):
+                return
+            last = self.top_player
             candidates, wrong = [], []
             for i in range(1, self.P):
                 q = self.next_seat(last, i)
-                if card in self.hands[q]:
+                if card in self.hands[q] and not self.last_card_blocked(q):
                     if self.strats[q].wants_jump_in(self, q):
                         candidates.append(q)
-                elif rate > 0 and self.rng.random() < rate:
-                    wrong.append(q)
+                elif card not in self.hands[q] and isinstance(card.face, int) and (
+                        rate > 0 and self.rng.random() < rate):
+                    wrong.append(q)                 # P-3: after number cards only
             for q in wrong:                         # P-3: draw 1 (a penalty)
                 self.counts["wrong_jump_ins"] += 1
                 self.draw(q, 1)
@@ -636,13 +816,9 @@ class Game:
                     return
                 self.turns += 1
             self.counts["jump_ins"] += 1
-            self.put_on_discard(winner, card)
-            if not self.hands[winner]:
-                self.win(winner)
-                return
-            self.check_uno(winner)
-            self.current = self.next_seat(winner)   # P-1
-            last = winner
+            if not isinstance(card.face, int):
+                self.counts["action_jump_ins"] += 1
+            self.play_card(winner, card)            # P-1, H-3: full effect, play goes on from them
 
     # ---- Point Taken (A-4)
     def point_taken(self, p):
@@ -686,6 +862,8 @@ class Game:
         while True:
             hand = self.hands[q]
             able = [c for c in hand if c.colour == pile_colour or c.colour is None]
+            if self.last_card_blocked(q):           # H-4: not even into a mini pile
+                able = []
             if able and not (self.o["pileup_may_refuse"]
                              and self.strats[q].refuses_pileup(self, q)):
                 card = self.strats[q].choose_addition(self, q, able)
@@ -740,7 +918,25 @@ def _full_options(options):
         raise ValueError(f"unknown option(s) {sorted(unknown)}; known: {sorted(PARTY)}")
     opts = dict(PARTY)
     opts.update(options)
+    _check_house_rules(opts)
     return opts
+
+
+def _check_house_rules(opts):
+    """§10: values, and the combinations refused before any game."""
+    if opts["stacking"] not in STACKING:
+        raise ValueError(f"stacking={opts['stacking']!r}; use one of {STACKING}")
+    if opts["jump_in_cards"] not in ("numbers", "numbers_and_actions"):
+        raise ValueError(f"jump_in_cards={opts['jump_in_cards']!r}; use 'numbers' or 'numbers_and_actions'")
+    if opts["jump_in_cards"] == "numbers_and_actions" and not opts["speed_play"]:
+        raise ValueError("jump_in_cards=numbers_and_actions needs speed_play=true; set speed_play=true "
+                         "or keep jump_in_cards=numbers")
+    faces = {c.face for c in build_deck(opts["deck"])}
+    if opts["stacking"] != "none" and not faces & set(PENALTY):
+        raise ValueError(f"stacking={opts['stacking']} needs a deck with a Draw Two or a Wild Draw Four; "
+                         "choose such a deck or keep stacking=none")
+    if opts["seven_zero"] and not faces & {0, 7}:
+        raise ValueError("seven_zero=true needs a deck with a 7 or a 0; choose such a deck or keep seven_zero=false")
 
 
 def _check_table(opts, players, strategies):

@@ -149,3 +149,141 @@ def test_party_options_agree_with_reference(strategy: str) -> None:
                "link_shares_pileup": True, "point_taken_breaks_link_first": False}
     failures = _party_agrees(6, strategy, options, PARTY_REF_GAMES[6, strategy], seed=10)
     assert not failures, "; ".join(failures)
+
+
+
+# ---------------------------------------------------------------- §10 house rules (H-1..H-4)
+#
+# Each option (each stacking value) against the reference engine: mean game length, the
+# winner's points, cards drawn, the truncated share, every record column the option adds
+# (H-1 stacks / stack_max / stack_cards, H-2 seven_swaps / zero_passes, H-3 jump_ins /
+# action_jump_ins, H-4 blocked_finishes) and the win rate of every seat offset. Tolerance
+# as above: |difference| <= Z = 4 standard errors of the difference; fixed seeds, so
+# deterministic. HOUSE_REF_GAMES reference games (about 0.3 ms each at 4 players) against
+# HOUSE_FAST_GAMES fast games per configuration: the SE of the difference is then about
+# 1.2 % of a standard deviation of each statistic, so a rule difference moving any
+# statistic by 0.05 standard deviations shows as 4 SE.
+#
+# KNOWN_DIFFERENCES names the statistics where the fast engine is known to read the rule
+# book differently from the reference. Every other statistic must agree; a known one that
+# disagrees makes the test an expected failure (xfail) that reports both values (a known
+# statistic that agrees passes: once no configuration reports it, remove its entry).
+
+HOUSE_REF_GAMES = 8_000
+HOUSE_FAST_GAMES = 60_000
+HOUSE_BASE_COLUMNS = ("turns", "winner_points", "cards_drawn", "truncated")
+HOUSE_COLUMNS = {
+    "stacking": ("stacks", "stack_max", "stack_cards"),
+    "seven_zero": ("seven_swaps", "zero_passes"),
+    "jump_in_cards": ("jump_ins", "action_jump_ins"),
+    "speed_play": ("jump_ins",),
+    "go_out_on_action": ("blocked_finishes",),
+}
+"""The record columns each option adds, compared wherever the option is set."""
+
+TAKE_IS_A_TURN = ("H-1/T-7: the fast engine does not count a victim's taking of a chain's total as a turn; the "
+                  "rule book does (each stack and each take is a turn)")
+LAST_CARD_INTO_MINI_PILE = ("H-4/P-5: the fast engine lets a player add a lone action card or wild to a mini pile "
+                            "and go out; the rule book does not")
+KNOWN_DIFFERENCES = {
+    "stacking": {"turns": TAKE_IS_A_TURN},
+    "party go_out_on_action": {"turns": LAST_CARD_INTO_MINI_PILE, "cards_drawn": LAST_CARD_INTO_MINI_PILE,
+                               "pileup_cards": LAST_CARD_INTO_MINI_PILE},
+    "together": {"turns": TAKE_IS_A_TURN, "blocked_finishes": TAKE_IS_A_TURN + "; " + LAST_CARD_INTO_MINI_PILE,
+                 "cards_drawn": LAST_CARD_INTO_MINI_PILE, "pileup_cards": LAST_CARD_INTO_MINI_PILE},
+}
+"""Statistics the engines are known to disagree on, per configuration group, with the reason."""
+
+
+def _house_agrees(preset: str, players: int, strategy: str, overrides: dict[str, object], seed: int,
+                  n_ref: int = HOUSE_REF_GAMES, extra: tuple[str, ...] = (), known: str | None = None,
+                  n_fast: int = HOUSE_FAST_GAMES) -> None:
+    """Compare one house-rule configuration; fail on any disagreement outside ``KNOWN_DIFFERENCES[known]``."""
+    options = {**PRESETS[preset], **overrides}
+    text = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in overrides.items()}
+    fast = simulate(rules=preset, players=players, games=n_fast, strategies=strategy, seed=seed,
+                    overrides=[f"{k}={v}" for k, v in text.items()])
+    ref = [play_game(options, players, [strategy] * players, s) for s in range(n_ref)]
+    columns = list(HOUSE_BASE_COLUMNS) + list(extra)
+    for option in overrides:
+        columns += [c for c in HOUSE_COLUMNS.get(option, ()) if c not in columns]
+    for column in HOUSE_COLUMNS.get(next(iter(overrides)), ()):
+        assert fast[column].sum() > 0 and sum(g[column] for g in ref) > 0, f"{column} never happens"
+    results = {c: _compare(c, fast[c].to_numpy(float), np.array([g[_REF_KEY.get(c, c)] for g in ref], float)) for c in columns}
+    offsets = fast["winner_offset"].fillna(0).to_numpy()
+    ref_offset = np.array([g["winner_offset"] or 0 for g in ref])
+    for k in range(1, players + 1):
+        results[f"offset {k}"] = _compare(f"win rate of offset {k}", (offsets == k).astype(float),
+                                          (ref_offset == k).astype(float))
+    expected = KNOWN_DIFFERENCES.get(known or "", {})
+    failures = [f for c, f in results.items() if f and c not in expected]
+    assert not failures, "; ".join(failures)
+    differing = [f"{results[c]} [{expected[c]}]" for c in expected if results.get(c)]
+    if differing:
+        pytest.xfail("known difference: " + "; ".join(differing))
+
+
+_REF_KEY = {"pileup_cards": "pileup_cards_taken"}
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+@pytest.mark.parametrize("stacking", ["same_face", "mixed", "plus4_on_plus2"])
+def test_house_H1_stacking_agrees_with_reference(stacking: str, strategy: str) -> None:
+    """H-1 in classic UNO, 4 players: chains, the Wild Draw Four on a Draw Two, E-2 with a chain."""
+    _house_agrees("classic", 4, strategy, {"stacking": stacking}, seed=31, known="stacking")
+
+
+def test_house_H1_stacking_in_party_agrees_with_reference() -> None:
+    """H-1 under the party preset, 6 players: links echo a taken total, speed play after a chain."""
+    _house_agrees("party", 6, "greedy", {"stacking": "mixed"}, seed=32, n_ref=3_000,
+                  extra=("jump_ins", "link_echo_draws", "pileup_cards"), known="stacking")
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy"])
+def test_house_H2_seven_zero_agrees_with_reference(strategy: str) -> None:
+    """H-2 in classic UNO, 4 players: the 7 exchange (each strategy's target) and the 0 passing."""
+    _house_agrees("classic", 4, strategy, {"seven_zero": True}, seed=33)
+
+
+def test_house_H2_seven_zero_in_party_agrees_with_reference() -> None:
+    """H-2 under the party preset, 6 players: jump-ins on a 7 or a 0, links kept across exchanges."""
+    _house_agrees("party", 6, "random", {"seven_zero": True}, seed=34, n_ref=4_000, extra=("jump_ins", "link_echo_draws"))
+
+
+@pytest.mark.parametrize("preset", ["classic", "classic-house"])
+def test_house_H3_speed_play_in_classic_presets_agrees_with_reference(preset: str) -> None:
+    """H-3: speed play with number cards in the classic presets, 4 players, greedy (always jumps in)."""
+    _house_agrees(preset, 4, "greedy", {"speed_play": True}, seed=35)
+
+
+@pytest.mark.parametrize(("preset", "players", "strategy"),
+                         [("classic", 4, "random"), ("classic-house", 4, "greedy"), ("party", 6, "greedy")])
+def test_house_H3_action_jump_ins_agree_with_reference(preset: str, players: int, strategy: str) -> None:
+    """H-3: jump-ins with identical action cards (Skip, Reverse, Draw Two, Point Taken), in each preset."""
+    n_ref = HOUSE_REF_GAMES if preset != "party" else 3_000
+    _house_agrees(preset, players, strategy, {"jump_in_cards": "numbers_and_actions", "speed_play": True}, seed=36,
+                  n_ref=n_ref)
+
+
+@pytest.mark.parametrize(("preset", "players", "strategy"),
+                         [("classic", 4, "random"), ("classic", 4, "greedy"), ("classic-house", 4, "random")])
+def test_house_H4_no_going_out_on_an_action_agrees_with_reference(preset: str, players: int, strategy: str) -> None:
+    """H-4: a lone action card or wild cannot go; T-3 and T-4 (classic-house)."""
+    _house_agrees(preset, players, strategy, {"go_out_on_action": False}, seed=37)
+
+
+def test_house_H4_mini_pile_in_party_agrees_with_reference() -> None:
+    """H-4 under the party preset, 6 players, random: no going out into a mini pile either. The two
+    readings of a last action card or wild added to a mini pile differ by only about 0.02 standard
+    deviations of game length (measured on the reference with the same seeds), below what a test
+    of this size resolves (12,000 reference games against 60,000: 4 SE is 0.04 SD); every other
+    H-4 statistic is held to agreement here, and the difference is listed in KNOWN_DIFFERENCES."""
+    _house_agrees("party", 6, "random", {"go_out_on_action": False}, seed=37, n_ref=12_000,
+                  extra=("pileup_cards",), known="party go_out_on_action")
+
+
+def test_house_rules_together_agree_with_reference() -> None:
+    """All four house rules at once under the party preset, 5 players, random."""
+    overrides = {"stacking": "mixed", "seven_zero": True, "jump_in_cards": "numbers_and_actions", "go_out_on_action": False}
+    _house_agrees("party", 5, "random", overrides, seed=38, n_ref=4_000, extra=("jump_ins", "link_echo_draws", "pileup_cards"),
+                  known="together")

@@ -81,12 +81,12 @@ def test_rule_book_states_every_option_and_rule_id() -> None:
     import re
 
     book = (Path(__file__).parents[1] / "docs" / "rules.md").read_text()
-    stated = set(re.findall(r"^- \*\*([STAWPUE]-\d+)\*\*", book, flags=re.M))
-    assert {"S-1", "T-7", "A-4", "W-2", "P-7", "U-2", "E-5"} <= stated
+    stated = set(re.findall(r"^- \*\*([STAWPUEH]-\d+)\*\*", book, flags=re.M))
+    assert {"S-1", "T-7", "A-4", "W-2", "P-7", "U-2", "E-5", "H-1", "H-4"} <= stated
     for row in RuleSet.describe():
         if row["option"] != "name":
             assert f"`{row['option']}`" in book, f"docs/rules.md does not name option {row['option']}"
-        for rule in re.findall(r"[STAWPUE]-\d+", row["rule"]):
+        for rule in re.findall(r"[STAWPUEH]-\d+", row["rule"]):
             assert rule in stated, f"option {row['option']} cites {rule}, which docs/rules.md does not state"
     assert "P-1..P-4" in {row["rule"] for row in RuleSet.describe()} and {"P-1", "P-4"} <= stated
     assert "docs/rules.md" in (RuleSet.__doc__ or ""), "RuleSet's docstring points at the rule book"
