@@ -95,10 +95,11 @@ House rules (§10, H-1..H-4), read from the rule book:
 
 18. H-1 a chain is played out in ``Game.chain``: each victim first may challenge a
    Wild Draw Four on top (W-2, judged on the stacker's hand and the active colour
-   when it was stacked), then stacks or takes.  Every stack, every take and a lost
-   challenge is one turn (T-7) -- also when the victim held no stacking card -- so
-   under stacking a penalty taken adds a turn that the plain game does not have;
-   a won challenge is no turn (the challenger's normal turn follows).  The start
+   when it was stacked), then stacks or takes.  Every stack is one turn (T-7);
+   taking the total, like a lost challenge, is the victim's lost turn, not a
+   counted one (as a Draw Two's draw in the plain game), so a chain nobody stacks
+   on has the plain game's turn count.  A victim offered a stack once max_turns
+   turns are taken ends the round as truncated (E-5).  The start
    card (S-3) starts no chain.  Records: ``stack_max`` is the most cards actually
    drawn by the player ending a chain (a chain of one card included; a lost
    challenge's total + 2; a last card's total under E-2); ``stack_cards`` the
@@ -116,8 +117,8 @@ House rules (§10, H-1..H-4), read from the rule book:
    it there cannot jump in.  ``jump_ins`` counts every jump-in, ``action_jump_ins``
    those with an action card.  Wrong jump-ins (P-3) only after number cards.
 21. H-4 a lone non-number card is not a legal play, jump-in, stack, nor mini-pile
-   addition.  ``blocked_finishes`` counts turns (including a victim's take of a
-   chain) on which the lone card would otherwise have been a legal play (or stack).
+   addition.  ``blocked_finishes`` counts turns on which the lone card would
+   otherwise have been a legal play (a chain's take is no turn).
 """
 
 import random
@@ -713,15 +714,6 @@ class Game:
         if length >= 2:
             self.counts["stack_cards"] += drawn
 
-    def chain_turn(self):
-        """A victim's answer is a turn (T-7); False (and the round truncated) past max_turns."""
-        if self.turns >= self.o["max_turns"]:               # E-5
-            self.truncated = True
-            self.over = True
-            return False
-        self.turns += 1
-        return True
-
     def chain(self, p, card, legal):
         """A Draw Two / Wild Draw Four just played by p (not its last card) starts a
         chain; each victim may challenge the Wild Draw Four on top (W-2), stack, or
@@ -733,9 +725,7 @@ class Game:
             if (top.face == "wild_draw_four" and self.o["wd4_challenge"]
                     and self.strats[victim].challenges(self, victim)):
                 self.counts["challenges"] += 1
-                if legal:                       # lost: the total + 2, a turn
-                    if not self.chain_turn():
-                        return
+                if legal:                       # lost: the total + 2, the turn lost
                     got = self.draw(victim, total + 2)
                     self.end_chain(len(got), length)
                     self.current = self.next_seat(victim)
@@ -746,19 +736,18 @@ class Game:
                     self.current = victim       # a normal turn follows
                 return
             options = self.stack_options(victim)
-            choice = self.strats[victim].choose_stack(self, victim, options) if options else None
-            if not self.chain_turn():
+            if options and self.turns >= self.o["max_turns"]:   # E-5: a stack offered past max_turns
+                self.truncated = True
+                self.over = True
                 return
-            if choice is None:                  # take the total
-                hand = self.hands[victim]
-                if self.last_card_blocked(victim) and hand[0].face in STACKS_ON[
-                        self.o["stacking"]][top.face]:
-                    self.counts["blocked_finishes"] += 1         # H-4
+            choice = self.strats[victim].choose_stack(self, victim, options) if options else None
+            if choice is None:                  # take the total: the turn lost, not counted
                 got = self.draw(victim, total)
                 self.end_chain(len(got), length)
                 self.current = self.next_seat(victim)
                 return
             self.counts["stacks"] += 1
+            self.turns += 1                     # a stack is the victim's turn (T-7)
             legal = self.wd4_legal(victim, choice) if choice.face == "wild_draw_four" else None
             self.put_on_discard(victim, choice)
             total += PENALTY[choice.face]

@@ -376,7 +376,7 @@ def test_reference_H1_same_face_draw_two_on_draw_two():
     g.take_turn(0)
     assert g.top() == Card(B, D2) and g.colour == B
     assert len(g.hands[2]) == 6 and g.current == 0
-    assert g.turns == 3                       # the play, the stack, the take (T-7)
+    assert g.turns == 2                       # the play and the stack; the take is a lost turn (T-7)
     assert (g.counts["stacks"], g.counts["stack_max"], g.counts["stack_cards"]) == (1, 4, 4)
 
 
@@ -384,7 +384,7 @@ def test_reference_H1_same_face_no_wd4_on_draw_two():
     g = scripted_game("classic", ["greedy"] * 3, [[Card(R, D2), Card(R, 1)], [WD4, Card(B, 1)], [Card(Y, 2)]],
                       Card(R, 4), draw_pile=PILE, stacking="same_face")
     g.take_turn(0)
-    assert len(g.hands[1]) == 4 and g.current == 2 and g.turns == 2
+    assert len(g.hands[1]) == 4 and g.current == 2 and g.turns == 1
     assert (g.counts["stacks"], g.counts["stack_max"], g.counts["stack_cards"]) == (0, 2, 0)
 
 
@@ -464,7 +464,7 @@ def test_reference_H1_lost_challenge_draws_total_plus_two():
     g.take_turn(0)
     # the stacked card was legal (no red left): seat 2 draws 2 + 4 + 2, no stack of its own
     assert g.counts["challenges"] == 1 and g.counts["challenges_won"] == 0
-    assert len(g.hands[2]) == 10 and g.current == 0 and g.counts["stacks"] == 1 and g.turns == 3
+    assert len(g.hands[2]) == 10 and g.current == 0 and g.counts["stacks"] == 1 and g.turns == 2
 
 
 @pytest.mark.parametrize("last_card_draws", [True, False])
@@ -511,10 +511,10 @@ def test_reference_H1_nobody_jumps_in_on_a_pending_chain():
     g = scripted_game("classic", ["greedy"] * 4, hands, Card(R, 4), draw_pile=PILE, stacking="same_face",
                       speed_play=True, jump_in_cards="numbers_and_actions")
     g.take_turn(0)
-    # seat 1 took 2; seat 2 jumped in (its turn, T-7), seat 3 faces 2: takes
+    # seat 1 took 2; seat 2 jumped in (its turn, T-7), seat 3 faces 2: takes (takes are lost turns)
     assert len(g.hands[1]) == 3 and len(g.hands[3]) == 3
     assert g.counts["jump_ins"] == g.counts["action_jump_ins"] == 1
-    assert g.turns == 4 and g.current == 0
+    assert g.turns == 2 and g.current == 0
 
 
 def test_reference_H2_seven_swaps_with_the_fewest_cards():
@@ -684,7 +684,7 @@ def test_reference_H4_no_last_card_jump_in_stack_or_addition():
     g = scripted_game("classic", ["greedy"] * 3, hands, Card(R, 4), draw_pile=PILE, stacking="same_face",
                       go_out_on_action=False)
     g.take_turn(0)
-    assert g.counts["stacks"] == 0 and len(g.hands[1]) == 3 and g.counts["blocked_finishes"] == 1 and g.turns == 2
+    assert g.counts["stacks"] == 0 and len(g.hands[1]) == 3 and g.counts["blocked_finishes"] == 0 and g.turns == 1
     hands = [[Card(None, "wild_pile_up"), Card(B, 1)], [Card(None, "wild")], [Card(B, 3)]]
     g = scripted_game("party", ["greedy"] * 3, hands, Card(R, 4), draw_pile=[Card(G, 5)], go_out_on_action=False)
     g.take_turn(0)

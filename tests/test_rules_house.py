@@ -367,6 +367,19 @@ def test_H4_a_lone_action_card_or_wild_may_not_go_out(card: str) -> None:
     assert after.hand_sizes == [2, 1] and after.turn == 1 and after.house["blocked_finishes"] == 1
 
 
+@pytest.mark.parametrize(("card", "go_out"), [("green skip", False), ("wild", False), ("green 7", True)])
+def test_H4_a_lone_action_card_or_wild_is_not_added_to_a_mini_pile(card: str, go_out: bool) -> None:
+    """H-4 with P-5: adding the last card to a mini pile would go out on it, so a lone action card
+    or wild cannot be added: the player takes the pile. A lone number card is added and wins."""
+    pos = Position(hands=[["wild pile up", "blue 5"], [card], ["red 5"]], top="red 3", draw=["green 4"])
+    script = [("play", "wild pile up"), ("add", card)] if go_out else [("play", "wild pile up"), ("take",)]
+    after = play_from(pos, rules="party", overrides={"speed_play": False, "go_out_on_action": False}, script=script)
+    if go_out:
+        assert after.finished and after.winner == 1
+    else:
+        assert not after.finished and after.hands[1] == {card: 1, "green 4": 1} and after.turn == 2
+
+
 def test_H4_the_lone_action_card_is_not_legal() -> None:
     with pytest.raises(StrategyError, match="may not be played"):
         play_from(Position(hands=[["red skip"], ["blue 2"]], top="red 3", draw=DRAW), overrides={"go_out_on_action": False},

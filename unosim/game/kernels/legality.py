@@ -2,12 +2,13 @@
 action card or a wild)."""
 
 import numpy as np
+from numba import int64
 
 from ..cards import NAMES_A_COLOUR
 from ..rules import choice_code
 from .blocks import colour_block, held_in
 from .jit import kernel, leaf, rule
-from .layout import C_NO_ACTION_OUT, C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_TOP
+from .layout import C_NO_ACTION_OUT, C_SYMBOL_MATCH, C_WD4_CHALLENGE, C_WD4_WHEN, F_COLOUR, F_MINI_COLOUR, F_TOP
 from .tables import (
     COLOUR_OF,
     FACE_OF,
@@ -24,7 +25,7 @@ from .tables import (
 __all__ = [
     "WD4_LEGAL_WHEN_ALWAYS", "WD4_LEGAL_WHEN_NO_COLOR_MATCH", "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_PLAIN_WILDS",
     "WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS", "MATCHES", "WD4_LEGAL_WHEN_NO_COLOR_OR_NUMBER_MATCH", "count_blocked", "fill_legal",
-    "has_legal", "last_card_blocked", "legal_types", "matches", "needs_colour", "playable", "top_face", "wd4_legal",
+    "has_legal", "last_card_blocked", "legal_types", "pile_additions", "matches", "needs_colour", "playable", "top_face", "wd4_legal",
 ]
 
 WD4_LEGAL_WHEN_NO_COLOR_MATCH_INCL_WILDS = choice_code("wd4_legal_when", "no_color_match_incl_wilds")
@@ -78,6 +79,16 @@ def wd4_legal(s, seat, hands, slot, cfg):
                 if hands[s, seat, c * FACES_PER_COLOUR + face] > 0:
                     return False
     return True
+
+
+@leaf
+def pile_additions(s, seat, hands, slot, cfg):
+    """P-5: type bit mask of the cards ``seat`` may add to the mini pile (its colour and the wilds);
+    none under ``go_out_on_action=false`` when the one card held is an action card or a wild (H-4:
+    adding it would go out on it)."""
+    if cfg[C_NO_ACTION_OUT] and last_card_blocked(s, seat, hands) >= 0:
+        return int64(0)
+    return held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
 
 
 @leaf

@@ -15,7 +15,7 @@ every policy, rule strategies included (:func:`pick_stack`, :func:`pick_swap`).
 
 from numba import int64
 
-from .blocks import colour_totals, held_in
+from .blocks import colour_totals
 from .finish import count_seats, n_alive, seat_at
 from .house import DRAW_TWO_BITS, stack_options
 from .jit import kernel, leaf, rule
@@ -23,7 +23,6 @@ from .layout import (
     C_PLAYERS,
     F_ACTOR,
     F_ALIVE,
-    F_MINI_COLOUR,
     F_PENDING,
     F_TURN,
     PH_COLOUR,
@@ -33,7 +32,7 @@ from .layout import (
     PH_SWAP,
     PH_TURN,
 )
-from .legality import legal_types, needs_colour, playable
+from .legality import legal_types, needs_colour, pile_additions, playable
 from .rng import seat_uniform
 from .rule_policy import rules_colour, rules_decision, rules_jump, rules_stack, rules_vote
 from .tables import POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
@@ -110,12 +109,12 @@ def pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg):
 
 
 @leaf
-def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr):
+def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
     """P-5 card to add to the mini pile, -1 (take it) when none can be added: ``random``, a uniform
     able physical card; ``greedy`` (the base default), the highest-point one, ties by copies.
     Only the held able types are visited, in type order: the mini pile's colour block, then the wilds."""
     u = seat_uniform(keys, seat_ctr, s, seat)
-    able = held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
+    able = pile_additions(s, seat, hands, slot, cfg)
     best = -1
     total = 0
     held = able
@@ -239,7 +238,7 @@ def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, 
     if ph == PH_COLOUR:
         return -1, pick_colour(pol, s, seat, keys, hands, seat_ctr), 0, -1
     if ph == PH_PILEUP:
-        return pick_addition(pol, s, seat, keys, hands, slot, seat_ctr), -1, 0, -1
+        return pick_addition(pol, s, seat, keys, hands, slot, seat_ctr, cfg), -1, 0, -1
     return -1, -1, 0, -1  # PH_CHALLENGE: never challenge
 
 

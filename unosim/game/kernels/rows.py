@@ -11,6 +11,7 @@ batch state, the fields a strategy reads.
 from .house import house_row
 from .jit import rule
 from .layout import (
+    C_NO_ACTION_OUT,
     C_PILEUP_REFUSE,
     C_PLAYERS,
     C_WD4_CHALLENGE,
@@ -49,7 +50,7 @@ from .layout import (
     PH_TURN,
     PH_VOTE,
 )
-from .legality import fill_legal, wd4_legal
+from .legality import fill_legal, last_card_blocked, wd4_legal
 from .tables import COLOUR_OF, N_COLOURED, WILD_DRAW_FOUR
 
 __all__ = ["row_actors", "write_row"]
@@ -125,8 +126,9 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
         colour = slot[s, F_MINI_COLOUR]
         row_info[q, r, I_ARG] = colour
         n = 0
+        blocked = cfg[C_NO_ACTION_OUT] != 0 and last_card_blocked(s, seat, hands) >= 0  # H-4: no going out on it
         for t in range(hands.shape[2]):
-            ok = hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour)
+            ok = not blocked and hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour)
             row_legal[q, r, t] = ok
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n

@@ -28,7 +28,7 @@ first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 
 from numpy import int32, int64
 
-from .blocks import colour_totals, held_in
+from .blocks import colour_totals
 from .finish import seat_at
 from .jit import kernel, leaf, rule
 from .layout import (
@@ -39,7 +39,6 @@ from .layout import (
     F_ACTOR,
     F_ALIVE,
     F_DIR,
-    F_MINI_COLOUR,
     F_PENDING,
     F_SEAT,
     F_TOP,
@@ -49,7 +48,7 @@ from .layout import (
     PH_PILEUP,
     PH_TURN,
 )
-from .legality import legal_types, needs_colour, playable, wd4_legal
+from .legality import legal_types, needs_colour, pile_additions, playable, wd4_legal
 from .rng import seat_uniform
 from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import argmax4, link_pair, lowest_bit, point_at
@@ -187,7 +186,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
 def legal_bits(mode, s, seat, hands, slot, cfg):
     """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
     if mode == MODE_PILE:
-        return held_in(hands, s, seat, slot[s, F_MINI_COLOUR])
+        return pile_additions(s, seat, hands, slot, cfg)
     if mode == MODE_DRAWN:
         card = slot[s, F_PENDING]
         return int64(1) << card if playable(s, seat, card, hands, slot, cfg) == 1 else int64(0)
