@@ -32,6 +32,12 @@ WORKLOADS = [
     ("party, 8 players, random", ["--rules", "party", "--players", "8"]),
     ("party, 16 players, random", ["--rules", "party", "--players", "16"]),
     ("party, 6 players, six-strategy tournament", ["--tournament"]),
+    ("classic, 4 players, random, stacking=mixed", ["--rules", "classic", "--players", "4", "--set", "stacking=mixed"]),
+    ("classic, 4 players, random, seven_zero=true", ["--rules", "classic", "--players", "4", "--set", "seven_zero=true"]),
+    ("classic, 4 players, random, speed_play=true, jump_in_cards=numbers_and_actions",
+     ["--rules", "classic", "--players", "4", "--set", "speed_play=true", "--set", "jump_in_cards=numbers_and_actions"]),
+    ("classic, 4 players, random, go_out_on_action=false",
+     ["--rules", "classic", "--players", "4", "--set", "go_out_on_action=false"]),
 ]
 
 

@@ -102,6 +102,17 @@ def test_bench_table_and_refusal() -> None:
     assert refused.exit_code == 2 and "seconds = 0.0" in refused.output
 
 
+def test_bench_set_measures_a_house_rule_and_needs_one_table() -> None:
+    plain = json.loads(invoke("bench", "--rules", "classic", "--players", "4", "--seconds", "0.1", "--batch-size", "32",
+                              "--json").output)
+    longer = invoke("bench", "--rules", "classic", "--players", "4", "--seconds", "0.1", "--batch-size", "32",
+                    "--set", "go_out_on_action=false", "--json")
+    assert longer.exit_code == 0, longer.output
+    assert json.loads(longer.output)["mean_turns"] > plain["mean_turns"]  # no going out on an action: longer games
+    refused = runner.invoke(app, ["bench", "--set", "stacking=mixed", "--seconds", "0.1"])
+    assert refused.exit_code == 2 and "give --rules" in refused.output
+
+
 def test_bench_env_measures_the_environments() -> None:
     pytest.importorskip("gymnasium")
     result = invoke("bench", "--env", "--rules", "classic", "--players", "2", "--seconds", "0.2", "--batch-size", "16", "--json")

@@ -553,6 +553,10 @@ def bench(
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
     batch_size: Annotated[int | None, typer.Option("--batch-size", help="Games stepped together.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="With --rules: override a rule option (repeatable).", show_default=False),
+    ] = None,
     python_path: Annotated[
         bool, typer.Option("--python-path", help="Ask the shipped strategies' Python methods, not their compiled versions.")
     ] = False,
@@ -610,7 +614,10 @@ def bench(
     players = players or 4
     strategies = strategies or "random"
     if rules is not None:
-        results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size, compiled=not python_path)]
+        results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size, compiled=not python_path,
+                             overrides=list(overrides or []))]
+    elif overrides:
+        raise ValueError("--set applies to one table: give --rules (and --players) with it.")
     else:
         results = grid(seconds, strategies, compiled=not python_path)
     if as_json:

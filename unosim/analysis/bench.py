@@ -27,9 +27,11 @@ GRID_PRESETS = ("classic", "party")
 GRID_PLAYERS = (2, 4, 8, 16)
 
 
-def _config(rules: str, players: int, strategies: str, seed: int, batch_size: int | None) -> RunConfig:
-    overrides = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}"]
-    return RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, batch_size=batch_size, overrides=overrides)
+def _config(
+    rules: str, players: int, strategies: str, seed: int, batch_size: int | None, overrides: list[str] | None = None
+) -> RunConfig:
+    options = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}", *(overrides or [])]
+    return RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, batch_size=batch_size, overrides=options)
 
 
 def bench(
@@ -41,8 +43,11 @@ def bench(
     seed: int = 0,
     batch_size: int | None = None,
     compiled: bool = True,
+    overrides: list[str] | None = None,
 ) -> dict[str, Any]:
     """Play for about ``seconds`` seconds on one core; return the measured rates.
+
+    ``overrides``: rule options on top of the preset (``["stacking=mixed"]``), as ``--set``.
 
     Games are played in chunks of 25 batches (whole chunks are counted, so a
     measurement can run a little over ``seconds``). ``compiled=False`` makes
@@ -58,7 +63,7 @@ def bench(
     """
     if not 0 < seconds <= 3600:
         raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
-    config = _config(rules, players, strategies, seed, batch_size)
+    config = _config(rules, players, strategies, seed, batch_size, overrides)
     engine = Engine(config, compiled=compiled)
     engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
     chunk = 25 * engine.batch_size
