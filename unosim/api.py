@@ -6,8 +6,6 @@ Heavy modules (joblib, pandas, the engine) are imported when called, so
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager as ContextManager
-from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,14 +23,6 @@ def _execution(options: dict[str, Any]) -> Execution:
     from .runs.options import IN_PROCESS, Execution
 
     return Execution.of(IN_PROCESS, **options)
-
-
-def _isolation(options: dict[str, Any]) -> ContextManager[None]:
-    """With ``isolate=True`` among a call's options: user code is made and played only in processes
-    of its own (:func:`unosim.strategy.registry.user_code_isolated`), checks included."""
-    from .strategy.registry import user_code_isolated
-
-    return user_code_isolated() if options.get("isolate") else nullcontext()
 
 
 def simulate(
@@ -94,8 +84,9 @@ def simulate(
     """
     from .engine.config import RunConfig
     from .runs.runner import run
+    from .strategy.registry import user_code_isolated
 
-    with _isolation(options):
+    with user_code_isolated(bool(options.get("isolate"))):
         config = RunConfig.build(
             rules=rules,
             players=players,
@@ -123,8 +114,9 @@ def load(
 def run_experiment(experiment: str | Path, out: str | Path | None = None, **options: Any) -> RunResult:
     """Run an experiment file into one dataset (see :func:`unosim.runs.experiment.run_experiment`)."""
     from .runs.experiment import run_experiment as _run_experiment
+    from .strategy.registry import user_code_isolated
 
-    with _isolation(options):
+    with user_code_isolated(bool(options.get("isolate"))):
         return _run_experiment(experiment, out, **options)
 
 
@@ -179,7 +171,9 @@ def tournament(
     from .runs.options import IN_PROCESS, Execution
 
     execution, request = Execution.take(None, options, IN_PROCESS)
-    with _isolation(options):
+    from .strategy.registry import user_code_isolated
+
+    with user_code_isolated(bool(options.get("isolate"))):
         settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
         result = run_tournament(settings, out, execution)
     if out is not None:
@@ -238,8 +232,9 @@ def tune(
     ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
     from .analysis.tuning import tune as _tune
     from .reports.tuning import write_outputs
+    from .strategy.registry import user_code_isolated
 
-    with _isolation(kwargs):
+    with user_code_isolated(bool(kwargs.get("isolate"))):
         result = _tune(rules=rules, players=players, against=against, budget=budget, seed=seed, **kwargs)
     if result.path is not None and result.evaluation:
         result.files = write_outputs(result, result.path)

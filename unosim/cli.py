@@ -191,14 +191,6 @@ Isolate = Annotated[
 ]
 
 
-def _isolation(isolate: bool) -> Any:
-    """User code made and played only in processes of its own while the command runs (``--isolate``)."""
-    from contextlib import nullcontext
-
-    from .strategy.registry import user_code_isolated
-
-    return user_code_isolated() if isolate else nullcontext()
-
 
 # ---------------------------------------------------------------- simulate
 @app.command()
@@ -246,7 +238,9 @@ def simulate(
 
     execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
                           isolate=isolate)
-    with _isolation(isolate):
+    from .strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
         config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
                                  batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
         result = run(config, out, execution)
@@ -744,7 +738,9 @@ def tournament_command(
 
     execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
                           isolate=isolate)
-    with _isolation(isolate):
+    from .strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
         settings = make_settings(
             rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
             max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
@@ -1110,7 +1106,9 @@ def tune_command(
         deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
         evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
     )
-    with _isolation(isolate):
+    from .strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
         planned = make_settings(**request)
     if planned.generations < USEFUL_GENERATIONS:
         err_console.print(

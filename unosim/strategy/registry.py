@@ -115,10 +115,14 @@ def is_isolating() -> bool:
 
 
 @contextlib.contextmanager
-def user_code_isolated() -> Iterator[None]:
+def user_code_isolated(enabled: bool = True) -> Iterator[None]:
     """Within this block user code (:func:`is_user_code`) is never imported in this process:
     :func:`check_known` leaves it to the process that plays it (``--isolate``), where a bad
-    strategy is refused when the run describes its strategies, before any game."""
+    strategy is refused when the run describes its strategies, before any game. ``enabled=False``:
+    the block changes nothing (a run that does not isolate)."""
+    if not enabled:
+        yield
+        return
     _ELSEWHERE[0] += 1
     try:
         yield
