@@ -19,6 +19,7 @@ Usage::
     python experiments/cold_compile.py --rules classic --repeat 3 --json
     python experiments/cold_compile.py --strategies random,greedy  # another line-up
     python experiments/cold_compile.py --no-helper          # all in one process
+    python experiments/cold_compile.py --set stacking=mixed # the kernels' copy for the house rules
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ t0 = time.perf_counter()
 from unosim.analysis.bench import _config
 from unosim.engine.driver import compile_kernels
 t1 = time.perf_counter()
-compile_kernels([_config(sys.argv[1], int(sys.argv[2]), sys.argv[3], 0, None)])
+compile_kernels([_config(sys.argv[1], int(sys.argv[2]), sys.argv[3], 0, None, sys.argv[4:] or None)])
 t2 = time.perf_counter()
 print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
 """
 
 
-def measure(rules: str, players: int, strategies: str = "random", helper: bool = True) -> dict[str, float]:
+def measure(rules: str, players: int, strategies: str = "random", helper: bool = True,
+            overrides: list[str] | None = None) -> dict[str, float]:
     """One cold compile in a child process: import and compile seconds, peak memory (the child's
     and its helper's), CPU time."""
     with tempfile.TemporaryDirectory(prefix="unosim-cold-") as cache:
@@ -55,7 +57,8 @@ def measure(rules: str, players: int, strategies: str = "random", helper: bool =
             env["UNOSIM_COMPILE_HELPER"] = "0"
         load = os.getloadavg()[0]
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-c", CHILD, rules, str(players), strategies], env=env, stdout=subprocess.PIPE, text=True)
+        command = [sys.executable, "-c", CHILD, rules, str(players), strategies, *(overrides or [])]
+        child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None
         out = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
@@ -69,6 +72,7 @@ def measure(rules: str, players: int, strategies: str = "random", helper: bool =
         "rules": rules,
         "players": players,
         "strategies": strategies,
+        "overrides": overrides or [],
         "compile_seconds": round(compiled, 1),
         "import_seconds": round(imported, 1),
         "wall_seconds": round(wall, 1),
@@ -88,8 +92,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the measurements as JSON")
     parser.add_argument("--no-helper", action="store_true", help="compile in one process (UNOSIM_COMPILE_HELPER=0)")
+    parser.add_argument("--set", action="append", metavar="OPTION=VALUE", dest="overrides",
+                        help="override a rule option (repeatable): a house rule compiles the kernels' house-rule copy")
     args = parser.parse_args()
-    results = [measure(args.rules, args.players, args.strategies, not args.no_helper) for _ in range(args.repeat)]
+    results = [measure(args.rules, args.players, args.strategies, not args.no_helper, args.overrides) for _ in range(args.repeat)]
     if args.json:
         print(json.dumps(results))
         return

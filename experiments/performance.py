@@ -68,8 +68,8 @@ def _bench(args: list[str], seconds: float) -> float:
     return float(out["games_per_second"])
 
 
-def _cold_compile() -> dict[str, float]:
-    cmd = [sys.executable, str(ROOT / "experiments" / "cold_compile.py"), "--json"]
+def _cold_compile(*extra: str) -> dict[str, float]:
+    cmd = [sys.executable, str(ROOT / "experiments" / "cold_compile.py"), "--json", *extra]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
     return json.loads(out)[0]
 
@@ -117,6 +117,9 @@ def main() -> None:
     cold = _cold_compile()
     rows.append(("cold compile (party, 4 players, fresh kernel cache)", f"{cold['compile_seconds']:.1f} s, "
                  f"{cold['peak_gb']:.2f} GB peak", "", "`python experiments/cold_compile.py`"))
+    cold = _cold_compile("--set", "stacking=mixed")
+    rows.append(("cold compile with a house rule (the kernels' house-rule copy)", f"{cold['compile_seconds']:.1f} s, "
+                 f"{cold['peak_gb']:.2f} GB peak", "", "`python experiments/cold_compile.py --set stacking=mixed`"))
     inner, whole = _load(args.load_games)
     rows.append((f"`unosim.load` of a {args.load_games:,}-game dataset (classic, 4 players)",
                  f"{inner:.1f} s (whole process {whole:.1f} s)", "",

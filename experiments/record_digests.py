@@ -2,7 +2,8 @@
 
 Every preset at 2, 6 and 16 players with ``random``, ``greedy`` and a mixed line-up
 (1,500 games each), three match runs (party; classic and party with penalty
-scoring and elimination) and a party run for every value of every choice option, each summarised as the sha256 of its records (and of its
+scoring and elimination), a party run for every value of every choice option and a classic and a
+party run for each house rule and for all of them, each summarised as the sha256 of its records (and of its
 rounds for matches). Run it before and after a change and compare the files::
 
     python experiments/record_digests.py before.json
@@ -59,6 +60,13 @@ def cases() -> list[dict]:
                           ("wd4_legal_when", "always"), ("pileup_flipped_wilds", "mini_pile")]:
         found.append(dict(rules="party", players=6, strategies="random,greedy,random,greedy,random,greedy", games=500, seed=8,
                           overrides=[f"{option}={value}"]))
+    # the house rules (H-1..H-4), each on its own and all together
+    jump_ins = ["speed_play=true", "jump_in_cards=numbers_and_actions"]
+    for overrides in (["stacking=same_face"], ["stacking=mixed"], ["stacking=plus4_on_plus2"], ["seven_zero=true"], jump_ins,
+                      ["go_out_on_action=false"], ["stacking=mixed", "seven_zero=true", *jump_ins, "go_out_on_action=false"]):
+        for preset in ("classic", "party"):
+            found.append(dict(rules=preset, players=6, strategies="random,greedy,random,greedy,random,greedy", games=500, seed=9,
+                              overrides=overrides))
     return found
 
 

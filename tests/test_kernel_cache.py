@@ -7,6 +7,8 @@ a copy of this machine's (warm) kernel cache without its marker, which makes the
 starting process take the cold path while the workers must not, and what the workers
 need on a fresh process that loads the (warm) cache. The helper compiles one small
 kernel of the plan into an empty cache, and loads the whole plan from a copy of the warm one.
+The games with a house rule on take a cold path of their own; one cold compile of the official
+games, in a child process, shows that it leaves the house rules' kernels out.
 """
 
 from __future__ import annotations
@@ -128,6 +130,58 @@ def test_a_run_compiles_in_the_starting_process_only(tmp_path: Path) -> None:
     entries = [line.split() for line in log if line and line.split()[1] != "helper"]
     assert [e[0] for e in entries] == [str(proc.pid)]  # only the starting process took the cold path
     assert (_cache_of(home) / kernel_cache.marker().name).is_file()
+
+
+HOUSE = {"stacking": "mixed"}
+"""A house rule with kernels of its own (H-1)."""
+
+
+def test_the_house_rule_copy_has_a_cold_path_of_its_own(tmp_path: Path) -> None:
+    """With the official games' marker on this machine but not the house rules' one, the first
+    game with a house rule takes the cold path (the lock, a log line, its own marker), and the
+    official games still load without it."""
+    for overrides in (None, HOUSE):  # this machine's cache is warm for both from here on
+        Engine(RunConfig.build(players=2, games=1, overrides=overrides)).play(0, 1)
+    assert kernel_cache.marker(house=True) != kernel_cache.marker()
+    home = tmp_path / "home"
+    shutil.copytree(kernel_cache.cache_dir(), _cache_of(home),
+                    ignore=shutil.ignore_patterns(kernel_cache.marker(house=True).name, kernel_cache.LOG_NAME, "*.lock"))
+    play = ("from unosim.engine.config import RunConfig; from unosim.engine.driver import Engine; import sys, json; "
+            "Engine(RunConfig.build(players=2, games=1, overrides=json.loads(sys.argv[1]))).play(0, 1)")
+    for overrides, logged in ((None, 0), (HOUSE, 1), (HOUSE, 1)):  # official: warm; house: cold once, then warm
+        proc = subprocess.run([sys.executable, "-c", play, json.dumps(overrides)], env=_env(home), capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        log = _cache_of(home) / kernel_cache.LOG_NAME
+        lines = [line.split() for line in log.read_text().splitlines()] if log.is_file() else []
+        assert len([line for line in lines if line[1] != "helper"]) == logged
+    assert (_cache_of(home) / kernel_cache.marker(house=True).name).is_file()
+
+
+COLD = """
+import json
+from unosim.engine.config import RunConfig
+from unosim.engine.driver import compile_kernels, plays_house_rules
+from unosim.game.kernels import effects, house, legality, policy
+config = RunConfig.build(rules="party", players=4, games=1)
+assert not plays_house_rules(config) and plays_house_rules(RunConfig.build(players=2, overrides={"seven_zero": True}))
+compile_kernels([config])
+kernels = {name: getattr(module, name) for module, name in (
+    (house, "house_step"), (house, "chain"), (house, "seven_zero"), (house, "house_row"), (policy, "house_policy"),
+    (legality, "count_blocked"), (effects, "apply_challenge"), (effects, "apply_votes"))}
+print(json.dumps({name: [str(sig[-1]) for sig in kernel.signatures] for name, kernel in kernels.items()}))
+"""
+
+
+def test_a_cold_compile_of_the_official_games_leaves_out_the_house_rules(tmp_path: Path) -> None:
+    """A cold compile of the party preset (helper off: every kernel compiles in the child) compiles
+    none of the house rules' kernels, and the kernels that take ``house`` once, for None."""
+    env = {**_env(tmp_path / "home"), "UNOSIM_COMPILE_HELPER": "0"}
+    proc = subprocess.run([sys.executable, "-c", COLD], env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    compiled = json.loads(proc.stdout)
+    assert {name: sigs for name, sigs in compiled.items() if sigs and name not in ("apply_challenge", "apply_votes")} == {}
+    assert compiled["apply_challenge"] == compiled["apply_votes"] == ["none"]
 
 
 @pytest.mark.parametrize("strategies", ["random", "random,greedy,bluffer,wild-saver"])  # bluffer: the Python path

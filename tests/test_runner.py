@@ -203,7 +203,7 @@ def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.Monke
     from unosim.runs import execution
 
     compiled = []
-    monkeypatch.setattr(kernel_cache, "is_cold", lambda: True)
+    monkeypatch.setattr(kernel_cache, "is_cold", lambda house=False: True)
     monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs: compiled.append(len(configs)))
     log = io.StringIO()
     execution.compile_engine([RunConfig.build(players=2, games=1)], Console(file=log, force_terminal=False))

@@ -22,7 +22,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from ..game.encoding import check_supported, encode_flags, encode_rules
+from ..game.encoding import check_supported, encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
 from ..game.kernels.deal import deal_round, new_game, set_position
@@ -40,6 +40,7 @@ from .records import matches_table, records_table, rounds_table
 
 __all__ = [
     "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_range", "play_tables",
+    "plays_house_rules",
 ]
 
 _ENGINE_ARRAYS = ("cfg", "rules_cfg", "deck", "lineup")
@@ -89,6 +90,7 @@ class Engine:
         self.batch_size = batch_size or config.effective_batch_size
         self.rules_cfg = encode_rules(config.rules, config.players)
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
+        self.house = house_flag(self.rules_cfg)
         specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
         labels = list(specs)
         strategies = [make_strategy(spec, isolate) for spec in specs.values()]
@@ -96,7 +98,8 @@ class Engine:
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self._pristine["deck"] = self.deck.copy()
         self.rkey = np.uint64(run_key(config.seed))
-        kernel_cache.ensure_compiled(Run(self, 0, 0).advance)  # compiles once per machine (file lock), else loads
+        # compiles once per machine (file lock), else loads; the house rules' copy on its own
+        kernel_cache.ensure_compiled(Run(self, 0, 0).advance, house=self.house is not None)
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
@@ -238,7 +241,7 @@ class Run:
             b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
             self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, self.deck, e.cfg,
             self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w,
-            b.group_base, b.group_count, self.err, self.scratch, self.actors,
+            b.group_base, b.group_count, self.err, self.scratch, self.actors, e.house,
         )
         if self.err[0] >= 0:
             raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
@@ -383,6 +386,13 @@ def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
     )  # fmt: skip
 
 
+def plays_house_rules(config: RunConfig) -> bool:
+    """Whether the run ``config`` turns on a house rule that has code of its own in the kernels
+    (:func:`unosim.game.encoding.house_flag`): its games run on the kernels' house-rule copy, which
+    compiles on its own."""
+    return house_flag(encode_rules(config.rules, config.players)) is not None
+
+
 def compile_kernels(configs: Iterable[RunConfig]) -> None:
     """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
 
@@ -392,7 +402,7 @@ def compile_kernels(configs: Iterable[RunConfig]) -> None:
     """
     seen = set()
     for config in configs:
-        key = (tuple(str(spec) for spec in config.strategies), config.match)
+        key = (tuple(str(spec) for spec in config.strategies), config.match, plays_house_rules(config))
         if key not in seen:
             seen.add(key)
             engine = Engine(config, batch_size=1)

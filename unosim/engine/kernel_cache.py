@@ -2,7 +2,7 @@
 
 numba compiles the engine kernel on its first call in a process and keeps the
 machine code in a disk cache (:mod:`unosim.game.kernels`: one directory per version
-of the kernel sources). A cold compile takes over a minute and about a GB of memory, so
+of the kernel sources). A cold compile takes tens of seconds and most of a GB of memory, so
 processes must not compile it side by side: the first kernel call
 of every process goes through :func:`ensure_compiled`. While the cache
 directory has no marker file yet (a cold cache), that call holds a file lock
@@ -12,6 +12,11 @@ load what it wrote. Once the marker exists, processes load the cache without
 locking. A run's starting process compiles before any worker starts
 (:func:`unosim.runs.runner.execute`), showing "compiling the engine" instead of a
 games/s figure that would include the compile.
+
+The games with a house rule on (:func:`unosim.game.encoding.house_flag`) run on a copy of
+the kernels of their own, which the official games never compile: it has its own marker
+(``ensure_compiled(..., house=True)``) and its own cold compile, the first time a house
+rule is played.
 
 Each process that took the cold path appends one line to ``compile.log`` in
 the cache directory: its pid, ``compiled`` or ``loaded`` (another process
@@ -23,13 +28,13 @@ compile, and with the default thresholds the collector scanned them again and
 again.
 
 A cold compile of the engine uses a second core when there is one: numba
-first spends a third of the compile inlining the per-turn rules into
-``advance`` (nothing else can happen meanwhile), then compiles, one after the
+first inlines the per-turn rules into ``advance`` and infers its types
+(nothing else can happen meanwhile), then compiles, one after the
 other, the functions ``advance`` calls (``kernel`` and ``leaf`` functions,
 all cached: :mod:`unosim.game.kernels.jit`). A helper process (:func:`run_helper`,
 started by :func:`ensure_compiled`) compiles those into the cache meanwhile,
 from the shipped :data:`PLAN` (the functions and argument types, in the order
-``advance`` reaches them), and the compiling process loads them from the
+``advance`` reaches them), working from the plan's end, and the compiling process loads them from the
 cache when it gets there. The same code either way: a cached function keeps
 its LLVM IR, which is what ``advance`` links and inlines; the plan only
 decides who compiles it. A plan made for other kernel
@@ -87,14 +92,17 @@ def cache_dir() -> Path:
     return Path(numba.config.CACHE_DIR)  # type: ignore[attr-defined]  # set by unosim.game.kernels
 
 
-def marker() -> Path:
-    """The file written after a successful compile of this version of the kernels."""
-    return cache_dir() / f"compiled-{SOURCE_DIGEST}.json"
+def marker(house: bool = False) -> Path:
+    """The file written after a successful compile of this version of the kernels: for the official
+    games, or (``house``) for games with a house rule on, which compile a copy of their own
+    (:func:`unosim.game.encoding.house_flag`)."""
+    return cache_dir() / f"compiled-{SOURCE_DIGEST}{'-house' if house else ''}.json"
 
 
-def is_cold() -> bool:
-    """Whether the kernels of this version have not been compiled on this machine yet."""
-    return not marker().is_file()
+def is_cold(house: bool = False) -> bool:
+    """Whether the kernels of this version (for games with a house rule on: ``house``) have not been
+    compiled on this machine yet."""
+    return not marker(house).is_file()
 
 
 def expected_seconds() -> int:
@@ -124,7 +132,7 @@ def _misses(dispatchers: Iterable[Any]) -> int:
     return sum(sum(d.stats.cache_misses.values()) for d in dispatchers)
 
 
-def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = None) -> T:
+def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = None, *, house: bool = False) -> T:
     """Make the first kernel call of this process, compiling at most once per machine.
 
     Parameters
@@ -134,6 +142,9 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     dispatchers : iterable of numba dispatchers, optional
         The kernels ``call`` compiles (default: the engine's ``advance``); their cache
         misses tell whether this process compiled or loaded.
+    house : bool, default False
+        ``call`` plays a house rule: the kernels' copy with the house rules' code, which has a
+        cold compile (and marker) of its own.
 
     Returns
     -------
@@ -145,8 +156,8 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
 
         dispatchers = (advance,)
     dispatchers = tuple(dispatchers)
-    key = tuple(map(id, dispatchers))
-    if key in _ready or not is_cold():
+    key = (*map(id, dispatchers), house)
+    if key in _ready or not is_cold(house):
         result = call()
         _ready.add(key)
         return result
@@ -155,15 +166,15 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     with FileLock(directory / "compile.lock"), _fewer_collections():
         started = time.perf_counter()
         before = _misses(dispatchers)
-        helper = start_helper() if engine and is_cold() else None
+        helper = start_helper() if engine and is_cold(house) else None
         try:
             result = call()
         finally:
             _stop(helper)
         seconds = time.perf_counter() - started
         compiled = _misses(dispatchers) > before
-        if compiled or is_cold():
-            marker().write_text(json.dumps({"seconds": round(seconds, 1), "pid": os.getpid(), "compiled": compiled}))
+        if compiled or is_cold(house):
+            marker(house).write_text(json.dumps({"seconds": round(seconds, 1), "pid": os.getpid(), "compiled": compiled}))
         with open(directory / LOG_NAME, "a") as log:
             log.write(f"{os.getpid()} {'compiled' if compiled else 'loaded'} {seconds:.1f}\n")
     _ready.add(key)
@@ -257,11 +268,14 @@ def compile_plan(entries: list[tuple[str, str, str]]) -> tuple[int, int]:
 
 
 def run_helper() -> None:
-    """The helper process: compile the :data:`PLAN`, then log ``<pid> helper <kernels> <compiled>
-    <seconds> <peak MiB>`` to ``compile.log``."""
+    """The helper process: compile the :data:`PLAN` from its end, then log ``<pid> helper <kernels>
+    <compiled> <seconds> <peak MiB>`` to ``compile.log``.
+
+    The compiling process, once done inlining, reaches the kernels in the plan's order: the helper
+    works towards it from the other end, and what the two meet on is compiled once, not side by side."""
     started = time.perf_counter()
     with _fewer_collections():
-        done, compiled = compile_plan(load_plan() or [])
+        done, compiled = compile_plan(list(reversed(load_plan() or [])))
     peak = _peak_mib()
     with open(cache_dir() / LOG_NAME, "a") as log:
         log.write(f"{os.getpid()} helper {done} {compiled} {time.perf_counter() - started:.1f} {peak:.0f}\n")

@@ -384,7 +384,7 @@ def _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, s
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
          slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
          match_scores, ctr, rkey, deck, cfg, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base,
-         group_count, err, scratch, actors, obs):  # pragma: no cover - compiled
+         group_count, err, scratch, actors, house, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.
 
     ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
@@ -452,7 +452,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
         ctr[L.CT_PAUSED] = 0
         n_rows = advance(slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points,
                          rec_open, match_scores, pst[P_FIRST], ctr, rkey[0], deck, cfg, ev, nev, parity, row_slot, row_seat,
-                         row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors)
+                         row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors, house)
         if err[0] >= 0:
             pst[P_STATUS] = S_CHECK
             return S_CHECK

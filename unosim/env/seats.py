@@ -533,7 +533,7 @@ class SeatLanes:
         self.bind()
         self.pst[K.P_MODE] = K.M_ENCODE
         obs = np.zeros((batch, self.obs_size), np.int16)
-        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,))
+        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,), house=game.engine.house is not None)
         self._play = _entry_point(K.play, (*self._args, obs))
 
     def bind(self) -> None:
@@ -546,7 +546,7 @@ class SeatLanes:
         self._args = (*self._env, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec,
                       b.seat_w, b.opening, run.rec, run.points, run.opening, run.match_scores, run.ctr, self.rkey, run.deck,
                       e.cfg, run.ev, run.nev, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base,
-                      b.group_count, run.err, run.scratch, run.actors)
+                      b.group_count, run.err, run.scratch, run.actors, e.house)
         self._bound = run
         if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
             self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))

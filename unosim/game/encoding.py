@@ -17,7 +17,12 @@ from numpy.typing import NDArray
 from .kernels import layout as L
 from .rules import RuleSet, choice_code
 
-__all__ = ["check_supported", "encode_flags", "encode_rules"]
+__all__ = ["HOUSE_SLOTS", "check_supported", "encode_flags", "encode_rules", "house_flag"]
+
+HOUSE_SLOTS = (L.C_STACKING, L.C_SEVEN_ZERO, L.C_JUMP_ACTIONS, L.C_NO_ACTION_OUT)
+"""The slots of the rules' part of ``cfg`` that turn on house-rule code in the kernels (H-1 stacking, H-2
+seven-zero, H-3 jump-ins with action cards, H-4 no going out on an action card or a wild); all zero in
+the official games. A jump-in with number cards in any preset is speed play's own code (P-1)."""
 
 
 def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
@@ -55,6 +60,16 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
     cfg[L.C_JUMP_ACTIONS] = choice_code("jump_in_cards", rules.jump_in_cards)
     cfg[L.C_NO_ACTION_OUT] = not rules.go_out_on_action
     return cfg
+
+
+def house_flag(rules_cfg: NDArray[np.int32]) -> int | None:
+    """The kernels' ``house`` argument for the rules' part of ``cfg``: None when every house rule is
+    off (:data:`HOUSE_SLOTS`), else 1.
+
+    numba compiles a kernel once per type of its arguments and prunes a branch on ``house is not
+    None`` when ``house`` is None, so the official games compile and run without the house rules'
+    code (a shorter cold compile), and a run with one on compiles its own copy once."""
+    return 1 if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else None
 
 
 def encode_flags(*, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:

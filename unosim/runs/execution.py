@@ -128,7 +128,7 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
 
     if not configs:
         return
-    if console is not None and kernel_cache.is_cold():
+    if console is not None and any(kernel_cache.is_cold(engine.plays_house_rules(c)) for c in configs):
         message = f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"
         if not console.is_terminal:  # a log or a pipe shows no status line: say it in a line of its own
             import time

@@ -12,6 +12,10 @@ play, for a strategy that declared what its ``play`` then draws
 buffered (``parity``): the rows written now never overwrite decisions that
 later slots of this pass still have to read. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
+The phase loop is written out in :func:`advance` itself, not in a rule of its
+own: numba's inliner copies a callee's whole IR at each inlined call, so a
+rule holding the loop, with every rule inlined in it, would be built twice
+(measured: the inlining pass of a cold compile took 2.5 times as long).
 """
 
 from numba import int64
@@ -89,7 +93,7 @@ PREFETCH_AHEAD = 4
 DEC_AHEAD = 2
 """Slots ahead whose decision row :func:`advance` prefetches (their slot row was asked for earlier)."""
 
-__all__ = ["advance", "compiled_multi", "run_slot", "scatter_multi"]
+__all__ = ["advance", "compiled_multi", "decision", "scatter_multi"]
 
 
 @rule
@@ -134,108 +138,42 @@ def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_d
 
 
 @rule
-def run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-             rec_points, rec_open, match_scores, first, ctr, rkey, deck,
-             scratch, actors, cfg, ev, nev):
-    """Run slot ``s`` until it waits for a decision (or has no game left, or no room to record a match round);
-    return True when it paused for room in the trace buffer instead (it then waits for nothing)."""
-    while True:
-        if cfg[C_TRACE] and slot[s, F_ROW] < 0 and nev[0] > ctr[CT_TRACE_ROOM]:
-            ctr[CT_PAUSED] = 1
-            return True
-        ph = slot[s, F_PHASE]
-        if ph < N_DECISION_PHASES:
-            r = slot[s, F_ROW]
-            answered = r >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
-            if r == -1:
-                # no row answered yet: a strategy with a compiled policy decides here
-                if ph == PH_VOTE or ph == PH_JUMPIN:
-                    if not compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
-                        return False
-                    card, colour, flag, pair = -1, -1, 0, -1
-                else:
-                    if ph == PH_CATCH:
-                        return False
-                    actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
-                    k = seat_strat[s, actor]
-                    pol = cfg[C_POLICY0 + k]
-                    if pol != 0:
-                        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors)
-                    elif ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
-                        card, colour, flag, pair = -1, -1, 0, -1  # declared in advance: no challenge
-                    else:
-                        return False
-                forget = 0
-            elif r == ROW_AUTO:
-                slot[s, F_ROW] = -1
-                card, colour, flag, forget, pair = -1, -1, 1, 0, -1
-            else:
-                slot[s, F_ROW] = -1
-                card, colour = dec[prev, r, D_CARD], dec[prev, r, D_COLOUR]
-                flag, forget = dec[prev, r, D_FLAG], dec[prev, r, D_FORGET]
-                pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
-            if (ph == PH_STACK or ph == PH_SWAP) and house_step(s, int64(ph), int64(card), int64(flag), int64(-1), int64(-1),
-                                                                slot, game, keys, hands, hsize, piles, cfg, ev, nev):
-                ph = PH_TURN  # H-1: a stack is played as the victim's turn
-            if ph == PH_TURN:
-                apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
-            elif ph == PH_DRAWN:
-                apply_drawn(s, flag, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_COLOUR:
-                apply_colour(s, colour, slot, game, cfg, ev, nev)
-            elif ph == PH_CHALLENGE:
-                apply_challenge(s, flag, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_CATCH:
-                apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_VOTE:
-                apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_PILEUP:
-                apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            elif ph == PH_JUMPIN:
-                apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        elif ph == PH_EFFECTS:
-            resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        elif ph == PH_START_TURN:
-            start_turn(s, slot, game, cfg, ev, nev)
-        elif ph == PH_WINDOW:
-            start_jumpin(s, slot[s, F_SEAT], slot[s, F_NEXT], slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        elif ph == PH_WIN:
-            win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-        elif ph == PH_END:
-            if cfg[C_MATCH]:
-                i = ctr[CT_ROUNDS]
-                if i >= rec.shape[0]:
-                    ctr[CT_WAIT] = 1  # record buffers full: wait here until Python grows them
-                    return False
-                ctr[CT_ROUNDS] = i + 1
-                rec[i, R_MATCH] = game[s] - first
-            else:
-                i = game[s] - first
-            record(s, i, slot, hands, opening, rec, rec_points, rec_open)
-            if cfg[C_MATCH]:
-                end_round(s, slot, game, keys, hands, match_scores, first, cfg)
-            else:
-                slot[s, F_PHASE] = PH_NEWGAME
-        elif ph == PH_NEWGAME and ctr[CT_NEXT] >= ctr[CT_END]:
-            slot[s, F_PHASE] = PH_IDLE
-            game[s] = -1
-        elif ph == PH_NEWGAME or ph == PH_ROUND:
-            if ph == PH_ROUND:
-                dealer = next_round(s, slot, cfg)
-            else:
-                g = ctr[CT_NEXT]
-                ctr[CT_NEXT] = g + 1
-                dealer = new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg)
-            deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)
-        else:
-            return False
+def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house):
+    """The decision waiting for slot ``s`` in decision phase ``ph``: ``(got, card, colour, flag, forget, pair)``.
+
+    Read from its answered row (``F_ROW`` >= 0, then cleared), taken as the automatic draw of
+    ``ROW_AUTO``, or made here by the compiled policies (multi-actor answers go to
+    ``seat_dec``/``seat_w``); ``got`` is False when a strategy in Python has to answer first."""
+    r = slot[s, F_ROW]
+    if r == ROW_AUTO:
+        slot[s, F_ROW] = -1
+        return True, -1, -1, 1, 0, -1
+    if r >= 0:
+        slot[s, F_ROW] = -1
+        pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
+        return True, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FLAG], dec[prev, r, D_FORGET], pair
+    # no row answered yet: a strategy with a compiled policy decides here
+    if ph == PH_VOTE or ph == PH_JUMPIN:
+        got = compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg)
+        return got, -1, -1, 0, 0, -1
+    if ph == PH_CATCH:
+        return False, -1, -1, 0, 0, -1
+    actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
+    k = seat_strat[s, actor]
+    pol = cfg[C_POLICY0 + k]
+    if pol != 0:
+        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house)
+        return True, card, colour, flag, 0, pair
+    if ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
+        return True, -1, -1, 0, 0, -1  # declared in advance: no challenge
+    return False, -1, -1, 0, 0, -1
 
 
 @kernel
 def advance(
     slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening,
     rec, rec_points, rec_open, match_scores, first, ctr, rkey, deck, cfg,
-    ev, nev, parity, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors,
+    ev, nev, parity, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors, house,
 ):
     """Advance every slot to its next decision; return the number of rows written.
 
@@ -247,6 +185,10 @@ def advance(
     allocate. ``ctr`` holds the batch counters ``CT_*``. Match runs (``cfg[C_MATCH]``) write one
     record row per round and the match results into ``match_scores`` (see ``layout``);
     single-round runs write row ``game - first`` and leave ``match_scores`` untouched.
+    ``house`` is None when every house rule is off (:func:`unosim.game.encoding.house_flag`), else 1:
+    numba compiles one copy per type, and in the copy for None it prunes every branch on
+    ``house is not None`` (here and in the rules and kernels it is passed to), so the official games
+    neither compile nor run the house rules' code.
     """
     ns = cfg[C_N_STRATS]
     prev = 1 - parity
@@ -261,10 +203,77 @@ def advance(
         if s + DEC_AHEAD < n_slots and slot[s + DEC_AHEAD, F_ROW] >= 0:  # its slot row is on its way
             prefetch_row(dec, prev, slot[s + DEC_AHEAD, F_ROW] * dec.strides[1])
         while True:
-            if run_slot(s, prev, dec, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec,
-                        rec_points, rec_open, match_scores, first, ctr, rkey, deck,
-                        scratch, actors, cfg, ev, nev):
-                break  # paused for room in the trace buffer: no decision yet
+            # run the slot until it waits for a decision (or has no game left, or no room to record a match round)
+            paused = False  # for room in the trace buffer: it then waits for nothing
+            while True:
+                if cfg[C_TRACE] and slot[s, F_ROW] < 0 and nev[0] > ctr[CT_TRACE_ROOM]:
+                    ctr[CT_PAUSED] = 1
+                    paused = True
+                    break
+                ph = slot[s, F_PHASE]
+                if ph < N_DECISION_PHASES:
+                    answered = slot[s, F_ROW] >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
+                    got, card, colour, flag, forget, pair = decision(
+                        s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house)
+                    if not got:
+                        break
+                    if house is not None and (ph == PH_STACK or ph == PH_SWAP) and house_step(
+                        s, int64(ph), int64(card), int64(flag), int64(-1), int64(-1), slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+                        ph = PH_TURN  # H-1: a stack is played as the victim's turn
+                    if ph == PH_TURN:
+                        apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev, house)
+                    elif ph == PH_DRAWN:
+                        apply_drawn(s, flag, colour, forget, pair, slot, game, hands, hsize, piles, cfg, ev, nev)
+                    elif ph == PH_COLOUR:
+                        apply_colour(s, colour, slot, game, cfg, ev, nev)
+                    elif ph == PH_CHALLENGE:
+                        apply_challenge(s, flag, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house)
+                    elif ph == PH_CATCH:
+                        apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                    elif ph == PH_VOTE:
+                        apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house)
+                    elif ph == PH_PILEUP:
+                        apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                    elif ph == PH_JUMPIN:
+                        apply_jumpin(s, seat_w, seat_dec, answered, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                elif ph == PH_EFFECTS:
+                    resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house)
+                elif ph == PH_START_TURN:
+                    start_turn(s, slot, game, cfg, ev, nev)
+                elif ph == PH_WINDOW:
+                    start_jumpin(s, slot[s, F_SEAT], slot[s, F_NEXT], slot, game, keys, hands, hsize, piles, cfg, ev, nev, house)
+                elif ph == PH_WIN:
+                    win(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
+                elif ph == PH_END:
+                    if cfg[C_MATCH]:
+                        i = ctr[CT_ROUNDS]
+                        if i >= rec.shape[0]:
+                            ctr[CT_WAIT] = 1  # record buffers full: wait here until Python grows them
+                            break
+                        ctr[CT_ROUNDS] = i + 1
+                        rec[i, R_MATCH] = game[s] - first
+                    else:
+                        i = game[s] - first
+                    record(s, i, slot, hands, opening, rec, rec_points, rec_open)
+                    if cfg[C_MATCH]:
+                        end_round(s, slot, game, keys, hands, match_scores, first, cfg)
+                    else:
+                        slot[s, F_PHASE] = PH_NEWGAME
+                elif ph == PH_NEWGAME and ctr[CT_NEXT] >= ctr[CT_END]:
+                    slot[s, F_PHASE] = PH_IDLE
+                    game[s] = -1
+                elif ph == PH_NEWGAME or ph == PH_ROUND:
+                    if ph == PH_ROUND:
+                        dealer = next_round(s, slot, cfg)
+                    else:
+                        number = ctr[CT_NEXT]
+                        ctr[CT_NEXT] = number + 1
+                        dealer = new_game(s, number, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg)
+                    deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, opening, cfg, ev, nev)
+                else:
+                    break
+            if paused:
+                break
             ph = slot[s, F_PHASE]
             if ph == PH_IDLE or ph == PH_END:
                 break
@@ -278,7 +287,7 @@ def advance(
                 g = ph * ns + k
                 r = group_base[g] + group_count[g]
                 group_count[g] += 1
-                write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info)
+                write_row(parity, r, s, actors[i], slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info, house)
                 slot[s, F_ROW] = r
             if ph == PH_TURN and cfg[C_FORCED0 + k] and row_info[parity, r, I_NLEGAL] == 0 and row_info[parity, r, I_BLUFFABLE] == 0:
                 # nothing to play, and the strategy declared what its play draws then (forced_draw_uniforms):

@@ -96,14 +96,14 @@ PILEUP_FLIPPED_WILDS_MINI_PILE = choice_code("pileup_flipped_wilds", "mini_pile"
 
 
 @rule
-def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house):
     """Apply the effect of the card just played (``F_PENDING`` by ``F_SEAT``); pass the turn, or open
     the jump-in window on the card (P-1, H-3)."""
     seat = slot[s, F_SEAT]
     card = slot[s, F_PENDING]
     g = game[s]
     nxt = seat_at(seat, int64(1), slot, s, cfg)
-    if (cfg[C_STACKING] != STACKING_NONE or cfg[C_SEVEN_ZERO]) and house_step(
+    if house is not None and (cfg[C_STACKING] != STACKING_NONE or cfg[C_SEVEN_ZERO]) and house_step(
         s, int64(PH_EFFECTS), int64(-1), int64(-1), int64(seat), int64(nxt), slot, game, keys, hands, hsize, piles, cfg, ev, nev
     ):
         return  # H-1 a chain, H-2 a 7's swap, resolved through their own decisions
@@ -136,7 +136,7 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
                 slot[s, F_NEXT] = nxt
                 slot[s, F_PHASE] = PH_WINDOW
                 return
-        if cfg[C_JUMP_ACTIONS]:  # H-3: the window on a coloured action card, once its effect is resolved
+        if house is not None and cfg[C_JUMP_ACTIONS]:  # H-3: the window on a coloured action card, once its effect is resolved
             after_action(s, seat, nxt, slot, cfg)
             return
     elif card == WILD_PILE_UP:  # P-5 Wild Pile Up
@@ -155,14 +155,14 @@ def resolve_effects(s, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
 
 
 @kernel
-def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house):
     """W-2: the victim challenges (or not) the Wild Draw Four of ``F_SEAT``. With stacking (H-1) the
     challenge settles the whole chain: a caught bluffer draws its total, a failed challenger the
     total and 2; a victim who does not challenge may stack on it."""
     victim = slot[s, F_ACTOR]
     player = slot[s, F_SEAT]
     g = game[s]
-    stacking = cfg[C_STACKING] != STACKING_NONE
+    stacking = house is not None and cfg[C_STACKING] != STACKING_NONE
     total = slot[s, F_STACK] if stacking else 4
     if challenge:
         slot[s, F_CHALLENGES] += 1
@@ -171,18 +171,18 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
         if bluff:  # the bluffer draws 4; the challenger then takes a normal turn
             slot[s, F_CHALLENGES_WON] += 1
             got = forced_draw(s, int64(player), int64(total), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            if stacking:
+            if house is not None and stacking:
                 end_chain(s, got, slot)
             pass_turn(s, victim, slot, cfg)
         else:  # the challenger draws 6 and loses the turn
             got = forced_draw(s, int64(victim), int64(total + 2), int64(DR_CHALLENGE), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
-            if stacking:
+            if house is not None and stacking:
                 end_chain(s, got, slot)
             log(cfg, ev, nev, g, EV_SKIP, victim, -1, 0, 0)
             pass_turn(s, seat_at(victim, int64(1), slot, s, cfg), slot, cfg)
     else:
         log(cfg, ev, nev, g, EV_NO_CHALLENGE, victim, -1, 0, player)
-        if stacking:
+        if house is not None and stacking:
             chain(s, int64(victim), int64(0), int64(0), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
             return
         forced_draw(s, int64(victim), int64(4), int64(DR_WD4), slot, game, keys, hands, hsize, piles, cfg, ev, nev)
@@ -272,7 +272,7 @@ def end_link(s, slot, game, cfg, ev, nev):
 
 
 @kernel
-def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house):
     """A-4: each player draws one card per player pointing at them (at most ``point_taken_cap``),
     starting with the player of the Point Taken, then in the current direction; play goes on
     with the player after them. The link ends before the draws (option) or after them.
@@ -298,7 +298,11 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
                 s, int64(p), int64(k), int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev
             )
     end_link(s, slot, game, cfg, ev, nev)
-    after_action(s, player, seat_at(player, int64(1), slot, s, cfg), slot, cfg)  # H-3: a window on the Point Taken
+    nxt = seat_at(player, int64(1), slot, s, cfg)
+    if house is not None:
+        after_action(s, player, nxt, slot, cfg)  # H-3: a window on the Point Taken
+    else:
+        pass_turn(s, nxt, slot, cfg)
 
 
 @kernel

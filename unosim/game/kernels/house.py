@@ -2,8 +2,10 @@
 going out on an action card or a wild.
 
 Every function here runs only when its option is on; with all four off the phase machine never
-reaches them. They are compiled on their own (``kernel``), not inlined: they run on rarer events
-than a turn, and one copy each keeps the cold compile short.
+reaches them, and the copy of the kernels for the official games (``house`` None,
+:func:`unosim.game.encoding.house_flag`) does not even compile them. They are compiled on
+their own (``kernel``), not inlined: they run on rarer events than a turn, and one copy each
+keeps the cold compile short.
 
 - H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain (:func:`chain`): ``F_STACK`` holds its
   penalty, the card on top included, ``F_CHAIN`` its penalty cards. The next player (the victim) may

@@ -37,6 +37,12 @@ therefore pass constants as ``int64(2)``. A value read from an ``int32`` array
 drawing kernels (``give``, ``echo``, ``forced_draw``) pass seats and counts as
 ``int64`` too, one compiled copy each instead of three or four (4 s of a party
 cold compile, ``experiments/compile_profile.py``).
+
+The same rule gives the house rules a copy of their own: ``advance`` and the
+functions with house-rule code take a ``house`` argument, None when every house
+rule is off and 1 otherwise (:func:`unosim.game.encoding.house_flag`). numba
+prunes a branch on ``house is not None`` in the copy compiled for None, so the
+official games neither compile the house rules' kernels nor carry their code.
 """
 
 from typing import Any

@@ -148,7 +148,7 @@ MATCHES = _match_table()
 
 
 @rule
-def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r):
+def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r, house):
     """Write ``seat``'s legal-play mask into ``legal[q, r]``.
 
     Returns (1 if a held Wild Draw Four may be played as a bluff, number of
@@ -168,7 +168,7 @@ def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r):
         legal[q, r, WILD_DRAW_FOUR] = False
         n -= hands[s, seat, WILD_DRAW_FOUR]
         bluff = cfg[C_WD4_CHALLENGE]
-    if cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:
+    if house is not None and cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:
         t = last_card_blocked(s, seat, hands)
         if t >= 0:
             legal[q, r, t] = False

@@ -215,9 +215,9 @@ def house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
 
 
 @rule
-def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand):
+def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
-    if ph == PH_STACK or ph == PH_SWAP:  # H-1, H-2
+    if house is not None and (ph == PH_STACK or ph == PH_SWAP):  # H-1, H-2
         card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, flag, -1
     if pol >= POLICY_RULES:

@@ -79,8 +79,9 @@ def row_actors(s, slot, cfg, actors):
 
 
 @rule
-def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info):
-    """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s``."""
+def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info, house):
+    """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s`` (``house``: None when every
+    house rule is off, :func:`unosim.game.encoding.house_flag`)."""
     ph = slot[s, F_PHASE]
     row_slot[q, r] = s
     row_seat[q, r] = seat
@@ -97,7 +98,7 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
     row_info[q, r, I_MAY_TAKE] = 0
     row_info[q, r, I_PENALTY] = 0
     if ph == PH_TURN:
-        bluff, n_legal = fill_legal(s, seat, hands, hsize, slot, cfg, row_legal, q, r)
+        bluff, n_legal = fill_legal(s, seat, hands, hsize, slot, cfg, row_legal, q, r, house)
         row_info[q, r, I_BLUFFABLE] = bluff
         row_info[q, r, I_NLEGAL] = n_legal
         return
@@ -126,12 +127,14 @@ def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_le
         colour = slot[s, F_MINI_COLOUR]
         row_info[q, r, I_ARG] = colour
         n = 0
-        blocked = cfg[C_NO_ACTION_OUT] != 0 and last_card_blocked(s, seat, hands) >= 0  # H-4: no going out on it
+        blocked = False
+        if house is not None and cfg[C_NO_ACTION_OUT]:
+            blocked = last_card_blocked(s, seat, hands) >= 0  # H-4: no going out on it
         for t in range(hands.shape[2]):
             ok = not blocked and hands[s, seat, t] > 0 and (t >= N_COLOURED or COLOUR_OF[t] == colour)
             row_legal[q, r, t] = ok
             n += hands[s, seat, t] * ok
         row_info[q, r, I_NLEGAL] = n
         row_info[q, r, I_MAY_TAKE] = 1 if n == 0 or cfg[C_PILEUP_REFUSE] != 0 else 0
-    elif ph == PH_STACK or ph == PH_SWAP:  # H-1, H-2
+    elif house is not None and (ph == PH_STACK or ph == PH_SWAP):  # H-1, H-2
         house_row(q, r, s, seat, slot, hands, hsize, cfg, row_legal, row_info)

@@ -46,7 +46,7 @@ __all__ = ["apply_jumpin", "start_jumpin"]
 
 
 @rule
-def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev):
+def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house):
     """P-1..P-3 after ``seat`` played the card on top (a number card, or under H-3 a coloured action
     card); ``nxt`` would play next."""
     card = slot[s, F_TOP]
@@ -57,7 +57,7 @@ def start_jumpin(s, seat, nxt, slot, game, keys, hands, hsize, piles, cfg, ev, n
         mask |= int64(hands[s, p, card] > 0) << p
     mask &= ~(int64(1) << seat)
     number = FACE_OF[card] <= 9
-    if cfg[C_NO_ACTION_OUT] and not number:  # H-4: no going out on an action card, by a jump-in either
+    if house is not None and cfg[C_NO_ACTION_OUT] and not number:  # H-4: no going out on an action card, by a jump-in either
         for p in range(n):
             if hsize[s, p] == 1:
                 mask &= ~(int64(1) << p)

@@ -127,12 +127,12 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
 
 
 @rule
-def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
+def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev, house):
     """PH_TURN decision: play ``card`` or draw (-1). Either is one turn (T-7)."""
     seat = slot[s, F_TURN]
     slot[s, F_TURNS] += 1
     if card < 0:
-        if cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:  # H-4: a lone action card or wild may not go out
+        if house is not None and cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:  # H-4: a lone action card or wild may not go out
             slot[s, F_BLOCKED] += count_blocked(s, seat, hands, slot, cfg)
         draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
     else:
