@@ -70,3 +70,17 @@ class SharedGenerator(Strategy):
 
     def choose_colour(self, obs, cards):
         return self.rng.integers(0, 4, len(obs))
+
+
+class SwapsWithItself(Strategy):
+    """Names its own seat as the player to swap hands with after a 7 (seven-zero rules only)."""
+
+    def swap_with(self, obs):
+        return obs.seat.copy()
+
+
+class StacksAnything(Strategy):
+    """Stacks a card type that may not be stacked on the penalty (stacking rules only)."""
+
+    def stack(self, obs, options):
+        return np.argmax((obs.hand > 0) & ~options, axis=1)

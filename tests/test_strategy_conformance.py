@@ -10,10 +10,12 @@ from typer.testing import CliRunner
 import unosim
 from unosim.cli import app
 from unosim.engine.config import RunConfig
-from unosim.engine.conformance import CHECKS
+from unosim.engine.conformance import CHECKS, LINEUPS, PLAYER_COUNTS, RULE_SETS, _config
 from unosim.engine.driver import Engine
+from unosim.game.kernels import layout as L
 from unosim.strategy import registry
 from unosim.strategy.base import Strategy
+from unosim.strategy.spec import StrategySpec
 
 runner = CliRunner()
 
@@ -42,7 +44,20 @@ def test_strategy_plays_legal_complete_games(name: str, preset: str, compiled: b
 def test_builtin_strategy_passes_the_conformance_suite(name: str) -> None:
     report = unosim.check(name)
     assert report.ok, report.message()
-    assert report.tables == 18 and all(report.passed[c] > 0 for c in CHECKS)
+    assert report.tables == 24 and all(report.passed[c] > 0 for c in CHECKS)
+
+
+def test_every_house_rule_is_played_at_every_table_of_the_house_rule_set() -> None:
+    """The suite's games (its default seed and games per table) reach the ``stack`` and ``swap_with``
+    decisions, the 0's passing, jump-ins with action cards and blocked last cards at every table size."""
+    label, preset, overrides = RULE_SETS[-1]
+    assert label == "classic with house rules" and all(r[2] == () for r in RULE_SETS[:-1])
+    columns = (L.R_STACKS, L.R_SEVEN_SWAPS, L.R_ZERO_PASSES, L.R_ACTION_JUMP_INS, L.R_BLOCKED)
+    for players in PLAYER_COUNTS:
+        for lineup in LINEUPS:
+            config = _config(StrategySpec.parse("random"), preset, overrides, players, lineup, seed=0, games=12)
+            rec = Engine(config, check=True).play(0, 12).rec
+            assert (rec[:, columns] > 0).any(axis=0).all(), (players, lineup, rec[:, columns].sum(axis=0))
 
 
 def flat(text: str) -> str:
@@ -53,7 +68,7 @@ def test_check_command_prints_a_summary_for_a_conforming_strategy() -> None:
     result = runner.invoke(app, ["check", "wild-saver(k=3)", "--games", "4"])
     assert result.exit_code == 0, result.output
     out = flat(result.output)
-    assert "unosim check wild-saver(k=3) (18 tables" in out
+    assert "unosim check wild-saver(k=3) (24 tables" in out
     assert all(name in out for name in CHECKS) and "FAIL" not in out
 
 
@@ -69,6 +84,10 @@ def test_check_command_prints_a_summary_for_a_conforming_strategy() -> None:
         ("bad_strategies:HidesItsParameter", "describable", ["depth"]),
         ("bad_strategies:SharedGenerator", "deterministic",
          ["(classic, 6 players, alone)", "differs with a second run with the same seed"]),
+        ("bad_strategies:SwapsWithItself", "legal decisions",
+         ["(classic with house rules, 2 players, alone)", "for 'swap_with' in game", "is not another player in the round"]),
+        ("bad_strategies:StacksAnything", "legal decisions",
+         ["(classic with house rules, 2 players, alone)", "for 'stack' in game", "may not be stacked"]),
     ],
 )  # fmt: skip
 def test_check_command_names_the_failed_check_and_decision(strategy: str, check: str, words: list[str]) -> None:

@@ -16,7 +16,7 @@ from unosim.cli import app
 from unosim.engine.config import RunConfig
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
-from unosim.reports.viewer import check_final, game_steps, legal_cards, render_viewer
+from unosim.reports.viewer import check_final, game_steps, legal_cards, render_viewer, stack_cards
 
 runner = CliRunner()
 
@@ -129,3 +129,69 @@ def test_view_of_a_tournament_cell(tmp_path: Path) -> None:
     last = embedded(page.read_text())["steps"][-1]
     assert last["turns"] == row["turns"] and last["winner"] == row["winner"]
     assert list(embedded(page.read_text())["strategies"]) == list(row["strategies"])
+
+
+def test_legal_cards_keep_back_a_last_action_card_or_wild_under_go_out_on_action_false() -> None:
+    blocked = RunConfig.build(rules="classic", players=2, games=1, overrides=["go_out_on_action=false", "wd4_challenge=true"])
+    allowed = RunConfig.build(rules="classic", players=2, games=1, overrides=["wd4_challenge=true"])
+    red_skip, red_3, red_5, yellow_5 = 10, 3, 5, 14 + 5
+    for last in (red_skip, 56, 57):  # a coloured action card, a Wild, a Wild Draw Four: drawn instead (H-4)
+        assert legal_cards([last], red_5, 0, blocked) == ([], [])
+        assert legal_cards([last], red_5, 0, allowed) == ([last], [])
+    assert legal_cards([yellow_5], red_5, 0, blocked) == ([yellow_5], [])  # a number card may go out
+    assert legal_cards([red_skip, red_3], red_5, 0, blocked) == ([red_3, red_skip], [])  # with two cards, the action card too
+
+
+@pytest.mark.parametrize(
+    ("stacking", "on_draw_two", "on_wild_draw_four"),
+    [("none", [], []), ("same_face", [12, 54], [57]), ("mixed", [12, 54, 57], [57]), ("plus4_on_plus2", [12, 54, 57], [])],
+)
+def test_stack_cards_follow_the_stacking_value(stacking: str, on_draw_two: list[int], on_wild_draw_four: list[int]) -> None:
+    # W-2 allows no Wild Draw Four while holding the active colour, which does not limit a stack (H-1)
+    config = RunConfig.build(rules="classic", players=3, games=1, overrides=[f"stacking={stacking}"])
+    red_draw_two, blue_draw_two, yellow_draw_two, red_5 = 12, 42 + 12, 14 + 12, 5
+    hand = [red_draw_two, blue_draw_two, blue_draw_two, 57, red_5, 56, 14 + 3]
+    assert stack_cards(hand, yellow_draw_two, config) == on_draw_two
+    assert stack_cards(hand, 57, config) == on_wild_draw_four
+    assert stack_cards(hand, red_5, config) == []  # no chain on a number card
+
+
+def test_stack_cards_never_stack_the_last_card_under_go_out_on_action_false() -> None:
+    config = RunConfig.build(rules="classic", players=3, games=1, overrides=["stacking=mixed", "go_out_on_action=false"])
+    assert stack_cards([57], 12, config) == [] and stack_cards([26], 12, config) == []
+    assert stack_cards([26, 3], 12, config) == [26]  # not the last card: it may be stacked
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        ["stacking=same_face"], ["stacking=mixed"], ["stacking=plus4_on_plus2"], ["go_out_on_action=false"],
+        ["stacking=mixed", "go_out_on_action=false", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions"],
+    ],
+    ids=["same_face", "mixed", "plus4_on_plus2", "no_going_out_on_action", "every_house_rule"],
+)  # fmt: skip
+def test_replayed_house_games_show_what_was_played_as_legal(overrides: list[str]) -> None:
+    """``random`` plays whenever a card is legal and never bluffs: a turn's legal list is empty exactly when
+    the seat draws, every card played from the hand is on it, and every stacked card is on the stack's list."""
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=3, games=10, overrides=overrides)
+    stacks = blocked = 0
+    for game in range(config.games):
+        trace = replay(config, game)
+        steps = game_steps(trace)
+        blocked += trace.record["blocked_finishes"]
+        for n, step in enumerate(steps):
+            seat, card = step["seat"], int(trace.events[step["event"]][3])
+            if step["kind"] == "stack":
+                stacks += 1
+                assert card in step["legal"], (game, step["event"], step["legal"])
+            if step["kind"] not in ("turn", "stack"):
+                continue
+            acts = (s for s in steps[n + 1:] if s["seat"] == seat and s["kind"] in ("play", "draw", "empty"))
+            act = next(acts)
+            _, act_ev, _, act_card, act_reason, _ = (int(x) for x in trace.events[act["event"]])
+            if act_ev == L.EV_PLAY:
+                assert act_card in act["legal"] and act["legal"] == step["legal"], (game, act["event"], step["legal"])
+            elif step["kind"] == "turn":
+                assert act_reason == L.DR_TURN and step["legal"] == [], (game, step["event"], step["legal"])
+    assert stacks > 0 if any(o.startswith("stacking=") for o in overrides) else stacks == 0
+    assert blocked > 0 if "go_out_on_action=false" in overrides else blocked == 0

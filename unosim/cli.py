@@ -785,11 +785,11 @@ def check_command(
     strategy: Annotated[
         str, typer.Argument(metavar="STRATEGY", help="A registered name, module:Class, or name(param=value, ...).")
     ],
-    games: Annotated[int, typer.Option("--games", help="Games per table (18 tables).")] = 12,
+    games: Annotated[int, typer.Option("--games", help="Games per table (24 tables).")] = 12,
     seed: Annotated[int, typer.Option("--seed", help="Run seed of every table.")] = 0,
 ) -> None:
-    """Conformance suite: every preset at 2, 6 and 16 players; legal, well-shaped,
-    deterministic, batch-independent, picklable and describable.
+    """Conformance suite: every preset, and classic with the house rules, at 2, 6 and 16 players;
+    legal, well-shaped, deterministic, batch-independent, picklable and describable.
 
     [dim]Example: unosim check mymodule:MyStrategy[/]
     """

@@ -12,9 +12,12 @@ the engine can use it everywhere:
     A pickle round trip (as joblib and Dask workers need) gives an equal
     strategy that plays identical games.
 ``legal decisions``
-    Every preset (classic, classic-house, party) at 2, 6 and 16 players, the
-    strategy in every seat and alternating with ``random``, plays complete
-    games with every decision legal and card conservation checked.
+    Every preset (classic, classic-house, party) and classic with the four
+    house rules (``stacking=mixed``, ``seven_zero``, jump-ins with action
+    cards, ``go_out_on_action=false``: the ``stack`` and ``swap_with``
+    decisions) at 2, 6 and 16 players, the strategy in every seat and
+    alternating with ``random``, plays complete games with every decision
+    legal and card conservation checked.
 ``shapes and dtypes``
     Every answer has the shape and a numeric dtype the engine expects (the
     engine checks each answer; this check fails when it refuses one).
@@ -42,8 +45,15 @@ from typing import Any
 
 import numpy as np
 
-PRESETS = ("classic", "classic-house", "party")
-"""Rule presets the suite plays."""
+HOUSE_RULES = ("stacking=mixed", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions", "go_out_on_action=false")
+"""Rule overrides that switch on the four house rules (docs/rules.md §10, H-1 to H-4) together."""
+RULE_SETS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("classic", "classic", ()),
+    ("classic-house", "classic-house", ()),
+    ("party", "party", ()),
+    ("classic with house rules", "classic", HOUSE_RULES),
+)
+"""Rule sets the suite plays, as ``(label, preset, overrides)``: every preset, and classic with every house rule."""
 PLAYER_COUNTS = (2, 6, 16)
 """Table sizes the suite plays."""
 LINEUPS = ("alone", "mixed")
@@ -81,7 +91,7 @@ class ConformanceReport:
     strategy : str
         The strategy spec checked.
     tables : int
-        Tables (preset × players × lineup) played.
+        Tables (rule set × players × lineup) played.
     games : int
         Games played in all.
     seconds : float
@@ -126,18 +136,18 @@ class ConformanceReport:
         return out
 
 
-def _table_label(preset: str, players: int, lineup: str) -> str:
-    return f"{preset}, {players} players, {lineup}"
+def _table_label(rule_set: str, players: int, lineup: str) -> str:
+    return f"{rule_set}, {players} players, {lineup}"
 
 
-def _config(spec: Any, preset: str, players: int, lineup: str, seed: int, games: int) -> Any:
+def _config(spec: Any, preset: str, overrides: tuple[str, ...], players: int, lineup: str, seed: int, games: int) -> Any:
     from ..game.rules import RuleSet
     from .config import RunConfig
 
     seats = [str(spec) if lineup == "alone" or seat % 2 == 0 else "random" for seat in range(players)]
-    copies = RuleSet.preset(preset).copies_needed(players)
+    copies = RuleSet.preset(preset).with_overrides(list(overrides)).copies_needed(players)
     return RunConfig.build(
-        rules=preset, players=players, strategies=seats, seed=seed, games=games, overrides=[f"deck_copies={copies}"]
+        rules=preset, players=players, strategies=seats, seed=seed, games=games, overrides=[*overrides, f"deck_copies={copies}"]
     )
 
 
@@ -227,7 +237,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
         either with parameters (``greedy(forget_uno_rate=0.1)``), or a
         :class:`~unosim.strategy.base.Strategy` subclass defined in an importable module.
     games : int
-        Games per table (18 tables; kept small so that the suite takes seconds).
+        Games per table (24 tables; kept small so that the suite takes seconds).
     seed : int
         Run seed of every table.
 
@@ -263,11 +273,11 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
         report.seconds = time.perf_counter() - start
         return report
     small = max(1, games // 3)
-    for preset in PRESETS:
+    for rule_set, preset, overrides in RULE_SETS:
         for players in PLAYER_COUNTS:
             for lineup in LINEUPS:
-                label = _table_label(preset, players, lineup)
-                config = _config(spec, preset, players, lineup, seed, games)
+                label = _table_label(rule_set, players, lineup)
+                config = _config(spec, preset, overrides, players, lineup, seed, games)
                 report.tables += 1
                 try:
                     rec, points = _play(config, games, small)
@@ -275,7 +285,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
                     report.passed["legal decisions"] += 1
                     report.passed["shapes and dtypes"] += 1
                     report.passed["fair play"] += 1
-                    if players == 6:  # determinism, batch size and the pickled copy: once per preset and lineup
+                    if players == 6:  # determinism, batch size and the pickled copy: once per rule set and lineup
                         again = _play(config, games, small)
                         _compare(report, "deterministic", label, (rec, points), again, "a second run with the same seed")
                         other = _play(config, games, games)

@@ -27,10 +27,20 @@ from typing import Any
 
 from ..engine.config import RunConfig
 from ..engine.trace import GameTrace, replay
-from ..game.cards import CARD_COLOUR, CARD_FACE, CARD_NAMES, CARD_POINTS, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR, load_deck
+from ..game.cards import (
+    CARD_COLOUR,
+    CARD_FACE,
+    CARD_NAMES,
+    CARD_POINTS,
+    COLOUR_NAMES,
+    DRAW_TWO,
+    N_COLOURED,
+    WILD_DRAW_FOUR,
+    load_deck,
+)
 from ..game.kernels import layout as L
 
-__all__ = ["KINDS", "game_steps", "legal_cards", "load_game", "render_viewer", "write_viewer"]
+__all__ = ["KINDS", "game_steps", "legal_cards", "load_game", "render_viewer", "stack_cards", "write_viewer"]
 
 KINDS = {
     L.EV_DEAL: "deal", L.EV_START: "start", L.EV_TURN: "turn", L.EV_PLAY: "play", L.EV_DRAW: "draw", L.EV_KEEP: "keep",
@@ -48,8 +58,13 @@ def _face(card: int) -> int:
     return int(CARD_FACE[card])
 
 
+def _last_card_blocked(hand: list[int], config: RunConfig) -> bool:
+    """H-4: under ``go_out_on_action=false``, ``hand`` is one card that is not a number card (an action card or a wild)."""
+    return not config.rules.go_out_on_action and len(hand) == 1 and _face(hand[0]) > 9
+
+
 def legal_cards(hand: list[int], top: int, colour: int, config: RunConfig) -> tuple[list[int], list[int]]:
-    """The cards of ``hand`` that may be played on ``top`` in ``colour`` (T-1, W-2).
+    """The cards of ``hand`` that may be played on ``top`` in ``colour`` (T-1, W-2, H-4).
 
     Parameters
     ----------
@@ -58,16 +73,20 @@ def legal_cards(hand: list[int], top: int, colour: int, config: RunConfig) -> tu
     top, colour : int
         The top card of the discard pile and the active colour.
     config : RunConfig
-        The run (its rules say whether action symbols match and when a Wild Draw Four is legal).
+        The run (its rules say whether action symbols match, when a Wild Draw Four is legal, and whether a
+        player may go out on an action card or a wild).
 
     Returns
     -------
     legal : list of int
-        The distinct card types that may be played without bluffing, in order.
+        The distinct card types that may be played without bluffing, in order; none when the only card held is
+        an action card or a wild under ``go_out_on_action=false`` (H-4: its holder must draw).
     bluff : list of int
         ``[WILD_DRAW_FOUR]`` when it is held and may be played only as a bluff (challenges on), else empty.
     """
     r = config.rules
+    if _last_card_blocked(hand, config):
+        return [], []
     legal: list[int] = []
     for card in sorted(set(hand)):
         if card >= N_COLOURED:
@@ -86,6 +105,43 @@ def legal_cards(hand: list[int], top: int, colour: int, config: RunConfig) -> tu
         if r.wd4_challenge:
             bluff.append(WILD_DRAW_FOUR)
     return legal, bluff
+
+
+def stack_cards(hand: list[int], top: int, config: RunConfig) -> list[int]:
+    """The cards of ``hand`` that may be stacked on a pending Draw Two or Wild Draw Four ``top`` (H-1, H-4).
+
+    Parameters
+    ----------
+    hand : list of int
+        The card types the victim of the chain holds (one entry per card).
+    top : int
+        The top card of the discard pile, the last card of the chain.
+    config : RunConfig
+        The run (its rules say which stacking, if any, is played and whether a player may go out on an
+        action card or a wild).
+
+    Returns
+    -------
+    list of int
+        The distinct card types that may be stacked, in order: with ``stacking`` ``same_face`` a Draw Two
+        (any colour) on a Draw Two and a Wild Draw Four on a Wild Draw Four; ``mixed`` a Draw Two on a Draw
+        Two and a Wild Draw Four on either; ``plus4_on_plus2`` a Draw Two or a Wild Draw Four on a Draw Two
+        and nothing on a Wild Draw Four. Empty with ``stacking=none``, when ``top`` is no penalty card, and
+        when the one card held would be the last under ``go_out_on_action=false``. Stacking is its own
+        permission: ``wd4_legal_when`` does not apply.
+    """
+    how = config.rules.stacking
+    if how == "none" or (not config.rules.go_out_on_action and len(hand) == 1):
+        return []
+    held = set(hand)
+    if top == WILD_DRAW_FOUR:
+        return [WILD_DRAW_FOUR] if how != "plus4_on_plus2" and WILD_DRAW_FOUR in held else []
+    if not (top < N_COLOURED and _face(top) == DRAW_TWO):
+        return []
+    cards = sorted(c for c in held if c < N_COLOURED and _face(c) == DRAW_TWO)
+    if how != "same_face" and WILD_DRAW_FOUR in held:
+        cards.append(WILD_DRAW_FOUR)
+    return cards
 
 
 def _wd4_legal(hand: list[int], top: int, colour: int, config: RunConfig) -> bool:
@@ -115,7 +171,8 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
     list of dict
         One state per step, JSON-ready: ``event`` (index of the last event row applied), ``kind``, ``jump_in``,
         ``seat`` (who acted, -1 for the table), ``text`` and ``why`` (narration, a rule strategy's reason),
-        ``legal`` and ``bluff`` (cards legal for the seat on turn, on turn and play steps), ``hands`` (card
+        ``legal`` and ``bluff`` (cards legal for the seat on turn, on turn, play and draw steps; on the stack,
+        play and draw steps of a penalty chain, the cards the seat could stack, H-1), ``hands`` (card
         types per seat, sorted), ``top``, ``colour``, ``draw_n``, ``under_n`` (cards under the top card),
         ``dir``, ``mini`` and ``mini_colour``, ``link`` ([a, b] or null), ``votes`` ([voter, target] pairs of
         the last Point Taken), ``forgot`` (seat that has not called UNO, or -1), ``turn`` (seat on turn),
@@ -142,6 +199,8 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
     }
     last_player = -1
     turn_legal: tuple[list[int], list[int]] = ([], [])
+    chain_reasons = (L.DR_DRAW_TWO, L.DR_WD4) if cfg.rules.stacking != "none" else ()  # with stacking, only a chain's take
+    taker = -1  # the seat taking a chain (H-1), while its draws last
     steps: list[dict[str, Any]] = []
     events = [tuple(int(x) for x in row[1:]) for row in trace.events]
     n_deal = 0
@@ -194,12 +253,18 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
                 st["votes"] = []
             last_player = seat
         elif ev == L.EV_DRAW:
+            if a in chain_reasons:  # H-1: the victim takes the chain rather than stack on it
+                if taker != seat:
+                    taker, turn_legal = seat, (stack_cards(hands[seat], st["top"], cfg), [])
+                legal = turn_legal
             hands[seat].append(card)
             hands[seat].sort()
             st["draw_n"] -= 1
             st["drawn"] += 1
             if a == L.DR_TURN:
                 legal = turn_legal
+        elif ev == L.EV_SKIP:
+            taker = -1
         elif ev == L.EV_REVERSE:
             st["dir"] = a
         elif ev == L.EV_COLOUR:
@@ -237,9 +302,11 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
             hands[seat].remove(card)
             st["mini"].append(card)
             legal = ([c for c in sorted(set(hands[seat] + [card])) if c >= N_COLOURED or int(CARD_COLOUR[c]) == st["mini_colour"]], [])
-        elif ev == L.EV_STACK:  # H-1: a stack is the stacker's turn (T-7)
+        elif ev == L.EV_STACK:  # H-1: a stack is the stacker's turn (T-7), its play follows
             st["turns"] += 1
             st["turn"] = seat
+            turn_legal = (stack_cards(hands[seat], st["top"], cfg), [])
+            legal = turn_legal
         elif ev == L.EV_SWAP:  # H-2
             hands[seat], hands[a] = hands[a], hands[seat]
         elif ev == L.EV_PASS:  # H-2: every hand moves one seat on in direction a
