@@ -207,8 +207,8 @@ class Referee:
 
     def event(self, ev: int, seat: int, card: int, a: int, b: int) -> None:
         P = self.P
-        if self.turn_draw is not None and not (ev in (L.EV_DRAW, L.EV_EMPTY) and a == L.DR_TURN):
-            self.close_turn_draw()
+        if self.turn_draw is not None and ev != L.EV_RESHUFFLE and not (ev in (L.EV_DRAW, L.EV_EMPTY) and a == L.DR_TURN):
+            self.close_turn_draw()  # a reshuffle between the draws of one turn (T-4, T-5) does not stop the drawing
         if ev == L.EV_DEAL:
             assert seat in self.alive and a in self.alive
             self.dealer = a

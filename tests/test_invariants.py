@@ -71,10 +71,12 @@ PARTY_ACTIONS_DECK = str(Path(__file__).parent / "data" / "classic_plus_party_ac
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])
-def test_invariants_with_point_taken_and_links(players: int) -> None:
-    """A-4, P-6, P-7 on the classic deck plus Point Taken and Wild Drawn Together."""
+@pytest.mark.parametrize("preset", ["classic", "classic-house"])
+def test_invariants_with_point_taken_and_links(preset: str, players: int) -> None:
+    """A-4, P-6, P-7 on the classic deck plus Point Taken and Wild Drawn Together; under classic-house a
+    turn's draw until playable is echoed once over a link, reshuffles between its draws included (T-4, T-5)."""
     config = RunConfig.build(
-        rules="classic", players=players, strategies=lineup(players), seed=12, deck=PARTY_ACTIONS_DECK,
+        rules=preset, players=players, strategies=lineup(players), seed=12, deck=PARTY_ACTIONS_DECK,
         overrides=["max_turns=1000"],
     )
     played = play_refereed(config, players)
