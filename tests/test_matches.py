@@ -358,9 +358,12 @@ def test_cli_match_run_prints_rounds_per_match(tmp_path: Path) -> None:
     ("classic-house", 4, []),
     ("party", 5, ["scoring=penalty", "speed_play_error_rate=0.05", "relink_must_differ=true"]),
     ("party", 3, ["scoring=penalty", "uno_penalty=2"]),
+    ("classic", 5, ["scoring=penalty", "stacking=mixed", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions",
+                    "go_out_on_action=false"]),
 ])
 def test_E_4_elimination_rounds_pass_the_referee(rules: str, players: int, extra: list[str]) -> None:
-    """The independent referee re-plays every traced round: eliminated seats never act."""
+    """The independent referee re-plays every traced round: eliminated seats never act, nor exchange or
+    receive a hand (H-2)."""
     from referee import check_played_matches
 
     config = RunConfig.build(rules=rules, players=players, games=300, seed=31, match=True,

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pexpect
 import pytest
-from referee import check_game
+from referee import RECORDS, check_game
 from typer.testing import CliRunner
 from unosim.strategies.person import PersonStrategy, decode, encode
 
@@ -88,6 +88,8 @@ def check_written(out: Path) -> tuple[RunConfig, dict]:
         assert trace.record[key] == row[key], key
     rec = np.zeros(L.N_REC, np.int32)
     rec[L.R_TURNS], rec[L.R_WINNER] = row["turns"], row["winner"] if row["winner"] is not None else -1
+    for name, col in RECORDS.items():  # the counts the referee keeps itself
+        rec[col] = row[name]
     check_game(config.rules, config.players, trace.events, trace.opening, rec, np.array(row["hand_points"]))
     steps = game_steps(trace)  # what unosim view shows
     assert steps[-1]["turns"] == row["turns"]

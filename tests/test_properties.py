@@ -1,5 +1,6 @@
-"""Property tests: any combination of classic rule options keeps every card
-accounted for after every step and passes the independent referee.
+"""Property tests: any combination of classic rule options, with or without
+the house rules, keeps every card accounted for after every step and passes
+the independent referee.
 
 On CI (``CI`` set) the examples are derandomised (tests/conftest.py), so a
 failing run repeats on the same commit; a failure prints its reproduction blob.
@@ -39,6 +40,40 @@ options = st.fixed_dictionaries(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=options, players=st.integers(2, 9), seed=st.integers(0, 2**32))
 def test_any_classic_options_keep_the_invariants(options: dict, players: int, seed: int) -> None:
+    config = RunConfig.build(
+        rules="classic", players=players, seed=seed, overrides=options,
+        strategies=[[NOISY, "greedy", NOISY, "random"][i % 4] for i in range(players)],
+    )
+    played = Engine(config, trace=True, check=True, batch_size=64).play(0, 150)
+    assert check_played(config.rules, players, played) == 150
+
+
+house_options = st.fixed_dictionaries(
+    {
+        "stacking": st.sampled_from(["none", "same_face", "mixed", "plus4_on_plus2"]),
+        "seven_zero": st.booleans(),
+        "speed_play": st.booleans(),
+        "go_out_on_action": st.booleans(),
+        "wd4_legal_when": st.sampled_from(["no_color_match_incl_wilds", "no_color_match", "no_color_or_number_match", "always"]),
+        "wd4_challenge": st.booleans(),
+        "first_card": st.sampled_from(["apply_actions", "ignore_effect", "reflip_actions"]),
+        "action_symbol_match": st.booleans(),
+        "draw_until_playable": st.booleans(),
+        "last_card_draws": st.booleans(),
+        "hand_size": st.integers(1, 12),
+        "max_turns": st.integers(5, 400),
+        "deck_copies": st.integers(2, 3),
+    }
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=house_options, action_jump_ins=st.booleans(), players=st.integers(2, 9), seed=st.integers(0, 2**32))
+def test_any_house_rules_pass_the_referee(options: dict, action_jump_ins: bool, players: int, seed: int) -> None:
+    """H-1..H-4 in any combination, with each other and with classic options (``jump_in_cards`` with
+    action cards only where speed play is on, the one combination refused)."""
+    if options["speed_play"] and action_jump_ins:
+        options = {**options, "jump_in_cards": "numbers_and_actions"}
     config = RunConfig.build(
         rules="classic", players=players, seed=seed, overrides=options,
         strategies=[[NOISY, "greedy", NOISY, "random"][i % 4] for i in range(players)],
