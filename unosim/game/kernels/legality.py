@@ -178,11 +178,12 @@ def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r, house):
 
 
 @rule
-def legal_types(s, seat, hands, slot, cfg):
+def legal_types(s, seat, hands, slot, cfg, house):
     """Type bit mask (bit ``t`` for type ``t``) of the cards ``seat`` holds and may play without
     bluffing (T-1, W-2): the active colour's block and the wilds (:func:`blocks.held_in`), the top
     card's face in the other colours, the Wild Draw Four only when ``wd4_legal``; none when the only
-    card held is an action card or a wild under ``go_out_on_action=false`` (H-4)."""
+    card held is an action card or a wild under ``go_out_on_action=false`` (H-4; ``house``: see
+    :func:`~unosim.game.encoding.house_flag`)."""
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
     bits = held_in(hands, s, seat, colour)
@@ -193,12 +194,12 @@ def legal_types(s, seat, hands, slot, cfg):
                 bits |= 1 << t
     if (bits >> WILD_DRAW_FOUR) & 1 and not wd4_legal(s, seat, hands, slot, cfg):
         bits &= ~(1 << WILD_DRAW_FOUR)
-    if cfg[C_NO_ACTION_OUT] and bits != 0 and bits & (bits - 1) == 0 and last_card_blocked(s, seat, hands) >= 0:
+    if house is not None and cfg[C_NO_ACTION_OUT] and bits != 0 and bits & (bits - 1) == 0 and last_card_blocked(s, seat, hands) >= 0:
         bits = 0  # H-4: the only card held is an action card or a wild
     return bits
 
 
 @rule
-def has_legal(s, seat, hands, slot, cfg):
+def has_legal(s, seat, hands, slot, cfg, house):
     """Does ``seat`` hold a card it may play without bluffing?"""
-    return legal_types(s, seat, hands, slot, cfg) != 0
+    return legal_types(s, seat, hands, slot, cfg, house) != 0

@@ -60,7 +60,7 @@ def pick_colour(pol, s, seat, keys, hands, seat_ctr):
 
 
 @rule
-def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
+def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
     Only the held legal types are visited (:func:`~unosim.game.kernels.legality.legal_types`,
@@ -69,7 +69,7 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand):
     ``cand`` on the way.
     """
     u = seat_uniform(keys, seat_ctr, s, seat)
-    held = legal_types(s, seat, hands, slot, cfg)
+    held = legal_types(s, seat, hands, slot, cfg, house)
     best = -1
     total = 0
     m = 0
@@ -221,10 +221,10 @@ def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, 
         card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, flag, -1
     if pol >= POLICY_RULES:
-        return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
+        return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
-        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand)
+        card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house)
         colour = pick_colour(pol, s, seat, keys, hands, seat_ctr) if needs_colour(card) else -1
         pair = pick_link(pol, s, seat, keys, hsize, slot, seat_ctr, cfg) if card == WILD_DRAWN_TOGETHER else -1
         return card, colour, 0, pair

@@ -183,14 +183,15 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
 
 
 @leaf
-def legal_bits(mode, s, seat, hands, slot, cfg):
-    """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile)."""
+def legal_bits(mode, s, seat, hands, slot, cfg, house):
+    """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile);
+    ``house`` as for :func:`~unosim.game.kernels.legality.legal_types`."""
     if mode == MODE_PILE:
         return pile_additions(s, seat, hands, slot, cfg)
     if mode == MODE_DRAWN:
         card = slot[s, F_PENDING]
         return int64(1) << card if playable(s, seat, card, hands, slot, cfg) == 1 else int64(0)
-    return legal_types(s, seat, hands, slot, cfg)  # T-1, W-2
+    return legal_types(s, seat, hands, slot, cfg, house)  # T-1, W-2
 
 
 @leaf
@@ -256,7 +257,7 @@ def rules_link(o, s, seat, keys, hsize, slot, seat_ctr, cfg):
 
 
 @rule
-def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
+def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house):
     """The (card, colour, flag, link pair) the rule program at ``cfg[o:]`` answers in phase ``ph``."""
     n = cfg[C_PLAYERS]
     if ph == PH_TURN:
@@ -296,7 +297,7 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
         else:
             mode, base, n_rules = int64(MODE_TURN if ph == PH_TURN else MODE_DRAWN), o + P_RULES, cfg[o + P_N_PLAY]
             prefer, otherwise_draw = cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW])
-        bits = legal_bits(mode, s, seat, hands, slot, cfg)
+        bits = legal_bits(mode, s, seat, hands, slot, cfg, house)
         pick = rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
     if ph == PH_PILEUP:

@@ -87,7 +87,7 @@ def play_card(s, seat, card, colour, forget, pair, jump, slot, game, hands, hsiz
 
 
 @rule
-def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev):
+def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev, house):
     """T-3/T-4: draw one card (or until playable); offer a playable one (PH_DRAWN).
 
     A strategy that declared it always plays a legal drawn card is not asked
@@ -95,7 +95,7 @@ def draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cf
     """
     voluntary = False
     if slot[s, F_LINK_A] >= 0 and not cfg[C_LINK_VOLUNTARY]:
-        voluntary = has_legal(s, seat, hands, slot, cfg)
+        voluntary = has_legal(s, seat, hands, slot, cfg, house)
     got = 0
     last = -1
     last_ok = 0
@@ -134,7 +134,7 @@ def apply_turn(s, card, colour, forget, pair, slot, game, keys, hands, hsize, pi
     if card < 0:
         if house is not None and cfg[C_NO_ACTION_OUT] and hsize[s, seat] == 1:  # H-4: a lone action card or wild may not go out
             slot[s, F_BLOCKED] += count_blocked(s, seat, hands, slot, cfg)
-        draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev)
+        draw_for_turn(s, seat, slot, game, keys, hands, hsize, piles, seat_strat, cfg, ev, nev, house)
     else:
         play_card(s, seat, card, colour, forget, pair, 0, slot, game, hands, hsize, piles, cfg, ev, nev)
 
