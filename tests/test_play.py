@@ -5,6 +5,7 @@ replaying it, move by move under the referee, and with its viewer."""
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -32,12 +33,20 @@ PROMPTS = [
 ]
 
 
+def _as_in_a_terminal() -> None:
+    """Ctrl-C interrupts the game as in a terminal's foreground job: the child does not inherit an
+    ignored SIGINT from the test process (ignored signals survive ``exec``, and a library in the
+    same test worker may have ignored it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def play(tmp_path: Path, args: list[str], *, bad_key_at: int = 3, interrupt_at: int | None = None,
          ignore_jump: bool = False) -> tuple[str, int, Path]:
     """Run ``unosim play`` in a pseudo-terminal answering every prompt with its first legal key; return the output,
     the exit status and the run directory."""
     out = tmp_path / "game"
-    child = pexpect.spawn(UNOSIM, ["play", *args, "--out", str(out)], encoding="utf-8", timeout=300, dimensions=(60, 220))
+    child = pexpect.spawn(UNOSIM, ["play", *args, "--out", str(out)], encoding="utf-8", timeout=300, dimensions=(60, 220),
+                          preexec_fn=_as_in_a_terminal)
     log: list[str] = []
     keys: list[str] = []
     moves = 0
