@@ -157,8 +157,26 @@ def test_comparison_with_one_player_count_has_a_categorical_axis() -> None:
     diffs = pd.DataFrame([{"metric": "turns", "variant": v, "baseline": "party", "players": 16, "diff": d,
                            "low": d - 1, "high": d + 1} for v, d in (("party a=1", 2.0), ("party a=2", -1.0))])
     ax = plots.comparison_differences(diffs, "turns", axes())
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["party a=1", "party a=2"]
-    assert list(ax.get_xticks()) == [0, 1] and "16 players" in ax.get_xlabel()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a=1", "a=2"]  # what each changes in "party"
+    assert list(ax.get_xticks()) == [0, 1] and "16 players" in ax.get_xlabel() and "against party" in ax.get_title()
+
+
+def test_comparison_of_many_variants_draws_those_changing_one_option() -> None:
+    """Of 31 variants (every combination of five on/off options against all off), the five that
+    change one option are drawn, named by it; the title says 5 of 31."""
+    import itertools
+
+    names = [f"o{k}" for k in range(5)]
+    base = "classic " + " ".join(f"{n}=false" for n in names)
+    rows = []
+    for values in itertools.product([False, True], repeat=5):
+        if any(values):
+            variant = "classic " + " ".join(f"{n}={str(v).lower()}" for n, v in zip(names, values))
+            rows += [{"metric": "turns", "variant": variant, "baseline": base, "players": p, "diff": 1.0, "low": 0.0,
+                      "high": 2.0} for p in (2, 3, 4)]
+    ax = plots.comparison_differences(pd.DataFrame(rows), "turns", axes())
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == [f"{n}=true" for n in names]
+    assert "5 of 31 variants" in ax.get_title()
 
 
 def test_tune_progress_has_integer_generation_ticks() -> None:

@@ -17,9 +17,9 @@ from matplotlib.patches import Rectangle
 from .palette import kind_colour, rules_colour
 
 __all__ = [
-    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
+    "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "MAX_COMPARED", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
     "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
-    "cards_per_game", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
+    "cards_per_game", "changed_words", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
     "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
     "seat_advantage_spread", "summary_table",
 ]
@@ -343,29 +343,62 @@ def card_value_copies(values: pd.DataFrame, fig: Figure, rules: str | None = Non
     return fig
 
 
+MAX_COMPARED = 8
+"""Most variants :func:`comparison_differences` draws in one panel (more are unreadable)."""
+
+
+def changed_words(variant: str, baseline: str) -> str:
+    """The words of the rule-set name ``variant`` that ``baseline`` does not have (the options it
+    changes, ``stacking=mixed``); the whole name when it has none."""
+    base = set(baseline.split())
+    return " ".join(w for w in variant.split() if w not in base) or variant
+
+
 def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | None = None,
                            label: str | None = None) -> Axes:
-    """Paired difference (variant − baseline) of one metric against players, with 95 % intervals."""
+    """Paired difference (variant − baseline) of one metric against players, with 95 % intervals.
+
+    Each variant is named by what it changes in its baseline (:func:`changed_words`). Of more than
+    :data:`MAX_COMPARED` variants, those that change one option are drawn (the first
+    :data:`MAX_COMPARED` of them; the title says how many of how many), the others are in the tables.
+    """
     ax = ax or plt.figure(figsize=(7, 4.5)).gca()
     data = differences[differences["metric"] == metric]
+    baseline_of = dict(zip(data["variant"], data["baseline"]))
+    variants = list(dict.fromkeys(data["variant"]))
+    shown = variants
+    if len(variants) > MAX_COMPARED:
+        one_option = [v for v in variants if changed_words(v, baseline_of[v]) != v and " " not in changed_words(v, baseline_of[v])]
+        shown = (one_option or variants)[:MAX_COMPARED]
+        data = data[data["variant"].isin(shown)]
     counts = sorted(int(p) for p in data["players"].unique())
     single = len(counts) == 1  # one player count: a categorical axis, variants side by side
+    step = min(0.1, 0.7 / len(shown))
+    colour = {v: rules_colour(str(v)) for v in shown}  # a rule set's colour in every plot, unless two share one here
+    if len(set(colour.values())) < len(shown):
+        colour = {v: SERIES_COLOURS[i % len(SERIES_COLOURS)] for i, v in enumerate(shown)}
     for i, (variant, g) in enumerate(data.groupby("variant", sort=False)):
         g = g.sort_values("players")
-        x = np.full(len(g), float(i)) if single else g["players"] + 0.1 * i
-        ax.errorbar(x, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o",
-                    capsize=3, color=rules_colour(str(variant)), label=f"{variant} − {g['baseline'].iloc[0]}")
+        x = np.full(len(g), float(i)) if single else g["players"] + step * (i - (len(shown) - 1) / 2)
+        ax.errorbar(x, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o", ms=4,
+                    capsize=2, color=colour[variant], label=changed_words(str(variant), baseline_of[variant]))
     ax.axhline(0, color="grey", lw=1, ls="--")
     if single:
-        variants = list(dict.fromkeys(data["variant"]))
-        ax.set_xticks(range(len(variants)), [str(v) for v in variants], rotation=15 if len(variants) > 2 else 0)
-        ax.set_xlim(-0.6, len(variants) - 0.4)
+        ax.set_xticks(range(len(shown)), [changed_words(str(v), baseline_of[v]) for v in shown],
+                      rotation=15 if len(shown) > 2 else 0)
+        ax.set_xlim(-0.6, len(shown) - 0.4)
         ax.set_xlabel(f"variant at {counts[0]} players")
     else:
         ax.set_xticks(counts)
         ax.set_xlabel("players")
     ax.set_ylabel(f"paired difference in {label or metric} (95 % CI)")
-    ax.set_title(f"{label or metric}: paired difference on the same deals", fontsize="medium")
+    baselines = sorted(set(baseline_of.values()))
+    title = f"{label or metric}: paired difference on the same deals"
+    if len(baselines) == 1:
+        title += f"\nagainst {baselines[0]}"
+    if len(shown) < len(variants):
+        title += f"\n{len(shown)} of {len(variants)} variants drawn: those changing one option (all in the tables)"
+    ax.set_title(title, fontsize="small")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     return ax
