@@ -366,9 +366,10 @@ def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | No
     data = differences[differences["metric"] == metric]
     baseline_of = dict(zip(data["variant"], data["baseline"]))
     variants = list(dict.fromkeys(data["variant"]))
+    name = {v: changed_words(str(v), baseline_of[v]) for v in variants}
     shown = variants
     if len(variants) > MAX_COMPARED:
-        one_option = [v for v in variants if changed_words(v, baseline_of[v]) != v and " " not in changed_words(v, baseline_of[v])]
+        one_option = [v for v in variants if name[v] != v and " " not in name[v]]
         shown = (one_option or variants)[:MAX_COMPARED]
         data = data[data["variant"].isin(shown)]
     counts = sorted(int(p) for p in data["players"].unique())
@@ -381,10 +382,10 @@ def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | No
         g = g.sort_values("players")
         x = np.full(len(g), float(i)) if single else g["players"] + step * (i - (len(shown) - 1) / 2)
         ax.errorbar(x, g["diff"], yerr=[g["diff"] - g["low"], g["high"] - g["diff"]], marker="o", ms=4,
-                    capsize=2, color=colour[variant], label=changed_words(str(variant), baseline_of[variant]))
+                    capsize=2, color=colour[variant], label=name[variant])
     ax.axhline(0, color="grey", lw=1, ls="--")
     if single:
-        ax.set_xticks(range(len(shown)), [changed_words(str(v), baseline_of[v]) for v in shown],
+        ax.set_xticks(range(len(shown)), [name[v] for v in shown],
                       rotation=15 if len(shown) > 2 else 0)
         ax.set_xlim(-0.6, len(shown) - 0.4)
         ax.set_xlabel(f"variant at {counts[0]} players")
