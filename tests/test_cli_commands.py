@@ -215,7 +215,7 @@ def test_a_narrow_terminal_wraps_names_instead_of_cutting_them() -> None:
 
     from rich.table import Table
 
-    from unosim.cli import _StdoutConsole
+    from unosim.cli.base import _StdoutConsole
 
     console = _StdoutConsole(file=io.StringIO(), width=30, force_terminal=True, color_system=None)
     table = Table()

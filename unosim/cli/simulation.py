@@ -1,0 +1,189 @@
+"""``simulate`` and ``run``: play games into records, and print what was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from .base import app, err_console, out_console, user_errors
+from .options import Backend, ChunkSize, Isolate, Jobs, Overwrite, Quiet, Scheduler
+
+__all__ = ["run_command", "simulate"]
+
+
+# ---------------------------------------------------------------- simulate
+@app.command()
+@user_errors()
+def simulate(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, 2–16.")] = 4,
+    games: Annotated[int, typer.Option("--games", help="Number of games (matches with --match).")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed gives the same records.")] = 0,
+    strategies: Annotated[
+        str, typer.Option("--strategies", help="One strategy for every seat, or one per seat, comma-separated.")
+    ] = "random",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the records as a parquet dataset here (resumes if interrupted).", show_default=False),
+    ] = None,
+    batch_size: Annotated[
+        int | None,
+        typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False),
+    ] = None,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+    ] = None,
+    match: Annotated[bool, typer.Option("--match", help="Play matches to the target score instead of single rounds.")] = False,
+    jobs: Jobs = None,
+    backend: Backend = "loky",
+    scheduler: Scheduler = None,
+    chunk_size: ChunkSize = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+    isolate: Isolate = False,
+) -> None:
+    """Play games and write one record per game (with --match: one per match, and one per round).
+
+    [dim]Example: unosim simulate --rules classic --players 4 --games 200000 --seed 1
+    --strategies random,greedy,random,greedy --out runs/a[/]
+    """
+    from ..engine.config import RunConfig
+    from ..runs.options import Execution
+    from ..runs.runner import run
+
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    from ..strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
+        config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
+                                 batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
+        result = run(config, out, execution)
+    if not quiet:
+        _print_summary(result)
+        _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
+
+
+def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None:
+    """Each seat's and each strategy's win rate with its 95 % interval (the question a run answers)."""
+    from ..analysis.winrates import win_rates
+
+    column = "match_winner" if match else "winner"
+    if result.table is not None:
+        winner = result.table.column(column).to_pandas()
+    else:
+        from ..runs.dataset import read_table
+
+        winner = read_table(result.path, columns=[column]).column(column).to_pandas()
+    by_seat, by_strategy = win_rates(winner, strategies)
+    unit = "matches" if match else "games"
+    seats = Table(title=f"win rate by seat ({len(winner):,} {unit}; fair share {1 / len(strategies):.4f})")
+    for col, justify in (("seat", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right")):
+        seats.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_seat.itertuples():
+        seats.add_row(str(r.seat), r.strategy, f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]")
+    pooled = Table(title="win rate by strategy (per seat-game, pooled over its seats, clustered by game)")
+    for col, justify in (("strategy", "left"), ("seats", "right"), ("win rate", "right"), ("95 % CI", "right"),
+                         ("fair share", "right")):
+        pooled.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    for r in by_strategy.itertuples():
+        pooled.add_row(r.strategy, str(r.seats), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]", f"{r.fair_share:.4f}")
+    out_console.print(seats)
+    out_console.print(pooled)
+
+
+# ---------------------------------------------------------------- run
+@app.command("run")
+@user_errors()
+def run_command(
+    experiment: Annotated[Path, typer.Argument(metavar="EXPERIMENT.toml", help="Experiment file (see experiments/).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Dataset directory (default: the file's `out`).", show_default=False),
+    ] = None,
+    jobs: Jobs = None,
+    backend: Backend = "loky",
+    scheduler: Scheduler = None,
+    chunk_size: ChunkSize = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+) -> None:
+    """Run every cell of an experiment file into one dataset."""
+    from ..runs.experiment import load_experiment, run_experiment
+    from ..runs.options import Execution
+
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
+    exp = load_experiment(experiment)
+    target = out or exp.out
+    if target is None:
+        raise ValueError(f"{experiment} sets no output directory; add out = \"runs/NAME\" to the file or pass --out DIR.")
+    result = run_experiment(exp, target, execution)
+    if not quiet:
+        _print_summary(result)
+
+
+# ---------------------------------------------------------------- output
+def _print_summary(result: Any) -> None:
+    """One line on what was written; for an in-memory run, the mean of each numeric column."""
+    rate = result.games_played / result.seconds if result.seconds > 0 else 0.0
+    if result.path is not None:
+        from ..runs import dataset
+
+        resumed = f", {result.chunks_resumed} already done" if result.chunks_resumed else ""
+        if dataset.has_rounds(dataset.read_metadata(result.path)):
+            rounds = dataset.load(result.path, columns=["rounds"])["rounds"]
+            err_console.print(
+                f"wrote {result.games:,} matches ({int(rounds.sum()):,} rounds, {rounds.mean():.2f} rounds per match on "
+                f"average) to {result.path} ({result.chunks} chunks{resumed}) in {result.seconds:.1f} s, "
+                f"{rate:,.0f} matches/s; load with unosim.load({str(result.path)!r}) (matches) and "
+                f"unosim.load({str(result.path)!r}, table='rounds')",
+                markup=False,
+                highlight=False,
+            )
+            _print_truncated(result, "rounds")
+            return
+        err_console.print(
+            f"wrote {result.games:,} games to {result.path} ({result.chunks} chunks{resumed}) in "
+            f"{result.seconds:.1f} s, {rate:,.0f} games/s; load with unosim.load({str(result.path)!r})",
+            markup=False,
+            highlight=False,
+        )
+        _print_truncated(result, "main")
+        return
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = result.table
+    summary = Table(title=f"{result.games:,} games in {result.seconds:.1f} s ({rate:,.0f} games/s)")
+    summary.add_column("column")
+    summary.add_column("mean", justify="right")
+    for name in table.column_names:
+        kind = table.schema.field(name).type
+        if name in ("game", "seed") or not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)):
+            continue
+        column = table.column(name)
+        mean = pc.mean(column.cast(pa.float64()) if pa.types.is_boolean(kind) else column).as_py()
+        summary.add_row(name, "" if mean is None else f"{mean:,.4g}")
+    out_console.print(summary)
+
+
+def _print_truncated(result: Any, table: str) -> None:
+    """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
+    import pyarrow.compute as pc
+
+    from ..runs.dataset import read_table
+
+    truncated = read_table(result.path, columns=["truncated"], table=table).column("truncated")
+    n = pc.sum(truncated).as_py() or 0
+    share = 100 * n / len(truncated) if len(truncated) else 0.0
+    what = "rounds" if table == "rounds" else "games"
+    err_console.print(
+        f"truncated at max_turns (E-5): {n:,} of {len(truncated):,} {what} ({share:.3f} %)", markup=False, highlight=False
+    )

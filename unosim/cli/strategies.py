@@ -1,0 +1,204 @@
+"""``tournament``, ``check`` and ``try``: strategies against each other, against the rules, and a rule file against a field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from .base import app, err_console, out_console, user_errors
+from .options import Backend, Isolate, Jobs, Overwrite, Quiet, Scheduler
+
+__all__ = ["check_command", "tournament_command", "try_command"]
+
+
+# ---------------------------------------------------------------- tournament
+@app.command("tournament")
+@user_errors()
+def tournament_command(
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            help="At least two distinct strategies, comma-separated (names, name(param=value), package.module:Class). "
+            "Fewer strategies than seats: they repeat around the table in order (A B A B ...); when their number "
+            "does not divide the seats, one table per shift of the list, so each holds equally many seats. "
+            "More strategies than seats: a balanced set of tables (all combinations, or a cyclic design).",
+            show_default=False,
+        ),
+    ],
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "party",
+    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 6,
+    games: Annotated[
+        int, typer.Option("--games", help="About this many games in all (deals × seatings); with --precision the first round.")
+    ] = 60_000,
+    seed: Annotated[int, typer.Option("--seed", help="Tournament seed: the same seed gives the same numbers.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the dataset here and the tables and plots to OUT/report.", show_default=False),
+    ] = None,
+    match: Annotated[bool, typer.Option("--match", help="Play matches to the target score (500) instead of single games.")] = False,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision",
+            help="Keep playing in rounds until every win rate's 95 % interval is at most ± this (e.g. 0.005).",
+            show_default=False,
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option("--max-games", help="With --precision: stop at this many games (default 10,000,000).", show_default=False),
+    ] = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates of the rating intervals.")] = 200,
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+    ] = None,
+    batch_size: Annotated[
+        int | None,
+        typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False),
+    ] = None,
+    jobs: Jobs = None,
+    backend: Backend = "loky",
+    scheduler: Scheduler = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Deals per chunk file of each seating.", show_default=False)
+    ] = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+    isolate: Isolate = False,
+) -> None:
+    """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
+
+    Each strategy plays each seat offset from the dealer equally often on the same cards.
+
+    Prints the leaderboard: win rates with deal-clustered 95 % intervals, points, Bradley–Terry ratings.
+
+    With --out also writes the dataset and, in OUT/report, leaderboard.md/.csv, head_to_head.csv and plots (PNG, SVG).
+
+    [dim]Example: unosim tournament --rules party --players 6
+    --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
+    """
+    from ..analysis.tournament import make_settings, run_tournament
+    from ..reports.tournament import write_report as write_tournament_report
+    from ..runs.options import Execution
+
+    def on_round(games_so_far: int, widest: float) -> None:
+        if not quiet:
+            err_console.print(
+                f"{games_so_far:,} games: widest win-rate interval ±{widest:.4f} > ±{precision:g}; playing on",
+                markup=False,
+                highlight=False,
+            )
+
+    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
+                          isolate=isolate)
+    from ..strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
+        settings = make_settings(
+            rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
+            max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
+        )
+        result = run_tournament(settings, out, execution, on_round=on_round)
+    _print_leaderboard(result)
+    if not quiet:
+        note = ""
+        if precision is not None:
+            reached = "reached" if result.widest <= precision else "NOT reached (--max-games hit)"
+            note = f"; widest interval ±{result.widest:.4f}, target ±{precision:g} {reached}"
+        err_console.print(f"{result.title} in {result.seconds:.1f} s{note}", markup=False, highlight=False)
+    if out is not None:
+        files = write_tournament_report(result, out / "report")
+        if not quiet:
+            err_console.print(f"dataset: {out}   report: {', '.join(f.name for f in files)} in {out / 'report'}",
+                              markup=False, highlight=False)
+
+
+def _print_leaderboard(result: Any) -> None:
+    """The leaderboard as a rich table with 95 % intervals."""
+    unit = "match" if result.match else "game"
+    table = Table(title=f"Leaderboard — {result.title}", caption=f"fair share 1/P = {result.fair_share:.4f}; "
+                  f"intervals 95 %, clustered by deal; rating = Bradley–Terry log-strength")
+    columns = ["#", "strategy", "win rate", "95 % CI", f"points won / {unit}",
+               f"points in hand / {'round' if result.match else 'game'}", "rating", "rating 95 % CI"]
+    for col in columns:
+        table.add_column(col, justify="left" if col == "strategy" else "right", overflow="fold")
+    for r in result.leaderboard.itertuples(index=False):
+        table.add_row(
+            str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
+            f"{r.points:.2f} ± {r.points_pm:.2f}", f"{r.hand_points:.2f} ± {r.hand_points_pm:.2f}",
+            f"{r.rating:+.3f}", f"[{r.rating_lo:+.3f}, {r.rating_hi:+.3f}]",
+        )
+    out_console.print(table)
+
+
+# ---------------------------------------------------------------- check
+@app.command("check")
+@user_errors()
+def check_command(
+    strategy: Annotated[
+        str, typer.Argument(metavar="STRATEGY", help="A registered name, module:Class, or name(param=value, ...).")
+    ],
+    games: Annotated[int, typer.Option("--games", help="Games per table (24 tables).")] = 12,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed of every table.")] = 0,
+) -> None:
+    """Conformance suite: every preset, and classic with the house rules, at 2, 6 and 16 players;
+    legal, well-shaped, deterministic, batch-independent, picklable and describable.
+
+    [dim]Example: unosim check mymodule:MyStrategy[/]
+    """
+    from ..engine.conformance import check
+
+    report = check(strategy, games=games, seed=seed)
+    table = Table(title=f"unosim check {report.strategy} ({report.tables} tables, {report.games:,} games, {report.seconds:.1f} s)")
+    for col in ("check", "result", "detail"):
+        table.add_column(col)
+    for name, result, detail in report.rows():
+        style = "green" if result == "ok" else "red" if result == "FAIL" else "dim"
+        table.add_row(name, Text(result, style=style), Text(detail))
+    out_console.print(table)
+    if not report.ok:
+        err_console.print(Text("error: ", style="bold red") + Text(report.message()), soft_wrap=True)
+        raise typer.Exit(1)
+
+
+# ---------------------------------------------------------------- try (rule strategies)
+@app.command("try")
+@user_errors()
+def try_command(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A rule-strategy TOML file (docs/rule_bots.md), or a shipped name.")],
+    field: Annotated[str, typer.Option("--field", help="The opponents, comma-separated strategies.")] = "random,greedy",
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 4,
+    games: Annotated[int, typer.Option("--games", help="About this many games per evaluation.")] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same deals for every version of the file.")] = 0,
+    watch: Annotated[bool, typer.Option("--watch", help="Evaluate again every time the file is saved (Ctrl-C stops).")] = False,
+    jobs: Jobs = 1,
+) -> None:
+    """Win rate of a rule file against a field, with its 95 % interval; --watch: again on every save.
+
+    [dim]Example: unosim try strategies/rules/holder.toml --watch[/]
+    """
+    from ..analysis.rule_files import evaluate
+    from ..analysis.rule_files import watch as watch_file
+    from ..strategy.rule_language import resolve_path
+
+    def run() -> Any:
+        return evaluate(file, field=field, rules=rules, players=players, games=games, seed=seed, jobs=jobs)
+
+    if not watch:
+        out_console.print(run().line(), highlight=False, markup=False, soft_wrap=True)
+        return
+    path = resolve_path(file)
+    try:
+        watch_file(path, run, lambda line: out_console.print(line, highlight=False, markup=False, soft_wrap=True))
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,303 @@
+"""``study``, ``report``, ``compare``, ``cardvalue-swap`` and ``tune``: the studies and their reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from .base import app, err_console, out_console, user_errors
+from .options import Isolate, Jobs, Overwrite, Quiet
+
+__all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "study", "tune_command"]
+
+
+# ---------------------------------------------------------------- study and report
+@app.command()
+@user_errors()
+def study(
+    out: Annotated[Path, typer.Option("--out", help="Dataset directory; plots go to OUT/report.")] = Path("runs/study"),
+    games: Annotated[
+        int | None, typer.Option("--games", help="Games per cell (default: the study's 20,000).", show_default=False)
+    ] = None,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+) -> None:
+    """The default study: game length and seat advantage at 2–16 players (classic, classic-house, party).
+
+    Writes the parquet dataset to OUT and the plots and report.md to OUT/report.
+    """
+    import time
+    import tomllib
+
+    from ..reports.dataset_report import write_report
+    from ..runs.experiment import STUDIES_DIR, parse_experiment, run_experiment
+
+    default_study = STUDIES_DIR / "default.toml"
+    data = tomllib.loads(default_study.read_text())
+    if games is not None:
+        data["games"] = games
+    exp = parse_experiment(data, source=str(default_study), default_name="default_study")
+    start = time.perf_counter()
+    run_experiment(exp, out, jobs=jobs, overwrite=overwrite, quiet=quiet)
+    files = write_report(out, out / "report")
+    if not quiet:
+        out_console.print(
+            f"dataset: {out}   report: {files[-1]} (and {files[-2].name}, {len(files) - 2} plot files)   "
+            f"in {time.perf_counter() - start:.0f} s",
+            highlight=False,
+        )
+
+
+@app.command()
+@user_errors()
+def report(
+    dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
+    card_values: Annotated[
+        bool | None,
+        typer.Option("--card-values/--no-card-values",
+                     help="Estimate card values (default: for experiments and studies, not for single runs).",
+                     show_default=False),
+    ] = None,
+) -> None:
+    """Plots (PNG, SVG), report.md and a self-contained report.html of a dataset or comparison.
+
+    Recognises what DATASET holds: a player-count run or study (game length, its
+    distribution, seat advantage), card values (experiments and studies whose seats
+    all play one strategy; a single run with --card-values), or a comparison
+    written by `unosim compare --out`.
+    """
+    from ..reports.dataset_report import write_report
+    from ..runs.dataset import read_metadata
+
+    try:  # (analysis.tournament.is_tournament without importing the engine)
+        tournament = "tournament" in read_metadata(dataset)
+    except ValueError:
+        tournament = False
+    if tournament:  # a tournament's leaderboard, head-to-head and plots
+        from ..analysis.tournament import load_tournament
+        from ..reports.tournament import write_report as write_tournament_report
+
+        files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
+        out_console.print("wrote " + ", ".join(str(f) for f in files))
+        return
+    files = write_report(dataset, out or dataset / "report", card_values=card_values)
+    out_console.print(f"wrote {files[-1]}, {files[-2]} and {len(files) - 2} plot files in {files[-1].parent}", highlight=False)
+
+
+# ---------------------------------------------------------------- compare
+@app.command()
+@user_errors()
+def compare(
+    spec: Annotated[
+        Path | None, typer.Argument(metavar="[COMPARISON.toml]", help="A comparison file (see experiments/speed_play.toml).",
+                                    show_default=False)
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="Preset(s), comma-separated: e.g. party or classic,classic-house. Default: party.",
+                                 show_default=False)
+    ] = None,
+    players: Annotated[str | None, typer.Option("--players", help="Player counts: 16, 4,8,16 or 2-16. Default: 4.",
+                                                show_default=False)] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", metavar="OPTION=V1,V2", help="A rule option and its values to compare (repeatable).",
+                     show_default=False),
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", help="Games per rule set, player count and line-up. Default: 10,000.",
+                                              show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by every rule set (common random numbers). Default: 0.",
+                                             show_default=False)] = None,
+    skill: Annotated[str | None, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random). Default: greedy.",
+                                              show_default=False)] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the datasets, tables and the report here.", show_default=False)
+    ] = None,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
+) -> None:
+    """Play rule sets on the same deals; report paired differences with 95 % intervals.
+
+    Metrics: game length (turns), the first player's edge, the truncated share and the
+    skill edge (seat 0 playing --skill against random), each with the variance
+    reduction the pairing achieved.
+
+    [dim]Example: unosim compare --rules party --players 2-16 --option speed_play=true,false --out runs/speed[/]
+    """
+    from ..analysis.compare import compare as run_compare
+    from ..analysis.compare import load_spec, metric_label
+
+    settings: dict[str, Any] = {"rules": "party", "players": "4", "options": [], "games": 10_000, "seed": 0, "skill": "greedy"}
+    if spec is not None:
+        settings.update(load_spec(spec))
+    given = {"rules": rules, "players": players, "options": option or None, "games": games, "seed": seed, "skill": skill,
+             "out": out}
+    settings.update({k: v for k, v in given.items() if v is not None})
+    target = settings.pop("out", None)
+    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target,
+                         jobs=jobs, overwrite=overwrite, **settings)
+    skill = result.settings["skill"]
+    out = Path(target) if target is not None else None
+    table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
+    for col in ("players", "variant", "metric", "difference [95 % CI]", "variance reduction"):
+        table.add_column(col, justify="right", overflow="fold")
+    for row in result.differences.itertuples():
+        table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
+                      f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
+                      "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
+    out_console.print(table)
+    if out is not None:
+        from ..reports.dataset_report import write_report
+
+        files = write_report(out)
+        out_console.print(f"report: {files[-1]}", highlight=False)
+
+
+# ---------------------------------------------------------------- card values by swap experiment
+@app.command("cardvalue-swap")
+@user_errors()
+def cardvalue_swap(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[str, typer.Option("--players", help="Player counts: 4, 2,4,8 or 2-16.")] = "2,4,8",
+    games: Annotated[int, typer.Option("--games", help="Deals per player count (each played as dealt and once per kind).")] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
+    kinds: Annotated[
+        str | None, typer.Option("--kinds", help="Kinds to swap in, comma-separated (default: every action kind).", show_default=False)
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write values.csv and the report here.", show_default=False)] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes, one player count each (the values do not depend on it). "
+                     "Default: 1.", show_default=False),
+    ] = 1,
+) -> None:
+    """Card values cross-checked by experiment: the same deals played as dealt and with one number
+    card of one hand swapped for the kind (common random numbers), next to the regression estimate.
+
+    Every seat plays random; each deal is played once as dealt and once per kind (in this
+    process, or with --jobs in that many worker processes, one player count each). Prints, per player count and kind, both
+    values in percentage points with 95 % intervals and the variance reduction the pairing achieved.
+
+    [dim]Example: unosim cardvalue-swap --rules classic --players 2,4,8 --games 20000 --out runs/swap[/]
+    """
+    from ..analysis.cardswap import swap_values
+
+    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False, jobs=jobs)
+    table = Table(title=f"card values, swap experiment and regression on the same {games:,} deals ({rules}, pp)")
+    for col in ("players", "kind", "swap [95 % CI]", "regression [95 % CI]", "variance reduction"):
+        table.add_column(col, justify="right", overflow="fold")
+    for r in result.values.itertuples():
+        table.add_row(str(r.players), r.kind, f"{r.swap_value:+.2f} [{r.swap_low:+.2f}, {r.swap_high:+.2f}]",
+                      f"{r.regression_value:+.2f} [{r.regression_low:+.2f}, {r.regression_high:+.2f}]",
+                      f"{r.variance_reduction:.2f}×")
+    out_console.print(table)
+    if out is not None:
+        from ..reports.dataset_report import write_report
+
+        result.save(out)
+        files = write_report(out)
+        out_console.print(f"report: {files[-1]}", highlight=False)
+
+# ---------------------------------------------------------------- tune
+USEFUL_GENERATIONS = 10
+"""Fewer generations than this: ``unosim tune`` warns that the search can hardly move from its start."""
+
+@app.command("tune")
+@user_errors()
+def tune_command(
+    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, 2–16.")] = 2,
+    against: Annotated[
+        str, typer.Option("--against", help="The field: one or more opponent strategies, comma-separated (e.g. random, "
+                          "or random,greedy,attacker); they fill the other seats in turn.")
+    ] = "random",
+    budget: Annotated[int, typer.Option("--budget", help="Games the search may play in all (whole generations).")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed and settings give the same tuned strategy.")] = 0,
+    out: Annotated[
+        Path, typer.Option("--out", help="Output directory: state (rerun to continue), tuned.json, summary.md, "
+                           "history.csv, progress.png/.svg.")
+    ] = Path("runs/tune"),
+    overrides: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+    ] = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+    ] = None,
+    popsize: Annotated[
+        int | None, typer.Option("--popsize", help="Candidates per generation (default 4 + 3 ln(parameters searched)).",
+                                 show_default=False)
+    ] = None,
+    games_per_candidate: Annotated[
+        int, typer.Option("--games-per-candidate", help="Games each candidate plays per generation, on the same deals.")
+    ] = 2000,
+    sigma: Annotated[
+        float, typer.Option("--sigma", help="Initial step size of CMA-ES, as a share of every parameter's range "
+                            "(above 0, at most 1).")
+    ] = 0.25,
+    evaluation_games: Annotated[
+        int, typer.Option("--evaluation-games", help="Held-out games (fresh seed) for the tuned strategy and the start each.")
+    ] = 100_000,
+    start: Annotated[
+        Path | None, typer.Option("--start", help="Start from this tuned-strategy file (default: tunable's defaults).",
+                                  show_default=False)
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="Label of the tuned strategy in tuned.json / tuned.toml.")] = "tuned",
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="What to tune: tunable (its numeric parameters), or rules:FILE (the numeric "
+                          "thresholds written in a rule file, e.g. rules:holder or rules:path/to/file.toml).")
+    ] = "tunable",
+    search: Annotated[
+        str | None, typer.Option("--search", metavar="NAMES", help="tunable only: the parameters to search, "
+                                 "comma-separated (default: every one the rules let matter); the others keep their "
+                                 "--start values.", show_default=False)
+    ] = None,
+    jobs: Jobs = None,
+    overwrite: Overwrite = False,
+    quiet: Quiet = False,
+    isolate: Isolate = False,
+) -> None:
+    """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
+
+    Every candidate of a generation plays the same deals (common random numbers), at every seat.
+    The result plays as --strategies tuned:OUT/tuned.json (a rule file: --strategies rules:OUT/tuned.toml).
+
+    [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
+    [dim]Example: unosim tune --strategy rules:holder --players 4 --against random --budget 500000 --out runs/tune-holder[/]
+    """
+    from ..analysis.tuning import make_settings
+    from ..api import tune
+    from ..reports.tuning import worse_than_start
+
+    request: dict[str, Any] = dict(
+        rules=rules, players=players, against=against, budget=budget, seed=seed, overrides=list(overrides or []),
+        deck=deck, popsize=popsize, games_per_candidate=games_per_candidate, sigma=sigma,
+        evaluation_games=evaluation_games, start=start, name=name, strategy=strategy, search=search,
+    )
+    from ..strategy.registry import user_code_isolated
+
+    with user_code_isolated(isolate):
+        planned = make_settings(**request)
+    if planned.generations < USEFUL_GENERATIONS:
+        err_console.print(
+            f"warning: --budget {budget:,} allows only {planned.generations} generation"
+            f"{'' if planned.generations == 1 else 's'} of {planned.popsize} candidates "
+            f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
+            f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
+            "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
+    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs, isolate=isolate)
+    ev = result.evaluation
+    out_console.print(
+        f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "
+        f"win rate {ev['win_rate']:.4f} [{ev['low']:.4f}, {ev['high']:.4f}] over {ev['games']:,} games "
+        f"(start {ev['start_win_rate']:.4f} [{ev['start_low']:.4f}, {ev['start_high']:.4f}]; fair share "
+        f"{ev['fair_share']:.4f})\nplay it: --strategies {result.spec}   files: {out}",
+        highlight=False, soft_wrap=True,
+    )
+    verdict = worse_than_start(ev)
+    if verdict:
+        err_console.print(f"warning: {verdict}", markup=False, highlight=False, soft_wrap=True)
