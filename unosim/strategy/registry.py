@@ -33,6 +33,7 @@ REGISTRY: dict[str, str] = {
     "attacker": "unosim.strategies.attacker:AttackerStrategy",
     "bluffer": "unosim.strategies.bluffer:BlufferStrategy",
     "tunable": "unosim.strategies.tunable:TunableStrategy",
+    "search": "unosim.strategies.search:SearchStrategy",
     "rules": "unosim.strategy.rule_strategy:RuleStrategy",  # rules(path=...), written rules:PATH
 }
 """Registered strategy names and their entry points."""

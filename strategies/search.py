@@ -1,0 +1,365 @@
+"""``search``: decision-time search with playouts on the engine itself, for every rule set and table size.
+
+At a searched decision each legal answer is scored by games played on from the decision's position
+by the compiled engine (:mod:`unosim.strategy.playouts`), in worlds consistent with what the seat saw,
+and the best is played. This is flat Monte Carlo over determinizations (perfect-information Monte
+Carlo) with sequential halving over the answers:
+
+1. **Worlds.** The cards the seat has not seen (the whole deck less its own hand and the discard
+   pile, top card included) are dealt at random to the other hands, each getting as many as it holds,
+   and the rest is the draw pile (the engine draws from the pile's counts, so the pile has no order to
+   sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
+   turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
+2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
+   written as the slot's pending decision, and the slot played to the end of its round with every seat
+   playing the compiled ``policy`` (``random`` or ``greedy``). Slots of one world share its random
+   stream (common random numbers), so answers are compared on the same deals and the same draws for as
+   long as their games stay alike. A playout is worth 1 when this seat wins the round, else 0.
+3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
+   (A answers); in each round the answers left share the round's playouts in fresh worlds, each
+   answer played in every world of the round; the better half by total value (all rounds so far) goes
+   on, ties to the earlier answer; the last one left is played. A decision with one answer is not
+   searched.
+
+Searched decisions and their answers:
+
+- **turn** (play or draw): every legal card type held (a Wild Draw Four also when it may be played as
+  a bluff), each wild once per colour held after it (all four when none is held), and drawing. A Wild
+  Drawn Together links the two other seats with fewest cards (lowest seats on ties; the seat itself when
+  fewer than two others may be linked) — that pair is a stated rule, not searched.
+- **drawn** (the card just drawn): keep it, or play it (a wild once per colour as above).
+- **stack** (H-1): take the total, or stack each card type that may be stacked (a Wild Draw Four once
+  per colour).
+- **swap** (H-2, after a 7): each other seat still in the round.
+
+Decisions decided by a stated rule:
+
+- colour of a wild start card, or of a Wild Pile Up that acts as a Wild: the colour held most, ties at
+  random (the colour of a searched wild is the one searched with it);
+- challenge of a Wild Draw Four (W-2): never; calling UNO: always; catching a forgotten call: always;
+- Point Taken vote (A-4): the other seat with fewest cards, ties at random;
+- mini pile (P-5): add the highest-point card that may be added, ties by copies (take when none may);
+- jump-in (P-1/P-2): always, weight 1.
+
+Every random number comes from one uniform per searched row of the row's own (game, seat) stream, so
+the answers are the same for a seed whatever the batch size. The search sees only its observation:
+the other hands and the draw pile of its worlds are its own deals, never the game's.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from unosim.game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from unosim.game.kernels import layout as L
+from unosim.strategy.base import DRAW, TAKE, Strategy
+from unosim.strategy.observation import Observation
+from unosim.strategy.parameters import Constraint
+from unosim.strategy.playouts import (
+    N_PUBLIC, P_ALIVE, P_COLOUR, P_DIR, P_LAST, P_LINK_A, P_LINK_B, P_NEXT, P_PENALTY, P_PENDING, P_PHASE, P_SEAT, P_TOP,
+    P_TURN, P_TURNS, PLAYOUT_POLICIES, Playouts,
+)
+from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
+
+__all__ = ["OneOf", "SearchStrategy"]
+
+_NEEDS_COLOUR = np.zeros(N_TYPES, bool)
+_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
+_WORLDS_PER_ROUND = 1 << 20
+"""World numbers of one round of sequential halving start at ``round * _WORLDS_PER_ROUND`` (fresh worlds)."""
+
+
+class OneOf(Constraint):
+    """One of a few names."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+    def allows(self, value: Any) -> bool:
+        return isinstance(value, str) and value in self.names
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(repr(n) for n in self.names)
+
+
+def _colours_after(hand: NDArray[np.integer], card: int) -> list[int]:
+    """The colours worth naming after playing wild ``card`` from ``hand``: each colour held, all four when none."""
+    counts = [int(hand[c * 14 : c * 14 + 14].sum()) for c in range(4)]
+    held = [c for c in range(4) if counts[c] > 0]
+    return held or [0, 1, 2, 3]
+
+
+def _link_pair(sizes: NDArray[np.integer], choices: NDArray[np.bool_], seat: int) -> tuple[int, int]:
+    """The stated rule for a Wild Drawn Together: the two other seats with fewest cards (lowest seat on ties), the
+    seat itself when fewer than two others may be linked; (-1, -1) when fewer than two seats may be linked."""
+    allowed = np.flatnonzero(choices)
+    if len(allowed) < 2:
+        return -1, -1
+    others = [int(p) for p in allowed if p != seat]
+    pool = others if len(others) >= 2 else [int(p) for p in allowed]
+    pool.sort(key=lambda p: (int(sizes[p]), p))
+    return pool[0], pool[1]
+
+
+class SearchStrategy(Strategy):
+    """Flat Monte Carlo search over sampled worlds with playouts on the engine (see the module doc).
+
+    Parameters
+    ----------
+    playouts : int
+        Playouts per searched decision (all answers together).
+    policy : str
+        The compiled policy every seat plays in the playouts: ``"greedy"`` or ``"random"``.
+    depth : int
+        Turns a playout plays before it is valued (0: to the end of the round).
+    share_power : float
+        A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
+        seats in the round (fewer cards, a larger share).
+    forget_uno_rate, catch_uno_rate : float
+        See :class:`unosim.Strategy`.
+    """
+
+    name = "search"
+    parameter_constraints: ClassVar[dict[str, Any]] = {
+        "playouts": (int, 1, 1_000_000),
+        "policy": OneOf(tuple(PLAYOUT_POLICIES)),
+        "depth": (int, 0, 100_000),
+        "share_power": (float, 0.0, 10.0),
+    }
+
+    def __init__(self, *, playouts: int = 256, policy: str = "greedy", depth: int = 0, share_power: float = 1.5,
+                 forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
+        self.playouts = playouts
+        self.policy = policy
+        self.depth = depth
+        self.share_power = share_power
+        self._engines: dict[tuple[str, int], Playouts] = {}
+        self._colour: dict[tuple[int, int], int] = {}
+        self._link: dict[tuple[int, int], tuple[int, int]] = {}
+
+    @property
+    def plays_legal_drawn_card(self) -> bool:
+        """Not declared: the drawn card is searched."""
+        return False
+
+    @property
+    def forced_draw_uniforms(self) -> int:
+        """:meth:`play` draws one uniform per row and answers :data:`~unosim.strategy.base.DRAW` when nothing is
+        playable (nothing to search)."""
+        return 1
+
+    # ------------------------------------------------------------ the search
+    def _engine(self, obs: Observation) -> Playouts:
+        key = (repr(obs.rules), obs.players)
+        engine = self._engines.get(key)
+        if engine is None:
+            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.depth)
+        return engine
+
+    def _public(self, obs: Observation) -> NDArray[np.int64]:
+        """The table of each row, as the playouts set it (columns ``P_*``)."""
+        n = len(obs)
+        pub = np.zeros((n, N_PUBLIC), np.int64)
+        pub[:, P_PHASE] = obs.phase_id
+        pub[:, P_SEAT] = obs.seat
+        pub[:, P_TURN] = obs.seat  # every searched decision is the acting seat's turn (a stack is the victim's)
+        pub[:, P_DIR] = obs.direction
+        pub[:, P_TOP] = obs.top
+        pub[:, P_COLOUR] = obs.colour
+        pub[:, P_LINK_A] = obs.link[:, 0]
+        pub[:, P_LINK_B] = obs.link[:, 1]
+        pub[:, P_ALIVE] = (obs.alive.astype(np.int64) << np.arange(obs.players)).sum(axis=1)
+        pub[:, P_PENALTY] = obs.penalty
+        pub[:, P_LAST] = obs.target if obs.phase_id == L.PH_STACK else -1
+        pub[:, P_NEXT] = obs.target if obs.phase_id == L.PH_SWAP else obs.seat
+        pub[:, P_PENDING] = obs.drawn if obs.phase_id == L.PH_DRAWN else -1
+        pub[:, P_TURNS] = 0  # not observed: the playouts count turns from here (E-5 truncation comes that much later)
+        return pub
+
+    def _search(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
+        """The index of the best answer of each row (0 for a row with one answer).
+        None when the worlds of some row cannot be dealt (the caller then decides by its rule)."""
+        n = len(obs)
+        seeds = (obs.random() * 9007199254740992.0).astype(np.uint64)
+        counts = np.array([len(a) for a in answers], np.int64)
+        best = np.zeros(n, np.int64)
+        searched = np.flatnonzero(counts > 1)
+        if len(searched) == 0:
+            return best
+        width = int(counts.max())
+        table = np.zeros((n, width, 5), np.int64)
+        for i in searched:
+            table[i, : counts[i]] = answers[i]
+        deck = obs.rules.load_deck().array(obs.rules.deck_copies).astype(np.int64)
+        hand = obs.hand.astype(np.int64)
+        discard = obs.discard.astype(np.int64)
+        unseen = np.maximum(deck[None, :] - hand - discard, 0)
+        sizes = obs.hand_sizes.astype(np.int64)
+        public = self._public(obs)
+        engine = self._engine(obs)
+        left = {int(i): list(range(counts[i])) for i in searched}
+        rounds = {i: max(1, math.ceil(math.log2(len(c)))) for i, c in left.items()}
+        totals = np.zeros((n, width), np.float64)
+        r = 0
+        while left:
+            rows, worlds, cand = [], [], []
+            for i, alive in left.items():
+                k = max(1, self.playouts // (rounds[i] * len(alive)))
+                w = np.repeat(np.arange(k, dtype=np.int64) + r * _WORLDS_PER_ROUND, len(alive))
+                rows.append(np.full(len(w), i, np.int64))
+                worlds.append(w)
+                cand.append(np.tile(np.asarray(alive, np.int64), k))
+            job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
+            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table)
+            if played is None:
+                return None
+            np.add.at(totals, (job_row, job_answer), self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE]))
+            for i in list(left):
+                alive = left[i]
+                keep = max(1, (len(alive) + 1) // 2)
+                order = sorted(alive, key=lambda a: (-totals[i, a], a))
+                left[i] = sorted(order[:keep])
+                if keep == 1:
+                    best[i] = left.pop(i)[0]
+            r += 1
+        return best
+
+    def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
+                alive: NDArray[np.int64]) -> NDArray[np.float64]:
+        """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, the seat's share of
+        ``size ** -share_power`` over the seats in the round."""
+        winners, sizes = played
+        value = (winners == seat).astype(np.float64)
+        open_ = winners < 0
+        if open_.any():
+            players = sizes.shape[1]
+            inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
+            weight = np.where(inside, np.maximum(sizes[open_], 1).astype(np.float64) ** -self.share_power, 0.0)
+            value[open_] = weight[np.arange(len(weight)), seat[open_]] / weight.sum(axis=1)
+        return value
+
+    # ------------------------------------------------------------ searched decisions
+    def play(self, obs: Observation) -> NDArray[np.integer]:
+        self._colour.clear()
+        self._link.clear()
+        answers = []
+        for i in range(len(obs)):
+            hand = obs.hand[i]
+            cards = set(np.flatnonzero(obs.legal[i] & (hand > 0)).tolist())
+            if obs.bluffable[i] and hand[WILD_DRAW_FOUR] > 0:
+                cards.add(WILD_DRAW_FOUR)
+            row: list[tuple[int, int, int, int, int]] = []
+            pair = (-1, -1)
+            if WILD_DRAWN_TOGETHER in cards:
+                pair = _link_pair(obs.hand_sizes[i], obs.link_choices[i], int(obs.seat[i]))
+            for c in sorted(cards):
+                if _NEEDS_COLOUR[c]:
+                    left = hand.copy()
+                    left[c] -= 1
+                    link = pair if c == WILD_DRAWN_TOGETHER else (-1, -1)
+                    row += [(c, colour, 0, *link) for colour in _colours_after(left, c)]
+                else:
+                    row.append((c, -1, 0, -1, -1))
+            row.append((DRAW, -1, 0, -1, -1))
+            answers.append(row)
+        best = self._search(obs, answers)
+        if best is None:
+            return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
+        return self._remember(obs, answers, best, 0)
+
+    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
+        self._colour.clear()
+        self._link.clear()
+        answers = []
+        for i in range(len(obs)):
+            c = int(obs.drawn[i])
+            row = [(-1, -1, 0, -1, -1)]
+            if obs.legal[i, c]:
+                if _NEEDS_COLOUR[c]:
+                    left = obs.hand[i].copy()
+                    left[c] -= 1
+                    link = _link_pair(obs.hand_sizes[i], obs.link_choices[i], int(obs.seat[i])) if c == WILD_DRAWN_TOGETHER \
+                        else (-1, -1)
+                    row += [(c, colour, 1, *link) for colour in _colours_after(left, c)]
+                else:
+                    row.append((c, -1, 1, -1, -1))
+            answers.append(row)
+        best = self._search(obs, answers)
+        if best is None:
+            return obs.legal[np.arange(len(obs)), obs.drawn]
+        picked = self._remember(obs, answers, best, 2)
+        return picked.astype(bool)
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        self._colour.clear()
+        answers = []
+        for i in range(len(obs)):
+            row = [(TAKE, -1, 0, -1, -1)]
+            for c in np.flatnonzero(options[i] & (obs.hand[i] > 0)).tolist():
+                if c == WILD_DRAW_FOUR:
+                    left = obs.hand[i].copy()
+                    left[c] -= 1
+                    row += [(c, colour, 0, -1, -1) for colour in _colours_after(left, c)]
+                else:
+                    row.append((c, -1, 0, -1, -1))
+            answers.append(row)
+        best = self._search(obs, answers)
+        if best is None:
+            return super().stack(obs, options)
+        return self._remember(obs, answers, best, 0)
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        answers = []
+        for i in range(len(obs)):
+            seat = int(obs.seat[i])
+            answers.append([(-1, -1, p, -1, -1) for p in np.flatnonzero(obs.alive[i]).tolist() if p != seat])
+        best = self._search(obs, answers)
+        if best is None:
+            return super().swap_with(obs)
+        return np.array([answers[i][best[i]][2] for i in range(len(obs))], np.int64)
+
+    def _remember(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]], best: NDArray[np.int64],
+                  column: int) -> NDArray[np.int64]:
+        """Column ``column`` of each row's best answer; its colour and link are kept for the follow-up questions."""
+        out = np.empty(len(obs), np.int64)
+        for i in range(len(obs)):
+            card, colour, flag, a, b = answers[i][best[i]]
+            out[i] = (card, colour, flag)[column]
+            key = (int(obs.game[i]), int(obs.seat[i]))
+            if colour >= 0:
+                self._colour[key] = colour
+            if a >= 0:
+                self._link[key] = (a, b)
+        return out
+
+    # ------------------------------------------------------------ follow-ups and stated rules
+    def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
+        """The colour searched with the wild; else (a wild start card, a Wild Pile Up acting as a Wild) the colour
+        held most, ties at random."""
+        rule = super().choose_colour(obs, cards)
+        out = np.asarray(rule, np.int64).copy()
+        for i in range(len(obs)):
+            colour = self._colour.pop((int(obs.game[i]), int(obs.seat[i])), None)
+            if colour is not None:
+                out[i] = colour
+        return out
+
+    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
+        """The pair the search played the Wild Drawn Together with (the stated rule of the module doc)."""
+        out = np.empty((len(obs), 2), np.int64)
+        for i in range(len(obs)):
+            pair = self._link.pop((int(obs.game[i]), int(obs.seat[i])), None)
+            if pair is None:
+                pair = _link_pair(obs.hand_sizes[i], obs.link_choices[i], int(obs.seat[i]))
+            out[i] = pair
+        return out
+
+    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
+        """The highest-point card that may be added, ties by copies; take the pile when none may be added."""
+        return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
+
