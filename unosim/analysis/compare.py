@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..game import inputs
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
 from ..version import __version__
@@ -185,11 +186,13 @@ def load_spec(path: str | Path) -> dict[str, Any]:
 
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = inputs.parse_toml(inputs.read_text(path, "comparison file"), f"the comparison file {path}")
     except OSError as exc:
         raise ValueError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not valid TOML: {exc}.") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the comparison file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
     for key in data:
         if key not in SPEC_KEYS:
             raise ValueError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")

@@ -22,15 +22,22 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..game import inputs
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation
+from ..strategy.parameters import ParameterError
 from . import encoding as E
 
-__all__ = ["FORMAT", "LinearPolicy", "PolicyStrategy", "encode_rows"]
+__all__ = ["FORMAT", "LinearPolicy", "PolicyFileError", "PolicyStrategy", "encode_rows"]
 
 FORMAT = "unosim-linear-policy"
 _SEAT_TARGET = {"catch", "challenge", "vote", "jumpin"}
+
+
+class PolicyFileError(ParameterError):
+    """A policy file that cannot be played: the message names the file, what is wrong and what it should hold."""
 
 
 @dataclass
@@ -56,18 +63,75 @@ class LinearPolicy:
 
     @classmethod
     def load(cls, path: str | Path) -> LinearPolicy:
-        """Read a policy file; refuse one of another format or of inconsistent sizes."""
-        data = json.loads(Path(path).read_text())
-        if data.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a policy file (format {data.get('format')!r}, expected {FORMAT!r}).")
-        players = int(data["players"])
+        """Read a policy file; refuse a file that is not one, of another format, of sizes that do not
+        match its ``players``, or with a weight that is not a finite number.
+
+        Raises
+        ------
+        PolicyFileError
+            Naming the file, what is wrong with it and what it should hold.
+        """
+        try:
+            data = inputs.parse_json(inputs.read_text(path, "policy file"), f"policy file {path}")
+        except FileNotFoundError:
+            raise PolicyFileError(f"policy file {path} does not exist; {_GIVE}") from None
+        except OSError as exc:
+            raise PolicyFileError(f"policy file {path} cannot be read ({exc.strerror or exc}); {_GIVE}") from None
+        except inputs.InputFileError as exc:
+            raise PolicyFileError(str(exc)) from None
+        except ValueError as exc:  # not UTF-8, not JSON, a number of more than 4300 digits
+            raise PolicyFileError(f"policy file {path} is not JSON text ({exc}); {_GIVE}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else f"a JSON {type(data).__name__}"
+            raise PolicyFileError(f"{path} is not a policy file (format {found!r}, expected {FORMAT!r}); {_GIVE}")
+        players = data.get("players")
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise PolicyFileError(f"policy file {path}: players = {_short(players)} is not allowed; a policy plays a table of "
+                                  f"{MIN_PLAYERS} to {MAX_PLAYERS} players (a whole number): {_GIVE}")
         spaces = E.Spaces(players, 1)
-        bias = np.asarray(data["bias"], np.float64)
-        weights = np.asarray(data["weights"], np.float64)
+        need = f"bias [{spaces.n_actions}] and weights [{spaces.n_actions}, {spaces.obs_size}] (or [])"
+        arrays = {}
+        for key in ("bias", "weights"):
+            try:
+                arrays[key] = np.asarray(_numbers(data.get(key)), np.float64)
+            except (TypeError, ValueError, OverflowError):
+                raise PolicyFileError(f"policy file {path}: {key} is not an array of numbers; a {players}-player "
+                                      f"policy needs {need}.") from None
+        bias, weights = arrays["bias"], arrays["weights"]
         if bias.shape != (spaces.n_actions,) or (weights.size and weights.shape != (spaces.n_actions, spaces.obs_size)):
-            raise ValueError(f"{path}: a {players}-player policy needs bias [{spaces.n_actions}] and weights "
-                             f"[{spaces.n_actions}, {spaces.obs_size}] (or []); got {bias.shape} and {weights.shape}.")
+            raise PolicyFileError(f"policy file {path}: a {players}-player policy needs {need}; got {bias.shape} and "
+                                  f"{weights.shape}.")
+        for key, values in (("bias", bias), ("weights", weights)):
+            bad = np.flatnonzero(~np.isfinite(values))
+            if bad.size:
+                where = np.unravel_index(bad[0], values.shape)
+                raise PolicyFileError(
+                    f"policy file {path}: {key}{list(map(int, where))} = {values[where]} is not a finite number "
+                    f"({bad.size} non-finite in all); every weight and bias must be finite: retrain the policy or "
+                    "replace them."
+                )
         return cls(players, weights, bias)
+
+
+_GIVE = "give the path of a policy file written by LinearPolicy.save (format in unosim.env.policy)."
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _numbers(value: Any) -> Any:
+    """``value`` if it is a number or a (nested) list of numbers, else a ``TypeError`` (no bool, text or null)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, bool) or not isinstance(item, (int, float)):
+            raise TypeError(f"{item!r} is not a number")
+    return value
 
 
 def encode_rows(spaces: E.Spaces, obs: Observation, kind: str, cards: NDArray[np.integer] | None = None) -> NDArray[np.int16]:

@@ -185,15 +185,31 @@ def load_deck(name_or_path: str | Path) -> Deck:
             "(format: see unosim/game/decks/classic.toml)."
         )
     try:
-        data = tomllib.loads(inputs.read_text(path))
+        data = inputs.parse_toml(inputs.read_text(path, "deck file"), f"deck file {path}")
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"deck file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ValueError(f"deck file {path} cannot be read: {exc.strerror or exc}; give a readable deck TOML file.") from None
     counts = [0] * N_TYPES
     allowed_tables = {"name", "assumption", "per_colour", "wild", "description"}
     unknown = set(data) - allowed_tables
     if unknown:
         raise ValueError(
             f"deck file {path}: unknown key(s) {sorted(unknown)}; allowed: {sorted(allowed_tables)}."
+        )
+    for table, names in (("per_colour", COLOURED_FACE_NAMES), ("wild", WILD_NAMES)):
+        if not isinstance(data.get(table, {}), dict):
+            raise ValueError(
+                f"deck file {path}: {table} = {data[table]!r} is not a table; write [{table}] on a line of its own and "
+                f"one count per kind below it ({names[0]} = 2)."
+            )
+    for key in ("name", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise ValueError(f"deck file {path}: {key} = {data[key]!r} is not allowed; use a quoted text ({key} = \"...\").")
+    if not isinstance(data.get("assumption", False), bool):
+        raise ValueError(
+            f"deck file {path}: assumption = {data['assumption']!r} is not allowed; use true or false (unquoted): "
+            "true when the counts are an assumption rather than a published count."
         )
     for key, n in data.get("per_colour", {}).items():
         if key not in COLOURED_FACE_NAMES:
@@ -216,7 +232,7 @@ def load_deck(name_or_path: str | Path) -> Deck:
     if sum(counts[:N_COLOURED]) == 0:
         raise ValueError(f"deck file {path} holds no coloured card; a game cannot start without one.")
     name = data.get("name", path.stem)
-    return Deck(name=str(name), counts=tuple(counts), assumption=bool(data.get("assumption", False)))
+    return Deck(name=name, counts=tuple(counts), assumption=data.get("assumption", False))
 
 
 def _check_count(path: Path, key: str, n: object) -> None:

@@ -6,16 +6,37 @@ metadata and hands the texts to the workers with every chunk. Inside :func:`pinn
 of those files (:func:`unosim.game.cards.load_deck`, :func:`unosim.strategy.rule_language.load_program`)
 take the pinned text instead of the file on disk: a file edited while the run goes on changes
 nothing of it, and the rows match the hash in the metadata.
+
+Every input file unosim reads (rule, deck, experiment, comparison, tuned and policy files) goes
+through :func:`read_text`, which reads only regular files of at most :data:`MAX_BYTES`, and its
+TOML or JSON through :func:`parse_toml` / :func:`parse_json`, which refuse nesting deeper than
+:data:`MAX_DEPTH`: a device, a pipe, a huge file or a deeply nested one is a clear error, never a
+read that does not end, a memory error or a ``RecursionError``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import stat
+import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-__all__ = ["digest", "is_pinned", "key", "pinned", "read_text"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "InputFileError", "digest", "is_pinned", "key", "parse_json", "parse_toml", "pinned",
+           "read_text"]
+
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest input file read (16 MiB; a 16-player policy file is under 2 MiB, a 10,000-rule file under 1 MiB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of tables and arrays an input file may hold (the shipped formats need 4)."""
+
+
+class InputFileError(ValueError):
+    """An input file that cannot be read as one: the message names the file, what is wrong and what to give."""
 
 _PINNED: dict[str, str] = {}
 
@@ -35,19 +56,110 @@ def is_pinned(path: str | Path) -> bool:
     return bool(_PINNED) and key(path) in _PINNED
 
 
-def read_text(path: str | Path) -> str:
-    """The text of ``path``: the pinned one if any, else the file's.
+def read_text(path: str | Path, what: str = "input file") -> str:
+    """The text of ``path``: the pinned one if any, else the file's (a leading byte-order mark dropped).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    what : str
+        What the file is (``"policy file"``), for the error messages.
 
     Raises
     ------
     OSError, UnicodeDecodeError
         As :meth:`pathlib.Path.read_text`, for a file not pinned.
+    InputFileError
+        For a path that is not a regular file (a device such as ``/dev/zero``, a pipe, a directory)
+        or a file larger than :data:`MAX_BYTES`.
     """
     if _PINNED:
         text = _PINNED.get(key(path))
         if text is not None:
             return text
-    return Path(path).read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe is refused below, not waited on
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputFileError(
+                f"{what} {path} is not a regular file (it is a {_file_type(mode)}); unosim reads only regular files: "
+                "give the path of a file saved on disk."
+            )
+        data = fh.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise InputFileError(
+            f"{what} {path} is larger than {MAX_BYTES // (1024 * 1024)} MiB, the most unosim reads of an input file; "
+            "give the file unosim wrote or a hand-written one (each is far smaller)."
+        )
+    return data.decode("utf-8-sig")
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISFIFO, "pipe"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _too_deep(what: str) -> InputFileError:
+    return InputFileError(
+        f"{what} nests tables or arrays more than {MAX_DEPTH} levels deep; unosim's files nest a few levels at "
+        "most: remove the extra brackets."
+    )
+
+
+def _check_depth(data: Any, what: str) -> None:
+    """Refuse ``data`` (parsed TOML or JSON) nested more than :data:`MAX_DEPTH` levels (no recursion)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = list(value.values())
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise _too_deep(what)
+        stack.extend((child, depth + 1) for child in children)
+
+
+def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
+    """``tomllib.loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH`.
+
+    Raises
+    ------
+    tomllib.TOMLDecodeError
+        As :func:`tomllib.loads`, for text that is not TOML.
+    InputFileError
+        For nesting too deep (``what`` names the file in the message).
+    """
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise _too_deep(what) from None
+    _check_depth(data, what)
+    return data
+
+
+def parse_json(text: str, what: str = "the input file") -> Any:
+    """``json.loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH`.
+
+    Raises
+    ------
+    json.JSONDecodeError
+        As :func:`json.loads`, for text that is not JSON.
+    InputFileError
+        For nesting too deep (``what`` names the file in the message).
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise _too_deep(what) from None
+    _check_depth(data, what)
+    return data
 
 
 @contextmanager

@@ -191,13 +191,13 @@ def load_experiment(path: str | Path) -> Experiment:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
+        text = inputs.read_text(path, "experiment file")  # a leading byte-order mark is dropped
     except OSError as exc:
         raise ValueError(f"cannot read the experiment file {path}: {exc.strerror or exc}.") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"the experiment file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
     try:
-        data = tomllib.loads(text)
+        data = inputs.parse_toml(text, f"the experiment file {path}")
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path} is not valid TOML: {exc}.") from None
     experiment = parse_experiment(data, source=str(path), default_name=path.stem)

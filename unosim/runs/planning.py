@@ -199,7 +199,7 @@ def read_inputs(configs: Sequence[RunConfig]) -> tuple[
         if name in texts:
             return
         try:
-            text = Path(name).read_text(encoding="utf-8-sig")
+            text = inputs.read_text(name, kind)
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read the {kind} {name}: {exc}; give a readable UTF-8 file.") from None
         texts[name] = text

@@ -392,9 +392,11 @@ def parse_program(text: str, path: str = "<text>") -> RuleProgram:
     UTF-8 byte-order mark is dropped)."""
     text = text.removeprefix("\ufeff")
     try:
-        data = tomllib.loads(text)
+        data = inputs.parse_toml(text, f"rule file {path}")
     except tomllib.TOMLDecodeError as exc:
         raise RuleFileError(f"rule file {path} is not valid TOML: {exc}.") from None
+    except inputs.InputFileError as exc:
+        raise RuleFileError(str(exc)) from None
     r = _Reader(path, text)
     r.unknown("", data, TOP_KEYS)
     tables: dict[str, dict[str, Any]] = {}
@@ -506,7 +508,9 @@ def load_program(path_or_name: str | Path) -> RuleProgram:
     """
     path = resolve_path(str(path_or_name))
     try:
-        text = inputs.read_text(path)
+        text = inputs.read_text(path, "rule file")
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleFileError(f"rule file {path} cannot be read: {exc}.") from None
+    except inputs.InputFileError as exc:
+        raise RuleFileError(str(exc)) from None
     return parse_program(text, str(path_or_name))
