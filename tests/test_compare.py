@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import unosim
-from unosim.analysis.compare import Comparison, load_spec, parse_players, variants
+from unosim.analysis.compare import Comparison, combinations, load_spec, parse_players
 from unosim.cli import app
 
 EXPERIMENTS = Path(__file__).parents[1] / "experiments"
@@ -34,7 +34,7 @@ def test_speed_play_at_16_players_paired_difference_in_turns(tmp_path: Path) -> 
     assert "data:image/png;base64," in files[-1].read_text()
     opening = (tmp_path / "cmp" / "report" / "report.md").read_text().split("## Rule comparison", 1)[0]
     assert "## What this report rests on" in opening and "`party` with `speed_play=false`" in opening
-    assert "party speed_play=false at 16 players: 1" in opening and "skill runs: greedy at seat 0" in opening
+    assert "deck copies: one deck in every cell" in opening and "skill runs: greedy at seat 0" in opening
     assert f"unosim version: {unosim.__version__}" in opening and "seed: 3" in opening
     md = (tmp_path / "cmp" / "report" / "report.md").read_text()
     assert "| p (Holm) | differs |" in md and "Holm's step-down method" in md
@@ -72,7 +72,7 @@ def test_cli_compare_refuses_bad_input(args: list[str], message: str) -> None:
 def test_shipped_comparison_files_parse() -> None:
     for name, count in (("speed_play", 2), ("point_taken_cap", 3), ("wd4_rules", 8)):
         spec = load_spec(EXPERIMENTS / f"{name}.toml")
-        assert len(variants(spec["rules"], spec["options"])) == count
+        assert len(combinations(spec["rules"], spec["options"])) == count
         parse_players(spec["players"])
 
 

@@ -87,11 +87,12 @@ def test_study_report_opens_with_strategies_deck_copies_and_version(small_study:
     md = (small_study / "report" / "report.md").read_text()
     opening = md.split("## What this report rests on", 1)[1].split("\n## ", 1)[0]
     assert "random at every seat" in opening
-    assert "deck copies: 1 in every cell" in opening
+    assert "deck copies: one deck in every cell" in opening
     assert f"unosim version: {unosim.__version__}" in opening and "seed: 7" in opening
     assert "`classic`, as shipped" in opening and "`party`, as shipped" in opening
-    assert "### Cells" in opening and "| players | deck copies | strategies |" in opening
-    assert md.index("What this report rests on") < md.index("Game length and seat advantage")
+    appendix = md.split("## Appendix: every cell", 1)[1]
+    assert "### Cells" in appendix and "| players | deck copies | strategies |" in appendix
+    assert md.index("## Findings") < md.index("## What this report rests on") < md.index("## Game length and seat advantage")
     assert "Policy: random at every seat" in md
     page = (small_study / "report" / "report.html").read_text()
     assert "<li>strategies: random at every seat</li>" in page

@@ -194,7 +194,11 @@ def test_kill_and_resume_gives_the_uninterrupted_dataset(tmp_path: Path) -> None
     assert dataset.load(out).equals(dataset.load(tmp_path / "reference"))
 
 
-def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("before, shown", [(None, "compiling the engine (first run only) ..."),
+                                           (23, "compiling the engine (first run only, about 23 s) ...")])
+def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.MonkeyPatch, before: int | None,
+                                                       shown: str) -> None:
+    """The time is announced only from a compile this machine made before; what it took is said after."""
     import io
 
     from rich.console import Console
@@ -204,9 +208,28 @@ def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.Monke
 
     compiled = []
     monkeypatch.setattr(kernel_cache, "is_cold", lambda house=False: True)
+    monkeypatch.setattr(kernel_cache, "expected_seconds", lambda house=False: before)
     monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs: compiled.append(len(configs)))
     log = io.StringIO()
     execution.compile_engine([RunConfig.build(players=2, games=1)], Console(file=log, force_terminal=False))
     lines = log.getvalue().splitlines()
     assert compiled == [1] and len(lines) == 2
-    assert lines[0].startswith("compiling the engine (first run only, about") and lines[1].startswith("compiled the engine in")
+    assert lines[0] == shown and lines[1].startswith("compiled the engine in ") and lines[1].endswith(" s")
+
+
+def test_the_expected_compile_time_is_what_this_machine_took(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import json
+
+    from unosim.engine import kernel_cache
+
+    version = tmp_path / "kernels" / "v1"
+    version.mkdir(parents=True)
+    monkeypatch.setattr(kernel_cache, "cache_dir", lambda: version)
+    assert kernel_cache.expected_seconds() is None and kernel_cache.compiling_message() == (
+        "compiling the engine (first run only)")
+    (version / "compiled-abc.json").write_text(json.dumps({"seconds": 19.6}))
+    assert kernel_cache.expected_seconds() == 20 and kernel_cache.expected_seconds(house=True) is None
+    (version / "compiled-abc-house.json").write_text(json.dumps({"seconds": 31.2}))
+    assert kernel_cache.compiling_message([False, True]) == "compiling the engine (first run only, about 51 s)"
+
+

@@ -51,15 +51,21 @@ COMPARE_FILE = "_compare.json"
 
 @dataclass(frozen=True)
 class Variant:
-    """One rule set of a comparison: a preset and the options set on top of it."""
+    """One rule set of a comparison: a preset, the options set on top of it, and a name."""
 
     preset: str
     options: tuple[tuple[str, str], ...]
+    name: str = ""
+    """What a designer calls it (``"stacking + 7-0"``); empty: the label names the options."""
 
     @property
     def label(self) -> str:
-        """``party speed_play=false`` style name."""
-        return " ".join([self.preset] + [f"{k}={v}" for k, v in self.options])
+        """The name, else a ``party speed_play=false`` style one."""
+        return self.name or " ".join([self.preset] + [f"{k}={v}" for k, v in self.options])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The preset and options, as a comparison's settings record them (``variant_rules``)."""
+        return {"rules": self.preset, "options": dict(self.options)}
 
     def rules(self, players: int) -> RuleSet:
         """The rule set at ``players`` (a second deck shuffled in when one cannot deal)."""
@@ -128,7 +134,7 @@ def parse_players(text: str | int | list[int]) -> list[int]:
     return sorted(set(counts))
 
 
-def variants(presets: str | list[str], options: list[str] | None = None) -> list[Variant]:
+def combinations(presets: str | list[str], options: list[str] | None = None) -> list[Variant]:
     """Every combination of presets and option values: ``["speed_play=true,false"]`` gives two.
 
     Raises
@@ -146,18 +152,90 @@ def variants(presets: str | list[str], options: list[str] | None = None) -> list
         if not eq or not key.strip() or not values.strip():
             raise ValueError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
         axes.append([(key.strip(), v.strip()) for v in values.split(",")])
-    out = [Variant(p, tuple(combo)) for p in names for combo in itertools.product(*axes)]
+    return _check([Variant(p, tuple(combo)) for p in names for combo in itertools.product(*axes)])
+
+
+def _check(out: list[Variant]) -> list[Variant]:
     for v in out:
         try:
             PRESETS[v.preset].with_overrides([f"{k}={x}" for k, x in v.options])
         except (ValueError, TypeError) as exc:
             raise ValueError(f"variant {v.label!r} cannot be played: {exc}") from None
+    labels = [v.label for v in out]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise ValueError(f"the variant name {twice[0]!r} is given twice; give every variant a name of its own.")
     if len(out) < 2:
         raise ValueError(
-            "a comparison needs at least two rule sets: give several presets (--rules classic,party) or "
-            "an option with several values (--option speed_play=true,false)."
+            "a comparison needs at least two rule sets: give several presets (--rules classic,party), "
+            "an option with several values (--option speed_play=true,false) or several variants (--variant)."
         )
     return out
+
+
+def _text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def parse_variant(text: str, rules: str = "party") -> Variant:
+    """A named variant from ``"NAME: OPTION=VALUE, OPTION=VALUE"`` (``rules=PRESET`` among the options
+    picks its preset, default ``rules``); ``"the official game:"`` sets nothing.
+
+    Raises
+    ------
+    ValueError
+        For a text without ``NAME:``, an empty name or an option that is not ``OPTION=VALUE``.
+    """
+    name, colon, rest = text.partition(":")
+    if not colon or not name.strip():
+        raise ValueError(f"--variant {text!r} is not NAME: OPTION=VALUE, ...; e.g. --variant 'stacking: stacking=mixed' "
+                         "or --variant 'the official game:'.")
+    options: dict[str, Any] = {}
+    for part in (p.strip() for p in rest.split(",")):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(f"--variant {text!r}: {part!r} is not OPTION=VALUE; e.g. stacking=mixed.")
+        options[key.strip()] = value.strip()
+    return named_variant(name.strip(), options, rules)
+
+
+def named_variant(name: str, options: dict[str, Any], rules: str = "party") -> Variant:
+    """The variant ``name``: the options of ``options`` on the preset ``options["rules"]`` (default ``rules``)."""
+    options = dict(options)
+    preset = str(options.pop("rules", rules))
+    if preset not in PRESETS:
+        raise ValueError(f"variant {name!r}: rules {preset!r} is not a preset; choose from: {', '.join(PRESETS)}.")
+    return Variant(preset, tuple((str(k), _text(v)) for k, v in options.items()), name)
+
+
+def named_variants(given: dict[str, dict[str, Any]] | list[str] | list[Variant], rules: str = "party") -> list[Variant]:
+    """The variants of a list a designer wrote, the first being the baseline.
+
+    Parameters
+    ----------
+    given : dict, list of str or list of Variant
+        Name to options (``{"the official game": {}, "stacking": {"stacking": "mixed"}}``, as a
+        comparison file's ``[variants]`` table), or texts for :func:`parse_variant`, or variants.
+    rules : str
+        The preset of variants that name none.
+
+    Raises
+    ------
+    ValueError
+        For a bad variant, a name given twice or fewer than two variants.
+    """
+    if isinstance(given, dict):
+        out = []
+        for name, options in given.items():
+            if not isinstance(options, dict):
+                raise ValueError(f"variant {name!r} = {options!r} is not allowed; give a table of rule options, "
+                                 "e.g. [variants.stacking] stacking = \"mixed\".")
+            out.append(named_variant(str(name), options, rules))
+    else:
+        out = [v if isinstance(v, Variant) else parse_variant(str(v), rules) for v in given]
+    return _check(out)
 
 
 SPEC_KEYS = {
@@ -166,6 +244,8 @@ SPEC_KEYS = {
     "rules": "a preset name or a list of them",
     "players": 'player counts: 16, [4, 8, 16] or "2-16"',
     "options": 'a table of rule options and the values to compare, e.g. speed_play = [true, false]',
+    "variants": 'named variants, the first the baseline: [variants."the official game"], then [variants.stacking] '
+                'with stacking = "mixed" (instead of options)',
     "games": "a whole number ≥ 2 (games per rule set, player count and line-up)",
     "seed": "a whole number ≥ 0",
     "skill": "a strategy name",
@@ -199,12 +279,18 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, list) and v for v in options.values()):
         raise ValueError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
-
-    def text(value: Any) -> str:
-        return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
     spec: dict[str, Any] = {k: data[k] for k in ("rules", "players", "games", "seed", "skill", "out") if k in data}
-    spec["options"] = [f"{k}={','.join(text(v) for v in values)}" for k, values in options.items()]
+    spec["options"] = [f"{k}={','.join(_text(v) for v in values)}" for k, values in options.items()]
+    if "variants" in data:
+        if options:
+            raise ValueError(f"{path}: give either [options] (every combination) or [variants] (a list), not both.")
+        if not isinstance(data["variants"], dict):
+            raise ValueError(f"{path}: variants = {data['variants']!r} is not allowed; use {SPEC_KEYS['variants']}.")
+        preset = data.get("rules", "party")
+        try:
+            spec["variants"] = named_variants(data["variants"], preset if isinstance(preset, str) else "party")
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
     return spec
 
 
@@ -232,6 +318,7 @@ def compare(
     games: int = 10_000,
     seed: int = 0,
     skill: str = "greedy",
+    variants: dict[str, dict[str, Any]] | list[str] | list[Variant] | None = None,
     out: str | Path | None = None,
     execution: Execution | None = None,
     **run_options: Any,
@@ -253,6 +340,11 @@ def compare(
         Run seed shared by every variant (common random numbers).
     skill : str
         The strategy at seat 0 in the skill runs.
+    variants : dict or list, optional
+        Named variants instead of every combination of ``options`` (:func:`named_variants`;
+        the first is the baseline; ``rules`` is the preset of those that name none), e.g.
+        ``{"the official game": {}, "stacking": {"stacking": "mixed"}}`` or
+        ``["the official game:", "stacking: stacking=mixed"]``.
     out : str or Path, optional
         Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there;
         an interrupted comparison resumes.
@@ -270,7 +362,13 @@ def compare(
 
     execution = Execution.of(execution or Execution(jobs=1), **run_options).replace(quiet=True)
     counts = parse_players(players)
-    vs = variants(rules, options)
+    if variants is not None and options:
+        raise ValueError("give either options (every combination of their values) or variants (a list), not both.")
+    if variants is not None:
+        default = rules if isinstance(rules, str) and "," not in rules else "party"
+        vs = named_variants(variants, default)
+    else:
+        vs = combinations(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
     StrategySpec.parse(skill)
@@ -305,7 +403,8 @@ def compare(
                                   "baseline_mean": d.mean_a, "variant_mean": d.mean_b, "diff": d.diff, "se": d.se,
                                   "low": d.low, "high": d.high, "variance_reduction": d.variance_reduction,
                                   "games": d.n})
-    settings = {"kind": "comparison", "variants": [v.label for v in vs], "players": counts, "games": games,
+    settings = {"kind": "comparison", "variants": [v.label for v in vs],
+                "variant_rules": {v.label: v.to_dict() for v in vs}, "players": counts, "games": games,
                 "seed": seed, "skill": skill, "unosim_version": __version__}
     result = Comparison(pd.DataFrame(levels), pd.DataFrame(diffs), settings)
     if out_path is not None:
@@ -327,7 +426,6 @@ def metric_label(metric: str, skill: str = "greedy") -> str:
 
 
 __all__ = [
-    "COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "check_playable", "compare", "load_spec", "metric_label",
-    "parse_players",
-    "variants",
+    "COMPARE_FILE", "METRICS", "SPEC_KEYS", "Comparison", "Variant", "check_playable", "combinations", "compare", "load_spec",
+    "metric_label", "named_variant", "named_variants", "parse_players", "parse_variant",
 ]

@@ -64,15 +64,12 @@ from ..game import kernels
 from ..game.kernels import SOURCE_DIGEST
 
 __all__ = [
-    "COMPILE_GC_THRESHOLD", "DEFAULT_COMPILE_SECONDS", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "ensure_compiled",
+    "COMPILE_GC_THRESHOLD", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "compiling_message", "ensure_compiled",
     "expected_seconds", "is_cold", "load_plan", "marker", "parse_types", "run_helper", "start_helper",
 ]
 
 T = TypeVar("T")
 
-DEFAULT_COMPILE_SECONDS = 60
-"""The cold compile time shown before the first compile on a machine (about 45–60 s on 2 cores,
-with the helper; ``docs/performance.md``); later runs show the time the previous compile took."""
 LOG_NAME = "compile.log"
 PLAN = Path(kernels.__file__).with_name("compile_plan.json")
 """The cached functions a cold compile of ``advance`` compiles on its way, as ``[module, function,
@@ -105,16 +102,25 @@ def is_cold(house: bool = False) -> bool:
     return not marker(house).is_file()
 
 
-def expected_seconds() -> int:
-    """How long a cold compile will take here: the last compile of any version on this machine,
-    else :data:`DEFAULT_COMPILE_SECONDS`."""
-    found = sorted(cache_dir().parent.glob("*/compiled-*.json"), key=lambda p: p.stat().st_mtime)
-    for path in reversed(found):
+def expected_seconds(house: bool = False) -> int | None:
+    """How long a cold compile of the kernels (for games with a house rule on: ``house``) will take
+    here: what the last such compile of any version took on this machine, or ``None`` when none has
+    been made here (a first compile takes 20 s to 2 minutes, as the machine goes: no honest guess)."""
+    found = [p for p in cache_dir().parent.glob("*/compiled-*.json") if p.name.endswith("-house.json") == house]
+    for path in sorted(found, key=lambda p: p.stat().st_mtime, reverse=True):
         try:
             return max(1, round(json.loads(path.read_text())["seconds"]))
         except (OSError, ValueError, KeyError, TypeError):
             continue
-    return DEFAULT_COMPILE_SECONDS
+    return None
+
+
+def compiling_message(cold: Iterable[bool] = (False,)) -> str:
+    """What to show while the kernels compile: ``cold`` holds ``house`` for each copy to compile
+    (:func:`is_cold`); the time this machine took before, when it has compiled them before."""
+    seconds = [expected_seconds(house) for house in cold]
+    known = None if None in seconds else sum(s or 0 for s in seconds)
+    return "compiling the engine (first run only" + (f", about {known} s)" if known else ")")
 
 
 @contextmanager

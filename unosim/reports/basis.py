@@ -11,7 +11,7 @@ import pandas as pd
 from ..game.rules import PRESETS, RuleSet
 from ..version import __version__
 
-__all__ = ["BASIS_TITLE", "basis_lines", "changed_options", "dataset_basis", "describe_rules", "seats_text"]
+__all__ = ["BASIS_TITLE", "basis_lines", "changed_options", "copies_text", "dataset_basis", "describe_rules", "seats_text"]
 
 BASIS_TITLE = "What this report rests on"
 """Title of the opening section of every report."""
@@ -109,6 +109,51 @@ def basis_lines(*, rules: list[str], copies: str, seats: str, games: str, seed: 
     return "\n".join(lines)
 
 
+_NUMBERS = ("no deck", "one deck", "two decks", "three decks", "four decks")
+
+
+def _decks(n: int) -> str:
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else f"{n} decks"
+
+
+def _counts(players: list[int]) -> str:
+    """``[2, 3, 4, 7]`` -> ``"2–4 and 7 players"``."""
+    runs: list[list[int]] = []
+    for p in sorted(players):
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(str(p) for p in r) for r in runs]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{text} player" + ("" if len(players) == 1 and players[0] == 1 else "s")
+
+
+def copies_text(copies: dict[tuple[str, int], int]) -> str:
+    """Deck copies per (rule set, players) in a few words: the usual number, then the exceptions.
+
+    ``{("classic", 2): 1, ..., ("classic", 16): 2, ("classic-house", 16): 2, ("party", 16): 1}`` gives
+    ``"one deck; two decks at 16 players for classic and classic-house"``.
+    """
+    if not copies:
+        return "—"
+    counts = list(copies.values())
+    usual = max(set(counts), key=lambda k: (counts.count(k), -k))
+    if len(copies) == 1:
+        return _decks(usual)
+    parts = [_decks(usual) if len(set(counts)) > 1 else f"{_decks(usual)} in every cell"]
+    for k in sorted(set(counts) - {usual}):
+        by_table: dict[tuple[int, ...], list[str]] = {}
+        for rules in dict.fromkeys(r for r, _ in copies):
+            tables = tuple(sorted(p for (r, p), c in copies.items() if r == rules and c == k))
+            if tables:
+                by_table.setdefault(tables, []).append(rules)
+        clauses = [f"at {_counts(list(t))} for {', '.join(names[:-1]) + ' and ' + names[-1] if len(names) > 1 else names[0]}"
+                   for t, names in by_table.items()]
+        parts.append(f"{_decks(k).split()[0]} " + ", ".join(clauses))
+    return "; ".join(parts)
+
+
 def _configs(meta: dict[str, Any]) -> list[dict[str, Any]]:
     if meta.get("kind") == "experiment":
         return [dict(c["config"], cell=c.get("cell", i)) for i, c in enumerate(meta.get("cells", []))]
@@ -132,12 +177,11 @@ def dataset_basis(meta: dict[str, Any]) -> tuple[str, pd.DataFrame | None]:
         for a single run.
     """
     configs = _configs(meta)
-    rules = list(dict.fromkeys(describe_rules(c["rules"]) for c in configs))
-    copies = {(c["rules"]["name"], c["players"]): c["rules"]["deck_copies"] for c in configs}
-    if len(set(copies.values())) == 1:
-        copy_text = f"{next(iter(copies.values()))} in every cell"
-    else:
-        copy_text = ", ".join(f"{n} at {p} players: {k}" for (n, p), k in copies.items())
+    several = len(configs) > 1  # deck copies have a line of their own
+    rules = list(dict.fromkeys(describe_rules({k: v for k, v in c["rules"].items() if k != "deck_copies"} if several
+                                              else c["rules"]) for c in configs))
+    copies = {(str(c["rules"]["name"]), int(c["players"])): int(c["rules"]["deck_copies"]) for c in configs}
+    copy_text = copies_text(copies)
     seat_texts = list(dict.fromkeys(seats_text(c["strategies"]) for c in configs))
     games = sum(int(c["games"]) for c in configs)
     per_cell = {int(c["games"]) for c in configs}

@@ -24,17 +24,21 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 from matplotlib.figure import Figure
 
+from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
 from . import basis, explain, plots
+from . import findings as words
 
 PLAYER_COUNT_COLUMNS = ["players", "turns", "truncated", "winner_offset", "cards_played", "cards_drawn"]
 """The columns the player-count section reads."""
@@ -48,6 +52,8 @@ class Section:
     text: str = ""
     figures: list[tuple[str, Figure]] = field(default_factory=list)
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)
+    collapsed: bool = False
+    """Shown folded (``<details>``) in the HTML: an appendix."""
 
 
 def _figure(draw: Any, *args: Any, size: tuple[float, float] = (7.5, 4.8), **kwargs: Any) -> Figure:
@@ -250,12 +256,15 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     path = Path(path)
     if (path / COMPARE_FILE).is_file():
         comparison = Comparison.read(path)
-        return [comparison_basis(comparison.settings), comparison_section(comparison)]
+        found = analysis_findings.comparison_findings(comparison.differences)
+        return with_findings(found, [comparison_basis(comparison.settings), comparison_section(comparison)],
+                             skill=comparison.settings.get("skill", "greedy"))
     if (path / SWAP_FILE).is_file():
         result = SwapResult.read(path)
-        return [swap_basis(result.settings), swap_section(result)]
+        return with_findings(analysis_findings.swap_findings(result.values),
+                             [swap_basis(result.settings), swap_section(result)])
     meta = dataset.read_metadata(path)
-    basis_section = dataset_basis_section(meta)
+    basis_section, appendix = dataset_basis_sections(meta)
     matches = dataset.has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
     data = dataset.read_table(path, columns=columns, table="rounds" if matches else "main")
@@ -264,6 +273,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     frame = dataset.to_frame(data, consume=True)
     del data
     sections = [basis_section, player_count_section(frame)]
+    found = analysis_findings.dataset_findings(frame)
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
@@ -273,7 +283,9 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         try:
             played = ({str(c["rules"]): c["config"]["rules"] for c in meta.get("cells", [])}
                       if meta.get("kind") == "experiment" else {str(meta["config"]["rules"]["name"]): meta["config"]["rules"]})
-            cv = card_value_section(estimate(path), played)
+            values = estimate(path)
+            cv = card_value_section(values, played)
+            found += analysis_findings.card_value_findings(values)
             cv.text = f"Policy: {basis.seats_text(_configs(meta)[0]['strategies'])}; card values hold for it alone. " + cv.text
             sections.append(cv)
         except ValueError as exc:  # too few games for the regression (e.g. a kind never dealt twice)
@@ -283,35 +295,62 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
             f" Card values were not estimated for this single run: `unosim report {path} --card-values` or "
             f"`unosim.card_values({str(path)!r})` streams them from the opening hands."
         )
-    return sections
+    return with_findings(found, sections + ([appendix] if appendix is not None else []))
+
+
+def with_findings(found: list[Any], sections: list[Section], *, skill: str = "greedy") -> list[Section]:
+    """The sections with the Findings (:mod:`unosim.reports.findings`) first.
+
+    The first figure of the sections moves into the Findings, beside the sentences, so that the
+    report's first screen holds both; the sentences link to it and to the other figures.
+    """
+    opening = Section(words.FINDINGS_TITLE, words.findings_text(found, skill))
+    for section in sections:
+        if section.figures:
+            opening.figures.append(section.figures.pop(0))
+            break
+    return [opening, *sections]
 
 
 def _configs(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return [meta["config"]] if meta.get("kind") == "run" else [c["config"] for c in meta.get("cells", [])]
 
 
-def dataset_basis_section(meta: dict[str, Any]) -> Section:
-    """The opening section of a dataset's report: what its games rest on (:mod:`unosim.reports.basis`)."""
+APPENDIX_TITLE = "Appendix: every cell"
+"""Title of the appendix that lists an experiment's cells (seeds and all)."""
+
+
+def dataset_basis_sections(meta: dict[str, Any]) -> tuple[Section, Section | None]:
+    """What a dataset's games rest on (:mod:`unosim.reports.basis`) in a few lines, and, for an
+    experiment, the appendix with the table of its cells (collapsed in the HTML)."""
     text, cells = basis.dataset_basis(meta)
     section = Section(basis.BASIS_TITLE, text)
-    if cells is not None:
-        section.tables.append(("Cells", cells))
-    return section
+    if cells is None:
+        return section, None
+    section.text += f"\n- every cell, with its seed: [{APPENDIX_TITLE.lower()}](#{words.anchor(APPENDIX_TITLE)})"
+    return section, Section(APPENDIX_TITLE, "One row per cell of the experiment: its rules, table, deck copies, "
+                            "strategies, games and seed.", tables=[("Cells", cells)], collapsed=True)
 
 
 def comparison_basis(settings: dict[str, Any]) -> Section:
     """The opening section of a comparison's report."""
     from ..analysis.compare import Variant
 
-    lines, copies = [], []
+    lines, copies = [], {}
+    recorded = settings.get("variant_rules", {})
     for label in settings["variants"]:
-        preset, *options = label.split()
-        variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
-        lines.append(basis.describe_rules(variant.rules(2)))
-        copies += [f"{label} at {p} players: {variant.rules(p).deck_copies}" for p in settings["players"]]
+        if label in recorded:
+            given = recorded[label]
+            variant = Variant(given["rules"], tuple((str(k), str(v)) for k, v in given["options"].items()), label)
+        else:  # a comparison written before variants had names: the label names the options
+            preset, *options = label.split()
+            variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))  # type: ignore[misc]
+        described = basis.describe_rules(variant.rules(2))
+        lines.append(f"{label}: {described}" if variant.name else described)
+        copies.update({(label, int(p)): variant.rules(p).deck_copies for p in settings["players"]})
     skill = settings.get("skill", "greedy")
     return Section(basis.BASIS_TITLE, basis.basis_lines(
-        rules=lines, copies=", ".join(copies),
+        rules=lines, copies=basis.copies_text(copies),
         seats=f"random at every seat; skill runs: {skill} at seat 0, random at the others",
         games=f"{settings['games']:,} per variant, player count and run", seed=settings["seed"],
         version=settings.get("unosim_version", "not recorded"),
@@ -350,11 +389,48 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
     return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
 
 
+_LINK = re.compile(r"\[([^\]]+)\]\(#([A-Za-z0-9_-]+)\)")
+
+CAPTIONS: dict[str, str] = {
+    "game_length_distribution": "How spread out game length is at each table size (median, quartiles and tails). "
+                                "Look at how far the long tail reaches beyond the median as players are added.",
+    "game_length": "Mean game length (turns) against the number of players, one line per rule set, with its 95 % band. "
+                   "Look at how steeply each line rises and where the rule sets part.",
+    "cards_per_game": "Cards played and drawn per game. Look at how much of a game is drawing rather than playing.",
+    "seat_advantage_heatmap": "Win rate × players per seat offset from the dealer (1 = a fair share) at each table "
+                              "size. Look at offset 1, the first player: how far above 1 it starts and how fast it fades.",
+    "seat_advantage": "Win rate × players per seat offset from the dealer (1 = a fair share). Look at offset 1, the first "
+                      "player.",
+    "card_value_heatmap": "Value of one more card of each kind (pp of win probability) at each table size. Look for the "
+                          "strongest cells: the kinds worth most, and at which size.",
+    "card_value_lines": "Card values against the number of players, with 95 % bands. Look for lines that cross: kinds "
+                        "whose worth depends on the table.",
+    "card_value_copies": "First copy (filled) and second copy (hollow) of each kind. Look for ⚑: a second copy worth "
+                         "clearly more or less than the first.",
+    "card_value_swap": "Swap-experiment value against regression value for each kind. Look for points off the dashed "
+                       "diagonal, where the two estimates disagree.",
+    "compare_": "Paired difference from the baseline, variant by variant, with 95 % intervals. Look for intervals clear "
+                "of the dashed zero line: the rule changes that matter, and at which table size.",
+    "leaderboard": "Win rate of each strategy with its 95 % interval; dashed: a fair share. Look at which intervals "
+                   "clear the line and each other.",
+    "head_to_head": "Share of the pair's wins the row strategy took (0.5 = even). Look at the row of the leader.",
+}
+"""What each figure shows and what to look at, by the start of its name (the longest match wins)."""
+
+
+def caption(name: str) -> str:
+    """The caption of the figure ``name`` (:data:`CAPTIONS`; empty for an unknown figure)."""
+    keys = [k for k in CAPTIONS if name.startswith(k)]
+    return CAPTIONS[max(keys, key=len)] if keys else ""
+
+
 def _html_text(text: str) -> str:
-    """A section's text as HTML: ``- `` lines as a list, `` `code` `` as code, the rest as paragraphs."""
+    """A section's text as HTML: ``- `` lines as a list, `` `code` `` as code, ``[text](#id)`` as a
+    link within the page, the rest as paragraphs."""
     def inline(line: str) -> str:
-        parts = html.escape(line).split("`")
-        return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+        parts = html.escape(line, quote=False).split("`")
+        out = "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+        return _LINK.sub(lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>', out)
 
     out, items = [], []
     for line in text.splitlines():
@@ -371,36 +447,97 @@ def _html_text(text: str) -> str:
     return "".join(out)
 
 
+def readable(value: Any, column: str = "") -> str:
+    """A table cell for reading: whole numbers with thousands separators (not seeds), floats rounded
+    to four significant digits (whole above 1,000), missing values empty."""
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(value) if "seed" in column else f"{int(value):,}"
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if v.is_integer() and abs(v) < 1e15:
+            return f"{int(v):,}"
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+    return str(value)
+
+
+def _readable_table(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({c: [readable(v, str(c)) for v in table[c]] for c in table.columns}, columns=table.columns)
+
+
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:1180px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.45}"
+    "h1{font-size:1.5em;margin:0.2em 0}h2{border-bottom:1px solid #ddd;padding-bottom:0.2em;margin-top:1.6em}"
+    "nav.toc{font-size:0.9em;margin:0.5em 0 1em}nav.toc a{margin-right:1em;white-space:nowrap}"
+    ".findings{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}"
+    ".findings li{margin-bottom:0.45em}"
+    "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
+    "td{text-align:right}th{background:#f0f0f0}img{max-width:100%}figure{margin:1em 0}"
+    "figcaption{font-size:0.9em;color:#444;max-width:60em}details{margin:1em 0}summary{cursor:pointer;font-weight:bold}"
+    "@media(max-width:800px){.findings{grid-template-columns:1fr}}"
+)
+"""The report page's stylesheet (inline: the page stays one file)."""
+
+
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
-    """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``."""
+    """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``.
+
+    The page opens with a table of contents; figures carry their captions (:func:`caption`);
+    collapsed sections (an appendix) are folded; names are escaped, numbers formatted for reading
+    (:func:`readable`); images are embedded, so the page is one file.
+    """
     out.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
-    md = [f"# {title}\n"]
-    page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
-            "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
-            "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
-            "th{background:#f0f0f0}img{max-width:100%}</style></head><body>", f"<h1>{html.escape(title)}</h1>"]
+    figure_files = {words.anchor(name): name for section in sections for name, _ in section.figures}
+    md = [f"# {title}\n", "Contents: " + " · ".join(f"[{s.title}](#{words.anchor(s.title)})" for s in sections) + "\n"]
+    page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+            "<nav class='toc'><b>Contents:</b> " + "".join(
+                f"<a href='#{words.anchor(s.title)}'>{html.escape(s.title)}</a>" for s in sections) + "</nav>"]
+
+    def md_links(text: str) -> str:  # a figure's link points at its PNG next to report.md
+        return _LINK.sub(lambda m: f"[{m.group(1)}]({figure_files[m.group(2)]}.png)" if m.group(2) in figure_files
+                         else m.group(0), text)
+
     for section in sections:
-        md.append(f"## {section.title}\n\n{section.text}\n")
-        page.append(f"<h2>{html.escape(section.title)}</h2>{_html_text(section.text)}")
+        md.append(f"## {section.title}\n\n{md_links(section.text)}\n")
+        body = [_html_text(section.text)]
+        figures = []
         for name, fig in section.figures:
             png = io.BytesIO()
             fig.savefig(png, format="png", dpi=110)
             (out / f"{name}.png").write_bytes(png.getvalue())
             fig.savefig(out / f"{name}.svg", format="svg")
             files += [out / f"{name}.png", out / f"{name}.svg"]
-            md.append(f"![{name}]({name}.png)\n")
+            text = caption(name)
+            md.append(f"![{name}]({name}.png)\n" + (f"\n*{text}*\n" if text else ""))
             encoded = base64.b64encode(png.getvalue()).decode()
-            page.append(f"<figure><img alt='{name}' src='data:image/png;base64,{encoded}'></figure>")
-        for caption, table in section.tables:
-            md.append(f"### {caption}\n\n{plots._markdown(table)}")
-            page.append(f"<h3>{html.escape(caption)}</h3>"
-                        + table.to_html(index=False, border=0, na_rep="", float_format=lambda v: f"{v:.4g}"))
+            figures.append(f"<figure id='{words.anchor(name)}'><img alt='{html.escape(name)}' "
+                           f"src='data:image/png;base64,{encoded}'>"
+                           + (f"<figcaption>{html.escape(text)}</figcaption>" if text else "") + "</figure>")
+        tables = []
+        for table_caption, table in section.tables:
+            shown = _readable_table(table)
+            md.append(f"### {table_caption}\n\n{plots._markdown(shown)}")
+            tables.append(f"<h3 id='{words.anchor(table_caption)}'>{html.escape(table_caption)}</h3>"
+                          + shown.to_html(index=False, border=0, na_rep=""))
+        heading = f"<h2 id='{words.anchor(section.title)}'>{html.escape(section.title)}</h2>"
+        if section.title == words.FINDINGS_TITLE and figures:
+            page.append(heading + "<div class='findings'><div>" + "".join(body) + "</div>" + "".join(figures) + "</div>"
+                        + "".join(tables))
+        elif section.collapsed:
+            page.append(heading + f"<details><summary>{html.escape(section.title)}</summary>"
+                        + "".join(body + figures + tables) + "</details>")
+        else:
+            page.append(heading + "".join(body + figures + tables))
     page.append("</body></html>")
     (out / "report.md").write_text("\n".join(md))
     (out / "report.html").write_text("\n".join(page))
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["Section", "card_value_section", "comparison_section", "player_count_section", "sections_of", "swap_section",
-           "write_report", "write_sections"]
+__all__ = ["APPENDIX_TITLE", "CAPTIONS", "Section", "caption", "card_value_section", "comparison_section", "player_count_section", "readable", "sections_of",
+           "swap_section", "with_findings", "write_report", "write_sections"]

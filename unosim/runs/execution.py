@@ -123,25 +123,29 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
     """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
     any worker starts: workers then load the cache instead of compiling side by side. A cold
     compile shows a status line instead of a games/s figure that would include it (on a log or a
-    pipe, where a status line shows nothing, a line before and one after)."""
+    pipe, where a status line shows nothing, a line before), with the time this machine took before
+    if it has compiled them before (:func:`~unosim.engine.kernel_cache.compiling_message`), and
+    then a line with the time it took."""
     from ..engine import kernel_cache
 
     if not configs:
         return
-    if console is not None and any(kernel_cache.is_cold(engine.plays_house_rules(c)) for c in configs):
-        message = f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"
-        if not console.is_terminal:  # a log or a pipe shows no status line: say it in a line of its own
-            import time
+    cold = sorted({house for house in (engine.plays_house_rules(c) for c in configs) if kernel_cache.is_cold(house)}) \
+        if console is not None else []
+    if not cold:
+        engine.compile_kernels(configs)
+        return
+    import time
 
-            started = time.perf_counter()
-            console.print(f"{message} ...", markup=False, highlight=False)
-            engine.compile_kernels(configs)
-            console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
-            return
+    message = kernel_cache.compiling_message(cold)
+    started = time.perf_counter()
+    if console.is_terminal:
         with console.status(message):
             engine.compile_kernels(configs)
-    else:
+    else:  # a log or a pipe shows no status line: say it in a line of its own
+        console.print(f"{message} ...", markup=False, highlight=False)
         engine.compile_kernels(configs)
+    console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
 
 
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
