@@ -69,7 +69,7 @@ def bench(
         from ..engine.config import RunConfig
         from ..engine.driver import compile_kernels
 
-        with err_console.status(f"compiling the engine (first run only, about {kernel_cache.expected_seconds()} s)"):
+        with err_console.status(kernel_cache.compiling_message()):
             compile_kernels([RunConfig.build(players=2)])
     if env:
         _bench_env(rules, players, strategies or "random", seconds, batch_size or 256, as_json)

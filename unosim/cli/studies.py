@@ -108,6 +108,12 @@ def compare(
         typer.Option("--option", metavar="OPTION=V1,V2", help="A rule option and its values to compare (repeatable).",
                      show_default=False),
     ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", metavar="'NAME: OPTION=V, ...'",
+                     help="A named rule set (repeatable; the first is the baseline), instead of every combination of "
+                          "--option values: e.g. 'the official game:' 'stacking: stacking=mixed'.", show_default=False),
+    ] = None,
     games: Annotated[int | None, typer.Option("--games", help="Games per rule set, player count and line-up. Default: 10,000.",
                                               show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by every rule set (common random numbers). Default: 0.",
@@ -134,8 +140,8 @@ def compare(
     settings: dict[str, Any] = {"rules": "party", "players": "4", "options": [], "games": 10_000, "seed": 0, "skill": "greedy"}
     if spec is not None:
         settings.update(load_spec(spec))
-    given = {"rules": rules, "players": players, "options": option or None, "games": games, "seed": seed, "skill": skill,
-             "out": out}
+    given = {"rules": rules, "players": players, "options": option or None, "variants": variant or None, "games": games,
+             "seed": seed, "skill": skill, "out": out}
     settings.update({k: v for k, v in given.items() if v is not None})
     target = settings.pop("out", None)
     result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target,
