@@ -72,7 +72,7 @@ def test_swap_values_do_not_depend_on_jobs(tmp_path: Path) -> None:
     one = swap_values("classic", "2,3", games=300, seed=4, kinds="skip")
     two = swap_values("classic", "2,3", games=300, seed=4, kinds="skip", jobs=2)
     pd.testing.assert_frame_equal(one.values, two.values)
-    res = CliRunner().invoke(app, ["cardvalue-swap", "--rules", "classic", "--players", "2,3", "--kinds", "skip",
+    res = CliRunner().invoke(app, ["cardvalue-swap", "--rules", "classic", "--player-counts", "2,3", "--kinds", "skip",
                                    "--games", "300", "--seed", "4", "--jobs", "2"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert f"{one.values['swap_value'].iloc[0]:+.2f}" in res.output

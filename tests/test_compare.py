@@ -50,7 +50,7 @@ def test_same_rules_on_the_same_deals_differ_by_exactly_zero() -> None:
 
 
 def test_cli_compare_prints_the_paired_differences() -> None:
-    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--players", "3", "--option",
+    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--player-counts", "3", "--option",
                                    "wd4_challenge=true,false", "--games", "200", "--seed", "2", "--jobs", "1"])
     assert res.exit_code == 0, res.output
     assert "paired differences against classic wd4_challenge=true" in res.output

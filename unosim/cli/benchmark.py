@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from .base import app, err_console, out_console, user_errors
+from .options import BatchSize, MaybePlayers, MaybeRules, MaybeStrategies, Set
 
 __all__ = ["bench"]
 
@@ -16,27 +17,13 @@ __all__ = ["bench"]
 @app.command()
 @user_errors()
 def bench(
-    rules: Annotated[
-        str | None, typer.Option("--rules", help="Preset to measure; omit for the standard grid.", show_default=False)
-    ] = None,
-    players: Annotated[
-        int | None, typer.Option("--players", help="Players (with --rules; default 4, with --tournament 6).", show_default=False)
-    ] = None,
-    strategies: Annotated[
-        str | None,
-        typer.Option(
-            "--strategies",
-            help="Strategies, as for simulate (default random; with --tournament the six of the standard tournament).",
-            show_default=False,
-        ),
-    ] = None,
+    rules: MaybeRules = None,
+    players: MaybePlayers = None,
+    strategies: MaybeStrategies = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
-    batch_size: Annotated[int | None, typer.Option("--batch-size", help="Games stepped together.", show_default=False)] = None,
+    batch_size: BatchSize = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="OPTION=VALUE", help="With --rules: override a rule option (repeatable).", show_default=False),
-    ] = None,
+    overrides: Set = None,
     python_path: Annotated[
         bool, typer.Option("--python-path", help="Ask the shipped strategies' Python methods, not their compiled versions.")
     ] = False,
@@ -58,7 +45,11 @@ def bench(
         ),
     ] = False,
 ) -> None:
-    """Single-core games per second (one process, no workers); with --env, learner steps per second."""
+    """Single-core games per second (one process, no workers); with --env, learner steps per second.
+
+    Without --rules, the standard grid; --set goes with --rules. --players defaults to 4 (6 with
+    --tournament), --strategies to random (with --tournament the six of the standard tournament).
+    """
     import json
 
     from ..analysis.bench import bench as run_bench

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from .base import app, out_console, user_errors
+from .options import Cell, Deck, Game, MaybeOut, MaybeSeat, Players, Rules, RunDir, Seat, Seed, Set, Strategies
 
 __all__ = ["play", "replay", "view"]
 
@@ -16,26 +17,19 @@ __all__ = ["play", "replay", "view"]
 @app.command()
 @user_errors()
 def replay(
-    run_dir: Annotated[
-        Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): replay one of its games.",
-                                  show_default=False)
-    ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to replay (within its cell, for an experiment).")] = 0,
-    cell: Annotated[
-        int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column).",
-                                 show_default=False)
-    ] = None,
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
-    strategies: Annotated[str, typer.Option("--strategies", help="Strategies (without --run).")] = "random",
-    set_: Annotated[
-        list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
-    ] = None,
-    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
+    run_dir: RunDir = None,
+    game: Game = 0,
+    cell: Cell = None,
+    rules: Rules = "classic",
+    players: Players = 4,
+    seed: Seed = 0,
+    strategies: Strategies = "random",
+    set_: Set = None,
+    deck: Deck = None,
 ) -> None:
     """Narrate one game, move by move: of a written dataset (--run, with --cell for an experiment,
-    study or tournament), or of a seed."""
+    study or tournament), or of a seed (--rules, --players, --seed, --strategies, --set and --deck,
+    without --run)."""
     from ..engine.config import RunConfig
     from ..engine.trace import replay as replay_game
     from ..runs.dataset import read_metadata, read_table
@@ -94,29 +88,24 @@ def replay(
 @app.command()
 @user_errors()
 def view(
-    run_dir: Annotated[
-        Path | None, typer.Option("--run", help="A dataset (a run, an experiment or a tournament): view one of its games.",
-                                  show_default=False)
-    ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to view.")] = 0,
-    cell: Annotated[
-        int | None, typer.Option("--cell", help="Cell of an experiment or tournament dataset (with --run).", show_default=False)
-    ] = None,
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset (without --run).")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Players (without --run).")] = 4,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed (without --run).")] = 0,
-    strategies: Annotated[str, typer.Option("--strategies", help="Strategies (without --run).")] = "random",
-    set_: Annotated[
-        list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE (without --run).", show_default=False)
-    ] = None,
-    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file (without --run).", show_default=False)] = None,
-    seat: Annotated[
-        int | None, typer.Option("--seat", help="Show only this seat's hand (a player's view); default: every hand.",
-                                 show_default=False)
-    ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="HTML file to write (default: game-N.html).", show_default=False)] = None,
+    run_dir: RunDir = None,
+    game: Game = 0,
+    cell: Cell = None,
+    rules: Rules = "classic",
+    players: Players = 4,
+    seed: Seed = 0,
+    strategies: Strategies = "random",
+    set_: Set = None,
+    deck: Deck = None,
+    seat: MaybeSeat = None,
+    out: MaybeOut = None,
 ) -> None:
-    """Write one game as a self-contained HTML viewer: step through every move, offline."""
+    """Write one game as a self-contained HTML viewer: step through every move, offline.
+
+    The game is one of a written dataset (--run, with --cell for an experiment, study or
+    tournament) or of a seed (--rules, --players, --seed, --strategies, --set and --deck, without
+    --run). --out is the HTML file to write (default: game-N.html).
+    """
     from ..engine.config import RunConfig
     from ..reports.viewer import load_game, write_viewer
 
@@ -137,25 +126,26 @@ def view(
 @app.command()
 @user_errors()
 def play(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset.")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Players at the table, you included.")] = 4,
-    strategies: Annotated[
-        str, typer.Option("--strategies", help="The other seats' strategies: one for all, or one per seat (yours is ignored).")
-    ] = "greedy",
-    seat: Annotated[int, typer.Option("--seat", help="Your seat.")] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deal.")] = 0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Rule override OPTION=VALUE.", show_default=False)] = None,
-    deck: Annotated[str | None, typer.Option("--deck", help="Deck name or file.", show_default=False)] = None,
+    rules: Rules = "classic",
+    players: Players = 4,
+    strategies: Strategies = "greedy",
+    seat: Seat = 0,
+    seed: Seed = 0,
+    set_: Set = None,
+    deck: Deck = None,
     window: Annotated[
         float, typer.Option("--window", help="Seconds a jump-in or UNO catch stays open (0: wait for your answer).")
     ] = 10.0,
-    out: Annotated[Path | None, typer.Option("--out", help="Run directory to write the game to (default runs/play-SEED).",
-                                            show_default=False)] = None,
+    out: MaybeOut = None,
     browser: Annotated[bool, typer.Option("--browser", help="Play in a page served on this machine instead of the terminal.")] = False,
     port: Annotated[int, typer.Option("--port", help="With --browser: the local port (0: any free one).")] = 0,
     open_page: Annotated[bool, typer.Option("--open/--no-open", help="With --browser: open the page in the default browser.")] = True,
 ) -> None:
-    """Play one game against the strategies in the terminal (or a page); it is written as a run that view and replay show."""
+    """Play one game against the strategies in the terminal (or a page); it is written as a run that view and replay show.
+
+    --players counts you; --strategies are the other seats' (one for all, or one per seat, yours
+    ignored); --out is the run directory (default runs/play-SEED).
+    """
     from ..engine.config import RunConfig
 
     config = RunConfig.build(rules=rules, players=players, seed=seed, strategies=strategies, overrides=set_, deck=deck, games=1)

@@ -1,13 +1,81 @@
-"""The options several commands share, each declared once as a typed alias."""
+"""The options several commands share, each declared once as a typed alias.
+
+An option of one name means one thing in every command: one type, one help text and, but for
+the few in :data:`COMMAND_DEFAULTS`, one default. A command declares ``rules: Rules = "classic"``;
+``tests/test_cli_options.py`` fails when two commands declare an option of the same name
+differently. An option that means something else takes another name. Where leaving an option out
+means something of its own (``bench`` without ``--rules`` measures a grid), the command takes the
+``Maybe`` alias: the same option, declared once, that may be left unset.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-__all__ = ["Backend", "ChunkSize", "Isolate", "Jobs", "Overwrite", "Quiet", "Scheduler"]
+__all__ = [
+    "COMMAND_DEFAULTS", "Backend", "BatchSize", "Cell", "ChunkSize", "Deck", "Game", "Games", "Isolate", "Jobs", "Match",
+    "MaybeGames", "MaybeOut", "MaybePlayers", "MaybeRules", "MaybeSeat", "MaybeStrategies", "Out", "Overwrite",
+    "PlayerCounts", "Players", "Quiet", "Rules", "RunDir", "Scheduler", "Seat", "Seed", "Set", "Strategies",
+]
 
+COMMAND_DEFAULTS = frozenset({"--games", "--out", "--player-counts", "--players", "--rules", "--seat", "--strategies"})
+"""Options whose default fits what each command plays (``--help`` shows it); what they count,
+hold or write is the same everywhere, and each command's description says the rest."""
+
+# ---------------------------------------------------------------- what to play
+_RULES = typer.Option("--rules", help="Rules preset: classic, classic-house or party (several, comma-separated, where a "
+                      "command compares rule sets).")
+Rules = Annotated[str, _RULES]
+MaybeRules = Annotated[str | None, _RULES]
+"""``--rules`` where leaving it out means something of its own (the command's description says what)."""
+_PLAYERS = typer.Option("--players", help="Players at the table, 2–16.")
+Players = Annotated[int, _PLAYERS]
+MaybePlayers = Annotated[int | None, _PLAYERS]
+PlayerCounts = Annotated[str, typer.Option("--player-counts", help="Player counts: 4, 2,4,8 or 2-16.")]
+_STRATEGIES = typer.Option("--strategies", help="Strategies, comma-separated: one for every seat or one per seat (a name, "
+                           "name(param=value) or package.module:Class).")
+Strategies = Annotated[str, _STRATEGIES]
+MaybeStrategies = Annotated[str | None, _STRATEGIES]
+_GAMES = typer.Option("--games", help="Games to play (the command's description says per what).")
+Games = Annotated[int, _GAMES]
+MaybeGames = Annotated[int | None, _GAMES]
+Seed = Annotated[int, typer.Option("--seed", help="Seed: the same seed and settings give the same games.")]
+Set = Annotated[
+    list[str] | None,
+    typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
+]
+Deck = Annotated[
+    str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
+]
+Match = Annotated[bool, typer.Option("--match", help="Play matches to the target score instead of single games.")]
+BatchSize = Annotated[
+    int | None, typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False)
+]
+_SEAT = typer.Option("--seat", help="The seat whose view it is: yours when you play; in a viewer, the only hand shown "
+                     "(default: every hand).")
+Seat = Annotated[int, _SEAT]
+MaybeSeat = Annotated[int | None, _SEAT]
+
+# ---------------------------------------------------------------- one game of a dataset
+RunDir = Annotated[
+    Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): take the game from it.",
+                              show_default=False)
+]
+Game = Annotated[int, typer.Option("--game", help="Game index (within its cell, for an experiment).")]
+Cell = Annotated[
+    int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column; with --run).",
+                             show_default=False)
+]
+
+# ---------------------------------------------------------------- where the results go
+_OUT = typer.Option("--out", help="Where to write (the command's description says what).")
+Out = Annotated[Path, _OUT]
+MaybeOut = Annotated[Path | None, _OUT]
+
+# ---------------------------------------------------------------- how to play it (unosim.runs.options.Execution)
 Jobs = Annotated[
     int | None,
     typer.Option("--jobs", "-j", help="Worker processes (Dask: tasks in flight). Default: all cores.", show_default=False),
@@ -28,5 +96,3 @@ Isolate = Annotated[
     typer.Option("--isolate", help="Play each strategy of your own code from a process of its own, which sees only its "
                  "observations (the same games; built-in, rule, tuned and policy strategies stay in the engine)."),
 ]
-
-

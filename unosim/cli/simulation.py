@@ -9,7 +9,25 @@ import typer
 from rich.table import Table
 
 from .base import app, err_console, out_console, user_errors
-from .options import Backend, ChunkSize, Isolate, Jobs, Overwrite, Quiet, Scheduler
+from .options import (
+    Backend,
+    BatchSize,
+    ChunkSize,
+    Deck,
+    Games,
+    Isolate,
+    Jobs,
+    Match,
+    MaybeOut,
+    Overwrite,
+    Players,
+    Quiet,
+    Rules,
+    Scheduler,
+    Seed,
+    Set,
+    Strategies,
+)
 
 __all__ = ["run_command", "simulate"]
 
@@ -18,29 +36,16 @@ __all__ = ["run_command", "simulate"]
 @app.command()
 @user_errors()
 def simulate(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Players at the table, 2–16.")] = 4,
-    games: Annotated[int, typer.Option("--games", help="Number of games (matches with --match).")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed gives the same records.")] = 0,
-    strategies: Annotated[
-        str, typer.Option("--strategies", help="One strategy for every seat, or one per seat, comma-separated.")
-    ] = "random",
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Write the records as a parquet dataset here (resumes if interrupted).", show_default=False),
-    ] = None,
-    batch_size: Annotated[
-        int | None,
-        typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False),
-    ] = None,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
-    ] = None,
-    deck: Annotated[
-        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
-    ] = None,
-    match: Annotated[bool, typer.Option("--match", help="Play matches to the target score instead of single rounds.")] = False,
+    rules: Rules = "classic",
+    players: Players = 4,
+    games: Games = 10_000,
+    seed: Seed = 0,
+    strategies: Strategies = "random",
+    out: MaybeOut = None,
+    batch_size: BatchSize = None,
+    overrides: Set = None,
+    deck: Deck = None,
+    match: Match = False,
     jobs: Jobs = None,
     backend: Backend = "loky",
     scheduler: Scheduler = None,
@@ -50,6 +55,9 @@ def simulate(
     isolate: Isolate = False,
 ) -> None:
     """Play games and write one record per game (with --match: one per match, and one per round).
+
+    --games counts games (matches with --match); --out writes the records as a parquet dataset
+    there (resumes if interrupted).
 
     [dim]Example: unosim simulate --rules classic --players 4 --games 200000 --seed 1
     --strategies random,greedy,random,greedy --out runs/a[/]
@@ -104,10 +112,7 @@ def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None
 @user_errors()
 def run_command(
     experiment: Annotated[Path, typer.Argument(metavar="EXPERIMENT.toml", help="Experiment file (see experiments/).")],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Dataset directory (default: the file's `out`).", show_default=False),
-    ] = None,
+    out: MaybeOut = None,
     jobs: Jobs = None,
     backend: Backend = "loky",
     scheduler: Scheduler = None,
@@ -115,7 +120,7 @@ def run_command(
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
-    """Run every cell of an experiment file into one dataset."""
+    """Run every cell of an experiment file into one dataset (in --out, default the file's `out`)."""
     from ..runs.experiment import load_experiment, run_experiment
     from ..runs.options import Execution
 

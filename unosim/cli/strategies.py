@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -10,7 +9,25 @@ from rich.table import Table
 from rich.text import Text
 
 from .base import app, err_console, out_console, user_errors
-from .options import Backend, Isolate, Jobs, Overwrite, Quiet, Scheduler
+from .options import (
+    Backend,
+    BatchSize,
+    ChunkSize,
+    Deck,
+    Games,
+    Isolate,
+    Jobs,
+    Match,
+    MaybeOut,
+    Overwrite,
+    Players,
+    Quiet,
+    Rules,
+    Scheduler,
+    Seed,
+    Set,
+    Strategies,
+)
 
 __all__ = ["check_command", "tournament_command", "try_command"]
 
@@ -19,28 +36,13 @@ __all__ = ["check_command", "tournament_command", "try_command"]
 @app.command("tournament")
 @user_errors()
 def tournament_command(
-    strategies: Annotated[
-        str,
-        typer.Option(
-            "--strategies",
-            help="At least two distinct strategies, comma-separated (names, name(param=value), package.module:Class). "
-            "Fewer strategies than seats: they repeat around the table in order (A B A B ...); when their number "
-            "does not divide the seats, one table per shift of the list, so each holds equally many seats. "
-            "More strategies than seats: a balanced set of tables (all combinations, or a cyclic design).",
-            show_default=False,
-        ),
-    ],
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "party",
-    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 6,
-    games: Annotated[
-        int, typer.Option("--games", help="About this many games in all (deals × seatings); with --precision the first round.")
-    ] = 60_000,
-    seed: Annotated[int, typer.Option("--seed", help="Tournament seed: the same seed gives the same numbers.")] = 0,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Write the dataset here and the tables and plots to OUT/report.", show_default=False),
-    ] = None,
-    match: Annotated[bool, typer.Option("--match", help="Play matches to the target score (500) instead of single games.")] = False,
+    strategies: Strategies,
+    rules: Rules = "party",
+    players: Players = 6,
+    games: Games = 60_000,
+    seed: Seed = 0,
+    out: MaybeOut = None,
+    match: Match = False,
     precision: Annotated[
         float | None,
         typer.Option(
@@ -54,23 +56,13 @@ def tournament_command(
         typer.Option("--max-games", help="With --precision: stop at this many games (default 10,000,000).", show_default=False),
     ] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates of the rating intervals.")] = 200,
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
-    ] = None,
-    deck: Annotated[
-        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
-    ] = None,
-    batch_size: Annotated[
-        int | None,
-        typer.Option("--batch-size", help="Games stepped together (never changes results).", show_default=False),
-    ] = None,
+    overrides: Set = None,
+    deck: Deck = None,
+    batch_size: BatchSize = None,
     jobs: Jobs = None,
     backend: Backend = "loky",
     scheduler: Scheduler = None,
-    chunk_size: Annotated[
-        int | None, typer.Option("--chunk-size", help="Deals per chunk file of each seating.", show_default=False)
-    ] = None,
+    chunk_size: ChunkSize = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
     isolate: Isolate = False,
@@ -78,6 +70,13 @@ def tournament_command(
     """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
 
     Each strategy plays each seat offset from the dealer equally often on the same cards.
+
+    --strategies: at least two distinct strategies. Fewer strategies than seats: they repeat
+    around the table in order (A B A B ...); when their number does not divide the seats, one
+    table per shift of the list, so each holds equally many seats. More strategies than seats: a
+    balanced set of tables (all combinations, or a cyclic design). --games: about this many games
+    in all (deals × seatings); with --precision the first round. A chunk file holds one seating's
+    deals.
 
     Prints the leaderboard: win rates with deal-clustered 95 % intervals, points, Bradley–Terry ratings.
 
@@ -147,11 +146,13 @@ def check_command(
     strategy: Annotated[
         str, typer.Argument(metavar="STRATEGY", help="A registered name, module:Class, or name(param=value, ...).")
     ],
-    games: Annotated[int, typer.Option("--games", help="Games per table (24 tables).")] = 12,
-    seed: Annotated[int, typer.Option("--seed", help="Run seed of every table.")] = 0,
+    games: Games = 12,
+    seed: Seed = 0,
 ) -> None:
     """Conformance suite: every preset, and classic with the house rules, at 2, 6 and 16 players;
     legal, well-shaped, deterministic, batch-independent, picklable and describable.
+
+    --games: games per table (24 tables, each of the seed --seed).
 
     [dim]Example: unosim check mymodule:MyStrategy[/]
     """
@@ -176,14 +177,17 @@ def check_command(
 def try_command(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A rule-strategy TOML file (docs/rule_bots.md), or a shipped name.")],
     field: Annotated[str, typer.Option("--field", help="The opponents, comma-separated strategies.")] = "random,greedy",
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Seats per table, 2–16.")] = 4,
-    games: Annotated[int, typer.Option("--games", help="About this many games per evaluation.")] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed: the same deals for every version of the file.")] = 0,
+    rules: Rules = "classic",
+    players: Players = 4,
+    games: Games = 20_000,
+    seed: Seed = 0,
     watch: Annotated[bool, typer.Option("--watch", help="Evaluate again every time the file is saved (Ctrl-C stops).")] = False,
-    jobs: Jobs = 1,
+    jobs: Jobs = None,
 ) -> None:
     """Win rate of a rule file against a field, with its 95 % interval; --watch: again on every save.
+
+    --games: about this many games per evaluation, on the same deals (--seed) for every version
+    of the file.
 
     [dim]Example: unosim try strategies/rules/holder.toml --watch[/]
     """

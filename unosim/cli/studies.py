@@ -9,7 +9,22 @@ import typer
 from rich.table import Table
 
 from .base import app, err_console, out_console, user_errors
-from .options import Isolate, Jobs, Overwrite, Quiet
+from .options import (
+    Deck,
+    Games,
+    Isolate,
+    Jobs,
+    MaybeGames,
+    MaybeOut,
+    Out,
+    Overwrite,
+    PlayerCounts,
+    Players,
+    Quiet,
+    Rules,
+    Seed,
+    Set,
+)
 
 __all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "study", "tune_command"]
 
@@ -18,17 +33,16 @@ __all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "study",
 @app.command()
 @user_errors()
 def study(
-    out: Annotated[Path, typer.Option("--out", help="Dataset directory; plots go to OUT/report.")] = Path("runs/study"),
-    games: Annotated[
-        int | None, typer.Option("--games", help="Games per cell (default: the study's 20,000).", show_default=False)
-    ] = None,
+    out: Out = Path("runs/study"),
+    games: MaybeGames = None,
     jobs: Jobs = None,
     overwrite: Overwrite = False,
     quiet: Quiet = False,
 ) -> None:
     """The default study: game length and seat advantage at 2–16 players (classic, classic-house, party).
 
-    Writes the parquet dataset to OUT and the plots and report.md to OUT/report.
+    Writes the parquet dataset to OUT and the plots and report.md to OUT/report. --games: games
+    per cell (default: the study's 20,000).
     """
     import time
     import tomllib
@@ -56,7 +70,7 @@ def study(
 @user_errors()
 def report(
     dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
-    out: Annotated[Path | None, typer.Option("--out", help="Where to write (default: DATASET/report).", show_default=False)] = None,
+    out: MaybeOut = None,
     card_values: Annotated[
         bool | None,
         typer.Option("--card-values/--no-card-values",
@@ -69,7 +83,7 @@ def report(
     Recognises what DATASET holds: a player-count run or study (game length, its
     distribution, seat advantage), card values (experiments and studies whose seats
     all play one strategy; a single run with --card-values), or a comparison
-    written by `unosim compare --out`.
+    written by `unosim compare --out`. Writes to --out (default: DATASET/report).
     """
     from ..reports.dataset_report import write_report
     from ..runs.dataset import read_metadata
@@ -93,16 +107,13 @@ def report(
 @app.command()
 @user_errors()
 def compare(
+    ctx: typer.Context,
     spec: Annotated[
         Path | None, typer.Argument(metavar="[COMPARISON.toml]", help="A comparison file (see experiments/speed_play.toml).",
                                     show_default=False)
     ] = None,
-    rules: Annotated[
-        str | None, typer.Option("--rules", help="Preset(s), comma-separated: e.g. party or classic,classic-house. Default: party.",
-                                 show_default=False)
-    ] = None,
-    players: Annotated[str | None, typer.Option("--players", help="Player counts: 16, 4,8,16 or 2-16. Default: 4.",
-                                                show_default=False)] = None,
+    rules: Rules = "party",
+    players: PlayerCounts = "4",
     option: Annotated[
         list[str] | None,
         typer.Option("--option", metavar="OPTION=V1,V2", help="A rule option and its values to compare (repeatable).",
@@ -114,15 +125,10 @@ def compare(
                      help="A named rule set (repeatable; the first is the baseline), instead of every combination of "
                           "--option values: e.g. 'the official game:' 'stacking: stacking=mixed'.", show_default=False),
     ] = None,
-    games: Annotated[int | None, typer.Option("--games", help="Games per rule set, player count and line-up. Default: 10,000.",
-                                              show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed shared by every rule set (common random numbers). Default: 0.",
-                                             show_default=False)] = None,
-    skill: Annotated[str | None, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random). Default: greedy.",
-                                              show_default=False)] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the datasets, tables and the report here.", show_default=False)
-    ] = None,
+    games: Games = 10_000,
+    seed: Seed = 0,
+    skill: Annotated[str, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random).")] = "greedy",
+    out: MaybeOut = None,
     jobs: Jobs = None,
     overwrite: Overwrite = False,
 ) -> None:
@@ -130,19 +136,23 @@ def compare(
 
     Metrics: game length (turns), the first player's edge, the truncated share and the
     skill edge (seat 0 playing --skill against random), each with the variance
-    reduction the pairing achieved.
+    reduction the pairing achieved. --games: games per rule set, player count and line-up, on
+    the deals of --seed for every rule set (common random numbers); --out: the datasets, tables
+    and the report. An option given on the command line wins over the comparison file.
 
-    [dim]Example: unosim compare --rules party --players 2-16 --option speed_play=true,false --out runs/speed[/]
+    [dim]Example: unosim compare --rules party --player-counts 2-16 --option speed_play=true,false --out runs/speed[/]
     """
     from ..analysis.compare import compare as run_compare
     from ..analysis.compare import load_spec, metric_label
 
-    settings: dict[str, Any] = {"rules": "party", "players": "4", "options": [], "games": 10_000, "seed": 0, "skill": "greedy"}
-    if spec is not None:
+    given: dict[str, Any] = {"rules": rules, "players": players, "options": list(option or []),
+                             "variants": variant or None, "games": games, "seed": seed, "skill": skill, "out": out}
+    settings = dict(given)
+    if spec is not None:  # the file's settings, but for the options given on the command line
+        typed = {{"option": "options", "variant": "variants"}.get(name, name) for name in ctx.params
+                 if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"}
         settings.update(load_spec(spec))
-    given = {"rules": rules, "players": players, "options": option or None, "variants": variant or None, "games": games,
-             "seed": seed, "skill": skill, "out": out}
-    settings.update({k: v for k, v in given.items() if v is not None})
+        settings.update({name: value for name, value in given.items() if name in typed})
     target = settings.pop("out", None)
     result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target,
                          jobs=jobs, overwrite=overwrite, **settings)
@@ -167,28 +177,26 @@ def compare(
 @app.command("cardvalue-swap")
 @user_errors()
 def cardvalue_swap(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
-    players: Annotated[str, typer.Option("--players", help="Player counts: 4, 2,4,8 or 2-16.")] = "2,4,8",
-    games: Annotated[int, typer.Option("--games", help="Deals per player count (each played as dealt and once per kind).")] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
+    rules: Rules = "classic",
+    players: PlayerCounts = "2,4,8",
+    games: Games = 20_000,
+    seed: Seed = 0,
     kinds: Annotated[
         str | None, typer.Option("--kinds", help="Kinds to swap in, comma-separated (default: every action kind).", show_default=False)
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Write values.csv and the report here.", show_default=False)] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", "-j", help="Worker processes, one player count each (the values do not depend on it). "
-                     "Default: 1.", show_default=False),
-    ] = 1,
+    out: MaybeOut = None,
+    jobs: Jobs = None,
 ) -> None:
     """Card values cross-checked by experiment: the same deals played as dealt and with one number
     card of one hand swapped for the kind (common random numbers), next to the regression estimate.
 
-    Every seat plays random; each deal is played once as dealt and once per kind (in this
-    process, or with --jobs in that many worker processes, one player count each). Prints, per player count and kind, both
-    values in percentage points with 95 % intervals and the variance reduction the pairing achieved.
+    Every seat plays random; --games deals per player count, each played once as dealt and once
+    per kind (the worker processes of --jobs take one player count each; the values do not depend
+    on them). Prints, per player count and kind, both values in percentage points with 95 %
+    intervals and the variance reduction the pairing achieved; --out writes values.csv and the
+    report there.
 
-    [dim]Example: unosim cardvalue-swap --rules classic --players 2,4,8 --games 20000 --out runs/swap[/]
+    [dim]Example: unosim cardvalue-swap --rules classic --player-counts 2,4,8 --games 20000 --out runs/swap[/]
     """
     from ..analysis.cardswap import swap_values
 
@@ -215,25 +223,17 @@ USEFUL_GENERATIONS = 10
 @app.command("tune")
 @user_errors()
 def tune_command(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: classic, classic-house or party.")] = "classic",
-    players: Annotated[int, typer.Option("--players", help="Players at the table, 2–16.")] = 2,
+    rules: Rules = "classic",
+    players: Players = 2,
     against: Annotated[
         str, typer.Option("--against", help="The field: one or more opponent strategies, comma-separated (e.g. random, "
                           "or random,greedy,attacker); they fill the other seats in turn.")
     ] = "random",
     budget: Annotated[int, typer.Option("--budget", help="Games the search may play in all (whole generations).")] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed: the same seed and settings give the same tuned strategy.")] = 0,
-    out: Annotated[
-        Path, typer.Option("--out", help="Output directory: state (rerun to continue), tuned.json, summary.md, "
-                           "history.csv, progress.png/.svg.")
-    ] = Path("runs/tune"),
-    overrides: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="OPTION=VALUE", help="Override a rule option of the preset (repeatable).", show_default=False),
-    ] = None,
-    deck: Annotated[
-        str | None, typer.Option("--deck", metavar="FILE", help="Play this deck file (or shipped deck name).", show_default=False)
-    ] = None,
+    seed: Seed = 0,
+    out: Out = Path("runs/tune"),
+    overrides: Set = None,
+    deck: Deck = None,
     popsize: Annotated[
         int | None, typer.Option("--popsize", help="Candidates per generation (default 4 + 3 ln(parameters searched)).",
                                  show_default=False)
@@ -270,6 +270,8 @@ def tune_command(
     """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
 
     Every candidate of a generation plays the same deals (common random numbers), at every seat.
+    --out holds the state (run again to continue), tuned.json, summary.md, history.csv and
+    progress.png/.svg.
     The result plays as --strategies tuned:OUT/tuned.json (a rule file: --strategies rules:OUT/tuned.toml).
 
     [dim]Example: unosim tune --rules classic --players 2 --against random --budget 2000000 --out runs/tune[/]
