@@ -119,11 +119,12 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
     return client, client.close
 
 
-def compile_engine(configs: list[RunConfig], console: Any) -> None:
+def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False) -> None:
     """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
     any worker starts: workers then load the cache instead of compiling side by side. A cold
     compile shows a status line instead of a games/s figure that would include it (on a log or a
-    pipe, where a status line shows nothing, a line before and one after)."""
+    pipe, where a status line shows nothing, a line before and one after). ``isolate``: the runs play
+    user strategies isolated; stand-ins play for them here (:func:`unosim.engine.driver.compile_kernels`)."""
     from ..engine import kernel_cache
 
     if not configs:
@@ -135,13 +136,13 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
 
             started = time.perf_counter()
             console.print(f"{message} ...", markup=False, highlight=False)
-            engine.compile_kernels(configs)
+            engine.compile_kernels(configs, isolate)
             console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
             return
         with console.status(message):
-            engine.compile_kernels(configs)
+            engine.compile_kernels(configs, isolate)
     else:
-        engine.compile_kernels(configs)
+        engine.compile_kernels(configs, isolate)
 
 
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:

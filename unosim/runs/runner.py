@@ -236,7 +236,7 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
             dataset.prepare_directory(out, meta, clear=clear)
             done, rejected = dataset.check_chunks(out, (p.file for p in every))
         parts = [p for p in every if p.filename not in done]
-        compile_engine([p.config for p in parts], console)
+        compile_engine([p.config for p in parts], console, execution.isolate)
         if (done or rejected) and console is not None:
             console.print(
                 f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "
