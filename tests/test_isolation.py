@@ -68,8 +68,7 @@ def test_simulate_isolated_imports_the_module_only_in_its_process_and_the_patch_
     _only_in_children(record)
     honest = unosim.simulate(games=300, players=2, seed=4, strategies=f"{HONEST},random")
     assert unosim.load(tmp_path / "run")["winner"].tolist() == honest["winner"].tolist()
-    execution = read_metadata(tmp_path / "run")["execution"]
-    assert execution["isolated"] == [PATCHER]
+    assert read_metadata(tmp_path / "run")["execution"] == {"isolated": [PATCHER], "verified": False}
 
 
 def test_without_isolation_the_patch_runs_in_the_engine_and_wins(tmp_path: Path) -> None:
@@ -108,6 +107,7 @@ def test_tournament_isolated_imports_the_module_only_in_its_process_and_ranks_as
     rates = isolated.leaderboard.set_index("strategy")["win_rate"].rename({PATCHER: KEEPER}).to_dict()
     assert rates == honest_tournament
     assert isolated.isolated == (PATCHER,)
+    assert read_metadata(tmp_path / "t")["execution"] == {"isolated": [PATCHER], "verified": True}
     assert f"`{PATCHER}` isolated in a process of its own" in basis_markdown(isolated)
 
 

@@ -334,7 +334,7 @@ class Run:
     def decide(self) -> None:
         """Ask the strategies for the decisions waiting in this batch (then :meth:`advance` applies them)."""
         e = self.engine
-        guarded = _guarded(self) if e.verify else ()
+        guarded = _guarded(self)  # read-only while strategies are called, in every mode
         e.decisions.decide(self.buffers, self.parity, guarded)
         self.parity = 1 - self.parity
 
