@@ -111,6 +111,15 @@ def test_tournament_isolated_imports_the_module_only_in_its_process_and_ranks_as
     assert f"`{PATCHER}` isolated in a process of its own" in basis_markdown(isolated)
 
 
+def test_tune_isolated_imports_the_field_module_only_in_its_process(tmp_path: Path) -> None:
+    record = tmp_path / "record.txt"
+    code = ("import unosim; unosim.tune(rules='classic', players=2, against='recording_strategy:Records', popsize=4, "
+            "games_per_candidate=50, evaluation_games=100, seed=3, budget=400, isolate=True, jobs=2)")
+    subprocess.run([sys.executable, "-c", code], cwd=TESTS, env=dict(os.environ, UNOSIM_TEST_RECORD=str(record)),
+                   check=True, capture_output=True)
+    _only_in_children(record)
+
+
 def test_an_isolated_strategy_takes_no_shortcut_and_no_compiled_path() -> None:
     """Whatever the user's class declares, the engine asks its process every decision."""
     proxy = isolation.isolated("cheating_strategies:KeepsObservation", {})
