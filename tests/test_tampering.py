@@ -117,10 +117,23 @@ def test_check_mode_checksums_find_a_write_hidden_behind_the_flags() -> None:
         engine.play(0, 40)
 
 
-def test_without_verification_the_attacks_do_change_the_games() -> None:
-    """The attacks are real: unverified, moving cards changes who wins (so the checks above matter)."""
+@pytest.mark.parametrize(("attack", "message"), [s for s in STOPPED if s[1] == _WRITE])
+def test_without_verification_a_write_is_stopped_too(attack: str, message: str) -> None:
+    """In every mode the engine's arrays are read-only while a strategy is called."""
+    with pytest.raises(TamperingError, match=message):
+        _engine(getattr(cheats, attack)(), verify=False).play(0, 40)
+
+
+def test_without_verification_making_the_state_writable_again_is_found() -> None:
+    with pytest.raises(TamperingError, match="strategy 'cheat' made writable the hands while deciding 'play'"):
+        _engine(_UnlocksAndWrites(), verify=False).play(0, 40)
+
+
+def test_without_verification_a_write_hidden_behind_the_flags_changes_the_games() -> None:
+    """The attacks are real: code written to defeat the read-only flags changes who wins unless the run
+    is verified with checksums (so the checks above matter)."""
     honest = _honest_records()
-    cheat = _engine(cheats.MovesCardsThroughFrames(), verify=False).play(0, 40).rec[:40]
+    cheat = _engine(_UnlocksWritesAndLocks(), verify=False).play(0, 40).rec[:40]
     assert not np.array_equal(honest, cheat)
 
 

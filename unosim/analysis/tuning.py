@@ -289,7 +289,7 @@ class Evaluator:
         self.settings = settings
         self._field_labels = [str(s) for s in settings.field]
         self._field = [make_strategy(s, isolate) for s in settings.field]
-        self.engines = [(Engine(settings.config(r, seed)), settings.lineup(r)) for r in range(settings.players)]
+        self.engines = [(Engine(settings.config(r, seed), isolate=isolate), settings.lineup(r)) for r in range(settings.players)]
 
     def win_counts(self, params: dict[str, float], first: int, deals: int) -> NDArray[np.int64]:
         """Wins of the candidate per deal (summed over the seatings) on deals ``first .. first + deals - 1``."""
@@ -568,7 +568,7 @@ def tune(
                     f"already done{', evaluated' if 'evaluation' in state else ''}", markup=False, highlight=False,
                     soft_wrap=True)
     if state["generation"] < target or "evaluation" not in state:  # games to play: compile before any worker starts
-        compile_engine([settings.config(r, settings.search_seed) for r in range(settings.players)], shown)
+        compile_engine([settings.config(r, settings.search_seed) for r in range(settings.players)], shown, isolate)
     try:
         with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
                        state["generation"] * per_gen) as bar:

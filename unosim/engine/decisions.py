@@ -26,7 +26,7 @@ from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
 from .batch import Buffers
 from .fast_paths import asks_forget_uno, asks_play_drawn
-from .integrity import Integrity, answers_digest
+from .integrity import Integrity, ReadOnly, answers_digest
 
 if TYPE_CHECKING:
     from ..game.rules import RuleSet
@@ -270,6 +270,7 @@ class Decisions:
         self.checksums = checksums
         self.watch: Any = None
         self._integrity: Integrity | None = None
+        self._read_only = ReadOnly()
         self._shown: dict[int, RuleSet] = {}
         self._asked: list[int] = []
         self._rules: Any = None
@@ -289,7 +290,18 @@ class Decisions:
         no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
         answered otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
         if not self.verify:
-            self._ask_all(b, parity, b.seat_ctr, None, skip)
+            self._asked = []
+            self._read_only.start(b, guarded)
+            try:
+                self._ask_all(b, parity, b.seat_ctr, None, skip)
+            finally:
+                forced = self._read_only.unlock(step=True)
+            if forced:
+                asked = sorted({self.strategy_labels[k] for k in self._asked})
+                raise TamperingError(
+                    f"the strategies {asked} made writable {', '.join(forced)} while deciding one step; a strategy may "
+                    "read only the observation it is given and change nothing else. The run is stopped."
+                )
             return
         integrity = self._integrity
         if integrity is None:
@@ -336,6 +348,8 @@ class Decisions:
             dec, dec_w = b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count]
             if answers is not None:
                 dec, dec_w = dec.copy(), dec_w.copy()
+            else:
+                self._read_only.add("other answers", dec, dec_w)  # views made while the batch's arrays are writable
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
@@ -357,12 +371,11 @@ class Decisions:
         shown = self._rules_shown(k, self._rules)
         obs = rows.observe(shown)
         integrity, watch = self._integrity if self.verify else None, self.watch
-        if integrity is not None:
-            self._asked.append(k)
+        guard = integrity if integrity is not None else self._read_only
+        self._asked.append(k)
         if watch is not None:
             watch.enter(obs)
-        if integrity is not None:
-            integrity.lock()
+        guard.lock()
         try:
             answer = method(obs, *args)
         except BaseException as exc:  # a strategy that exits or raises KeyboardInterrupt stops the run like any error
@@ -375,7 +388,7 @@ class Decisions:
             where = f"a batch of {len(rows)} decisions" if row < 0 else f"game {int(rows.game[row])} (seat {int(rows.seat[row])})"
             note = "" if isinstance(exc, Exception) else " (a strategy may not exit or interrupt the run: return its decisions)"
             error = StrategyError
-            if integrity is not None and isinstance(exc, ValueError) and "read-only" in str(exc):
+            if isinstance(exc, ValueError) and "read-only" in str(exc):
                 error = TamperingError
                 note = (" (a strategy may change nothing but its own objects: the observation's arrays and, while "
                         "strategies decide, the engine's state are read-only)")
@@ -384,7 +397,7 @@ class Decisions:
                 "In the strategy's code (most recent call last):\n" + "".join(traceback.format_list(frames)).rstrip()
             ) from None
         finally:
-            forced = integrity.unlock() if integrity is not None else []
+            forced = guard.unlock()
             did = watch.leave(obs) if watch is not None else None
         if did is not None:
             raise self._tampered(k, decision, rows, did)

@@ -15,6 +15,7 @@ batch state and raw results).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -333,7 +334,7 @@ class Run:
     def decide(self) -> None:
         """Ask the strategies for the decisions waiting in this batch (then :meth:`advance` applies them)."""
         e = self.engine
-        guarded = _guarded(self) if e.verify else ()
+        guarded = _guarded(self)  # read-only while strategies are called, in every mode
         e.decisions.decide(self.buffers, self.parity, guarded)
         self.parity = 1 - self.parity
 
@@ -393,15 +394,25 @@ def plays_house_rules(config: RunConfig) -> bool:
     return house_flag(encode_rules(config.rules, config.players)) is not None
 
 
-def compile_kernels(configs: Iterable[RunConfig]) -> None:
+def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None:
     """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
 
     Plays one game of each distinct line-up: the engine kernel compiles (once per machine, see
     :mod:`unosim.engine.kernel_cache`) and so do the compiled helpers the strategies' Python methods use;
     a line-up that decides in Python also compiles every helper of :class:`~unosim.engine.decisions.Decisions`.
+    ``isolate``: the runs play user strategies isolated, so this game seats
+    :class:`~unosim.engine.isolation.StandIn` in their place (asked as they will be; their modules are
+    not imported here).
     """
     seen = set()
     for config in configs:
+        if isolate and any(registry.is_user_code(spec.name) for spec in config.strategies):
+            from .isolation import STAND_IN
+
+            stand_in = StrategySpec(STAND_IN)
+            config = dataclasses.replace(
+                config, strategies=tuple(stand_in if registry.is_user_code(s.name) else s for s in config.strategies)
+            )
         key = (tuple(str(spec) for spec in config.strategies), config.match, plays_house_rules(config))
         if key not in seen:
             seen.add(key)

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from ..game.rules import RuleSet
     from .batch import Buffers
 
-__all__ = ["DECISION_METHODS", "Integrity", "answers_digest", "digest"]
+__all__ = ["DECISION_METHODS", "Integrity", "ReadOnly", "answers_digest", "batch_arrays", "digest"]
 
 DECISION_METHODS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
@@ -72,6 +72,12 @@ _READ_BETWEEN_CALLS = frozenset(
 )
 """Guarded arrays the engine reads in compiled code (which takes writable arrays) or writes between
 the strategy calls of a step: read-only during each call only; the others for the whole step."""
+
+_WRITTEN_BETWEEN_CALLS = frozenset({"seat_ctr", "dec", "dec_w", "row_slot", "row_seat"})
+"""Without verification, also read-only during each call only: the engine writes the answers and the
+stream counters into the batch between the calls (verification writes them into working copies), and
+its compiled code reads the rows' slots and seats (a read-only array would make numba compile another
+version)."""
 
 _K = np.uint64(0x9E3779B97F4A7C15)
 _M = np.uint64(0xBF58476D1CE4E5B9)
@@ -98,6 +104,67 @@ def digest(a: np.ndarray) -> int:
     """Checksum of a contiguous array's memory (see :func:`_digest_words`)."""
     a = a if a.flags.writeable else a.copy()  # a read-only array would make numba compile another version
     return int(_digest_words(a.reshape(-1).view(np.uint8)))
+
+
+def batch_arrays(b: Buffers) -> list[tuple[str, Any, str]]:
+    """The batch's arrays no strategy may change, as ``(what, owner, attribute)``."""
+    return [
+        ("the hands", b, "hands"), ("the hands", b, "hsize"), ("the hands", b, "opening"), ("the piles", b, "piles"),
+        ("the table", b, "slot"), ("the table", b, "game"), ("the table", b, "keys"), ("the table", b, "seat_dec"),
+        ("the table", b, "seat_w"), ("the table", b, "seat_ctr"), ("the strategies", b, "seat_strat"),
+        ("the decision rows", b, "group_base"), ("the decision rows", b, "group_count"),
+        ("the decision rows", b, "row_slot"), ("the decision rows", b, "row_seat"), ("the decision rows", b, "row_legal"),
+        ("the decision rows", b, "row_info"), ("other answers", b, "dec"), ("other answers", b, "dec_w"),
+    ]  # fmt: skip
+
+
+class ReadOnly:
+    """The guard of every run: the engine's arrays are read-only while a Python strategy is called.
+
+    Without verification (:class:`Integrity`) this is all the engine does: a write to one of the
+    arrays raises ``ValueError`` in the strategy's own code, and an array the strategy made writable
+    again is found when the call (the step) ends; nothing is compared or checksummed. As in
+    :class:`Integrity`, the arrays the engine reads in compiled code or writes between the calls of
+    a step are read-only during each call, the others for the whole step (a flag per array).
+    """
+
+    def __init__(self) -> None:
+        self.step_locked: list[tuple[str, np.ndarray]] = []
+        self.call_locked: list[tuple[str, np.ndarray]] = []
+
+    def start(self, b: Buffers, guarded: tuple[tuple[str, Any, str], ...]) -> None:
+        """A step's decisions start to be asked: note the arrays to guard (the batch's and ``guarded``)
+        and make those of the whole step read-only."""
+        seen: set[int] = set()
+        self.step_locked, self.call_locked = [], []
+        for what, owner, attr in (*batch_arrays(b), *guarded):
+            a = getattr(owner, attr)
+            if a.flags.writeable and id(a) not in seen:
+                seen.add(id(a))
+                between = attr in _READ_BETWEEN_CALLS or attr in _WRITTEN_BETWEEN_CALLS
+                (self.call_locked if between else self.step_locked).append((what, a))
+        for _, a in self.step_locked:
+            a.setflags(write=False)
+
+    def add(self, what: str, *arrays: np.ndarray) -> None:
+        """Guard ``arrays`` too during the calls of this step (views of the batch's arrays the engine holds)."""
+        self.call_locked.extend((what, a) for a in arrays)
+
+    def lock(self) -> None:
+        """Make the arrays of a call read-only (a strategy is about to be called)."""
+        for _, a in self.call_locked:
+            a.setflags(write=False)
+
+    def unlock(self, step: bool = False) -> list[str]:
+        """Make the arrays of a call (``step``: of the step, which has ended) writable again; return
+        what a strategy made writable itself meanwhile."""
+        forced = []
+        for what, a in self.step_locked if step else self.call_locked:
+            if a.flags.writeable:
+                forced.append(what)
+            else:
+                a.setflags(write=True)
+        return list(dict.fromkeys(forced))
 
 
 class Integrity:
@@ -160,14 +227,7 @@ class Integrity:
         """A step's decisions start to be asked: note the state to guard — the batch's arrays, the
         decision rows, ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine) and
         the working stream ``counters`` — and, with :attr:`checksums`, checksum it."""
-        names = [
-            ("the hands", b, "hands"), ("the hands", b, "hsize"), ("the hands", b, "opening"), ("the piles", b, "piles"),
-            ("the table", b, "slot"), ("the table", b, "game"), ("the table", b, "keys"), ("the table", b, "seat_dec"),
-            ("the table", b, "seat_w"), ("the table", b, "seat_ctr"), ("the strategies", b, "seat_strat"),
-            ("the decision rows", b, "group_base"), ("the decision rows", b, "group_count"),
-            ("the decision rows", b, "row_slot"), ("the decision rows", b, "row_seat"), ("the decision rows", b, "row_legal"),
-            ("the decision rows", b, "row_info"), ("other answers", b, "dec"), ("other answers", b, "dec_w"), *guarded,
-        ]  # fmt: skip
+        names = [*batch_arrays(b), *guarded]
         items: list[tuple[str, Any, str | None, np.ndarray]] = [(what, owner, attr, getattr(owner, attr)) for what, owner, attr in names]
         self.items = items
         self.b = b

@@ -119,13 +119,14 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
     return client, client.close
 
 
-def compile_engine(configs: list[RunConfig], console: Any) -> None:
+def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False) -> None:
     """Compile (or load from the disk cache) the kernels ``configs`` need, in this process, before
     any worker starts: workers then load the cache instead of compiling side by side. A cold
     compile shows a status line instead of a games/s figure that would include it (on a log or a
     pipe, where a status line shows nothing, a line before), with the time this machine took before
     if it has compiled them before (:func:`~unosim.engine.kernel_cache.compiling_message`), and
-    then a line with the time it took."""
+    then a line with the time it took. ``isolate``: the runs play user strategies isolated;
+    stand-ins play for them here (:func:`unosim.engine.driver.compile_kernels`)."""
     from ..engine import kernel_cache
 
     if not configs:
@@ -133,7 +134,7 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
     cold = sorted({house for house in (engine.plays_house_rules(c) for c in configs) if kernel_cache.is_cold(house)}) \
         if console is not None else []
     if not cold:
-        engine.compile_kernels(configs)
+        engine.compile_kernels(configs, isolate)
         return
     import time
 
@@ -141,10 +142,10 @@ def compile_engine(configs: list[RunConfig], console: Any) -> None:
     started = time.perf_counter()
     if console.is_terminal:
         with console.status(message):
-            engine.compile_kernels(configs)
+            engine.compile_kernels(configs, isolate)
     else:  # a log or a pipe shows no status line: say it in a line of its own
         console.print(f"{message} ...", markup=False, highlight=False)
-        engine.compile_kernels(configs)
+        engine.compile_kernels(configs, isolate)
     console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
 
 

@@ -214,11 +214,15 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
 
 def _isolating(plan: Plan, isolate: bool) -> Plan:
     """``plan`` with its parts set to play user strategies isolated or not, and its metadata saying
-    which strategies were (``execution.isolated``; not part of the run's identity)."""
+    which strategies were (``execution.isolated``) and whether every part was played verified
+    (``execution.verified``: the strategies playing in the engine's process had their effects compared
+    after every call, as in tournaments; in every run the engine's arrays are read-only while a
+    strategy is called). Neither is part of the run's identity."""
     from ..strategy.registry import is_user_code
 
     specs = {str(s): s for p in plan.parts for s in p.config.strategies}
-    meta = dict(plan.meta, execution={"isolated": sorted(k for k, s in specs.items() if isolate and is_user_code(s.name))})
+    isolated = sorted(k for k, s in specs.items() if isolate and is_user_code(s.name))
+    meta = dict(plan.meta, execution={"isolated": isolated, "verified": all(p.verify for p in plan.parts)})
     parts = tuple(dataclasses.replace(p, isolate=isolate) for p in plan.parts)
     return dataclasses.replace(plan, meta=meta, parts=parts)
 
@@ -236,7 +240,7 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
             dataset.prepare_directory(out, meta, clear=clear)
             done, rejected = dataset.check_chunks(out, (p.file for p in every))
         parts = [p for p in every if p.filename not in done]
-        compile_engine([p.config for p in parts], console)
+        compile_engine([p.config for p in parts], console, execution.isolate)
         if (done or rejected) and console is not None:
             console.print(
                 f"resuming {out}: {len(done)} of {len(plan.parts)} chunks already done, "

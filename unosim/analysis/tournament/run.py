@@ -239,6 +239,8 @@ def display_labels(strategies: tuple[str, ...]) -> dict[str, str]:
 
     names: dict[str, str] = {}
     for label in strategies:
+        if not label.startswith("rules"):  # only a rule file has a name of its own (and user code is not imported)
+            continue
         try:
             spec = StrategySpec.parse(label)
             params = dict(spec.params)

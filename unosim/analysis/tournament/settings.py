@@ -66,13 +66,16 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
     ValueError
         Naming every unknown strategy at once, a repeated one, or fewer than two.
     """
-    from ...strategy.registry import REGISTRY, make, resolve
+    from ...strategy.registry import REGISTRY, is_isolating, is_user_code, make, resolve
+
+    def elsewhere(name: str) -> bool:  # user code played isolated: checked in its own process, never imported here
+        return is_isolating() and is_user_code(name)
 
     items = split_top_level(strategies) if isinstance(strategies, str) else [str(s) for s in strategies]
     unknown = []
     for item in items:
         name = item.split("(")[0].strip()
-        if name.startswith(("rules:", "policy:")):  # a rule or policy file, checked by StrategySpec.parse
+        if name.startswith(("rules:", "policy:")) or elsewhere(name):  # a rule or policy file: StrategySpec.parse
             continue
         try:
             resolve(name)
@@ -85,7 +88,8 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
         )
     specs = [StrategySpec.parse(item) for item in items]
     for spec in specs:
-        make(spec.name, dict(spec.params))  # parameter values are checked by the constructor
+        if not elsewhere(spec.name):
+            make(spec.name, dict(spec.params))  # parameter values are checked by the constructor
     labels = [str(s) for s in specs]
     if len(specs) < 2:
         raise ValueError(
