@@ -399,3 +399,28 @@ def test_write_files_renames_into_place_only_when_every_file_is_written(tmp_path
                           "tuned.json": lambda p: p.write_text('{"new": 1}')})
     assert sorted(p.name for p in out.iterdir()) == ["summary.md", "tuned.json"]
     assert (out / "summary.md").read_text() == "old" and (out / "tuned.json").read_text() == "{}"
+
+
+def test_a_report_that_fails_half_way_leaves_the_previous_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unosim.reports.dataset_report import write_report
+
+    run_dir = tmp_path / "run"
+    unosim.simulate(players=2, games=200, out=run_dir, jobs=1, quiet=True)
+    report = tmp_path / "report"
+    first = write_report(run_dir, report, title="first")
+    before = {p.name: p.read_bytes() for p in report.iterdir()}
+    real = Path.write_text
+
+    def fail_on_html(self: Path, text: str, *args: object, **kw: object) -> int:
+        if self.name == "report.html":
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", fail_on_html)
+    with pytest.raises(OSError, match="No space left"):
+        write_report(run_dir, report, title="second")  # the figures and report.md were written before report.html
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in report.iterdir()} == before  # nothing of the second, no temporary
+    assert "# first" in (report / "report.md").read_text()
+    second = write_report(run_dir, report, title="second")
+    assert [p.name for p in second] == [p.name for p in first] and "# second" in (report / "report.md").read_text()

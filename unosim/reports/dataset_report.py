@@ -35,6 +35,7 @@ from matplotlib.figure import Figure
 
 from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
+from ..runs.results import write_whole
 from . import basis, explain, plots
 
 PLAYER_COUNT_COLUMNS = ["players", "turns", "truncated", "winner_offset", "cards_played", "cards_drawn"]
@@ -358,10 +359,12 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
                  title: str = "unosim report") -> list[Path]:
     """Write the plots (PNG and SVG), ``report.md`` and ``report.html`` of ``path`` into
     ``out`` (default ``path/report``); return the files written, ``report.md`` and
-    ``report.html`` last. ``card_values``: see :func:`sections_of`."""
+    ``report.html`` last. ``card_values``: see :func:`sections_of`. The files replace the previous
+    report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
     path = Path(path)
     sections = sections_of(path, card_values=card_values)
-    return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
+    return write_whole(Path(out) if out is not None else path / "report",
+                       lambda stage: write_sections(sections, stage, title=f"{title}: {path}"))
 
 
 def _html_text(text: str) -> str:

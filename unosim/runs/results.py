@@ -1,7 +1,8 @@
 """Result directories written whole or not at all.
 
 A command that writes several files into one directory (a comparison's settings and tables, a
-swap cross-check's, a tuning run's outputs) writes them with :func:`write_files`: every file is
+swap cross-check's, a tuning run's outputs) writes them with :func:`write_files` (a report's files,
+with :func:`write_whole`): every file is
 first written in full under a temporary name in the same directory, and only when all of them
 are written are they renamed into place, the last one (the settings, or the file a reader starts
 from) last. A write that fails — a full disk, a table that cannot be written, Ctrl-C — leaves the
@@ -17,11 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILES_KEY", "read_result", "write_files", "write_result"]
+__all__ = ["FILES_KEY", "read_result", "write_files", "write_result", "write_whole"]
 
 FILES_KEY = "files"
 """The key of a settings file that lists the SHA-256 of each table written with it."""
@@ -66,6 +68,39 @@ def write_files(out: str | Path, writers: Mapping[str, Callable[[Path], object]]
     for temporary, final in staged:
         os.replace(temporary, final)
     return [final for _, final in staged]
+
+
+def write_whole(out: str | Path, write: Callable[[Path], list[Path]]) -> list[Path]:
+    """Run ``write`` (a function that writes files into the directory it is given and returns them) on a
+    temporary directory inside ``out``, then move its files into ``out`` (those it returns last, in their
+    order): the files of a report replace the previous ones only once every one of them is written.
+
+    Returns
+    -------
+    list of Path
+        The files, at their place in ``out``.
+
+    Raises
+    ------
+    Exception
+        Whatever ``write`` raises; ``out`` then holds what it held before.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stage = out / f".partial-{os.getpid()}"
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
+    try:
+        files = [Path(f) for f in write(stage)]
+        listed = set(files)
+        others = sorted(f for f in stage.rglob("*") if f.is_file() and f not in listed)  # written but not returned
+        for source in [*others, *files]:
+            target = out / source.relative_to(stage)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(source, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return [out / f.relative_to(stage) for f in files]
 
 
 def _digest(path: Path) -> str:
