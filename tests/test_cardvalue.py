@@ -193,3 +193,15 @@ def test_plain_wilds_reading_raises_the_second_wild_draw_four(tmp_path: Path) ->
     assert blocked["second_high"] < 0  # a second copy hurts when the two block each other
     assert plain["second_copy"] - blocked["second_copy"] > 10
     assert plain["second_low"] > blocked["second_high"]
+
+
+@pytest.mark.parametrize("name", ["x$^$", "cost $5 or $6", "$\\bad$"])
+def test_a_dollar_in_a_rule_name_is_text_in_the_card_value_plots(tmp_path: Path, name: str) -> None:
+    from unosim.reports.dataset_report import write_report
+
+    out = tmp_path / "run"
+    unosim.simulate(rules="classic", players=2, games=3000, seed=4, overrides={"name": name}, out=out, jobs=1, quiet=True)
+    files = write_report(out, tmp_path / "report", card_values=True)
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "## Card values" in md and "could not be estimated" not in md
+    assert sum(f.name.startswith("card_value_heatmap_") and f.suffix == ".png" for f in files) == 2

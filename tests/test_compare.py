@@ -92,3 +92,13 @@ def test_a_metric_that_never_differs_is_named_not_drawn_as_zeros() -> None:
     section = comparison_section(Comparison(levels, diffs, settings))
     assert [name for name, _ in section.figures] == ["compare_turns"]
     assert "Not drawn, since every variant gave exactly the same value on every deal: truncated games (%)." in section.text
+
+
+def test_a_space_in_a_compared_value_reaches_the_report(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--players", "2", "--option",
+                                   "name=my house,our house", "--games", "40", "--jobs", "1", "--out",
+                                   str(tmp_path / "cmp")], env={"COLUMNS": "300"})
+    assert res.exit_code == 0, res.output
+    assert "report:" in res.output and "Traceback" not in res.output
+    opening = (tmp_path / "cmp" / "report" / "report.md").read_text().split("## Rule comparison", 1)[0]
+    assert "classic name=my house at 2 players: 1" in opening and "classic name=our house at 2 players: 1" in opening

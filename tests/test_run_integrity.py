@@ -16,15 +16,19 @@ import filelock
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 from unosim.strategies import RULES_DIR
 
 import unosim
+from unosim.analysis.compare import Comparison
+from unosim.cli import app
 from unosim.engine import driver
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_range
 from unosim.game import inputs
 from unosim.runs import dataset
 from unosim.runs.experiment import load_experiment, run_experiment
+from unosim.runs.results import write_files
 from unosim.runs.runner import run
 
 SHIPPED_GREEDY = RULES_DIR / "greedy.toml"
@@ -325,3 +329,98 @@ def test_sigterm_to_a_run_stops_its_workers(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------- result directories, whole or not at all
+def _comparison(seed: int) -> Comparison:
+    levels = pd.DataFrame({"players": [2, 2], "variant": ["a", "b"], "metric": ["turns", "turns"], "mean": [seed, seed],
+                           "low": [0.0, 0.0], "high": [1.0, 1.0], "games": [10, 10]})
+    diffs = pd.DataFrame({"players": [2], "variant": ["b"], "baseline": ["a"], "metric": ["turns"], "diff": [float(seed)]})
+    return Comparison(levels, diffs, {"kind": "comparison", "variants": ["a", "b"], "seed": seed})
+
+
+def test_a_failed_table_write_leaves_the_previous_comparison_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "cmp"
+    _comparison(1).save(out)
+    real = pd.DataFrame.to_csv
+
+    def fail_on_differences(self: pd.DataFrame, path: object, **kw: object) -> object:
+        if "diff" in self.columns:
+            raise OSError(28, "No space left on device")
+        return real(self, path, **kw)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", fail_on_differences)
+    with pytest.raises(OSError, match="No space left"):
+        _comparison(2).save(out)  # the settings were written first, the tables after: seed 2 over seed 1's tables
+    monkeypatch.undo()
+    back = Comparison.read(out)
+    assert back.settings["seed"] == 1 and (back.levels["mean"] == 1).all() and (back.differences["diff"] == 1).all()
+    assert sorted(p.name for p in out.iterdir()) == ["_compare.json", "differences.csv", "levels.csv"]  # no temporary left
+    _comparison(3).save(out)
+    assert Comparison.read(out).settings["seed"] == 3 and (Comparison.read(out).levels["mean"] == 3).all()
+
+
+def test_tables_of_another_run_are_refused_by_every_reader(tmp_path: Path) -> None:
+    from unosim.analysis.cardswap import SWAP_FILE, SwapResult
+
+    out = tmp_path / "cmp"
+    _comparison(1).save(out)
+    other = tmp_path / "other"
+    _comparison(2).save(other)
+    shutil.copy(other / "levels.csv", out / "levels.csv")  # a torn write: new table, old settings
+    with pytest.raises(ValueError, match=r"is not one whole comparison: levels.csv is not the one written with these"):
+        Comparison.read(out)
+    result = CliRunner().invoke(app, ["report", str(out)], env={"COLUMNS": "300"})
+    assert result.exit_code == 2 and "is not one whole comparison" in result.output, result.output
+    assert not (out / "report").exists()
+    (out / "levels.csv").unlink()
+    with pytest.raises(ValueError, match="levels.csv is missing"):
+        Comparison.read(out)
+
+    swap = tmp_path / "swap"
+    SwapResult(pd.DataFrame({"players": [2], "kind": ["skip"], "swap_value": [1.0]}), {"rules": "classic", "seed": 1}).save(swap)
+    assert SwapResult.read(swap).settings == {"rules": "classic", "seed": 1}
+    (swap / "values.csv").write_text("players,kind,swap_value\n2,skip,9.0\n")
+    with pytest.raises(ValueError, match="is not one whole swap cross-check: values.csv"):
+        SwapResult.read(swap)
+    assert json.loads((swap / SWAP_FILE).read_text())["files"].keys() == {"values.csv"}
+
+
+def test_write_files_renames_into_place_only_when_every_file_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "tune"
+    write_files(out, {"summary.md": lambda p: p.write_text("old"), "tuned.json": lambda p: p.write_text("{}")})
+
+    def interrupted(path: Path) -> None:
+        path.write_text("half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_files(out, {"summary.md": lambda p: p.write_text("new"), "history.csv": interrupted,
+                          "tuned.json": lambda p: p.write_text('{"new": 1}')})
+    assert sorted(p.name for p in out.iterdir()) == ["summary.md", "tuned.json"]
+    assert (out / "summary.md").read_text() == "old" and (out / "tuned.json").read_text() == "{}"
+
+
+def test_a_report_that_fails_half_way_leaves_the_previous_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unosim.reports.dataset_report import write_report
+
+    run_dir = tmp_path / "run"
+    unosim.simulate(players=2, games=200, out=run_dir, jobs=1, quiet=True)
+    report = tmp_path / "report"
+    first = write_report(run_dir, report, title="first")
+    before = {p.name: p.read_bytes() for p in report.iterdir()}
+    real = Path.write_text
+
+    def fail_on_html(self: Path, text: str, *args: object, **kw: object) -> int:
+        if self.name == "report.html":
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", fail_on_html)
+    with pytest.raises(OSError, match="No space left"):
+        write_report(run_dir, report, title="second")  # the figures and report.md were written before report.html
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in report.iterdir()} == before  # nothing of the second, no temporary
+    assert "# first" in (report / "report.md").read_text()
+    second = write_report(run_dir, report, title="second")
+    assert [p.name for p in second] == [p.name for p in first] and "# second" in (report / "report.md").read_text()

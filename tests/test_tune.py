@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -307,3 +308,45 @@ def test_a_tuned_candidate_worse_than_its_start_is_named_so():
     unclear = {"improvement": -0.01, "improvement_low": -0.03, "improvement_high": 0.01}
     assert "did worse" in worse_than_start(unclear) and "beyond" not in worse_than_start(unclear)
     assert worse_than_start({"improvement": 0.01, "improvement_low": -0.01, "improvement_high": 0.03}) == ""
+
+
+def _default_sigint() -> None:
+    """A child started from a background job inherits an ignored SIGINT; a terminal gives the default."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_ctrl_c_during_the_evaluation_is_a_clean_interrupt(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "tune"
+    # one generation of 400 games, then 800,000 held-out games: the Ctrl-C lands in the evaluation
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).with_name("unosim")), "tune", "--players", "2", "--against", "random", "--popsize", "4",
+         "--games-per-candidate", "100", "--budget", "400", "--evaluation-games", "400000", "--jobs", "1", "--quiet",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint,
+        env={**os.environ, "NUMBA_NUM_THREADS": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (out / "state.json").is_file() and proc.poll() is None:
+            time.sleep(0.2)
+        assert (out / "state.json").is_file(), "the tuning generation did not finish"
+        time.sleep(3)  # well into the evaluation, mostly inside compiled functions
+        assert proc.poll() is None, "the evaluation ended before the Ctrl-C"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "stopped by Ctrl-C" in err
+    assert "SystemError" not in err and "CPUDispatcher" not in err and "Traceback" not in err and "raised" not in err
+    assert not (out / "tuned.json").exists()

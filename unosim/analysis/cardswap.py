@@ -49,7 +49,6 @@ nothing over independent deals; games diverge within a few turns, so it is small
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -60,6 +59,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_KIND, KIND_NAMES
+from ..runs.results import read_result, write_result
 from ..version import __version__
 from .compare import Variant, parse_players
 from .stats import paired_difference
@@ -92,18 +92,22 @@ class SwapResult:
     settings: dict[str, Any]
 
     def save(self, out: str | Path) -> list[Path]:
-        """Write ``_cardswap.json`` and ``values.csv`` into ``out``."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / SWAP_FILE).write_text(json.dumps(self.settings, indent=1))
-        self.values.to_csv(out / "values.csv", index=False)
-        return [out / SWAP_FILE, out / "values.csv"]
+        """Write ``values.csv`` and then ``_cardswap.json`` into ``out``, whole or not at all
+        (:func:`unosim.runs.results.write_result`: a failed write leaves the previous result)."""
+        return write_result(out, SWAP_FILE, self.settings, {"values.csv": lambda p: self.values.to_csv(p, index=False)})
 
     @classmethod
     def read(cls, path: str | Path) -> SwapResult:
-        """Read a result written by :meth:`save`."""
+        """Read a result written by :meth:`save`.
+
+        Raises
+        ------
+        ValueError
+            When its table is not the one written with its settings (:func:`unosim.runs.results.read_result`).
+        """
         path = Path(path)
-        return cls(pd.read_csv(path / "values.csv"), json.loads((path / SWAP_FILE).read_text()))
+        settings = read_result(path, SWAP_FILE, "swap cross-check")
+        return cls(pd.read_csv(path / "values.csv"), settings)
 
 
 def swap_kinds(counts: NDArray[np.integer], kinds: list[str] | str | None = None) -> list[str]:

@@ -25,7 +25,6 @@ of two independent samples divided by the variance of the paired difference
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ import pandas as pd
 from ..game import inputs
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
+from ..runs.results import read_result, write_result
 from ..version import __version__
 from .stats import mean_interval, paired_difference
 
@@ -96,19 +96,24 @@ class Comparison:
     settings: dict[str, Any]
 
     def save(self, out: str | Path) -> list[Path]:
-        """Write ``_compare.json``, ``levels.csv`` and ``differences.csv`` into ``out``."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / COMPARE_FILE).write_text(json.dumps(self.settings, indent=1))
-        self.levels.to_csv(out / "levels.csv", index=False)
-        self.differences.to_csv(out / "differences.csv", index=False)
-        return [out / COMPARE_FILE, out / "levels.csv", out / "differences.csv"]
+        """Write ``levels.csv``, ``differences.csv`` and then ``_compare.json`` into ``out``, whole or not at all
+        (:func:`unosim.runs.results.write_result`: a failed write leaves the previous comparison)."""
+        return write_result(out, COMPARE_FILE, self.settings, {
+            "levels.csv": lambda p: self.levels.to_csv(p, index=False),
+            "differences.csv": lambda p: self.differences.to_csv(p, index=False),
+        })
 
     @classmethod
     def read(cls, path: str | Path) -> Comparison:
-        """Read a comparison written by :meth:`save`."""
+        """Read a comparison written by :meth:`save`.
+
+        Raises
+        ------
+        ValueError
+            When its tables are not the ones written with its settings (:func:`unosim.runs.results.read_result`).
+        """
         path = Path(path)
-        settings = json.loads((path / COMPARE_FILE).read_text())
+        settings = read_result(path, COMPARE_FILE, "comparison")
         return cls(pd.read_csv(path / "levels.csv"), pd.read_csv(path / "differences.csv"), settings)
 
 
@@ -403,9 +408,15 @@ def compare(
                                   "baseline_mean": d.mean_a, "variant_mean": d.mean_b, "diff": d.diff, "se": d.se,
                                   "low": d.low, "high": d.high, "variance_reduction": d.variance_reduction,
                                   "games": d.n})
+<<<<<<< HEAD
     settings = {"kind": "comparison", "variants": [v.label for v in vs],
                 "variant_rules": {v.label: v.to_dict() for v in vs}, "players": counts, "games": games,
                 "seed": seed, "skill": skill, "unosim_version": __version__}
+=======
+    settings = {"kind": "comparison", "variants": [v.label for v in vs], "players": counts, "games": games,
+                "seed": seed, "skill": skill, "unosim_version": __version__,
+                "variant_options": [[v.preset, [list(o) for o in v.options]] for v in vs]}
+>>>>>>> inputs
     result = Comparison(pd.DataFrame(levels), pd.DataFrame(diffs), settings)
     if out_path is not None:
         result.save(out_path)

@@ -82,12 +82,12 @@ class SearchSpace(ABC):
         """What is tuned, for the summary (Markdown)."""
 
     @abstractmethod
-    def write(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> Path:
-        """Write the tuned strategy into ``out``; ``tuned`` holds the settings (``rules_text`` describes the rule set)
-        and ``evaluation`` the held-out figures."""
+    def render(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> str:
+        """The text of the tuned strategy's file ``out / file_name``; ``tuned`` holds the settings (``rules_text``
+        describes the rule set) and ``evaluation`` the held-out figures."""
 
     def play_spec(self, path: Path) -> str:
-        """The ``--strategies`` entry that plays the file :meth:`write` wrote at ``path``."""
+        """The ``--strategies`` entry that plays the file :meth:`render` wrote at ``path``."""
         return f"{self.prefix}:{path}"
 
 
@@ -145,14 +145,12 @@ class TunableSpace(SearchSpace):
     def describe(self) -> str:
         return "`tunable`"
 
-    def write(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> Path:
+    def render(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> str:
         from unosim.strategies.tunable import FORMAT
 
         data = {"format": FORMAT, "strategy": "tunable", "name": tuned["name"], "params": params,
                 "tuned": {k: v for k, v in tuned.items() if k not in ("name", "rules_text")}, "evaluation": evaluation}
-        path = out / self.file_name
-        path.write_text(json.dumps(data, indent=2) + "\n")
-        return path
+        return json.dumps(data, indent=2) + "\n"
 
 
 class RuleSpace(SearchSpace):
@@ -224,7 +222,7 @@ class RuleSpace(SearchSpace):
     def describe(self) -> str:
         return f"rule file `{self.path}`"
 
-    def write(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> Path:
+    def render(self, params: dict[str, float], tuned: dict[str, Any], evaluation: dict[str, Any], out: Path) -> str:
         from ..strategy.rule_language import parse_program
 
         ev = evaluation
@@ -242,9 +240,7 @@ class RuleSpace(SearchSpace):
         ]
         text = "\n".join(header) + "\n\n" + self.text_of(params)
         parse_program(text, str(out / self.file_name))  # it plays
-        path = out / self.file_name
-        path.write_text(text)
-        return path
+        return text
 
 
 def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, float] | str | Path | None,

@@ -91,10 +91,19 @@ def user_errors() -> Iterator[None]:
     and a :class:`~unosim.engine.driver.StrategyError` (a strategy broke the rules mid-run) into
     the same message and exit code 1.
 
+    A Ctrl-C (also one numba reports as a ``SystemError`` caused by the ``KeyboardInterrupt``, when it
+    arrives inside a compiled function) is one line on stderr and exit code 130.
+
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
     """
     try:
         yield
+    except KeyboardInterrupt:
+        _interrupted()
+    except SystemError as exc:
+        if not _from_ctrl_c(exc) or os.environ.get("UNOSIM_DEBUG"):
+            raise
+        _interrupted()
     except ValueError as exc:
         if os.environ.get("UNOSIM_DEBUG"):
             raise
@@ -113,6 +122,29 @@ def user_errors() -> Iterator[None]:
             raise
         err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
         raise typer.Exit(1) from None
+
+
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as a shell reports a process it interrupted)."""
+
+
+def _from_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised because of a ``KeyboardInterrupt`` (its cause or context, at any depth)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _interrupted() -> None:
+    err_console.print(Text("stopped by Ctrl-C", style="bold red") + Text(
+        "; the files written so far are kept: a run, a tournament or a tuning run continues from them when the same "
+        "command is run again with the same --out."), soft_wrap=True)
+    raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 _OS_ADVICE = {

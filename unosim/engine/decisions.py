@@ -87,8 +87,22 @@ def _watch_interrupts() -> None:
 
 
 def _is_real_interrupt(exc: BaseException, before: int) -> bool:
-    """Whether ``exc`` is a Ctrl-C received while a strategy ran (``before``: the count at its call)."""
-    return isinstance(exc, KeyboardInterrupt) and _SIGINTS[0] != before
+    """Whether ``exc`` is a Ctrl-C received while a strategy ran (``before``: the count at its call): a
+    ``KeyboardInterrupt``, or an error it caused (numba reports a Ctrl-C that arrives inside a compiled
+    function as a ``SystemError`` whose cause is the ``KeyboardInterrupt``)."""
+    return _SIGINTS[0] != before and _caused_by_interrupt(exc)
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a ``KeyboardInterrupt`` or was raised because of one (its cause or context)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 class StepChanged(Exception):
@@ -380,7 +394,7 @@ class Decisions:
             answer = method(obs, *args)
         except BaseException as exc:  # a strategy that exits or raises KeyboardInterrupt stops the run like any error
             if _is_real_interrupt(exc, interrupts):
-                raise
+                raise KeyboardInterrupt from None
             if watch is not None and watch.found is not None:  # what it reached for explains what it raised
                 raise self._tampered(k, decision, rows, watch.found) from None
             frames = traceback.extract_tb(exc.__traceback__)[1:]  # drop this frame: the rest is the strategy's
@@ -627,7 +641,7 @@ def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> 
             method(rows.subset(part).observe(shown), *(a[part] for a in args))
         except BaseException as exc:  # as in Decisions._ask: only a real Ctrl-C goes through
             if _is_real_interrupt(exc, interrupts):
-                raise
+                raise KeyboardInterrupt from None
             return True
         return False
 

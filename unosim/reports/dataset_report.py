@@ -32,11 +32,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
+from matplotlib import rc_context
 from matplotlib.figure import Figure
 
 from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
 from ..runs import dataset
+from ..runs.results import write_whole
 from . import basis, explain, plots
 from . import findings as words
 
@@ -57,10 +59,17 @@ class Section:
 
 
 def _figure(draw: Any, *args: Any, size: tuple[float, float] = (7.5, 4.8), **kwargs: Any) -> Figure:
-    fig = Figure(figsize=size)  # no pyplot state: safe in scripts, servers and notebooks
-    draw(*args, ax=fig.subplots(), **kwargs)
-    fig.tight_layout()
+    with _names_as_text():
+        fig = Figure(figsize=size)  # no pyplot state: safe in scripts, servers and notebooks
+        draw(*args, ax=fig.subplots(), **kwargs)
+        fig.tight_layout()
     return fig
+
+
+def _names_as_text() -> Any:
+    """While figures are made in this block their texts are shown as written: a ``$`` in a rule name is a
+    dollar sign, not the start of a formula matplotlib would try (and fail) to typeset."""
+    return rc_context({"text.parse_math": False})
 
 
 # ---------------------------------------------------------------- sections
@@ -120,17 +129,19 @@ def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, 
                                                                          scope=scope, size=(8.5, 4.8), spread=spread)))
             n_kinds = values[values["rules"] == rules]["kind"].nunique()
             if several and n_kinds >= plots.SMALL_MULTIPLES_FROM:  # overlapping bands: one panel per kind
-                panels = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
-                plots.card_value_panels(values, panels, rules=rules, scope=scope)
-                panels.tight_layout()
+                with _names_as_text():
+                    panels = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+                    plots.card_value_panels(values, panels, rules=rules, scope=scope)
+                    panels.tight_layout()
                 section.figures.append((f"card_value_lines_{tag}", panels))
             elif several:
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
         n_kinds = values[values["rules"] == rules]["kind"].nunique()
-        copies = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
-        plots.card_value_copies(values, copies, rules=rules)
-        copies.tight_layout()
+        with _names_as_text():
+            copies = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
+            plots.card_value_copies(values, copies, rules=rules)
+            copies.tight_layout()
         section.figures.append((f"card_value_copies_{rules}", copies))
         for scope in ("all seats", "first player"):
             data = values[(values["rules"] == rules) & (values["scope"] == scope)].copy()
@@ -336,6 +347,7 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
     """The opening section of a comparison's report."""
     from ..analysis.compare import Variant
 
+<<<<<<< HEAD
     lines, copies = [], {}
     recorded = settings.get("variant_rules", {})
     for label in settings["variants"]:
@@ -348,6 +360,18 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
         described = basis.describe_rules(variant.rules(2))
         lines.append(f"{label}: {described}" if variant.name else described)
         copies.update({(label, int(p)): variant.rules(p).deck_copies for p in settings["players"]})
+=======
+    lines, copies = [], []
+    written = settings.get("variant_options")  # each variant's preset and options (a value may hold a space)
+    for i, label in enumerate(settings["variants"]):
+        if written is not None:
+            variant = Variant(str(written[i][0]), tuple((str(k), str(v)) for k, v in written[i][1]))
+        else:  # a comparison written before the options were recorded apart from the labels
+            preset, *options = label.split()
+            variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
+        lines.append(basis.describe_rules(variant.rules(2)))
+        copies += [f"{label} at {p} players: {variant.rules(p).deck_copies}" for p in settings["players"]]
+>>>>>>> inputs
     skill = settings.get("skill", "greedy")
     return Section(basis.BASIS_TITLE, basis.basis_lines(
         rules=lines, copies=basis.copies_text(copies),
@@ -383,10 +407,12 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
                  title: str = "unosim report") -> list[Path]:
     """Write the plots (PNG and SVG), ``report.md`` and ``report.html`` of ``path`` into
     ``out`` (default ``path/report``); return the files written, ``report.md`` and
-    ``report.html`` last. ``card_values``: see :func:`sections_of`."""
+    ``report.html`` last. ``card_values``: see :func:`sections_of`. The files replace the previous
+    report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
     path = Path(path)
     sections = sections_of(path, card_values=card_values)
-    return write_sections(sections, Path(out) if out is not None else path / "report", title=f"{title}: {path}")
+    return write_whole(Path(out) if out is not None else path / "report",
+                       lambda stage: write_sections(sections, stage, title=f"{title}: {path}"))
 
 
 _LINK = re.compile(r"\[([^\]]+)\]\(#([A-Za-z0-9_-]+)\)")

@@ -20,6 +20,8 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from ..runs.results import write_whole
+
 HEATMAP_CMAP = "RdBu"
 """ColorBrewer's red–blue diverging palette (colour-blind safe), centred on an even 0.5."""
 FORMATS = ("png", "svg")
@@ -202,9 +204,12 @@ def _write_html(result: Any, out: Path) -> list[Path]:
 
 
 def write_report(result: Any, directory: str | Path) -> list[Path]:
-    """Write the tables and plots of a tournament result into ``directory``; return the files."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the tables and plots of a tournament result into ``directory``; return the files. They replace
+    the previous report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
+    return write_whole(directory, lambda stage: _write_files(result, stage))
+
+
+def _write_files(result: Any, out: Path) -> list[Path]:
     board, pairs = result.leaderboard, result.head_to_head
     order = list(board["strategy"])
     files = _write_html(result, out)

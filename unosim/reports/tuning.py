@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..analysis.tuning import TuneResult
+from ..runs.results import write_files
 from . import basis
 
 
@@ -92,13 +93,13 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
         "games_per_candidate": settings.deals * settings.players, "sigma": settings.sigma,
         "generations": result.generations, "games": result.games, "searched": list(settings.names), "start": result.start,
     }
-    strategy_file = settings.space.write(result.params, {**tuned, "rules_text": rules_text}, ev, out)
+    strategy_file = out / settings.space.file_name
+    strategy_text = settings.space.render(result.params, {**tuned, "rules_text": rules_text}, ev, out)
     thresholds = ""
     if settings.space.prefix == "rules":
         thresholds = "| threshold | in the file | tuned |\n|---|---:|---:|\n" + "".join(
             f"| `{n}` | {result.start[n]:g} | {result.params[n]:g} |\n" for n in settings.names) + "\n"
-    files = [strategy_file, out / "summary.md", out / "history.csv"]
-    files[1].write_text(
+    summary = (
         f"# {settings.label}: tuned {settings.space.describe()}\n\n"
         f"## {basis.BASIS_TITLE}\n\n{opening}\n\n"
         + (f"**{verdict}**\n\n" if verdict else "") +
@@ -112,14 +113,16 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
         f"| tuned − start (paired) | {ev['improvement']:+.4f} | [{ev['improvement_low']:+.4f}, {ev['improvement_high']:+.4f}] |\n\n"
         + thresholds + f"Play it: `--strategies {settings.space.play_spec(strategy_file)}`\n"
     )
-    result.history.to_csv(files[2], index=False)
     fig = progress_figure(result.history, f"{settings.label}: {settings.rules.name} · {settings.players} players · "
                                           f"against {against}", fair_share=1.0 / settings.players, evaluation=ev)
-    for ext in ("png", "svg"):
-        path = out / f"progress.{ext}"
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        files.append(path)
-    return files
+    written = write_files(out, {  # whole or not at all; the strategy file, which others play, last
+        "summary.md": lambda p: p.write_text(summary),
+        "history.csv": lambda p: result.history.to_csv(p, index=False),
+        "progress.png": lambda p: fig.savefig(p, dpi=120, bbox_inches="tight", format="png"),
+        "progress.svg": lambda p: fig.savefig(p, dpi=120, bbox_inches="tight", format="svg"),
+        strategy_file.name: lambda p: p.write_text(strategy_text),
+    })
+    return [written[-1], *written[:-1]]
 
 
 __all__ = ["progress_figure", "progress_plot", "worse_than_start", "write_outputs"]

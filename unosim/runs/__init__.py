@@ -7,7 +7,8 @@ dataset's files (``load``); :mod:`~unosim.runs.experiment` runs an experiment fi
 rules × player counts × strategies, ``studies/default.toml`` is the default study);
 :mod:`~unosim.runs.progress` draws the progress bar; :mod:`~unosim.runs.options` holds
 :class:`Execution`, how a run is played (workers, backend, chunks, overwrite, quiet), built once by
-the faces and passed down.
+the faces and passed down; :mod:`~unosim.runs.results` writes a result directory of several files
+whole or not at all.
 
 May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`.
 """
