@@ -408,15 +408,9 @@ def compare(
                                   "baseline_mean": d.mean_a, "variant_mean": d.mean_b, "diff": d.diff, "se": d.se,
                                   "low": d.low, "high": d.high, "variance_reduction": d.variance_reduction,
                                   "games": d.n})
-<<<<<<< HEAD
     settings = {"kind": "comparison", "variants": [v.label for v in vs],
                 "variant_rules": {v.label: v.to_dict() for v in vs}, "players": counts, "games": games,
                 "seed": seed, "skill": skill, "unosim_version": __version__}
-=======
-    settings = {"kind": "comparison", "variants": [v.label for v in vs], "players": counts, "games": games,
-                "seed": seed, "skill": skill, "unosim_version": __version__,
-                "variant_options": [[v.preset, [list(o) for o in v.options]] for v in vs]}
->>>>>>> inputs
     result = Comparison(pd.DataFrame(levels), pd.DataFrame(diffs), settings)
     if out_path is not None:
         result.save(out_path)

@@ -347,7 +347,6 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
     """The opening section of a comparison's report."""
     from ..analysis.compare import Variant
 
-<<<<<<< HEAD
     lines, copies = [], {}
     recorded = settings.get("variant_rules", {})
     for label in settings["variants"]:
@@ -360,18 +359,6 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
         described = basis.describe_rules(variant.rules(2))
         lines.append(f"{label}: {described}" if variant.name else described)
         copies.update({(label, int(p)): variant.rules(p).deck_copies for p in settings["players"]})
-=======
-    lines, copies = [], []
-    written = settings.get("variant_options")  # each variant's preset and options (a value may hold a space)
-    for i, label in enumerate(settings["variants"]):
-        if written is not None:
-            variant = Variant(str(written[i][0]), tuple((str(k), str(v)) for k, v in written[i][1]))
-        else:  # a comparison written before the options were recorded apart from the labels
-            preset, *options = label.split()
-            variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
-        lines.append(basis.describe_rules(variant.rules(2)))
-        copies += [f"{label} at {p} players: {variant.rules(p).deck_copies}" for p in settings["players"]]
->>>>>>> inputs
     skill = settings.get("skill", "greedy")
     return Section(basis.BASIS_TITLE, basis.basis_lines(
         rules=lines, copies=basis.copies_text(copies),
