@@ -119,3 +119,9 @@ def test_one_parameter_name_and_the_encoding_version_in_every_class() -> None:
         assert isinstance(env, SeatedEnv)
         assert env.reward_values == (2.0, 0.0, -2.0)
         assert env.metadata["encoding_version"] == E.VERSION
+
+
+def test_every_class_plays_the_overrides_it_is_given() -> None:
+    for cls in ALL:
+        env = _make(cls, players=16, overrides=["deck_copies=2", "max_turns=77"])
+        assert env.game.config.rules.max_turns == 77 and env.game.players == 16

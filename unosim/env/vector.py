@@ -71,7 +71,7 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
             games = check_count("games", games, num_envs)
         self.num_envs = num_envs
         self.games = games
-        self._settle(rules, players, seat, opponents, reward=reward, rewards=rewards, batch=num_envs)
+        self._settle(rules, players, seat, opponents, reward=reward, rewards=rewards, overrides=overrides, batch=num_envs)
         self.seat = self.game.controlled[0]
         self.single_observation_space, n = game_spaces(self.game)
         self.single_action_space = spaces.Discrete(n)
