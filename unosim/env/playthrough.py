@@ -78,7 +78,8 @@ def single_playthrough(rules: Any, players: int, seed: int, opponents: Any = "ra
     while not done:
         action = choose(obs["action_mask"], rng)
         lines.append(_line(sp, n, "seat_0", info["decision"], obs, action, reward))
-        obs, reward, done, _, info = env.step(action)
+        obs, paid, done, _, info = env.step(action)
+        reward = float(paid)
         n += 1
-    lines.append(_line(sp, n, "seat_0", None, obs, None, float(reward)) + f" | winner {info['winner']}")
+    lines.append(_line(sp, n, "seat_0", None, obs, None, reward) + f" | winner {info['winner']}")
     return "\n".join(lines) + "\n"
