@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from env_tables import RULES, overrides_of, rules_of
 from pettingzoo.test import api_test
 
 from unosim.env import encoding as E
@@ -15,10 +16,10 @@ from unosim.env.single import IllegalAction
 # which its API test nonetheless warns about.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be:UserWarning")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
-@pytest.mark.parametrize("rules", ["classic", "party"])
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("players", [2, 4, 16])
 def test_api_test_passes(rules: str, players: int) -> None:
-    env = UnoAECEnv(rules, players, overrides=["deck_copies=2"] if players == 16 else None)
+    env = UnoAECEnv(rules_of(rules), players, overrides=overrides_of(players))
     api_test(env, num_cycles=1000)
     assert env.possible_agents == [f"player_{s}" for s in range(players)]
 

@@ -87,6 +87,8 @@ def test_play_mask_matches_the_engine_row() -> None:
     step = game.queue[0]
     assert step.kind == "play"
     not_wd4 = np.arange(N_TYPES) != WILD_DRAW_FOUR  # a Wild Draw Four may also be legal as a bluff
-    assert np.array_equal(step.mask[:N_TYPES].astype(bool)[not_wd4], step.row["legal"][not_wd4])
+    b = game.run.buffers
+    legal = b.row_legal[game.run.parity, 0]  # the engine's own row of the decision
+    assert np.array_equal(step.mask[:N_TYPES].astype(bool)[not_wd4], legal[not_wd4])
     assert step.mask[E.DRAW] == 1
     assert step.mask[N_TYPES + 1 :].sum() == 0

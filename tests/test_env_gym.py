@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from env_tables import RULES, overrides_of, rules_of
 from gymnasium.utils.env_checker import check_env
 from unosim.strategies.random_strategy import RandomStrategy
 
 from unosim.env import encoding as E
 from unosim.env.single import IllegalAction, UnoEnv
 from unosim.strategy.base import Strategy
-
-
-def _table(rules: str, players: int) -> dict:
-    return {"overrides": ["deck_copies=2"]} if players == 16 else {}
 
 
 def _sensible(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -37,12 +34,12 @@ def _play(env: UnoEnv, seed: int, rng: np.random.Generator, sensible: bool = Fal
     return actions, float(reward), info
 
 
-@pytest.mark.parametrize("rules", ["classic", "party"])
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("players", [2, 4, 16])
 def test_check_env_passes(rules: str, players: int) -> None:
     # check_env steps an action sampled before it resets the environment, so with a mask that depends on
     # the deal it steps illegal actions: it checks the environment that ends the round on them
-    env = UnoEnv(rules, players, "random", illegal="penalty", **_table(rules, players))
+    env = UnoEnv(rules_of(rules), players, "random", illegal="penalty", overrides=overrides_of(players))
     check_env(env, skip_render_check=True)
 
 

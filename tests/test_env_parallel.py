@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from env_tables import RULES, overrides_of, rules_of
 from pettingzoo.test import parallel_api_test
 from pettingzoo.utils.conversions import aec_to_parallel_wrapper
 
@@ -15,14 +16,10 @@ from unosim.env.parallel import UnoParallelEnv
 from unosim.env.single import IllegalAction
 
 
-def _table(players: int) -> list[str] | None:
-    return ["deck_copies=2"] if players == 16 else None
-
-
-@pytest.mark.parametrize("rules", ["classic", "party"])
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("players", [2, 4, 16])
 def test_parallel_api_test_passes(rules: str, players: int) -> None:
-    env = UnoParallelEnv(rules, players, overrides=_table(players))
+    env = UnoParallelEnv(rules_of(rules), players, overrides=overrides_of(players))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the API test warns on a missing or extra agent key
         parallel_api_test(env, num_cycles=2000)

@@ -31,7 +31,7 @@ def test_a_policy_file_round_trips_and_a_wrong_one_is_refused(tmp_path: Path) ->
     assert np.array_equal(back.bias, _prior(2).bias) and back.players == 2
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "unosim-linear-policy", "players": 3, "weights": [], "bias": [1, 2]}')
-    with pytest.raises(ValueError, match=r"3-player policy needs bias \[83\]"):
+    with pytest.raises(ValueError, match=r"3-player policy needs bias \[86\]"):
         LinearPolicy.load(bad)
     with pytest.raises(ValueError, match="not a policy file"):
         (tmp_path / "other.json").write_text("{}")

@@ -16,6 +16,7 @@ from unosim.env.parallel import UnoParallelEnv
 from unosim.env.seats import SeatedGame
 from unosim.env.single import UnoEnv
 from unosim.game.kernels import layout as L
+from unosim.game.rules import RuleSet
 
 TABLES = [("classic", 2), ("classic", 4), ("party", 3), ("party", 6), ("classic", 16), ("party", 16)]
 
@@ -76,3 +77,36 @@ def test_parallel_rounds_pass_the_referee(rules: str, players: int) -> None:
         while env.agents:
             observations, *_ = env.step({a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents})
         _referee(env.game)
+
+
+HOUSE = ["seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions", "go_out_on_action=false"]
+"""Every house rule but stacking, whose value each test chooses."""
+
+
+@pytest.mark.parametrize("stacking, players", [("same_face", 2), ("mixed", 4), ("plus4_on_plus2", 3)])
+def test_env_rounds_with_every_house_rule_pass_the_referee(stacking: str, players: int) -> None:
+    rules = RuleSet.preset("classic").with_overrides([f"stacking={stacking}", *HOUSE])
+    rng = np.random.default_rng(players)
+    aec = UnoAECEnv(rules, players, trace=True)
+    par = UnoParallelEnv(rules, players, trace=True)
+    gym = UnoEnv(rules, players, "random", seat=1)
+    gym.game = SeatedGame(rules, players, [1], "random", trace=True)
+    stacks = swaps = 0
+    for seed in range(10):
+        aec.reset(seed=seed)
+        for _agent in aec.agent_iter():
+            obs, _, term, trunc, _ = aec.last()
+            aec.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        observations, _ = par.reset(seed=seed)
+        while par.agents:
+            observations, *_ = par.step({a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in par.agents})
+        obs, _ = gym.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, done, _, _ = gym.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        for game in (aec.game, par.game, gym.game):
+            _referee(game)
+            rec = game.played()[2]
+            stacks += int(rec[L.R_STACKS])
+            swaps += int(rec[L.R_SEVEN_SWAPS])
+    assert stacks > 0 and swaps > 0  # the house decisions were played through the actions

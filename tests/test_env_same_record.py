@@ -25,6 +25,7 @@ from unosim.engine.records import records_table
 from unosim.env import encoding as E
 from unosim.env.policy import LinearPolicy
 from unosim.env.single import UnoEnv
+from unosim.game.rules import RuleSet
 
 SHIPPED = Path(__file__).resolve().parent.parent / "experiments" / "policy_classic_2.json"
 
@@ -38,7 +39,7 @@ def _random_policy(players: int, seed: int) -> LinearPolicy:
     return LinearPolicy(players, weights, rng.normal(size=spaces.n_actions))
 
 
-def _env_rows(policy: LinearPolicy, rules: str, players: int, others: list[str], seed: int, games: int,
+def _env_rows(policy: LinearPolicy, rules: str | RuleSet, players: int, others: list[str], seed: int, games: int,
               strategies: list[str]) -> pd.DataFrame:
     """The record rows of the games the environment plays with the policy's actions at seat 0."""
     env = UnoEnv(rules, players, others, seat=0)
@@ -97,6 +98,31 @@ def test_env_games_have_the_strategy_records(tmp_path: Path, rules: str, players
     env = _env_rows(policy, rules, players, others, 11, games, strategies)
     assert len(env) >= games - 2  # a game over before the learner's first decision is not an episode
     _same_rows(env, engine)
+
+
+def house(stacking: str) -> RuleSet:
+    """Classic with every house rule on: ``stacking``, the 7-0 swaps, action jump-ins, no going out on an action card."""
+    return RuleSet.preset("classic").with_overrides([f"stacking={stacking}", "seven_zero=true", "speed_play=true",
+                                                     "jump_in_cards=numbers_and_actions", "go_out_on_action=false"])
+
+
+@pytest.mark.parametrize("stacking, players, others", [
+    ("same_face", 2, ["random"]),
+    ("mixed", 3, ["random", "greedy"]),
+    ("plus4_on_plus2", 4, ["greedy", "random", "random"]),
+])
+def test_env_games_with_every_house_rule_have_the_strategy_records(tmp_path: Path, stacking: str, players: int,
+                                                                   others: list[str]) -> None:
+    policy = _random_policy(players, seed=players + 20)
+    path = tmp_path / "policy.json"
+    policy.save(path)
+    strategies = [f"policy:{path}", *others]
+    rules = house(stacking)
+    engine = unosim.simulate(rules, players, 30, strategies, seed=13)
+    env = _env_rows(policy, rules, players, others, 13, 30, strategies)
+    assert len(env) >= 28
+    _same_rows(env, engine)
+    assert env["stacks"].sum() > 0 and env["seven_swaps"].sum() > 0  # the house decisions were played
 
 
 def test_the_shipped_policy_plays_the_same_games_in_the_environment() -> None:

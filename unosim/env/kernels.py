@@ -38,9 +38,9 @@ from ..game.kernels.jit import kernel
 __all__ = ["ACTIONS", "BLOCK_ORDER", "N_ST", "answer", "collect", "encode", "play"]
 
 K = N_TYPES
-# decision kinds: the engine's decision phases (PH_TURN .. PH_JUMPIN, 0..7), then the follow-ups
-PLAY, DRAWN, COLOUR, CHALLENGE, CATCH, PILEUP, VOTE, JUMPIN, LINK, UNO, WAIT_KIND = range(11)
-N_KINDS = 11
+# decision kinds: the engine's decision phases (PH_TURN .. PH_SWAP, 0..9), then the follow-ups
+PLAY, DRAWN, COLOUR, CHALLENGE, CATCH, PILEUP, VOTE, JUMPIN, STACK, SWAP, LINK, UNO, WAIT_KIND = range(13)
+N_KINDS = 13
 # actions (unosim.env.encoding)
 A_DRAW = K
 A_PLAY_DRAWN, A_KEEP = K + 1, K + 2
@@ -61,9 +61,9 @@ N_ST = 5
 
 # observation block starts, in the order of encoding.Spaces.blocks (the offsets array ``off``)
 (O_KIND, O_HAND, O_TOP, O_DISCARD, O_COLOUR, O_REVERSED, O_HAND_SIZES, O_ALIVE, O_TURN, O_TARGET, O_LINKED, O_MINI_SIZE,
- O_MINI_COLOUR, O_DRAWN, O_CARD, O_BLUFFABLE, O_MAY_TAKE, O_END) = range(18)
+ O_MINI_COLOUR, O_DRAWN, O_CARD, O_BLUFFABLE, O_MAY_TAKE, O_PENALTY, O_END) = range(19)
 BLOCK_ORDER = ("kind", "hand", "top", "discard", "colour", "reversed", "hand_sizes", "alive", "turn", "target", "linked",
-               "mini_size", "mini_colour", "drawn", "card", "bluffable", "may_take")
+               "mini_size", "mini_colour", "drawn", "card", "bluffable", "may_take", "penalty")
 
 _NEEDS_COLOUR = np.zeros(K, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -133,7 +133,7 @@ def _next_step(st, s):  # pragma: no cover - compiled
 
 
 @kernel
-def answer(acts, st, parity, seat, players, link0, pairs, relink_must_differ, slot, row_info, row_legal, dec,
+def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_differ, slot, row_info, row_legal, dec,
            dec_w):  # pragma: no cover - compiled
     """Answer the step of every slot that has one with ``acts[slot]`` (checked against its mask); write
     the decision row as the engine's decision call does. Returns the slots with a step still asked, or
@@ -184,6 +184,18 @@ def answer(acts, st, parity, seat, players, link0, pairs, relink_must_differ, sl
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
             shed = card >= 0
+        elif kind == STACK:  # H-1: a card to stack (a Wild Draw Four's colour follows), or take the total
+            card = a if a < K else -1
+            if card >= 0 and not row_legal[parity, r, card]:
+                return -1 - s
+            dec[parity, r, L.D_CARD] = card
+            dec[parity, r, L.D_A] = -1
+            dec[parity, r, L.D_FORGET] = 0
+            if card >= 0:
+                st[s, ST_PEND] = (1 << COLOUR if _NEEDS_COLOUR[card] else 0) | (1 << UNO if hsize == 2 else 0)
+                st[s, ST_CARD] = card
+        elif kind == SWAP:  # H-2
+            dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
         elif kind == VOTE:
             dec[parity, r, L.D_FLAG] = (seat + a - A_POINT0) % players
         elif kind == JUMPIN:
@@ -209,7 +221,7 @@ def answer(acts, st, parity, seat, players, link0, pairs, relink_must_differ, sl
 
 
 @kernel
-def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, relink_must_differ,
+def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, pairs, relink_must_differ,
            slot, hands, hsize, piles, row_info, row_legal):  # pragma: no cover - compiled
     """Write every slot's observation vector and action mask. A slot without a step is asked ``wait``
     when ``wait`` (the vector environment), else its kind block and mask stay zero; in the vector
@@ -219,7 +231,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, 
     o_kind, o_hand, o_top, o_discard, o_colour = off[O_KIND], off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR]
     o_reversed, o_sizes, o_alive, o_turn, o_target = off[O_REVERSED], off[O_HAND_SIZES], off[O_ALIVE], off[O_TURN], off[O_TARGET]
     o_linked, o_mini, o_mini_colour, o_drawn, o_card = off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR], off[O_DRAWN], off[O_CARD]
-    o_bluffable, o_may_take = off[O_BLUFFABLE], off[O_MAY_TAKE]
+    o_bluffable, o_may_take, o_penalty = off[O_BLUFFABLE], off[O_MAY_TAKE], off[O_PENALTY]
     for s in range(obs.shape[0]):
         o = obs[s]
         m = mask[s]
@@ -274,7 +286,8 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, 
         o[o_kind + kind] = 1
         phase = info[L.I_PHASE]
         arg = info[L.I_ARG]
-        if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN) and 0 <= arg < P:
+        if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN or phase == L.PH_STACK
+                or phase == L.PH_SWAP) and 0 <= arg < P:
             o[o_target + (arg - seat + P) % P] = 1
         drawn = info[L.I_DRAWN]
         if kind == DRAWN and 0 <= drawn < K:  # the drawn decision only, not its follow-ups
@@ -285,9 +298,21 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, 
         bluffable = info[L.I_BLUFFABLE] != 0
         o[o_bluffable] = kind == PLAY and bluffable
         o[o_may_take] = kind == PILEUP and info[L.I_MAY_TAKE] != 0
-        # the mask (seats._step)
+        if kind == STACK:
+            o[o_penalty] = info[L.I_PENALTY]
+        # the mask
         legal = True
-        if kind == PLAY or kind == PILEUP:
+        if kind == STACK:
+            row = row_legal[parity, r]
+            for t in range(K):
+                m[t] = row[t]
+            m[A_TAKE] = 1
+        elif kind == SWAP:
+            legal = False
+            for i in range(1, P):
+                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
+                legal |= m[swap0 + i] != 0
+        elif kind == PLAY or kind == PILEUP:
             row = row_legal[parity, r]
             for t in range(K):
                 m[t] = row[t]
@@ -336,7 +361,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, pairs, 
 
 # the parameters and state of :func:`play` (``pst``, int64)
 (P_MODE, P_STATUS, P_PARITY, P_ASKED, P_DECIDED, P_FIRST, P_SEAT, P_PLAYERS, P_NS, P_LINK0, P_RELINK, P_WAIT, P_FOREVER,
- P_POINTS, P_BAD, P_PLAYED, N_P) = range(17)
+ P_POINTS, P_BAD, P_PLAYED, P_SWAP0, N_P) = range(18)
 # modes
 M_STEP, M_LOOP, M_START, M_RESET, M_ENCODE = range(5)
 # statuses
@@ -399,7 +424,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
     is 1 when the engine was run (or resumed) in the call.
     """
     mode = pst[P_MODE]
-    seat, players, link0 = pst[P_SEAT], pst[P_PLAYERS], pst[P_LINK0]
+    seat, players, link0, swap0 = pst[P_SEAT], pst[P_PLAYERS], pst[P_LINK0], pst[P_SWAP0]
     relink, wait = pst[P_RELINK] != 0, pst[P_WAIT] != 0
     n = st.shape[0]
     if mode == M_STEP or mode == M_START or mode == M_RESET:
@@ -427,7 +452,8 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
                 pst[P_BAD] = s
                 pst[P_STATUS] = S_ILLEGAL
                 return S_ILLEGAL
-        pending = answer(acts, st, pst[P_PARITY], seat, players, link0, pairs, relink, slot, row_info, row_legal, dec, dec_w)
+        pending = answer(acts, st, pst[P_PARITY], seat, players, link0, swap0, pairs, relink, slot, row_info, row_legal, dec,
+                         dec_w)
         if pending < 0:
             pst[P_BAD] = -1 - pending
             pst[P_STATUS] = S_ANSWER
@@ -490,8 +516,8 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
             return S_ROWS
         if counts[0] or n_rows == 0:
             break
-    bad = encode(obs, mask, st, idle, wait, pst[P_PARITY], seat, players, off, link0, pairs, relink, slot, hands, hsize, piles,
-                 row_info, row_legal)
+    bad = encode(obs, mask, st, idle, wait, pst[P_PARITY], seat, players, off, link0, swap0, pairs, relink, slot, hands, hsize,
+                 piles, row_info, row_legal)
     if bad >= 0:
         pst[P_BAD] = bad
         pst[P_STATUS] = S_MASK

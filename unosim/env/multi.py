@@ -29,13 +29,15 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from .seats import SeatedGame, as_action
-from .single import IllegalAction, game_spaces
+from . import encoding as E
+from .base import SeatedEnv
+from .seats import as_action
+from .single import game_spaces
 
 __all__ = ["UnoAECEnv"]
 
 
-class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
+class UnoAECEnv(SeatedEnv, AECEnv[str, dict[str, Any], int | None]):
     """Every seat an agent, one round per episode.
 
     Parameters
@@ -61,7 +63,7 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
         Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
     """
 
-    metadata = {"render_modes": [], "name": "unosim_uno_v0", "is_parallelizable": False}
+    metadata = {"render_modes": [], "name": "unosim_uno_v0", "is_parallelizable": False, "encoding_version": E.VERSION}
     render_mode: str | None = None
     """No render modes."""
 
@@ -71,21 +73,14 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
         overrides: Any = None, trace: bool = False,
     ) -> None:
         super().__init__()
-        if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
-        self.game = SeatedGame(rules, players, list(range(players)), [], overrides, trace=trace)
-        self.reward_kind, self.illegal, self.penalty = reward, illegal, float(penalty)
-        self.reward_values = tuple(map(float, rewards))
-        """Win, no winner, loss (the ``rewards`` parameter; :attr:`rewards` is PettingZoo's per-step dict)."""
+        self._settle(rules, players, "all", [], reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
+                     overrides=overrides, trace=trace)
+        players = self.game.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space, n = game_spaces(self.game)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
-        self._seed: int | None = None
-        self._next = 0
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -107,15 +102,8 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round: ``seed`` selects the run key of the engine's streams (game 0 of it);
         without one, the next game of the current run."""
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        elif self._seed is None:
-            self._seed, self._next = int(np.random.SeedSequence().generate_state(1)[0]), 0
-        while True:
-            self.game.new_game(self._seed, self._next)
-            self._next += 1
-            if not self.game.over:
-                break
+        self._seed_round(seed)
+        self._deal()
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -139,7 +127,7 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
             self._was_dead_step(action)
             return
         if not self.agents:
-            raise RuntimeError("the round is over: call reset() before step().")
+            raise self._finished()
         game = self.game
         if action is None:
             raise TypeError(f"{agent} is asked a decision: give an action, not None.")
@@ -147,12 +135,8 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
         step = game.queue[0]
         self._cumulative_rewards[agent] = 0.0
         if a < 0 or not step.mask[a]:
-            name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "raise":
-                raise IllegalAction(
-                    f"{agent}: action {action!r} ({name}) is not legal at decision {step.kind!r}; "
-                    f"legal actions: {', '.join(step.legal_names(game.spaces))}."
-                )
+                raise self._refusal(agent, action, a, step.kind, step.mask)
             self.rewards = {other: (self.penalty if other == agent else 0.0) for other in self.agents}
             self._end(illegal=agent)
         else:
@@ -164,15 +148,6 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
                 self._clear_rewards()
                 self._select()
         self._accumulate_rewards()
-
-    def _reward(self, seat: int) -> float:
-        out = self.game.outcome
-        assert out is not None
-        if self.reward_kind == "points":
-            return float(out.points(seat))
-        if out.truncated:
-            return self.reward_values[1]
-        return self.reward_values[0] if out.winner == seat else self.reward_values[2]
 
     def _end(self, illegal: str | None = None) -> None:
         out = self.game.outcome

@@ -40,15 +40,16 @@ from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
 from . import encoding as E
-from .seats import SeatedGame, Step, as_action
-from .single import IllegalAction, game_spaces
+from .base import SeatedEnv
+from .seats import Step, as_action
+from .single import game_spaces
 
 __all__ = ["UnoParallelEnv"]
 
 _StepReturn = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]
 
 
-class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
+class UnoParallelEnv(SeatedEnv, ParallelEnv[str, dict[str, Any], int | None]):
     """Every seat an agent, one round per episode; the seats the engine waits for act together.
 
     Parameters
@@ -75,7 +76,7 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
         Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
     """
 
-    metadata = {"render_modes": [], "name": "unosim_uno_parallel_v0"}
+    metadata = {"render_modes": [], "name": "unosim_uno_parallel_v0", "encoding_version": E.VERSION}
     render_mode: str | None = None
     """No render modes."""
 
@@ -84,14 +85,9 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
         rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
         overrides: Any = None, trace: bool = False,
     ) -> None:
-        if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
-        self.game = SeatedGame(rules, players, list(range(players)), [], overrides, trace=trace)
-        self.reward_kind, self.illegal, self.penalty = reward, illegal, float(penalty)
-        self.reward_values = tuple(map(float, rewards))
-        """Win, no winner, loss (the ``rewards`` parameter)."""
+        self._settle(rules, players, "all", [], reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
+                     overrides=overrides, trace=trace)
+        players = self.game.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space, n = game_spaces(self.game)
@@ -99,8 +95,6 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         self._wait = np.zeros(n, np.int8)
         self._wait[E.WAIT] = 1
-        self._seed: int | None = None
-        self._next = 0
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -122,15 +116,8 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal a new round: ``seed`` selects the run key of the engine's streams (game 0 of it);
         without one, the next game of the current run. Returns the observations and infos."""
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        elif self._seed is None:
-            self._seed, self._next = int(np.random.SeedSequence().generate_state(1)[0]), 0
-        while True:
-            self.game.new_game(self._seed, self._next)
-            self._next += 1
-            if not self.game.over:
-                break
+        self._seed_round(seed)
+        self._deal()
         self.agents = list(self.possible_agents)
         return self._observe(), self._infos()
 
@@ -148,7 +135,7 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
         """Answer the step asked of each agent; ``actions[agent]`` for the waiting agents may be
         ``WAIT``, ``None`` or missing. Returns observations, rewards, terminations, truncations and infos."""
         if not self.agents:
-            raise RuntimeError("the round is over: call reset() before step().")
+            raise self._finished()
         game = self.game
         n = game.spaces.n_actions
         asked = self.asked()
@@ -160,17 +147,15 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
             if step is None:
                 if action is None or as_action(action, n) == E.WAIT:
                     continue
-                mask, kind, legal = self._wait, "wait", [f"{E.WAIT} (wait)"]
+                mask, kind = self._wait, "wait"
             else:
                 if action is None:
                     raise TypeError(f"{agent} is asked a decision ({step.kind!r}): give an action, not None.")
-                mask, kind, legal = step.mask, step.kind, step.legal_names(game.spaces)
+                mask, kind = step.mask, step.kind
             a = as_action(action, n)
             if a < 0 or not mask[a]:
                 if self.illegal == "raise":
-                    name = game.spaces.action_name(a) if a >= 0 else "not an action"
-                    raise IllegalAction(f"{agent}: action {action!r} ({name}) is not legal at decision {kind!r}; "
-                                        f"legal actions: {', '.join(legal)}.")
+                    raise self._refusal(agent, action, a, kind, mask)
                 offenders.append(agent)
             elif step is not None:
                 answers[agent] = a
@@ -196,27 +181,15 @@ class UnoParallelEnv(ParallelEnv[str, dict[str, Any], int | None]):
         agents, self.agents = self.agents, []
         return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
-    def _reward(self, seat: int) -> float:
-        out = self.game.outcome
-        assert out is not None
-        if self.reward_kind == "points":
-            return float(out.points(seat))
-        if out.truncated:
-            return self.reward_values[1]
-        return self.reward_values[0] if out.winner == seat else self.reward_values[2]
-
     def _observe(self, final: bool = False) -> dict[str, dict[str, NDArray[Any]]]:
         game = self.game
         asked = {} if final else self.asked()
-        wait = game.spaces.blocks["kind"].start + E.KINDS["wait"]
         out: dict[str, dict[str, NDArray[Any]]] = {}
         for agent in self.agents:
             step = asked.get(agent)
-            obs = game.observe(self._seat[agent], step)
+            obs = game.observe(self._seat[agent], step, wait=not final)
             if step is None:
                 mask = np.zeros_like(self._wait) if final else self._wait.copy()
-                if not final:
-                    obs[wait] = 1
             else:
                 mask = step.mask.copy()
             out[agent] = {"observation": obs, "action_mask": mask}

@@ -7,9 +7,9 @@ A policy file (JSON) holds a linear scoring of the actions of :mod:`unosim.env.e
 ``weights`` is ``[n_actions, obs_size]`` (or empty: bias only), ``bias`` ``[n_actions]``; the action
 taken is the legal one of highest score ``weights @ observation + bias`` (first on ties), so a
 policy plays deterministically. :class:`PolicyStrategy` encodes each decision from the
-strategy's :class:`~unosim.strategy.observation.Observation` as the environments do, with one
-difference: a strategy is not shown the mini pile's size, so that entry is 0 (it matters in
-party games only).
+strategy's :class:`~unosim.strategy.observation.Observation` with the environments' own encoder
+(:func:`unosim.env.kernels.encode`), with one difference: a strategy is not shown the mini
+pile's size, so that entry is 0 (it matters in party games only).
 """
 
 from __future__ import annotations
@@ -24,16 +24,17 @@ from numpy.typing import NDArray
 
 from ..game import inputs
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.kernels import layout as L
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation
 from ..strategy.parameters import ParameterError
 from . import encoding as E
+from . import kernels as K
 
 __all__ = ["FORMAT", "LinearPolicy", "PolicyFileError", "PolicyStrategy", "encode_rows"]
 
 FORMAT = "unosim-linear-policy"
-_SEAT_TARGET = {"catch", "challenge", "vote", "jumpin"}
 
 
 class PolicyFileError(ParameterError):
@@ -134,48 +135,48 @@ def _numbers(value: Any) -> Any:
     return value
 
 
-def encode_rows(spaces: E.Spaces, obs: Observation, kind: str, cards: NDArray[np.integer] | None = None) -> NDArray[np.int16]:
-    """The observation vectors (:mod:`unosim.env.encoding`) of the rows of ``obs`` for decision ``kind``."""
-    blk, P, n = spaces.blocks, spaces.players, len(obs)
+def encode_rows(spaces: E.Spaces, obs: Observation, kind: str, cards: NDArray[np.integer] | None = None,
+                relink_must_differ: bool = False) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
+    """The observation vectors and action masks (:mod:`unosim.env.encoding`) of the rows of ``obs`` for
+    decision step ``kind`` (``cards``: the card a follow-up is about), made by the environments' own
+    encoder (:func:`unosim.env.kernels.encode`) from what the strategy is shown; the mini pile's size,
+    which a strategy is not shown, is 0."""
+    n, P = len(obs), spaces.players
     out = np.zeros((n, spaces.obs_size), np.int16)
-    seat = obs.seat.astype(np.int64)
-    rel = (np.arange(P)[None, :] + seat[:, None]) % P
-    rows = np.arange(n)
-    out[:, blk["kind"].start + E.KINDS[kind]] = 1
-    out[:, blk["hand"]] = obs.hand
+    masks = np.zeros((n, spaces.n_actions), np.int8)
+    if n == 0:
+        return out, masks
+    slot = np.zeros((n, L.N_FIELDS), np.int32)
+    slot[:, L.F_TOP], slot[:, L.F_COLOUR], slot[:, L.F_DIR] = obs.top, obs.colour, obs.direction
+    slot[:, L.F_ALIVE] = (obs.alive.astype(np.int64) << np.arange(P)).sum(axis=1)
+    slot[:, L.F_LINK_A], slot[:, L.F_LINK_B] = obs.link[:, 0], obs.link[:, 1]
+    if obs.phase_id == L.PH_PILEUP:  # a mini pile is being played: its colour is shown (its size is not)
+        slot[:, L.F_MINI_N], slot[:, L.F_MINI_COLOUR] = 1, obs.target
+    hsize = np.ascontiguousarray(obs.hand_sizes, np.int32)
+    piles = np.zeros((n, 3, N_TYPES), np.int8)
+    piles[:, L.DISC] = obs.discard
     top = obs.top.astype(np.int64)
-    out[rows, blk["top"].start + top] = 1
-    out[:, blk["discard"]] = obs.discard
-    colour = obs.colour.astype(np.int64)
-    ok = (colour >= 0) & (colour < 4)
-    out[rows[ok], blk["colour"].start + colour[ok]] = 1
-    out[:, blk["reversed"].start] = obs.direction < 0
-    out[:, blk["hand_sizes"]] = np.take_along_axis(obs.hand_sizes, rel, axis=1)
-    out[:, blk["alive"]] = np.take_along_axis(obs.alive, rel, axis=1)
-    out[rows, blk["turn"].start + (obs.turn.astype(np.int64) - seat) % P] = 1
-    if kind in _SEAT_TARGET:
-        target = obs.target.astype(np.int64)
-        ok = (target >= 0) & (target < P)
-        out[rows[ok], blk["target"].start + (target[ok] - seat[ok]) % P] = 1
-    link = obs.link.astype(np.int64)
-    for k in range(2):
-        ok = link[:, k] >= 0
-        out[rows[ok], blk["linked"].start + (link[ok, k] - seat[ok]) % P] = 1
-    if kind == "pileup":
-        mini = obs.target.astype(np.int64)
-        ok = (mini >= 0) & (mini < 4)
-        out[rows[ok], blk["mini_colour"].start + mini[ok]] = 1
-    if kind == "drawn":
-        out[rows, blk["drawn"].start + obs.drawn.astype(np.int64)] = 1
-    if cards is not None:
-        c = np.asarray(cards, np.int64)
-        ok = c >= 0
-        out[rows[ok], blk["card"].start + c[ok]] = 1
-    if kind == "play":
-        out[:, blk["bluffable"].start] = obs.bluffable
-    if kind == "pileup":
-        out[:, blk["may_take"].start] = obs.may_take
-    return out
+    on = (top >= 0) & (top < N_TYPES)
+    piles[np.flatnonzero(on), L.DISC, top[on]] -= 1  # a strategy's discard counts the card on top; the batch's does not
+    info = np.ascontiguousarray(obs.info[None], np.int32)
+    legal = np.ascontiguousarray(obs.legal[None], np.bool_)
+    st = np.zeros((n, K.N_ST), np.int64)
+    st[:, K.ST_KIND], st[:, K.ST_ROW], st[:, K.ST_PHASE] = E.KINDS[kind], np.arange(n), obs.phase_id
+    st[:, K.ST_CARD] = -1 if cards is None else cards
+    offsets = np.array([spaces.blocks[name].start for name in K.BLOCK_ORDER] + [spaces.obs_size], np.int64)
+    pairs = np.ascontiguousarray(spaces.pairs, np.int64)
+    seats = obs.seat.astype(np.int64)
+    for seat in np.unique(seats).tolist():  # the encoder takes one acting seat per call
+        rows = np.flatnonzero(seats == seat)
+        m = len(rows)
+        hands = np.zeros((m, P, N_TYPES), np.int8)
+        hands[:, seat] = obs.hand[rows]
+        o, mask = np.empty((m, spaces.obs_size), np.int16), np.empty((m, spaces.n_actions), np.int8)
+        K.encode(o, mask, st[rows], np.zeros(m, np.bool_), False, 0, seat, P, offsets, spaces.link0, spaces.swap0, pairs,
+                 relink_must_differ, slot[rows], hands, hsize[rows], piles[rows], info, legal)
+        out[rows], masks[rows] = o, mask
+    out[:, spaces.blocks["mini_size"]] = 0
+    return out, masks
 
 
 class PolicyStrategy(Strategy):
@@ -203,86 +204,66 @@ class PolicyStrategy(Strategy):
             self._policy = LinearPolicy.load(self.path)
         return self._policy
 
-    def _choose(self, obs: Observation, kind: str, mask: NDArray[np.int8], cards: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+    def _choose(self, obs: Observation, kind: str, cards: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+        """The policy's action for decision step ``kind`` of every row (among the legal ones)."""
         pol = self.policy
         if obs.players != pol.players:
             raise ValueError(f"the policy {self.path} plays {pol.players} players, not {obs.players}.")
-        spaces = E.Spaces(obs.players, 1)
-        return pol.act(encode_rows(spaces, obs, kind, cards), mask)
+        vectors, masks = encode_rows(E.Spaces(obs.players, 1), obs, kind, cards, bool(obs.rules.relink_must_differ))
+        return pol.act(vectors, masks)
 
-    def _mask(self, obs: Observation) -> NDArray[np.int8]:
-        return np.zeros((len(obs), E.Spaces(obs.players, 1).n_actions), np.int8)
+    def _card(self, obs: Observation, kind: str) -> NDArray[np.integer]:
+        a = self._choose(obs, kind)
+        return np.where(a < N_TYPES, a, -1)
 
     def play(self, obs: Observation) -> NDArray[np.integer]:
         """A card type to play, or -1 to draw."""
-        mask = self._mask(obs)
-        mask[:, :N_TYPES] = obs.legal
-        mask[obs.bluffable, WILD_DRAW_FOUR] = 1
-        mask[:, E.DRAW] = 1
-        a = self._choose(obs, "play", mask)
-        return np.where(a < N_TYPES, a, -1)
+        return self._card(obs, "play")
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         """Play the card just drawn?"""
-        mask = self._mask(obs)
-        rows = np.arange(len(obs))
-        mask[:, E.PLAY_DRAWN] = obs.legal[rows, obs.drawn] | ((obs.drawn == WILD_DRAW_FOUR) & obs.bluffable)
-        mask[:, E.KEEP] = 1
-        return self._choose(obs, "drawn", mask) == E.PLAY_DRAWN
+        return self._choose(obs, "drawn") == E.PLAY_DRAWN
 
     def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
         """The colour chosen."""
-        mask = self._mask(obs)
-        mask[:, E.COLOUR0 : E.COLOUR0 + 4] = 1
-        return self._choose(obs, "colour", mask, cards) - E.COLOUR0
-
-    def _yes_no(self, obs: Observation, kind: str, yes: int, no: int) -> NDArray[np.bool_]:
-        mask = self._mask(obs)
-        mask[:, [yes, no]] = 1
-        return self._choose(obs, kind, mask) == yes
+        return self._choose(obs, "colour", cards) - E.COLOUR0
 
     def challenge(self, obs: Observation) -> NDArray[np.bool_]:
         """Challenge the Wild Draw Four?"""
-        return self._yes_no(obs, "challenge", E.CHALLENGE, E.ACCEPT)
+        return self._choose(obs, "challenge") == E.CHALLENGE
 
     def forget_uno(self, obs: Observation) -> NDArray[np.bool_]:
         """Forget to call UNO?"""
-        return self._yes_no(obs, "uno", E.FORGET_UNO, E.CALL_UNO)
+        return self._choose(obs, "uno") == E.FORGET_UNO
 
     def catch_uno(self, obs: Observation) -> NDArray[np.bool_]:
         """Catch the seat that forgot to call UNO?"""
-        return self._yes_no(obs, "catch", E.CATCH, E.LET_GO)
+        return self._choose(obs, "catch") == E.CATCH
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
         """Jump in (weight 1) or not (0)."""
-        return self._yes_no(obs, "jumpin", E.JUMP_IN, E.STAY).astype(np.float64)
+        return (self._choose(obs, "jumpin") == E.JUMP_IN).astype(np.float64)
 
     def point_at(self, obs: Observation) -> NDArray[np.integer]:
         """The seat pointed at."""
-        mask = self._mask(obs)
-        P = obs.players
-        seat = obs.seat.astype(np.int64)
-        for i in range(1, P):
-            mask[:, E.POINT0 + i] = obs.alive[np.arange(len(obs)), (seat + i) % P]
-        return (seat + self._choose(obs, "vote", mask) - E.POINT0) % P
+        return (obs.seat.astype(np.int64) + self._choose(obs, "vote") - E.POINT0) % obs.players
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:
         """The two seats linked."""
         spaces = E.Spaces(obs.players, 1)
-        P = obs.players
-        seat = obs.seat.astype(np.int64)
-        rel = (np.arange(P)[None, :] + seat[:, None]) % P
-        ok = np.take_along_axis(obs.link_choices, rel, axis=1)
-        mask = self._mask(obs)
-        mask[:, spaces.link0 :] = ok[:, spaces.pairs[:, 0]] & ok[:, spaces.pairs[:, 1]]
         card = np.full(len(obs), WILD_DRAWN_TOGETHER)  # the card a link follows, as the environments show it
-        pair = spaces.pairs[self._choose(obs, "link", mask, card) - spaces.link0]
-        return (pair + seat[:, None]) % P
+        pair = spaces.pairs[self._choose(obs, "link", card) - spaces.link0]
+        return (pair + obs.seat.astype(np.int64)[:, None]) % obs.players
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
         """A card to add to the mini pile, or -1 to take it."""
-        mask = self._mask(obs)
-        mask[:, :N_TYPES] = obs.legal
-        mask[:, E.TAKE] = obs.may_take
-        a = self._choose(obs, "pileup", mask)
-        return np.where(a < N_TYPES, a, -1)
+        return self._card(obs, "pileup")
+
+    def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
+        """A card to stack on the pending total, or -1 to take it (H-1)."""
+        return self._card(obs, "stack")
+
+    def swap_with(self, obs: Observation) -> NDArray[np.integer]:
+        """The seat to swap hands with after a 7 (H-2)."""
+        spaces = E.Spaces(obs.players, 1)
+        return (obs.seat.astype(np.int64) + self._choose(obs, "swap") - spaces.swap0) % obs.players

@@ -1,19 +1,19 @@
 """One game on the engine with some seats answered action by action (the environments' core).
 
 :class:`SeatedGame` plays one game at a time in a batch of one slot of the lockstep engine
-(:class:`~unosim.engine.driver.Run`, through ``advance()`` and ``decide()``). The seats it
-controls are played by :class:`Actions`, a :class:`~unosim.strategy.base.Strategy` whose
-every decision method answers from the actions given beforehand; the other seats are played
-by their strategies — compiled ones inside the kernel, the others through Python.
+(:class:`~unosim.engine.driver.Run`, through ``advance()``). The seats it controls are answered
+by actions; the other seats are played by their strategies — compiled ones inside the kernel,
+the others through the engine's decision call.
 
-When the engine stops with decision rows of controlled seats waiting, each row is split into
-decision steps (:mod:`unosim.env.encoding`: the decision, then its follow-ups); the game asks
-for one action per step, in order, and only once every step of every waiting row is answered
-does it let the engine's decision call (``Run.decide``) ask :class:`Actions` for them, which
-the engine checks as it checks any strategy. The follow-ups are derived exactly as the
-engine's decision call asks them (``engine/decisions.py``): a colour for a wild played, a
-pair for a Wild Drawn Together when at least two seats may be linked, the UNO call for a card
-leaving one in hand.
+When the engine stops with decision rows of controlled seats waiting, each row is a decision
+step of its seat (the kind of its phase); the game asks for one action per step. The engine's
+own row says what is legal, and the compiled helpers of :mod:`unosim.env.kernels` do the rest,
+for this Python stepping and for the compiled one of :class:`SeatLanes` alike: ``encode`` makes
+a step's observation vector and mask from the row, ``answer`` writes an action into the row as
+the engine's decision call writes a strategy's answer and moves the step on to its follow-ups
+(the colour of a wild, a link pair, the UNO call). Once every step of every waiting row is
+answered, the other strategies are asked (``Decisions.decide``, the controlled rows skipped) and
+the engine plays on.
 """
 
 from __future__ import annotations
@@ -26,44 +26,32 @@ from numpy.typing import NDArray
 
 from ..engine import kernel_cache
 from ..engine.config import RunConfig
-from ..engine.decisions import Rows
 from ..engine.driver import Engine, Run
-from ..game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from ..strategy import registry
 from ..strategy.base import Strategy
-from ..strategy.observation import Observation
 from ..strategy.spec import StrategySpec, parse_strategies
 from . import encoding as E
+from . import kernels as K
 
 __all__ = ["Actions", "Outcome", "SeatLanes", "SeatedGame", "Step", "as_action"]
 
-_NEEDS_COLOUR = np.zeros(N_TYPES, bool)
-_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
-_PHASE_KIND = {
-    L.PH_TURN: "play", L.PH_DRAWN: "drawn", L.PH_COLOUR: "colour", L.PH_CHALLENGE: "challenge", L.PH_CATCH: "catch",
-    L.PH_PILEUP: "pileup", L.PH_VOTE: "vote", L.PH_JUMPIN: "jumpin",
-}
-_TARGET_SEAT = (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN)
 _ENCODING = (E.DRAW, E.PLAY_DRAWN, E.KEEP, E.COLOUR0, E.CHALLENGE, E.ACCEPT, E.CATCH, E.LET_GO, E.TAKE, E.JUMP_IN, E.STAY,
              E.CALL_UNO, E.FORGET_UNO, E.WAIT, E.POINT0, E.N_KINDS)
+if K.ACTIONS != _ENCODING or K.BLOCK_ORDER != tuple(E.Spaces(2, 1).blocks):
+    raise AssertionError("unosim.env.kernels does not follow unosim.env.encoding: update its constants.")
 
 
 class Actions(Strategy):
-    """The strategy of the controlled seats: every decision answers what :attr:`answers` holds.
+    """The strategy of the controlled seats in the engine's line-up: their rows are answered by the
+    environment (:func:`unosim.env.kernels.answer`), so the engine never asks it anything.
 
-    ``answers[(game, seat)][method]`` is the answer of one decision method for one row; each
-    is used once. It declares no shortcut, so the engine asks every decision (even a draw on a
-    turn with nothing to play).
+    It declares no shortcut and is never compiled, so the engine makes a row of every decision of
+    these seats (even a draw on a turn with nothing to play).
     """
 
     name = "actions"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.answers: dict[tuple[int, int], dict[str, Any]] = {}
-
     never_forgets_uno = False
     never_challenges = False
     plays_legal_drawn_card = False
@@ -72,49 +60,6 @@ class Actions(Strategy):
     def compiled_covers(self) -> bool:
         """Never compiled: the answers come from outside the engine."""
         return False
-
-    def _take(self, obs: Observation, method: str, dtype: Any) -> NDArray[Any]:
-        return np.array([self.answers[(g, s)].pop(method) for g, s in zip(obs.game.tolist(), obs.seat.tolist())], dtype)
-
-    def play(self, obs: Observation) -> NDArray[np.integer]:
-        """The card type to play, or -1 to draw."""
-        return self._take(obs, "play", np.int64)
-
-    def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
-        """Play the card just drawn?"""
-        return self._take(obs, "play_drawn", bool)
-
-    def choose_colour(self, obs: Observation, cards: NDArray[np.integer]) -> NDArray[np.integer]:
-        """The colour chosen."""
-        return self._take(obs, "choose_colour", np.int64)
-
-    def challenge(self, obs: Observation) -> NDArray[np.bool_]:
-        """Challenge the Wild Draw Four?"""
-        return self._take(obs, "challenge", bool)
-
-    def forget_uno(self, obs: Observation) -> NDArray[np.bool_]:
-        """Forget to call UNO?"""
-        return self._take(obs, "forget_uno", bool)
-
-    def catch_uno(self, obs: Observation) -> NDArray[np.bool_]:
-        """Catch the seat that forgot to call UNO?"""
-        return self._take(obs, "catch_uno", bool)
-
-    def point_at(self, obs: Observation) -> NDArray[np.integer]:
-        """The seat pointed at."""
-        return self._take(obs, "point_at", np.int64)
-
-    def choose_link(self, obs: Observation) -> NDArray[np.integer]:
-        """The two seats linked, ``(n, 2)``."""
-        return self._take(obs, "choose_link", np.int64).reshape(len(obs), 2)
-
-    def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
-        """The card added to the mini pile, or -1 to take it."""
-        return self._take(obs, "add_to_pile", np.int64)
-
-    def jump_in(self, obs: Observation) -> NDArray[np.floating]:
-        """Reaction weight: 1 to jump in, 0 not to."""
-        return self._take(obs, "jump_in", np.float64)
 
 
 @dataclass
@@ -129,27 +74,14 @@ class Step:
         The decision kind (:data:`unosim.env.encoding.KIND_NAMES`).
     mask : ndarray
         ``int8`` legal actions.
-    info : ndarray
-        The engine row's table fields (``layout.I_*``).
-    card : int
-        The card a follow-up is about (-1: none).
-    row : dict
-        What the follow-ups need: ``legal``, ``link_choices`` of the row.
-    slot : int
-        The batch slot of the game.
+    index : int
+        Its row in the game's table of waiting steps.
     """
 
     seat: int
     kind: str
     mask: NDArray[np.int8]
-    info: NDArray[np.int32]
-    card: int
-    row: dict[str, NDArray[Any]]
-    slot: int = 0
-
-    def legal_names(self, spaces: E.Spaces) -> list[str]:
-        """Names of the legal actions (for error messages)."""
-        return [f"{a} ({spaces.action_name(a)})" for a in np.flatnonzero(self.mask).tolist()]
+    index: int
 
 
 @dataclass(frozen=True)
@@ -207,13 +139,6 @@ class SeatedGame:
         self.batch = batch
         self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
                                       overrides=overrides)
-        house = {"stacking": "none", "seven_zero": False}
-        on = [f"{k}={getattr(self.config.rules, k)}" for k, off in house.items() if getattr(self.config.rules, k) != off]
-        if on:
-            raise ValueError(
-                f"the environments have no action for the house-rule decisions of {', '.join(on)} (H-1 stack, H-2 swap); "
-                "play them with strategies (unosim simulate), or set stacking=none and seven_zero=false."
-            )
         self.engine = Engine(self.config, batch_size=batch, trace=trace)
         self.actions = Actions()
         strategies: list[Strategy] = [self.actions]
@@ -232,13 +157,19 @@ class SeatedGame:
             lineup[seat] = labels.index(str(spec))
         self.engine.set_strategies(strategies, labels, lineup)
         self.labels = labels
-        self.spaces = E.Spaces(players, int(self.engine.deck.sum()))
+        self.spaces = sp = E.Spaces(players, int(self.engine.deck.sum()))
+        self.offsets = np.array([sp.blocks[name].start for name in K.BLOCK_ORDER] + [sp.obs_size], np.int64)
+        """The observation blocks' starts (in :data:`unosim.env.kernels.BLOCK_ORDER`), then the vector's size."""
+        self.pairs = np.ascontiguousarray(sp.pairs, np.int64)
+        self.relink = bool(self.config.rules.relink_must_differ)
         self.run: Run | None = None
         self.queue: list[Step] = []
         self.outcome: Outcome | None = None
         self.game = 0
-        self._is_controlled = np.zeros(players, bool)
-        self._is_controlled[self.controlled] = True
+        self._st = np.zeros((0, K.N_ST), np.int64)
+        self._none = np.full((1, K.N_ST), -1, np.int64)  # the state of a seat not asked
+        self._none[0, K.ST_PEND] = 0
+        self._idle = np.zeros(1, np.bool_)
 
     # ------------------------------------------------------------ playing
     def new_game(self, seed: int, game: int) -> None:
@@ -249,7 +180,6 @@ class SeatedGame:
         self.run = self.engine.start(game, 1)
         self.outcome = None
         self.queue = []
-        self.actions.answers.clear()  # a game left mid-decision leaves answers behind
         self._play_on()
 
     @property
@@ -259,17 +189,24 @@ class SeatedGame:
 
     def answer(self, action: int, index: int = 0) -> None:
         """Answer waiting step ``index`` (the first by default) with ``action`` (already checked
-        against its mask); its follow-ups take its place in the queue."""
-        step = self.queue.pop(index)
-        follow = self.record(step, int(action))
-        self.queue[index:index] = follow
+        against its mask); its next follow-up, if any, takes its place in the queue."""
+        run = self.run
+        assert run is not None
+        step = self.queue[index]
+        i = step.index
+        b = run.buffers
+        refused = K.answer(np.array([action], np.int64), self._st[i : i + 1], run.parity, step.seat, self.players,
+                           self.spaces.link0, self.spaces.swap0, self.pairs, self.relink, b.slot, b.row_info, b.row_legal,
+                           b.dec, b.dec_w)
+        if refused < 0:
+            raise AssertionError(f"seat {step.seat}: the engine refuses action {action} of the mask at decision {step.kind!r}")
+        if refused:
+            self.queue[index] = self._step(i)
+            return
+        del self.queue[index]
         if not self.queue:
-            assert self.run is not None
-            self.run.decide()
-            leftover = {k: v for k, v in self.actions.answers.items() if v}
-            self.actions.answers.clear()
-            if leftover:
-                raise AssertionError(f"answers the engine did not ask for: {leftover}")
+            self.engine.decisions.decide(b, run.parity, skip=0)  # the other strategies' rows, if any
+            run.parity = 1 - run.parity
             self._play_on()
 
     def _play_on(self) -> None:
@@ -280,119 +217,44 @@ class SeatedGame:
                 rec, pts = run.rec[0], run.points[0]
                 self.outcome = Outcome(int(rec[L.R_WINNER]), bool(rec[L.R_TRUNCATED]), pts.astype(np.int32))
                 return
-            self.queue = self.waiting(run)[0]
+            self._collect(run)
             if self.queue:
                 return
             run.decide()
 
-    def waiting(self, run: Run) -> list[list[Step]]:
-        """Per slot, the first decision steps of the controlled seats' waiting rows, in seat order."""
+    def _collect(self, run: Run) -> None:
+        """The controlled seats' waiting rows (strategy 0's groups) become the steps of the queue, in seat order."""
         b = run.buffers
         ns = len(self.engine.strategies)
-        counts = b.group_count
-        steps: list[list[Step]] = [[] for _ in range(b.slot.shape[0])]
-        for grp in np.flatnonzero(counts).tolist():
-            phase, k = divmod(grp, ns)
-            if k != 0:
-                continue
-            lo = int(b.group_base[grp])
-            rows = Rows(b, phase, run.parity, slice(lo, lo + int(counts[grp])))
-            legal, info, seats, slots = rows.legal.copy(), rows.info.copy(), rows.seat.tolist(), rows.slots.tolist()
-            choices = rows.link_choices if phase in (L.PH_TURN, L.PH_DRAWN) else None
-            for r, (seat, s) in enumerate(zip(seats, slots)):
-                row = {"legal": legal[r], "link_choices": choices[r] if choices is not None else None}
-                steps[s].append(self._step(seat, _PHASE_KIND[phase], info[r], -1, row, s))
-        for queue in steps:
-            queue.sort(key=lambda st: st.seat)
-        return steps
+        found = []
+        for ph in range(L.N_DECISION_PHASES):
+            lo = int(b.group_base[ph * ns])
+            for r in range(lo, lo + int(b.group_count[ph * ns])):
+                found.append((int(b.row_seat[run.parity, r]), ph, r))
+        found.sort()
+        st = self._st = np.full((len(found), K.N_ST), -1, np.int64)
+        st[:, K.ST_PEND] = 0
+        for i, (_, ph, r) in enumerate(found):
+            st[i, K.ST_KIND] = st[i, K.ST_PHASE] = ph  # a phase's first step is the kind of the same number
+            st[i, K.ST_ROW] = r
+        self._seats = [seat for seat, _, _ in found]
+        self.queue = [self._step(i) for i in range(len(found))]
 
-    def _step(self, seat: int, kind: str, info: NDArray[np.int32], card: int, row: dict[str, Any], slot: int = 0) -> Step:
-        sp = self.spaces
-        mask = np.zeros(sp.n_actions, np.int8)
-        legal = row["legal"]
-        if kind == "play":
-            mask[:N_TYPES] = legal
-            if info[L.I_BLUFFABLE]:
-                mask[WILD_DRAW_FOUR] = 1
-            mask[E.DRAW] = 1
-        elif kind == "drawn":
-            drawn = int(info[L.I_DRAWN])
-            mask[E.PLAY_DRAWN] = bool(legal[drawn]) or (drawn == WILD_DRAW_FOUR and bool(info[L.I_BLUFFABLE]))
-            mask[E.KEEP] = 1
-        elif kind == "colour":
-            mask[E.COLOUR0 : E.COLOUR0 + 4] = 1
-        elif kind == "challenge":
-            mask[[E.CHALLENGE, E.ACCEPT]] = 1
-        elif kind == "catch":
-            mask[[E.CATCH, E.LET_GO]] = 1
-        elif kind == "pileup":
-            mask[:N_TYPES] = legal
-            mask[E.TAKE] = info[L.I_MAY_TAKE] != 0
-        elif kind == "vote":
-            alive = self._alive(slot)
-            for i in range(1, self.players):
-                mask[E.POINT0 + i] = alive[(seat + i) % self.players]
-        elif kind == "jumpin":
-            mask[[E.JUMP_IN, E.STAY]] = 1
-        elif kind == "link":
-            ok = np.roll(row["link_choices"], -seat)
-            pairs = sp.pairs
-            mask[sp.link0 :] = ok[pairs[:, 0]] & ok[pairs[:, 1]]
-        elif kind == "uno":
-            mask[[E.CALL_UNO, E.FORGET_UNO]] = 1
-        assert mask.any(), f"no legal action for seat {seat} at decision {kind!r}"
-        return Step(seat, kind, mask, info, card, row, slot)
+    def _step(self, i: int) -> Step:
+        kind = int(self._st[i, K.ST_KIND])
+        _, mask = self._encode(self._seats[i], self._st[i : i + 1], False)
+        return Step(self._seats[i], E.KIND_NAMES[kind], mask, i)
 
-    def _alive(self, slot: int) -> NDArray[np.bool_]:
-        assert self.run is not None
-        bits = int(self.run.buffers.slot[slot, L.F_ALIVE])
-        return np.array([(bits >> p) & 1 for p in range(self.players)], bool)
-
-    def record(self, step: Step, a: int) -> list[Step]:
-        """Store the answer of ``step`` for the engine's decision call; return its follow-up steps."""
-        key = (int(self.run.buffers.game[step.slot]) if self.run is not None else 0, step.seat)
-        answers = self.actions.answers.setdefault(key, {})
-        kind, seat, P = step.kind, step.seat, self.players
-        card = -1
-        if kind == "play":
-            card = a if a < N_TYPES else -1
-            answers["play"] = card
-        elif kind == "drawn":
-            answers["play_drawn"] = a == E.PLAY_DRAWN
-            card = int(step.info[L.I_DRAWN]) if a == E.PLAY_DRAWN else -1
-        elif kind == "colour":
-            answers["choose_colour"] = a - E.COLOUR0
-        elif kind == "challenge":
-            answers["challenge"] = a == E.CHALLENGE
-        elif kind == "catch":
-            answers["catch_uno"] = a == E.CATCH
-        elif kind == "pileup":
-            answers["add_to_pile"] = a if a < N_TYPES else -1
-            return self._uno_step(step, a < N_TYPES)
-        elif kind == "vote":
-            answers["point_at"] = (seat + a - E.POINT0) % P
-        elif kind == "jumpin":
-            answers["jump_in"] = 1.0 if a == E.JUMP_IN else 0.0
-            return self._uno_step(step, a == E.JUMP_IN)
-        elif kind == "link":
-            i, j = self.spaces.pairs[a - self.spaces.link0]
-            answers["choose_link"] = [(seat + int(i)) % P, (seat + int(j)) % P]
-        elif kind == "uno":
-            answers["forget_uno"] = a == E.FORGET_UNO
-        if card < 0:
-            return []
-        follow = []
-        if _NEEDS_COLOUR[card]:
-            follow.append(self._step(seat, "colour", step.info, card, step.row, step.slot))
-        if card == WILD_DRAWN_TOGETHER and int(step.row["link_choices"].sum()) >= 2:
-            follow.append(self._step(seat, "link", step.info, card, step.row, step.slot))
-        return follow + self._uno_step(step, True)
-
-    def _uno_step(self, step: Step, shedding: bool) -> list[Step]:
-        # no card: the engine does not tell a strategy's forget_uno the card (a policy plays the same in both)
-        if shedding and int(step.info[L.I_HSIZE]) == 2:
-            return [self._step(step.seat, "uno", step.info, -1, step.row, step.slot)]
-        return []
+    def _encode(self, seat: int, st: NDArray[np.int64], wait: bool) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
+        run = self.run
+        assert run is not None
+        b, sp = run.buffers, self.spaces
+        obs = np.empty((1, sp.obs_size), np.int16)
+        mask = np.empty((1, sp.n_actions), np.int8)
+        bad = K.encode(obs, mask, st, self._idle, wait, run.parity, seat, self.players, self.offsets, sp.link0, sp.swap0,
+                       self.pairs, self.relink, b.slot, b.hands, b.hsize, b.piles, b.row_info, b.row_legal)
+        assert bad < 0, f"no legal action for seat {seat} at decision {E.KIND_NAMES[int(st[0, K.ST_KIND])]!r}"
+        return obs[0], mask[0]
 
     def played(self) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int32], NDArray[np.int16]]:
         """The finished game's event log (with ``trace=True``; else empty), opening hands, record row
@@ -404,52 +266,12 @@ class SeatedGame:
         return events, run.opening[0].copy(), run.rec[0].copy(), run.points[0].copy()
 
     # ------------------------------------------------------------ observing
-    def observe(self, seat: int, step: Step | None, slot: int = 0) -> NDArray[np.int16]:
-        """The observation vector of ``seat`` in ``slot`` (:mod:`unosim.env.encoding`); ``step``: its waiting step, if any."""
-        assert self.run is not None
-        sp, P = self.spaces, self.players
-        blk = sp.blocks
-        b = self.run.buffers
-        f = b.slot[slot]
-        out = np.zeros(sp.obs_size, np.int16)
-        out[blk["hand"]] = b.hands[slot, seat]
-        top = int(f[L.F_TOP])
-        if 0 <= top < N_TYPES:
-            out[blk["top"].start + top] = 1
-            out[blk["discard"]] = b.piles[slot, L.DISC]
-            out[blk["discard"].start + top] += 1
-        colour = int(f[L.F_COLOUR])
-        if 0 <= colour < 4:
-            out[blk["colour"].start + colour] = 1
-        out[blk["reversed"]] = int(f[L.F_DIR]) < 0
-        rel = (np.arange(P) + seat) % P
-        out[blk["hand_sizes"]] = b.hsize[slot, rel]
-        alive = int(f[L.F_ALIVE])
-        out[blk["alive"]] = (alive >> rel) & 1
-        turn = int(step.info[L.I_TURN]) if step is not None else int(f[L.F_TURN])
-        if 0 <= turn < P:
-            out[blk["turn"].start + (turn - seat) % P] = 1
-        for linked in (int(f[L.F_LINK_A]), int(f[L.F_LINK_B])):
-            if 0 <= linked < P:
-                out[blk["linked"].start + (linked - seat) % P] = 1
-        mini = int(f[L.F_MINI_N])
-        out[blk["mini_size"]] = mini
-        if mini > 0 and 0 <= int(f[L.F_MINI_COLOUR]) < 4:
-            out[blk["mini_colour"].start + int(f[L.F_MINI_COLOUR])] = 1
-        if step is not None:
-            out[blk["kind"].start + E.KINDS[step.kind]] = 1
-            phase = int(step.info[L.I_PHASE])
-            arg = int(step.info[L.I_ARG])
-            if phase in _TARGET_SEAT and 0 <= arg < P:
-                out[blk["target"].start + (arg - seat) % P] = 1
-            drawn = int(step.info[L.I_DRAWN])
-            if step.kind == "drawn" and 0 <= drawn < N_TYPES:  # the drawn decision only, not its follow-ups
-                out[blk["drawn"].start + drawn] = 1
-            if step.card >= 0:
-                out[blk["card"].start + step.card] = 1
-            out[blk["bluffable"]] = step.kind == "play" and bool(step.info[L.I_BLUFFABLE])
-            out[blk["may_take"]] = step.kind == "pileup" and bool(step.info[L.I_MAY_TAKE])
-        return out
+    def observe(self, seat: int, step: Step | None, wait: bool = False) -> NDArray[np.int16]:
+        """The observation vector of ``seat`` (:mod:`unosim.env.encoding`, made by the compiled encoder
+        :func:`unosim.env.kernels.encode`); ``step``: its waiting step, if any. ``wait``: a seat without
+        a step is shown the ``wait`` decision."""
+        st = self._st[step.index : step.index + 1] if step is not None else self._none
+        return self._encode(seat, st, wait)[0]
 
 
 def as_action(action: Any, n: int) -> int:
@@ -491,10 +313,6 @@ class SeatLanes:
                  extend: Any = None) -> None:
         if len(game.controlled) != 1:
             raise ValueError("SeatLanes answers one learning seat per game.")
-        from . import kernels as K
-
-        if K.ACTIONS != _ENCODING or K.BLOCK_ORDER != tuple(game.spaces.blocks):
-            raise AssertionError("unosim.env.kernels does not follow unosim.env.encoding: update its constants.")
         self._k = K
         self.game = game
         self.seat = game.controlled[0]
@@ -504,8 +322,8 @@ class SeatLanes:
         self.obs_size = sp.obs_size
         pst = self.pst = np.zeros(K.N_P, np.int64)
         pst[K.P_SEAT], pst[K.P_PLAYERS], pst[K.P_NS], pst[K.P_LINK0] = self.seat, game.players, len(game.engine.strategies), sp.link0
-        pst[K.P_RELINK], pst[K.P_WAIT], pst[K.P_FOREVER], pst[K.P_POINTS] = (
-            bool(game.config.rules.relink_must_differ), wait, extend is not None, points)
+        pst[K.P_RELINK], pst[K.P_WAIT], pst[K.P_FOREVER], pst[K.P_POINTS] = game.relink, wait, extend is not None, points
+        pst[K.P_SWAP0] = sp.swap0
         self.rv = np.array(rewards, np.float64)
         self.acts = np.zeros(batch, np.int64)
         self.st = np.full((batch, K.N_ST), -1, np.int64)
@@ -523,8 +341,7 @@ class SeatLanes:
         """The rewards, ends and winners of the games that ended in the last call."""
         self.rkey = np.zeros(1, np.uint64)
         self._env = (self.pst, self.rv, self.acts, self.st, self.counts, self.mask, self.idle, self.current, self.rewards,
-                     self.ended, self.winners, np.array([sp.blocks[name].start for name in K.BLOCK_ORDER] + [sp.obs_size], np.int64),
-                     np.ascontiguousarray(sp.pairs, np.int64))
+                     self.ended, self.winners, game.offsets, game.pairs)
         self._args: tuple[Any, ...] = ()
         self.played = False
         """The engine was run in the last call (not only a follow-up step answered)."""

@@ -27,7 +27,9 @@ from numpy.typing import NDArray
 
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
+from . import encoding as E
 from . import kernels as K
+from .base import IllegalAction, SeatedEnv, check_seed
 from .encoding import KIND_NAMES
 from .seats import Outcome, SeatedGame, SeatLanes, as_action
 
@@ -35,10 +37,6 @@ __all__ = ["DecisionSpace", "IllegalAction", "UnoEnv", "game_spaces"]
 
 _KIND_NAMES = (*KIND_NAMES, None)
 """The decision kinds' names by kind id; id -1 (no decision asked) is ``None``."""
-
-
-class IllegalAction(ValueError):
-    """An action outside the mask of the decision asked."""
 
 
 class DecisionSpace(spaces.Discrete):
@@ -68,7 +66,7 @@ def game_spaces(game: SeatedGame) -> tuple[spaces.Dict, int]:
     return obs, sp.n_actions
 
 
-class UnoEnv(gym.Env[dict[str, Any], np.int64]):
+class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):
     """One learning seat against unosim strategies, one round per episode.
 
     Parameters
@@ -97,7 +95,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         Rule overrides (``["max_turns=300"]``).
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": [], "encoding_version": E.VERSION}
     action_space: DecisionSpace
 
     def __init__(
@@ -105,19 +103,13 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
         overrides: Any = None,
     ) -> None:
-        if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
-        self.game = SeatedGame(rules, players, [seat], opponents, overrides)
-        self.seat = seat
-        self.reward_kind, self.rewards, self.illegal, self.penalty = reward, tuple(map(float, rewards)), illegal, float(penalty)
+        self._settle(rules, players, seat, opponents, reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
+                     overrides=overrides)
+        self.seat = self.game.controlled[0]
         self.lanes: SeatLanes | None = None
         self._laned: SeatedGame | None = None  # the game self.lanes steps
         self.observation_space, n = game_spaces(self.game)
         self.action_space = DecisionSpace(n)
-        self._seed: int | None = None
-        self._next = 0
         self._done = True
         self._n = n
         self._obs_size = self.game.spaces.obs_size
@@ -133,15 +125,14 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         its game 0; without one, the next game of the current run is dealt (a first reset
         without a seed draws one from :attr:`np_random`).
         """
+        seed = check_seed(seed)
         super().reset(seed=seed)
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        elif self._seed is None:
-            self._seed, self._next = int(self.np_random.integers(2**62)), 0
+        self._seed_round(seed)
         if self._lanes() is None:  # a traced game: the engine's event log is kept by Python at every engine step
             return self._python_reset()
+        assert self._seed is not None  # chosen by _seed_round
         while True:
-            vec = self._deal(self._seed, self._next)
+            vec = self._deal_compiled(self._seed, self._next)
             self._next += 1
             if not self.game.over:
                 break
@@ -151,35 +142,33 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Answer the decision step asked with ``action``."""
         if self._done:
-            raise RuntimeError("the round is over (or was never dealt): call reset() before step().")
+            raise self._finished()
         a = action if type(action) is int and 0 <= action < self._n else as_action(action, self._n)
-        game, lanes = self.game, self.lanes
+        lanes = self.lanes
         if lanes is None:
             return self._python_step(action, a)
         if a < 0 or not self._mask.item(a):
-            name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "penalty":
                 self._done = True
                 obs, info = self._observe(self._encode())
                 info["illegal"] = True
                 return obs, self.penalty, True, False, info
-            legal = [f"{b} ({game.spaces.action_name(b)})" for b in np.flatnonzero(self._mask).tolist()]
-            raise IllegalAction(
-                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {lanes.kind_name(0)!r}; "
-                f"legal actions: {', '.join(legal)}."
-            )
+            raise self._refusal(f"seat {self.seat}", action, a, lanes.kind_name(0), self._mask)
         lanes.acts[0] = a
         vec = np.empty((1, self._obs_size), np.int16)
         lanes.call(K.M_STEP, vec)
         if lanes.counts.item(0):  # the learner is asked again: _observe, inlined (a third of the Python of a step)
             mask = self._mask.copy()
-            self.action_space.legal = mask
+            self.action_space.legal = mask.copy()
             info = {"action_mask": mask.copy(), "decision": _KIND_NAMES[lanes.st.item(0, K.ST_KIND)]}
             return {"observation": vec[0], "action_mask": mask}, 0.0, False, False, info
         self._over()
         obs, info = self._observe(vec)
         self._done = True
-        return obs, self._reward(), True, False, info
+        return obs, self._reward(self.seat), True, False, info
+
+    def _fresh_seed(self) -> int:
+        return int(self.np_random.integers(2**62))  # drawn from the generator reset() seeds
 
     # ------------------------------------------------------------ playing
     def _lanes(self) -> SeatLanes | None:
@@ -189,19 +178,13 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         if self._laned is not game:
             self._laned, self._keyed = game, None
             self.lanes = None if game.engine.trace else SeatLanes(
-                game, wait=False, points=self.reward_kind == "points", rewards=self.rewards)
+                game, wait=False, points=self.reward_kind == "points", rewards=self.reward_values)
             if self.lanes is not None:
                 self._mask = self.lanes.mask[0]  # the mask asked (a view; the policy gets copies)
         return self.lanes
 
     def _python_reset(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        game = self.game
-        assert self._seed is not None
-        while True:
-            game.new_game(self._seed, self._next)
-            self._next += 1
-            if not game.over:
-                break
+        self._deal()
         self._done = False
         return self._python_observe()
 
@@ -209,28 +192,24 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         game = self.game
         step = game.queue[0]
         if a < 0 or not step.mask[a]:
-            name = game.spaces.action_name(a) if a >= 0 else "not an action"
             if self.illegal == "penalty":
                 self._done = True
                 obs, info = self._python_observe()
                 info["illegal"] = True
                 return obs, self.penalty, True, False, info
-            raise IllegalAction(
-                f"seat {self.seat}: action {action!r} ({name}) is not legal at decision {step.kind!r}; "
-                f"legal actions: {', '.join(step.legal_names(game.spaces))}."
-            )
+            raise self._refusal(f"seat {self.seat}", action, a, step.kind, step.mask)
         game.answer(a)
         obs, info = self._python_observe()
         if not game.over:
             return obs, 0.0, False, False, info
         self._done = True
-        return obs, self._reward(), True, False, info
+        return obs, self._reward(self.seat), True, False, info
 
     def _python_observe(self) -> tuple[dict[str, Any], dict[str, Any]]:
         game = self.game
         step = game.queue[0] if game.queue and not game.over else None
         mask = step.mask.copy() if step is not None else np.zeros(self._n, np.int8)
-        self.action_space.legal = mask
+        self.action_space.legal = mask.copy()
         obs = {"observation": game.observe(self.seat, step), "action_mask": mask}
         info: dict[str, Any] = {"action_mask": mask.copy(), "decision": step.kind if step is not None else None}
         if game.over:
@@ -239,7 +218,7 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
             info.update(winner=out.winner, no_winner=out.truncated)
         return obs, info
 
-    def _deal(self, seed: int, index: int) -> NDArray[np.int16]:
+    def _deal_compiled(self, seed: int, index: int) -> NDArray[np.int16]:
         """Deal game ``index`` of the run seeded ``seed`` (as :meth:`SeatedGame.new_game`) and play to the
         learner's first step; its observation."""
         game = self.game
@@ -269,20 +248,11 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         return vec
 
     # ------------------------------------------------------------ helpers
-    def _reward(self) -> float:
-        out = self.game.outcome
-        assert out is not None
-        if self.reward_kind == "points":
-            return float(out.points(self.seat))
-        if out.truncated:
-            return self.rewards[1]
-        return self.rewards[0] if out.winner == self.seat else self.rewards[2]
-
     def _observe(self, vec: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
         lanes, out = self.lanes, self.game.outcome
         assert lanes is not None
         mask = self._mask.copy()
-        self.action_space.legal = mask
+        self.action_space.legal = mask.copy()
         info: dict[str, Any] = {"action_mask": mask.copy(), "decision": None if out is not None else _KIND_NAMES[lanes.kind(0)]}
         if out is not None:
             info.update(winner=out.winner, no_winner=out.truncated)

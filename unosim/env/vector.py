@@ -36,14 +36,16 @@ from numpy.typing import NDArray
 from ..engine.driver import Run
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
+from . import encoding as E
 from . import kernels as K
-from .seats import SeatedGame, SeatLanes
-from .single import IllegalAction, game_spaces
+from .base import SeatedEnv, check_count, check_seed
+from .seats import SeatLanes
+from .single import game_spaces
 
 __all__ = ["UnoVectorEnv"]
 
 
-class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
+class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` rounds of one learning seat against unosim strategies, stepped in lockstep.
 
     Parameters
@@ -57,20 +59,20 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         only ``wait`` (``info["idle"]``). Default: games are dealt for ever.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": [], "encoding_version": E.VERSION}
 
     def __init__(
         self, num_envs: int, rules: Any = "classic", players: int = 4, opponents: Any = "random", *, seat: int = 0,
         reward: str = "win", rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), overrides: Any = None,
         games: int | None = None,
     ) -> None:
-        if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+        num_envs = check_count("num_envs", num_envs, 1)
+        if games is not None:
+            games = check_count("games", games, num_envs)
         self.num_envs = num_envs
         self.games = games
-        self.seat = seat
-        self.reward_kind, self.reward_values = reward, tuple(map(float, rewards))
-        self.game = SeatedGame(rules, players, [seat], opponents, overrides, batch=num_envs)
+        self._settle(rules, players, seat, opponents, reward=reward, rewards=rewards, overrides=overrides, batch=num_envs)
+        self.seat = self.game.controlled[0]
         self.single_observation_space, n = game_spaces(self.game)
         self.single_action_space = spaces.Discrete(n)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -82,9 +84,8 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal games ``0 .. num_envs - 1`` of the run seeded ``seed`` (a fresh seed when none is given)."""
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self._seed = int(seed)
+        seed = check_seed(seed)
+        self._seed = self._fresh_seed() if seed is None else seed
         game = self.game
         game.engine.rkey = np.uint64(run_key(self._seed))
         game.run = game.engine.start(0, self.games or 4 * self.num_envs)
@@ -113,11 +114,9 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         return out, lanes.rewards.copy(), ended, np.zeros(self.num_envs, bool), info
 
     def _refuse(self, i: int, a: int) -> None:
-        sp = self.game.spaces
-        kind = self.lanes.kind_name(i) or "wait"
-        legal = [f"{b} ({sp.action_name(b)})" for b in np.flatnonzero(self.lanes.mask[i]).tolist()]
-        raise IllegalAction(f"game {i} (seat {self.seat}): action {a} ({sp.action_name(a)}) is not legal at decision "
-                            f"{kind!r}; legal actions: {', '.join(legal)}.")
+        n = self.game.spaces.n_actions
+        raise self._refusal(f"game {i} (seat {self.seat})", a, a if 0 <= a < n else -1, self.lanes.kind_name(i),
+                            self.lanes.mask[i])
 
     def _new_obs(self) -> NDArray[np.int16]:
         return np.empty((self.num_envs, self.game.spaces.obs_size), np.int16)

@@ -1,0 +1,173 @@
+"""What every environment shares: its checked arguments, seeding, rewards, refused actions.
+
+:class:`SeatedEnv` is the base of the four environments (:class:`~unosim.env.single.UnoEnv`,
+:class:`~unosim.env.vector.UnoVectorEnv`, :class:`~unosim.env.multi.UnoAECEnv`,
+:class:`~unosim.env.parallel.UnoParallelEnv`). It checks the arguments they share before any
+work starts (each refusal names the value, what is allowed and what to change), builds the
+:class:`~unosim.env.seats.SeatedGame` they step, chooses the run seed of each round, pays the
+rewards and words the refusal of an illegal action and of a step after the end, once for all.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from . import encoding as E
+from .seats import Outcome, SeatedGame
+
+__all__ = ["IllegalAction", "SeatedEnv", "check_count", "check_seat", "check_seed"]
+
+REWARD_KINDS = ("win", "points")
+ILLEGAL_KINDS = ("raise", "penalty")
+
+
+class IllegalAction(ValueError):
+    """An action outside the mask of the decision asked."""
+
+
+def _whole(value: Any) -> bool:
+    """A whole number: a Python or NumPy integer, never a bool (nor a float, a text)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def check_count(name: str, value: Any, low: int, high: int | None = None) -> int:
+    """``value`` as an ``int`` from ``low`` to ``high`` (no bound: ``None``); refused otherwise."""
+    if not _whole(value) or value < low or (high is not None and value > high):
+        upto = f" to {high}" if high is not None else " or more"
+        raise ValueError(f"{name} = {value!r}; give a whole number from {low}{upto} (an int, not a text or a float).")
+    return int(value)
+
+
+def check_seat(seat: Any, players: int) -> int:
+    """``seat`` as an ``int`` seat of a ``players``-seat table; refused otherwise."""
+    if not _whole(seat) or not 0 <= seat < players:
+        raise ValueError(f"seat = {seat!r}; give a seat number from 0 to {players - 1} (an int) for {players} players.")
+    return int(seat)
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as an ``int`` (``None`` stays ``None``): a Python or NumPy integer of 0 or more, never a
+    float (it would be truncated) or a text."""
+    if seed is None:
+        return None
+    if not _whole(seed) or seed < 0:
+        raise ValueError(f"seed = {seed!r}; give a whole number of 0 or more (an int or a NumPy integer), or None.")
+    return int(seed)
+
+
+def _check_rules(rules: Any) -> None:
+    if not isinstance(rules, (str, RuleSet)):
+        raise TypeError(f"rules = {rules!r}; give a preset name ('classic', 'party', ...) or a RuleSet.")
+
+
+def _check_rewards(reward: Any, rewards: Any, illegal: Any, penalty: Any) -> tuple[tuple[float, float, float], float]:
+    if reward not in REWARD_KINDS:
+        raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+    if illegal not in ILLEGAL_KINDS:
+        raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
+    try:
+        values = tuple(rewards)
+    except TypeError:
+        values = ()
+    ok = len(values) == 3 and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and math.isfinite(v)
+                                  for v in values)
+    if not ok:
+        raise ValueError(f"rewards = {rewards!r}; give three finite numbers: the reward of a win, of a round without a "
+                         "winner and of a loss, e.g. (1.0, 0.0, -1.0).")
+    if not isinstance(penalty, numbers.Real) or isinstance(penalty, (bool, np.bool_)) or not math.isfinite(penalty):
+        raise ValueError(f"penalty = {penalty!r}; give a finite number (the reward of an illegal action).")
+    return (float(values[0]), float(values[1]), float(values[2])), float(penalty)
+
+
+class SeatedEnv:
+    """The base of the environments: checked arguments, the game, seeds, rewards and refusals.
+
+    Attributes
+    ----------
+    game : SeatedGame
+        The game stepped.
+    reward_kind : str
+        ``win`` or ``points``.
+    reward_values : tuple of float
+        Win, no winner, loss (the ``rewards`` parameter; PettingZoo's :attr:`rewards` is its per-step dict).
+    illegal : str
+        ``raise`` or ``penalty``.
+    penalty : float
+        The reward of an illegal action with ``illegal="penalty"``.
+    """
+
+    game: SeatedGame
+    reward_kind: str
+    reward_values: tuple[float, float, float]
+    illegal: str
+    penalty: float
+
+    def _settle(
+        self, rules: Any, players: Any, seats: Any, others: Any, *, reward: Any, rewards: Any, illegal: Any = "raise",
+        penalty: Any = -1.0, overrides: Any = None, batch: int = 1, trace: bool = False,
+    ) -> None:
+        """Check the shared arguments and build :attr:`game` (``seats``: the controlled seats, or
+        ``"all"``); everything is checked before any work starts."""
+        _check_rules(rules)
+        players = check_count("players", players, MIN_PLAYERS, MAX_PLAYERS)
+        controlled = list(range(players)) if seats == "all" else [check_seat(seats, players)]
+        self.reward_values, self.penalty = _check_rewards(reward, rewards, illegal, penalty)
+        self.reward_kind, self.illegal = reward, illegal
+        self.game = SeatedGame(rules, players, controlled, others, overrides, batch=batch, trace=trace)
+        self._seed: int | None = None
+        self._next = 0
+
+    def _metadata(self, base: dict[str, Any]) -> dict[str, Any]:
+        """The class's metadata with the encoding's version (:data:`unosim.env.encoding.VERSION`)."""
+        return {**base, "encoding_version": E.VERSION}
+
+    # ------------------------------------------------------------ rounds
+    def _seed_round(self, seed: Any) -> None:
+        """``seed`` selects the run key of the engine's streams and starts again at its game 0; without
+        one, the next game of the current run (a first round without one draws a seed)."""
+        seed = check_seed(seed)
+        if seed is not None:
+            self._seed, self._next = seed, 0
+        elif self._seed is None:
+            self._seed, self._next = self._fresh_seed(), 0
+
+    def _fresh_seed(self) -> int:
+        return int(np.random.SeedSequence().generate_state(1)[0])
+
+    def _deal(self) -> None:
+        """Deal the next game of the run that asks a controlled seat something (Python stepping)."""
+        assert self._seed is not None
+        while True:
+            self.game.new_game(self._seed, self._next)
+            self._next += 1
+            if not self.game.over:
+                return
+
+    def _reward(self, seat: int, outcome: Outcome | None = None) -> float:
+        """``seat``'s reward of the finished round."""
+        out = outcome if outcome is not None else self.game.outcome
+        assert out is not None
+        if self.reward_kind == "points":
+            return float(out.points(seat))
+        if out.truncated:
+            return self.reward_values[1]
+        return self.reward_values[0] if out.winner == seat else self.reward_values[2]
+
+    # ------------------------------------------------------------ refusals
+    def _refusal(self, who: str, action: Any, a: int, kind: str | None, mask: NDArray[np.int8]) -> IllegalAction:
+        """The error of ``action`` (``a``: its number, -1 when not an action) refused at decision ``kind``."""
+        sp = self.game.spaces
+        name = sp.action_name(a) if a >= 0 else "not an action"
+        legal = [f"{b} ({sp.action_name(b)})" for b in np.flatnonzero(mask).tolist()]
+        return IllegalAction(f"{who}: action {action!r} ({name}) is not legal at decision {kind or 'wait'!r}; "
+                             f"legal actions: {', '.join(legal)}.")
+
+    @staticmethod
+    def _finished() -> RuntimeError:
+        return RuntimeError("the round is over (or was never dealt): call reset() before step().")
