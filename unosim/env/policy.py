@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game import inputs
-from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.cards import N_TYPES, WILD_DRAWN_TOGETHER
 from ..game.kernels import layout as L
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..strategy.base import Strategy
