@@ -108,6 +108,13 @@ def _link_pair(sizes: NDArray[np.integer], choices: NDArray[np.bool_], seat: int
 class SearchStrategy(Strategy):
     """Flat Monte Carlo search over sampled worlds with playouts on the engine (see the module doc).
 
+    Decisions
+    ---------
+    Searched: the turn's card or draw (with the wild's colour), the drawn card, stacking (H-1), the 7's swap
+    (H-2). Stated rules: a wild start card's colour (held most), never challenge, always call UNO and catch,
+    point at the seat with fewest cards, add the highest-point card to a mini pile, always jump in, link the
+    two other seats with fewest cards.
+
     Parameters
     ----------
     playouts : int
@@ -131,7 +138,7 @@ class SearchStrategy(Strategy):
         "share_power": (float, 0.0, 10.0),
     }
 
-    def __init__(self, *, playouts: int = 256, policy: str = "greedy", depth: int = 0, share_power: float = 1.5,
+    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", depth: int = 8, share_power: float = 1.5,
                  forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
