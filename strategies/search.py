@@ -60,8 +60,23 @@ from unosim.strategy.base import DRAW, TAKE, Strategy
 from unosim.strategy.observation import Observation
 from unosim.strategy.parameters import Constraint
 from unosim.strategy.playouts import (
-    N_PUBLIC, P_ALIVE, P_COLOUR, P_DIR, P_LAST, P_LINK_A, P_LINK_B, P_NEXT, P_PENALTY, P_PENDING, P_PHASE, P_SEAT, P_TOP,
-    P_TURN, P_TURNS, PLAYOUT_POLICIES, Playouts,
+    N_PUBLIC,
+    P_ALIVE,
+    P_COLOUR,
+    P_DIR,
+    P_LAST,
+    P_LINK_A,
+    P_LINK_B,
+    P_NEXT,
+    P_PENALTY,
+    P_PENDING,
+    P_PHASE,
+    P_SEAT,
+    P_TOP,
+    P_TURN,
+    P_TURNS,
+    PLAYOUT_POLICIES,
+    Playouts,
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
@@ -215,10 +230,10 @@ class SearchStrategy(Strategy):
         r = 0
         while left:
             rows, worlds, cand = [], [], []
-            for i, alive in left.items():
-                k = max(1, self.playouts // (rounds[i] * len(alive)))
+            for row, alive in left.items():
+                k = max(1, self.playouts // (rounds[row] * len(alive)))
                 w = np.repeat(np.arange(k, dtype=np.int64) + r * _WORLDS_PER_ROUND, len(alive))
-                rows.append(np.full(len(w), i, np.int64))
+                rows.append(np.full(len(w), row, np.int64))
                 worlds.append(w)
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
             job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
@@ -226,13 +241,13 @@ class SearchStrategy(Strategy):
             if played is None:
                 return None
             np.add.at(totals, (job_row, job_answer), self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE]))
-            for i in list(left):
-                alive = left[i]
+            for row in list(left):
+                alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
-                order = sorted(alive, key=lambda a: (-totals[i, a], a))
-                left[i] = sorted(order[:keep])
+                order = sorted(alive, key=lambda a: (-totals[row, a], a))
+                left[row] = sorted(order[:keep])
                 if keep == 1:
-                    best[i] = left.pop(i)[0]
+                    best[row] = left.pop(row)[0]
             r += 1
         return best
 
@@ -317,7 +332,7 @@ class SearchStrategy(Strategy):
             answers.append(row)
         best = self._search(obs, answers)
         if best is None:
-            return super().stack(obs, options)
+            return np.asarray(super().stack(obs, options), np.int64)
         return self._remember(obs, answers, best, 0)
 
     def swap_with(self, obs: Observation) -> NDArray[np.integer]:

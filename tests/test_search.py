@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from unosim.strategies.search import SearchStrategy
 
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.engine.position import Position, play_from
 from unosim.game.kernels import layout as L
-from unosim.strategies.search import SearchStrategy
 from unosim.strategy import registry
 
 
