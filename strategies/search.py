@@ -11,10 +11,12 @@ Carlo) with sequential halving over the answers:
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
-   written as the slot's pending decision, and the slot played to the end of its round with every seat
-   playing the compiled ``policy`` (``random`` or ``greedy``). Slots of one world share its random
-   stream (common random numbers), so answers are compared on the same deals and the same draws for as
-   long as their games stay alike. A playout is worth 1 when this seat wins the round, else 0.
+   written as the slot's pending decision, and the slot played on for ``depth`` turns (0: to the end of
+   the round), this seat playing the compiled ``policy`` and the others ``others`` (``random`` or
+   ``greedy``). Slots of one world share its random stream (common random numbers), so answers are
+   compared on the same deals and the same draws for as long as their games stay alike. A playout is
+   worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, the seat's
+   share of ``cards ** -share_power`` over the seats in the round.
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -23,10 +25,11 @@ Carlo) with sequential halving over the answers:
 
 Searched decisions and their answers:
 
-- **turn** (play or draw): every legal card type held (a Wild Draw Four also when it may be played as
-  a bluff), each wild once per colour held after it (all four when none is held), and drawing. A Wild
-  Drawn Together links the two other seats with fewest cards (lowest seats on ties; the seat itself when
-  fewer than two others may be linked) — that pair is a stated rule, not searched.
+- **turn** (play or draw): every legal card type held (with ``bluff``, a Wild Draw Four also when it
+  may be played as a bluff), each wild once per colour held after it (all four when none is held), and
+  drawing (with ``draw_by_choice=False`` only when nothing may be played). A Wild Drawn Together links
+  the two other seats with fewest cards (lowest seats on ties; the seat itself when fewer than two
+  others may be linked) — that pair is a stated rule, not searched.
 - **drawn** (the card just drawn): keep it, or play it (a wild once per colour as above).
 - **stack** (H-1): take the total, or stack each card type that may be stacked (a Wild Draw Four once
   per colour).
@@ -36,6 +39,7 @@ Decisions decided by a stated rule:
 
 - colour of a wild start card, or of a Wild Pile Up that acts as a Wild: the colour held most, ties at
   random (the colour of a searched wild is the one searched with it);
+- playing a Wild Draw Four as a bluff: never, unless ``bluff`` (then searched);
 - challenge of a Wild Draw Four (W-2): never; calling UNO: always; catching a forgotten call: always;
 - Point Taken vote (A-4): the other seat with fewest cards, ties at random;
 - mini pile (P-5): add the highest-point card that may be added, ties by copies (take when none may);
@@ -135,9 +139,16 @@ class SearchStrategy(Strategy):
     playouts : int
         Playouts per searched decision (all answers together).
     policy : str
-        The compiled policy every seat plays in the playouts: ``"greedy"`` or ``"random"``.
+        The compiled policy this seat plays in the playouts: ``"greedy"`` or ``"random"``.
+    others : str
+        The compiled policy the other seats play in the playouts (the search's model of its opponents).
     depth : int
         Turns a playout plays before it is valued (0: to the end of the round).
+    bluff : bool
+        Search playing a Wild Draw Four as a bluff where the rules allow it (W-2). Off by default: the
+        playouts' opponents never challenge, so a bluff would look free.
+    draw_by_choice : bool
+        Search drawing as an answer when a card may be played (False: draw only with nothing to play).
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
@@ -149,17 +160,24 @@ class SearchStrategy(Strategy):
     parameter_constraints: ClassVar[dict[str, Any]] = {
         "playouts": (int, 1, 1_000_000),
         "policy": OneOf(tuple(PLAYOUT_POLICIES)),
+        "others": OneOf(tuple(PLAYOUT_POLICIES)),
         "depth": (int, 0, 100_000),
         "share_power": (float, 0.0, 10.0),
+        "draw_by_choice": (bool,),
+        "bluff": (bool,),
     }
 
-    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", depth: int = 8, share_power: float = 1.5,
+    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 8,
+                 share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
                  forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
+        self.others = others
         self.depth = depth
         self.share_power = share_power
+        self.draw_by_choice = draw_by_choice
+        self.bluff = bluff
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
@@ -180,7 +198,7 @@ class SearchStrategy(Strategy):
         key = (repr(obs.rules), obs.players)
         engine = self._engines.get(key)
         if engine is None:
-            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.depth)
+            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.others, self.depth)
         return engine
 
     def _public(self, obs: Observation) -> NDArray[np.int64]:
@@ -273,7 +291,7 @@ class SearchStrategy(Strategy):
         for i in range(len(obs)):
             hand = obs.hand[i]
             cards = set(np.flatnonzero(obs.legal[i] & (hand > 0)).tolist())
-            if obs.bluffable[i] and hand[WILD_DRAW_FOUR] > 0:
+            if self.bluff and obs.bluffable[i] and hand[WILD_DRAW_FOUR] > 0:
                 cards.add(WILD_DRAW_FOUR)
             row: list[tuple[int, int, int, int, int]] = []
             pair = (-1, -1)
@@ -287,7 +305,8 @@ class SearchStrategy(Strategy):
                     row += [(c, colour, 0, *link) for colour in _colours_after(left, c)]
                 else:
                     row.append((c, -1, 0, -1, -1))
-            row.append((DRAW, -1, 0, -1, -1))
+            if self.draw_by_choice or not row:
+                row.append((DRAW, -1, 0, -1, -1))
             answers.append(row)
         best = self._search(obs, answers)
         if best is None:
