@@ -11,10 +11,12 @@ Carlo) with sequential halving over the answers:
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
-   written as the slot's pending decision, and the slot played to the end of its round with every seat
-   playing the compiled ``policy`` (``random`` or ``greedy``). Slots of one world share its random
-   stream (common random numbers), so answers are compared on the same deals and the same draws for as
-   long as their games stay alike. A playout is worth 1 when this seat wins the round, else 0.
+   written as the slot's pending decision, and the slot played on for ``depth`` turns (0: to the end of
+   the round), this seat playing the compiled ``policy`` and the others ``others`` (``random`` or
+   ``greedy``). Slots of one world share its random stream (common random numbers), so answers are
+   compared on the same deals and the same draws for as long as their games stay alike. A playout is
+   worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, the seat's
+   share of ``cards ** -share_power`` over the seats in the round.
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -23,10 +25,11 @@ Carlo) with sequential halving over the answers:
 
 Searched decisions and their answers:
 
-- **turn** (play or draw): every legal card type held (a Wild Draw Four also when it may be played as
-  a bluff), each wild once per colour held after it (all four when none is held), and drawing. A Wild
-  Drawn Together links the two other seats with fewest cards (lowest seats on ties; the seat itself when
-  fewer than two others may be linked) — that pair is a stated rule, not searched.
+- **turn** (play or draw): every legal card type held (with ``bluff``, a Wild Draw Four also when it
+  may be played as a bluff), each wild once per colour held after it (all four when none is held), and
+  drawing (with ``draw_by_choice=False`` only when nothing may be played). A Wild Drawn Together links
+  the two other seats with fewest cards (lowest seats on ties; the seat itself when fewer than two
+  others may be linked) — that pair is a stated rule, not searched.
 - **drawn** (the card just drawn): keep it, or play it (a wild once per colour as above).
 - **stack** (H-1): take the total, or stack each card type that may be stacked (a Wild Draw Four once
   per colour).
@@ -36,6 +39,7 @@ Decisions decided by a stated rule:
 
 - colour of a wild start card, or of a Wild Pile Up that acts as a Wild: the colour held most, ties at
   random (the colour of a searched wild is the one searched with it);
+- playing a Wild Draw Four as a bluff: never, unless ``bluff`` (then searched);
 - challenge of a Wild Draw Four (W-2): never; calling UNO: always; catching a forgotten call: always;
 - Point Taken vote (A-4): the other seat with fewest cards, ties at random;
 - mini pile (P-5): add the highest-point card that may be added, ties by copies (take when none may);
@@ -60,8 +64,23 @@ from unosim.strategy.base import DRAW, TAKE, Strategy
 from unosim.strategy.observation import Observation
 from unosim.strategy.parameters import Constraint
 from unosim.strategy.playouts import (
-    N_PUBLIC, P_ALIVE, P_COLOUR, P_DIR, P_LAST, P_LINK_A, P_LINK_B, P_NEXT, P_PENALTY, P_PENDING, P_PHASE, P_SEAT, P_TOP,
-    P_TURN, P_TURNS, PLAYOUT_POLICIES, Playouts,
+    N_PUBLIC,
+    P_ALIVE,
+    P_COLOUR,
+    P_DIR,
+    P_LAST,
+    P_LINK_A,
+    P_LINK_B,
+    P_NEXT,
+    P_PENALTY,
+    P_PENDING,
+    P_PHASE,
+    P_SEAT,
+    P_TOP,
+    P_TURN,
+    P_TURNS,
+    PLAYOUT_POLICIES,
+    Playouts,
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
@@ -108,14 +127,28 @@ def _link_pair(sizes: NDArray[np.integer], choices: NDArray[np.bool_], seat: int
 class SearchStrategy(Strategy):
     """Flat Monte Carlo search over sampled worlds with playouts on the engine (see the module doc).
 
+    Decisions
+    ---------
+    Searched: the turn's card or draw (with the wild's colour), the drawn card, stacking (H-1), the 7's swap
+    (H-2). Stated rules: a wild start card's colour (held most), never challenge, always call UNO and catch,
+    point at the seat with fewest cards, add the highest-point card to a mini pile, always jump in, link the
+    two other seats with fewest cards.
+
     Parameters
     ----------
     playouts : int
         Playouts per searched decision (all answers together).
     policy : str
-        The compiled policy every seat plays in the playouts: ``"greedy"`` or ``"random"``.
+        The compiled policy this seat plays in the playouts: ``"greedy"`` or ``"random"``.
+    others : str
+        The compiled policy the other seats play in the playouts (the search's model of its opponents).
     depth : int
         Turns a playout plays before it is valued (0: to the end of the round).
+    bluff : bool
+        Search playing a Wild Draw Four as a bluff where the rules allow it (W-2). Off by default: the
+        playouts' opponents never challenge, so a bluff would look free.
+    draw_by_choice : bool
+        Search drawing as an answer when a card may be played (False: draw only with nothing to play).
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
@@ -127,17 +160,24 @@ class SearchStrategy(Strategy):
     parameter_constraints: ClassVar[dict[str, Any]] = {
         "playouts": (int, 1, 1_000_000),
         "policy": OneOf(tuple(PLAYOUT_POLICIES)),
+        "others": OneOf(tuple(PLAYOUT_POLICIES)),
         "depth": (int, 0, 100_000),
         "share_power": (float, 0.0, 10.0),
+        "draw_by_choice": (bool,),
+        "bluff": (bool,),
     }
 
-    def __init__(self, *, playouts: int = 256, policy: str = "greedy", depth: int = 0, share_power: float = 1.5,
+    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 8,
+                 share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
                  forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
+        self.others = others
         self.depth = depth
         self.share_power = share_power
+        self.draw_by_choice = draw_by_choice
+        self.bluff = bluff
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
@@ -158,7 +198,7 @@ class SearchStrategy(Strategy):
         key = (repr(obs.rules), obs.players)
         engine = self._engines.get(key)
         if engine is None:
-            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.depth)
+            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.others, self.depth)
         return engine
 
     def _public(self, obs: Observation) -> NDArray[np.int64]:
@@ -208,10 +248,10 @@ class SearchStrategy(Strategy):
         r = 0
         while left:
             rows, worlds, cand = [], [], []
-            for i, alive in left.items():
-                k = max(1, self.playouts // (rounds[i] * len(alive)))
+            for row, alive in left.items():
+                k = max(1, self.playouts // (rounds[row] * len(alive)))
                 w = np.repeat(np.arange(k, dtype=np.int64) + r * _WORLDS_PER_ROUND, len(alive))
-                rows.append(np.full(len(w), i, np.int64))
+                rows.append(np.full(len(w), row, np.int64))
                 worlds.append(w)
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
             job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
@@ -219,13 +259,13 @@ class SearchStrategy(Strategy):
             if played is None:
                 return None
             np.add.at(totals, (job_row, job_answer), self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE]))
-            for i in list(left):
-                alive = left[i]
+            for row in list(left):
+                alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
-                order = sorted(alive, key=lambda a: (-totals[i, a], a))
-                left[i] = sorted(order[:keep])
+                order = sorted(alive, key=lambda a: (-totals[row, a], a))
+                left[row] = sorted(order[:keep])
                 if keep == 1:
-                    best[i] = left.pop(i)[0]
+                    best[row] = left.pop(row)[0]
             r += 1
         return best
 
@@ -251,7 +291,7 @@ class SearchStrategy(Strategy):
         for i in range(len(obs)):
             hand = obs.hand[i]
             cards = set(np.flatnonzero(obs.legal[i] & (hand > 0)).tolist())
-            if obs.bluffable[i] and hand[WILD_DRAW_FOUR] > 0:
+            if self.bluff and obs.bluffable[i] and hand[WILD_DRAW_FOUR] > 0:
                 cards.add(WILD_DRAW_FOUR)
             row: list[tuple[int, int, int, int, int]] = []
             pair = (-1, -1)
@@ -265,7 +305,8 @@ class SearchStrategy(Strategy):
                     row += [(c, colour, 0, *link) for colour in _colours_after(left, c)]
                 else:
                     row.append((c, -1, 0, -1, -1))
-            row.append((DRAW, -1, 0, -1, -1))
+            if self.draw_by_choice or not row:
+                row.append((DRAW, -1, 0, -1, -1))
             answers.append(row)
         best = self._search(obs, answers)
         if best is None:
@@ -310,7 +351,7 @@ class SearchStrategy(Strategy):
             answers.append(row)
         best = self._search(obs, answers)
         if best is None:
-            return super().stack(obs, options)
+            return np.asarray(super().stack(obs, options), np.int64)
         return self._remember(obs, answers, best, 0)
 
     def swap_with(self, obs: Observation) -> NDArray[np.integer]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from unosim.strategies.search import SearchStrategy
 
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.engine.position import Position, play_from
 from unosim.game.kernels import layout as L
-from unosim.strategies.search import SearchStrategy
 from unosim.strategy import registry
 
 
@@ -64,13 +64,14 @@ def test_same_games_at_any_batch_size_under_every_rule_set(rules: str, players: 
 
 
 def test_beats_random_at_two_players() -> None:
-    """Seat-fair: 60 deals, each played with the search at both seats (seed 11). A small budget already
-    wins well over half; the tolerance leaves about four standard errors below the expected 0.7."""
+    """Seat-fair: 150 deals, each played with the search at both seats (seed 11). At a quarter of the
+    default budget it wins about 64 % (400-game measurements); ``greedy`` wins about 57 %. The bound
+    sits two standard errors (0.028) below 0.64."""
     wins = 0
     for seat in range(2):
         lineup = ["random", "random"]
-        lineup[seat] = "search(playouts=48)"
-        config = RunConfig.build(rules="classic", players=2, strategies=lineup, seed=11, games=60,
+        lineup[seat] = "search(playouts=256)"
+        config = RunConfig.build(rules="classic", players=2, strategies=lineup, seed=11, games=150,
                                  overrides={"wd4_legal_when": "always", "wd4_challenge": False})
-        wins += int((_records(config, 64)[:, L.R_WINNER] == seat).sum())
-    assert wins / 120 > 0.58
+        wins += int((_records(config, 150)[:, L.R_WINNER] == seat).sum())
+    assert wins / 300 > 0.585

@@ -8,8 +8,8 @@ from the position, in worlds consistent with what its seat saw. This module hold
   the decision's position, the answer already written into the slot's decision row;
 - :class:`Playouts` owns a batch of slots of its own (never the real game's: a separate copy of
   every state array, built here) and plays every slot to the end of its round with the
-  :func:`~unosim.game.kernels.advance.advance` kernel, every seat deciding by one compiled policy
-  (``random`` or ``greedy``); it returns each slot's winner.
+  :func:`~unosim.game.kernels.advance.advance` kernel, the searching seat deciding by one compiled
+  policy and the other seats by another (``random`` or ``greedy``); it returns each slot's winner.
 
 The slots of one world share its random-stream key (common random numbers): two answers played in
 the same world draw the same cards for as long as their games stay alike. Every key comes from
@@ -156,7 +156,7 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
         game[s] = s
         keys[s] = mix64(key ^ np.uint64(0x2545F4914F6CDD1D))
         for p in range(players):
-            seat_strat[s, p] = 0
+            seat_strat[s, p] = 0 if p == me else 1
             seat_ctr[s, p] = 0
             seat_dec[s, p] = 0
             seat_w[s, p] = 0.0
@@ -194,7 +194,9 @@ class Playouts:
     players : int
         Seats at the table.
     policy : str
-        The compiled policy every seat plays in the playouts: ``"random"`` or ``"greedy"``.
+        The compiled policy the searching seat plays in the playouts: ``"random"`` or ``"greedy"``.
+    others : str
+        The compiled policy the other seats play.
     depth : int
         Turns a playout plays before it stops (0: to the end of the round, or the rules' ``max_turns``).
 
@@ -204,7 +206,7 @@ class Playouts:
     object alone: no array of the real game is read or written here.
     """
 
-    def __init__(self, rules: RuleSet, players: int, policy: str, depth: int = 0) -> None:
+    def __init__(self, rules: RuleSet, players: int, policy: str, others: str, depth: int = 0) -> None:
         self.players = players
         self.hand_size = rules.hand_size
         rules_cfg = encode_rules(rules, players)
@@ -212,10 +214,11 @@ class Playouts:
         if depth > 0:
             rules_cfg[L.C_MAX_TURNS] = min(int(rules_cfg[L.C_MAX_TURNS]), depth)  # playouts count turns from 0
         lineup = np.zeros(L.N_CFG - L.C_N_STRATS, np.int32)
-        lineup[L.C_N_STRATS - L.C_N_STRATS] = 1
-        lineup[L.C_AUTO_DRAWN - L.C_N_STRATS] = 1  # both policies play a legal drawn card (not a wild needing a colour)
-        lineup[L.C_NO_CHALLENGE - L.C_N_STRATS] = 1
+        lineup[L.C_N_STRATS - L.C_N_STRATS] = 2
+        lineup[L.C_AUTO_DRAWN - L.C_N_STRATS] = 3  # both policies play a legal drawn card (not a wild needing a colour)
+        lineup[L.C_NO_CHALLENGE - L.C_N_STRATS] = 3
         lineup[L.C_POLICY0 - L.C_N_STRATS] = PLAYOUT_POLICIES[policy]
+        lineup[L.C_POLICY0 + 1 - L.C_N_STRATS] = PLAYOUT_POLICIES[others]
         lineup[L.C_ALL_COMPILED - L.C_N_STRATS] = 1
         self.cfg = np.concatenate([rules_cfg, encode_flags(match=False, trace=False, check=False), lineup]).astype(np.int32)
         self.deck = rules.load_deck().array(rules.deck_copies).astype(np.int16)
@@ -224,7 +227,7 @@ class Playouts:
 
     def _allocate(self, batch: int) -> None:
         P, K = self.players, N_TYPES
-        caps = [batch * P if phase in L.MULTI_ACTOR else batch for phase in range(L.N_DECISION_PHASES)]
+        caps = [batch * P if phase in L.MULTI_ACTOR else batch for phase in range(L.N_DECISION_PHASES) for _ in range(2)]
         rows = int(sum(caps))
         self.capacity = batch
         self.slot = np.zeros((batch, L.N_FIELDS), np.int32)
