@@ -158,8 +158,8 @@ def _first_player(cells: pd.DataFrame) -> Finding:
     changes = [(hi["edge"] - lo["edge"], float(np.hypot(hi["edge_se"], lo["edge_se"])))
                for _, lo, hi in entries if hi["players"] != lo["players"]]
     edge_clear, _ = adjust_p_values(p_value(np.array([e[0] for e in edges]), np.array([e[1] for e in edges])))
-    change_clear = adjust_p_values(p_value(np.array([c[0] for c in changes]), np.array([c[1] for c in changes])))[0] \
-        if changes else []
+    change_clear: Any = adjust_p_values(p_value(np.array([c[0] for c in changes]),
+                                                np.array([c[1] for c in changes])))[0] if changes else []
     small = iter(zip(edges[:len(entries)], edge_clear[:len(entries)]))
     large = iter(zip(edges[len(entries):], edge_clear[len(entries):]))
     moved = iter(zip(changes, change_clear))
