@@ -227,3 +227,33 @@ def test_a_variant_that_is_not_name_and_options_is_refused() -> None:
     assert res.exit_code == 2 and "NAME: OPTION=VALUE" in res.output, res.output
     res = CliRunner().invoke(app, ["compare", "--variant", "a:", "--variant", "a: seven_zero=true", "--games", "10"])
     assert res.exit_code == 2 and "given twice" in res.output, res.output
+
+
+def test_a_single_run_opens_with_its_game_length_and_first_player(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    df = unosim.simulate(rules="classic", players=4, games=2000, seed=8, out=out)
+    unosim.report(out)
+    found = _section((out / "report" / "report.md").read_text(), "Findings")
+    m = re.search(r"A game of `classic` at 4 players lasts " + ESTIMATE + r" on average \(\[table\]\(#summary\)\)", found)
+    assert m, found
+    turns = df["turns"].to_numpy(float)
+    half = z_value() * turns.std(ddof=1) / np.sqrt(len(turns))
+    assert _close(m.group(1), turns.mean()) and _close(m.group(2), turns.mean() - half) and _close(m.group(3), turns.mean() + half)
+    assert "The first player's edge (win rate above a fair 1/P) at 4 players is " in found and "Of the 4 seats, offset" in found
+    page = (out / "report" / "report.html").read_text()
+    assert "<a href=\"#summary\">table</a>" in page and "<h3 id='summary'>Summary</h3>" in page
+    assert "([figure](seat_advantage.png))" in found and (out / "report" / "seat_advantage.png").is_file()
+
+
+def test_planted_swap_values_name_the_kind_worth_most() -> None:
+    from unosim.analysis.findings import swap_findings
+
+    def rows(players: int, values: dict[str, float], half: float) -> list[dict]:
+        return [{"players": players, "kind": k, "swap_value": v, "swap_low": v - half, "swap_high": v + half}
+                for k, v in values.items()]
+
+    values = pd.DataFrame(rows(2, {"skip": 2.0, "wild_draw_four": 9.0}, 1.0) + rows(8, {"skip": 1.0, "wild": 0.5}, 2.0))
+    two, eight = sentences(swap_findings(values))
+    assert two.startswith("By the swap experiment, the card kind worth most at 2 players is wild draw four: +9.0")
+    assert "clearly ahead of skip" in two and "not clearly" not in two
+    assert "though not clearly ahead of wild" in eight and "not clearly worth more than the number card" in eight

@@ -273,7 +273,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     frame = dataset.to_frame(data, consume=True)
     del data
     sections = [basis_section, player_count_section(frame)]
-    found = analysis_findings.dataset_findings(frame)
+    found = analysis_findings.dataset_findings(frame, rules=str(_configs(meta)[0]["rules"]["name"]))
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"

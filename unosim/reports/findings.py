@@ -159,6 +159,21 @@ def _first_player(f: Finding) -> str:
     return f"{text}: {'; '.join(said)}{tail} {_link(f.target)}."
 
 
+def _seats(f: Finding) -> str:
+    x = f.facts
+    def seat(k: int) -> str:
+        return ("the first player (offset 1 from the dealer)" if k == 1 else "the dealer" if k == x["players"]
+                else f"the seat at offset {k} from the dealer")
+
+    text = (f"Of the {x['players']} seats, {seat(x['best'])} wins most "
+            f"({rounded(x['at_best'], 'pp', sign=True)} above a fair share) and {seat(x['worst'])} least "
+            f"({rounded(x['at_worst'], 'pp', sign=True)})")
+    count = x["clear"]
+    text += ("; no seat clearly differs from a fair share" if count == 0 else
+             f"; {count} of the {x['players']} clearly differ from a fair share")
+    return f"{text} {_link(f.target)}."
+
+
 def _card_value(f: Finding) -> str:
     x = f.facts
     named = len(x["per_rules"]) > 1
@@ -247,6 +262,8 @@ def sentence(finding: Finding, skill: str = "greedy") -> str:
         return _length(finding)
     if kind == "first_player":
         return _first_player(finding)
+    if kind == "seats":
+        return _seats(finding)
     if kind == "card_value":
         return _card_value(finding)
     if kind == "rule_change":
