@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -501,7 +502,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
                 f"<a href='#{words.anchor(s.title)}'>{html.escape(s.title)}</a>" for s in sections) + "</nav>"]
 
     def md_links(text: str) -> str:  # a figure's link points at its PNG next to report.md
-        return _LINK.sub(lambda m: f"[{m.group(1)}]({figure_files[m.group(2)]}.png)" if m.group(2) in figure_files
+        return _LINK.sub(lambda m: f"[{m.group(1)}]({quote(figure_files[m.group(2)])}.png)" if m.group(2) in figure_files
                          else m.group(0), text)
 
     for section in sections:
