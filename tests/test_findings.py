@@ -257,3 +257,21 @@ def test_planted_swap_values_name_the_kind_worth_most() -> None:
     assert two.startswith("By the swap experiment, the card kind worth most at 2 players is wild draw four: +9.0")
     assert "clearly ahead of skip" in two and "not clearly" not in two
     assert "though not clearly ahead of wild" in eight and "not clearly worth more than the number card" in eight
+
+
+def test_the_house_rules_report_names_the_rule_that_moves_game_length_most(tmp_path: Path) -> None:
+    """experiments/house_rules.toml at 200 games, 2 and 10 players (seed of the file)."""
+    out = tmp_path / "house"
+    spec = Path(__file__).parents[1] / "experiments" / "house_rules.toml"
+    res = CliRunner().invoke(app, ["compare", str(spec), "--games", "200", "--players", "2,10", "--jobs", "1",
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    found = _section((out / "report" / "report.md").read_text(), "Findings")
+    diffs = pd.read_csv(out / "differences.csv")
+    assert diffs["baseline"].eq("the official game").all() and diffs["variant"].nunique() == 7
+    for players in (2, 10):
+        turns = diffs[(diffs["metric"] == "turns") & (diffs["players"] == players)]
+        most = turns.loc[turns["diff"].abs().idxmax()]
+        m = re.search(rf"At {players} players, `([^`]+)` moves game length most: " + ESTIMATE, found)
+        assert m and m.group(1) == most["variant"], found
+        assert _close(m.group(2), most["diff"]) and _close(m.group(3), most["low"]) and _close(m.group(4), most["high"])
