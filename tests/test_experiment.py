@@ -185,3 +185,29 @@ def test_every_error_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     lines = message.splitlines()[1:]
     assert len(lines) == 3 and all(line.startswith(f"- {path}: ") for line in lines)
     assert "unknown key 'nosuch'" in lines[0] and "games = -1" in lines[1] and "overrides.wd4_challenge" in lines[2]
+
+
+def test_named_variants_are_the_rule_sets_of_an_experiment(tmp_path: Path) -> None:
+    from unosim.runs.experiment import parse_experiment
+
+    data = {"seed": 3, "games": 300, "players": [2, 4], "common_seeds": True,
+            "variants": {"the official game": {}, "stacking + 7-0": {"stacking": "mixed", "seven_zero": True},
+                         "party as shipped": {"rules": "party"}}}
+    exp = parse_experiment(data)
+    assert [(c.preset, c.players) for c in exp.cells] == [
+        ("the official game", 2), ("the official game", 4), ("stacking + 7-0", 2), ("stacking + 7-0", 4),
+        ("party as shipped", 2), ("party as shipped", 4)]
+    rules = exp.cells[2].config.rules
+    assert rules.stacking == "mixed" and rules.seven_zero and rules.name == "stacking + 7-0"
+    assert exp.cells[4].config.rules.point_taken_cap == unosim.RuleSet.preset("party").point_taken_cap
+    assert exp.cells[0].config.seed == exp.cells[2].config.seed  # common seeds: the same deals per table
+    unosim.run_experiment(exp, tmp_path / "v", jobs=1, quiet=True)
+    unosim.report(tmp_path / "v")
+    md = (tmp_path / "v" / "report" / "report.md").read_text()
+    assert "`stacking + 7-0` (from preset `classic`) with `seven_zero=true`, `stacking=mixed`" in md
+    found = md.split("## Findings", 1)[1].split("\n## ", 1)[0]
+    assert "in `stacking + 7-0`" in found and "(seat_advantage_heatmap_party%20as%20shipped.png)" in found
+    with pytest.raises(ValueError, match="variant 'bad' is not allowed"):
+        parse_experiment({**data, "variants": {"bad": {"stacking": "sideways"}}})
+    with pytest.raises(ValueError, match="the key 'presets' is missing"):
+        parse_experiment({k: v for k, v in data.items() if k != "variants"})

@@ -169,7 +169,9 @@ def test_cli_writes_dataset_and_report_and_report_redraws_them(tmp_path: Path) -
     board = pd.read_csv(report / "leaderboard.csv")
     assert list(board.columns[:4]) == ["rank", "strategy", "seat_games", "wins"]
     md = (report / "report.md").read_text()
-    assert md.index("## What this report rests on") < md.index("## Leaderboard")
+    assert md.index("## Findings") < md.index("## What this report rests on") < md.index("## Leaderboard")
+    leader = board.iloc[0]
+    assert f"`{leader['strategy']}` leads the 3 strategies: it wins {100 * leader['win_rate']:.1f}" in md
     assert "`classic`, as shipped" in md and "deck copies: 1" in md and "seed: 1" in md
     assert "table 0: random, greedy" in md.replace("random(draw_rate=0.3)", "rdr")
     assert "<li>rules: <code>classic</code>, as shipped</li>" in (report / "report.html").read_text()

@@ -196,7 +196,10 @@ def compare(
     **kwargs: Any,
 ) -> Any:
     """Play rule sets on the same deals and compare them with paired differences
-    (see :func:`unosim.analysis.compare.compare`); returns a ``Comparison``."""
+    (see :func:`unosim.analysis.compare.compare`); returns a ``Comparison``. The rule sets are
+    every combination of the presets and ``options``, or the named ``variants=`` (the first the
+    baseline): ``compare("classic", "2-10", variants={"the official game": {}, "stacking":
+    {"stacking": "mixed"}})``."""
     from .analysis.compare import compare as _compare
 
     return _compare(rules, players, options, **kwargs)

@@ -95,7 +95,7 @@ def _cells(df: pd.DataFrame) -> pd.DataFrame:
     return cells
 
 
-def dataset_findings(df: pd.DataFrame, values: pd.DataFrame | None = None) -> list[Finding]:
+def dataset_findings(df: pd.DataFrame, values: pd.DataFrame | None = None, *, rules: str = "all") -> list[Finding]:
     """The findings of a dataset of single rounds (or a match dataset's rounds).
 
     Parameters
@@ -105,14 +105,17 @@ def dataset_findings(df: pd.DataFrame, values: pd.DataFrame | None = None) -> li
         ``rules``.
     values : pandas.DataFrame, optional
         Card values of the same dataset (:func:`unosim.analysis.cardvalue.card_values`).
+    rules : str
+        The rule set's name, for a frame without a ``rules`` column (a single run).
 
     Returns
     -------
     list of Finding
         ``growth`` (several player counts), ``shortest`` (several cells) or ``length`` (one),
-        ``first_player``, and ``card_value`` at the smallest and the largest table.
+        ``first_player``, ``seats`` (one player count), and ``card_value`` at the smallest and the
+        largest table.
     """
-    cells = _cells(df)
+    cells = _cells(df if "rules" in df.columns else df.assign(rules=rules))
     findings: list[Finding] = []
     several = cells.groupby("rules")["players"].nunique().max() > 1
     if several:
@@ -141,13 +144,29 @@ def dataset_findings(df: pd.DataFrame, values: pd.DataFrame | None = None) -> li
         row = cells.iloc[0]
         findings.append(Finding("length", "Summary", {
             "rules": str(row["rules"]), "players": int(row["players"]), "turns": Estimate.of(row["turns"], row["turns_se"])}))
-    findings.append(_first_player(cells))
+    findings.append(_first_player(cells, "rules" in df.columns))
+    if not several and len(cells) == 1:
+        findings.append(_seats(df, int(cells["players"].iloc[0])))
     if values is not None and len(values):
         findings += card_value_findings(values)
     return findings
 
 
-def _first_player(cells: pd.DataFrame) -> Finding:
+def _seats(df: pd.DataFrame, players: int) -> Finding:
+    """Per seat offset from the dealer, the win rate above a fair share (pp): the best and the worst seat."""
+    n = len(df)
+    offsets = np.arange(1, players + 1)  # 1: the first player, ..., P: the dealer
+    share = (df["winner_offset"].to_numpy()[:, None] == offsets[None, :]).mean(axis=0)
+    edge, se = 100 * (share - 1 / players), 100 * np.sqrt(share * (1 - share) / n)
+    clear, _ = adjust_p_values(p_value(edge, se))
+    best, worst = int(offsets[np.argmax(edge)]), int(offsets[np.argmin(edge)])
+    return Finding("seats", "seat_advantage", {
+        "players": players, "best": best, "worst": worst, "clear": int(clear.sum()),
+        "at_best": Estimate.of(edge[best - 1], se[best - 1], bool(clear[best - 1])),
+        "at_worst": Estimate.of(edge[worst - 1], se[worst - 1], bool(clear[worst - 1]))})
+
+
+def _first_player(cells: pd.DataFrame, by_rules: bool) -> Finding:
     """The first player's edge at the smallest and largest table per rule set, and its change."""
     entries = []
     for rules, g in cells.groupby("rules", sort=False):
@@ -158,8 +177,8 @@ def _first_player(cells: pd.DataFrame) -> Finding:
     changes = [(hi["edge"] - lo["edge"], float(np.hypot(hi["edge_se"], lo["edge_se"])))
                for _, lo, hi in entries if hi["players"] != lo["players"]]
     edge_clear, _ = adjust_p_values(p_value(np.array([e[0] for e in edges]), np.array([e[1] for e in edges])))
-    change_clear = adjust_p_values(p_value(np.array([c[0] for c in changes]), np.array([c[1] for c in changes])))[0] \
-        if changes else []
+    change_clear: Any = adjust_p_values(p_value(np.array([c[0] for c in changes]),
+                                                np.array([c[1] for c in changes])))[0] if changes else []
     small = iter(zip(edges[:len(entries)], edge_clear[:len(entries)]))
     large = iter(zip(edges[len(entries):], edge_clear[len(entries):]))
     moved = iter(zip(changes, change_clear))
@@ -173,8 +192,7 @@ def _first_player(cells: pd.DataFrame) -> Finding:
             item.update({"to": int(hi["players"]), "at_to": Estimate.of(e, se, c), "change": Estimate.of(d, dse, dc)})
         per_rules.append(item)
     figure = "seat_advantage_heatmap" if cells["players"].nunique() > 1 else "seat_advantage"
-    named = str(cells["rules"].iloc[0])
-    return Finding("first_player", figure if named == "all" else f"{figure}_{named}", {"per_rules": per_rules})
+    return Finding("first_player", f"{figure}_{cells['rules'].iloc[0]}" if by_rules else figure, {"per_rules": per_rules})
 
 
 def card_value_findings(values: pd.DataFrame) -> list[Finding]:

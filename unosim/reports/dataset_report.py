@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -284,7 +285,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
     frame = dataset.to_frame(data, consume=True)
     del data
     sections = [basis_section, player_count_section(frame)]
-    found = analysis_findings.dataset_findings(frame)
+    found = analysis_findings.dataset_findings(frame, rules=str(_configs(meta)[0]["rules"]["name"]))
     del frame  # the card values stream the dataset again
     possible = not matches and same_strategy_everywhere(meta)
     wanted = card_values if card_values is not None else meta.get("kind") == "experiment"
@@ -355,7 +356,7 @@ def comparison_basis(settings: dict[str, Any]) -> Section:
             variant = Variant(given["rules"], tuple((str(k), str(v)) for k, v in given["options"].items()), label)
         else:  # a comparison written before variants had names: the label names the options
             preset, *options = label.split()
-            variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))  # type: ignore[misc]
+            variant = Variant(preset, tuple(tuple(o.split("=", 1)) for o in options))
         described = basis.describe_rules(variant.rules(2))
         lines.append(f"{label}: {described}" if variant.name else described)
         copies.update({(label, int(p)): variant.rules(p).deck_copies for p in settings["players"]})
@@ -482,11 +483,13 @@ def _readable_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 STYLE = (
-    "body{font-family:system-ui,sans-serif;max-width:1180px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.45}"
-    "h1{font-size:1.5em;margin:0.2em 0}h2{border-bottom:1px solid #ddd;padding-bottom:0.2em;margin-top:1.6em}"
-    "nav.toc{font-size:0.9em;margin:0.5em 0 1em}nav.toc a{margin-right:1em;white-space:nowrap}"
-    ".findings{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.5em;align-items:start}"
-    ".findings li{margin-bottom:0.45em}"
+    "body{font-family:system-ui,sans-serif;max-width:1180px;margin:1em auto;padding:0 1em;color:#222;line-height:1.4}"
+    "h1{font-size:1.35em;margin:0.2em 0}h2{border-bottom:1px solid #ddd;padding-bottom:0.15em;margin:1.4em 0 0.5em}"
+    "h2#findings{margin-top:0.6em}nav.toc{font-size:0.85em;margin:0.3em 0 0.6em}"
+    "nav.toc a{margin-right:1em;white-space:nowrap}"
+    ".findings{display:grid;grid-template-columns:minmax(0,1.2fr) minmax(0,1fr);gap:1.2em;align-items:start;"
+    "font-size:0.92em}.findings ul{margin:0;padding-left:1.2em}.findings li{margin-bottom:0.35em}"
+    ".findings figure{margin:0}"
     "table{border-collapse:collapse;font-size:0.85em;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
     "td{text-align:right}th{background:#f0f0f0}img{max-width:100%}figure{margin:1em 0}"
     "figcaption{font-size:0.9em;color:#444;max-width:60em}details{margin:1em 0}summary{cursor:pointer;font-weight:bold}"
@@ -512,7 +515,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
                 f"<a href='#{words.anchor(s.title)}'>{html.escape(s.title)}</a>" for s in sections) + "</nav>"]
 
     def md_links(text: str) -> str:  # a figure's link points at its PNG next to report.md
-        return _LINK.sub(lambda m: f"[{m.group(1)}]({figure_files[m.group(2)]}.png)" if m.group(2) in figure_files
+        return _LINK.sub(lambda m: f"[{m.group(1)}]({quote(figure_files[m.group(2)])}.png)" if m.group(2) in figure_files
                          else m.group(0), text)
 
     for section in sections:
@@ -552,5 +555,6 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
     return files + [out / "report.md", out / "report.html"]
 
 
-__all__ = ["APPENDIX_TITLE", "CAPTIONS", "Section", "caption", "card_value_section", "comparison_section", "player_count_section", "readable", "sections_of",
-           "swap_section", "with_findings", "write_report", "write_sections"]
+__all__ = ["APPENDIX_TITLE", "CAPTIONS", "Section", "caption", "card_value_section", "comparison_section",
+           "player_count_section", "readable", "sections_of", "swap_section", "with_findings", "write_report",
+           "write_sections"]

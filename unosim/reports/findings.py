@@ -11,6 +11,7 @@ writer points them at the figure or the table (:mod:`unosim.reports.dataset_repo
 from __future__ import annotations
 
 import math
+
 from ..analysis.findings import Estimate, Finding
 
 __all__ = ["FINDINGS_TITLE", "FINDINGS_TEXT", "anchor", "decimals", "findings_text", "rounded", "sentence", "sentences"]
@@ -81,17 +82,17 @@ def _growth(f: Finding) -> str:
     named = len(items) > 1 or items[0]["rules"] != "all"
     where = (lambda r: f" in `{r}`") if named else (lambda r: "")
     longer = [f"{rounded(i['estimate'], 'turns', sign=True)}{where(i['rules'])}" for i in items]
-    span = f"from {items[0]['from']} to {items[0]['to']} players"
+    span = f"From {items[0]['from']} to {items[0]['to']} players"
     up = [i for i in items if i["estimate"].clear and i["estimate"].value > 0]
     down = [i for i in items if i["estimate"].clear and i["estimate"].value < 0]
     flat = [i for i in items if not i["estimate"].clear]
     if len(up) == len(items):
-        head = "Every added player makes a game longer"
+        head = "every added player makes a game longer by"
     elif len(down) == len(items):
-        head = "Every added player makes a game shorter"
+        head = "every added player makes a game shorter by"
     else:
-        head = "Game length per added player"
-    text = f"{head}: {_and(longer)} per player, {span} {_link(f.target)}"
+        head = "each added player changes game length by"
+    text = f"{span}, {head} {_and(longer)} {_link(f.target)}"
     tails = []
     if up and len(up) < len(items):
         tails.append(f"it clearly grows in {_rules(up)}")
@@ -142,7 +143,7 @@ def _first_player(f: Finding) -> str:
     parts = [f"{rounded(i['at_from'], 'pp', sign=True)} at {i['from']} players to "
              f"{rounded(i['at_to'], 'pp', sign=True)} at {i['to']}{where(i['rules'])}" for i in items]
     text = f"The first player's edge (win rate above a fair 1/P) goes from {_and(parts)}"
-    groups = {"clearly shrinks": [], "clearly grows": [], "does not clearly change": []}
+    groups: dict[str, list[str]] = {"clearly shrinks": [], "clearly grows": [], "does not clearly change": []}
     for i in items:
         c = i["change"]
         key = "does not clearly change" if not c.clear else "clearly grows" if c.value > 0 else "clearly shrinks"
@@ -158,22 +159,36 @@ def _first_player(f: Finding) -> str:
     return f"{text}: {'; '.join(said)}{tail} {_link(f.target)}."
 
 
+def _seats(f: Finding) -> str:
+    x = f.facts
+    def seat(k: int) -> str:
+        return ("the first player (offset 1 from the dealer)" if k == 1 else "the dealer" if k == x["players"]
+                else f"the seat at offset {k} from the dealer")
+
+    text = (f"Of the {x['players']} seats, {seat(x['best'])} wins most "
+            f"({rounded(x['at_best'], 'pp', sign=True)} above a fair share) and {seat(x['worst'])} least "
+            f"({rounded(x['at_worst'], 'pp', sign=True)})")
+    count = x["clear"]
+    text += ("; no seat clearly differs from a fair share" if count == 0 else
+             f"; {count} of the {x['players']} clearly differ from a fair share")
+    return f"{text} {_link(f.target)}."
+
+
 def _card_value(f: Finding) -> str:
     x = f.facts
+    named = len(x["per_rules"]) > 1
     parts = []
     for i in x["per_rules"]:
-        named = len(x["per_rules"]) > 1
-        where = f" in `{i['rules']}`" if named else ""
-        part = f"{_kind(i['kind'])}{where}, {rounded(i['value'], 'pp', sign=True)}"
+        part = f"{_kind(i['kind'])}" + (f" in `{i['rules']}`" if named else "") + f" ({rounded(i['value'], 'pp', sign=True)}"
         if "runner_up" in i:
             r = i["runner_up"]
-            part += (f" (clearly ahead of {_kind(r['kind'])}, {rounded(r['value'], sign=True)})" if i["clear"] else
-                     f" (not clearly ahead of {_kind(r['kind'])}, {rounded(r['value'], sign=True)})")
+            part += (f", clearly ahead of {_kind(r['kind'])}" if i["clear"] else
+                     f", not clearly ahead of {_kind(r['kind'])} at {rounded(r['value'], sign=True)}")
         if not i["value"].clear:
-            part += ", itself not clearly worth more than a number card"
-        parts.append(part)
-    return (f"At {x['players']} players the card kind worth most to its holder (win probability per card "
-            f"instead of a number card) is {_and(parts)} {_link(f.target)}.")
+            part += ", and not clearly above a number card"
+        parts.append(part + ")")
+    return (f"At {x['players']} players the card kind worth most (win probability per card, against a number card) "
+            f"is {_and(parts)} {_link(f.target)}.")
 
 
 def _rule_change(f: Finding, skill: str) -> str:
@@ -247,6 +262,8 @@ def sentence(finding: Finding, skill: str = "greedy") -> str:
         return _length(finding)
     if kind == "first_player":
         return _first_player(finding)
+    if kind == "seats":
+        return _seats(finding)
     if kind == "card_value":
         return _card_value(finding)
     if kind == "rule_change":

@@ -349,7 +349,10 @@ MAX_COMPARED = 8
 
 def changed_words(variant: str, baseline: str) -> str:
     """The words of the rule-set name ``variant`` that ``baseline`` does not have (the options it
-    changes, ``stacking=mixed``); the whole name when it has none."""
+    changes, ``stacking=mixed``); the whole name when it has none, or when it is a name a designer
+    gave (no ``OPTION=VALUE`` in it: ``"stacking + 7-0"``)."""
+    if "=" not in variant:
+        return variant
     base = set(baseline.split())
     return " ".join(w for w in variant.split() if w not in base) or variant
 

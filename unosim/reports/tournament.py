@@ -189,7 +189,7 @@ def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
 def _write_html(result: Any, out: Path) -> list[Path]:
     """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reports.dataset_report`)."""
     from .basis import BASIS_TITLE
-    from .dataset_report import Section, write_sections
+    from .dataset_report import Section, with_findings, write_sections
 
     opening = Section(BASIS_TITLE, basis_markdown(result))
     section = Section(
@@ -199,8 +199,14 @@ def _write_html(result: Any, out: Path) -> list[Path]:
                            ("Head-to-head: row strategy's share of the pair's wins [95 % CI]",
                             head_to_head_table(result.head_to_head, list(result.leaderboard["strategy"])))],
     )
-    written = write_sections([opening, section], out, title="Tournament report")
+    written = write_sections(with_findings(_findings(result), [opening, section]), out, title="Tournament report")
     return [f for f in written if f.name == "report.html"]
+
+
+def _findings(result: Any) -> list[Any]:
+    from ..analysis.findings import tournament_findings
+
+    return tournament_findings(result.leaderboard, result.head_to_head, result.fair_share)
 
 
 def write_report(result: Any, directory: str | Path) -> list[Path]:
@@ -222,8 +228,11 @@ def _write_files(result: Any, out: Path) -> list[Path]:
         for fmt in FORMATS:
             fig.savefig(out / f"{name}.{fmt}", dpi=120)
             files.append(out / f"{name}.{fmt}")
+    from .findings import FINDINGS_TITLE, findings_text
+
+    found = findings_text(_findings(result)).replace("(#leaderboard)", "(leaderboard.png)")
     (out / "report.md").write_text(
-        f"# Tournament report\n\n{result.title}\n\n"
+        f"# Tournament report\n\n{result.title}\n\n## {FINDINGS_TITLE}\n\n{found}\n\n"
         f"## What this report rests on\n\n{basis_markdown(result)}\n\n"
         "Win rates are per seat-game (fair share 1/P), with 95 % intervals clustered by deal; "
         "ratings are Bradley–Terry log-strengths (mean 0) with bootstrap intervals over deals.\n\n"

@@ -25,8 +25,17 @@ File format
     wd4_challenge = false
     deck_copies = "auto"             # "auto": per cell, the fewest copies that deal the table
 
+    [variants."the official game"]   # optional: named rule sets instead of presets (below)
+    [variants."stacking + 7-0"]
+    stacking = "mixed"
+    seven_zero = true
+
 Cells are every combination of ``presets`` × ``players`` (× seatings for a
-pool), numbered from 0 in that order (presets outermost). Every value is checked
+pool), numbered from 0 in that order (presets outermost). With ``[variants]``
+the rule sets are the named variants instead, in the file's order: each is the
+options of its table on the preset its ``rules`` key names (default: the one
+preset of ``presets``, else ``classic``), then the ``[overrides]``; the
+variant's name is its cells' ``rules`` value. Every value is checked
 before any game is played; a bad one is refused naming the key, the value and
 what is allowed.
 
@@ -104,12 +113,14 @@ ALLOWED: dict[str, str] = {
     "chunk_size": "a whole number ≥ 1",
     "match": "true or false",
     "common_seeds": "true or false",
+    "variants": ('named rule sets instead of every preset: [variants."NAME"] tables of rule options '
+                 '(rules = "PRESET" picks the preset; default the one preset of presets, else classic)'),
 }
 """Every key an experiment file may hold, and what it allows."""
 STUDIES_DIR = Path(__file__).with_name("studies")
 """The shipped studies (``default.toml`` is what ``unosim study`` runs)."""
 
-REQUIRED = ("seed", "games", "presets", "players")
+REQUIRED = ("seed", "games", "players")
 
 
 @dataclass(frozen=True)
@@ -237,10 +248,16 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
     match = attempt(lambda: check.flag("match", data["match"]), False) if "match" in data else False
     common_seeds = attempt(lambda: check.flag("common_seeds", data["common_seeds"]), False) if "common_seeds" in data else False
 
-    presets = _as_list(data.get("presets"))
+    presets = _as_list(data["presets"]) if "presets" in data else []
     if "presets" in data and (not presets or not all(isinstance(p, str) and p in PRESETS for p in presets)):
         errors.append(str(check.bad("presets", data["presets"])))
         presets = []
+    if "presets" not in data and "variants" not in data:
+        errors.append(f"{source}: the key 'presets' is missing; set it to {ALLOWED['presets']} (or name rule sets in "
+                      "[variants]).")
+    rule_sets: dict[str, RuleSet] = {p: PRESETS[p] for p in presets}
+    if "variants" in data:
+        rule_sets = attempt(lambda: _parse_variants(check, data["variants"], presets), {})
     players = _as_list(data.get("players"))
     if "players" in data and (not players or not all(
         isinstance(p, int) and not isinstance(p, bool) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in players
@@ -253,14 +270,14 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
             values.clear()
 
     parsed = attempt(lambda: _parse_strategies(check, data.get("strategies", "random"), players)) if players else None
-    overrides = attempt(lambda: _parse_overrides(check, data.get("overrides", {}), presets), {})
+    overrides = attempt(lambda: _parse_overrides(check, data.get("overrides", {}), rule_sets), {})
 
     cells: list[Cell] = []
-    if parsed is not None and presets and players:
+    if parsed is not None and rule_sets and players:
         lineup_of, seatings, pool = parsed
     else:
         lineup_of, seatings, pool = None, 0, False
-    for preset in presets if lineup_of is not None and overrides is not None else []:
+    for preset, base in rule_sets.items() if lineup_of is not None and overrides is not None else []:
         for p_index, n_players in enumerate(players):
             for seating in range(seatings):
                 k = len(cells)
@@ -268,7 +285,7 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
                 game_seq, seat_seq = np.random.SeedSequence(seed, spawn_key=(seed_key,)).spawn(2)
                 cell_seed = int(game_seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
                 lineup = lineup_of(n_players, np.random.default_rng(seat_seq))
-                rules = _cell_rules(PRESETS[preset], overrides, n_players)
+                rules = _cell_rules(base, overrides, n_players)
                 try:
                     config = RunConfig.build(
                         rules=rules,
@@ -355,17 +372,38 @@ def _parse_strategies(check: _Checker, value: Any, players: list[int]) -> tuple[
     raise check.bad("strategies", value)
 
 
-def _parse_overrides(check: _Checker, value: Any, presets: list[str]) -> dict[str, Any]:
-    """Validate the ``[overrides]`` table against every preset."""
+def _parse_variants(check: _Checker, value: Any, presets: list[str]) -> dict[str, RuleSet]:
+    """The named rule sets of ``[variants]``, in the file's order."""
+    if not isinstance(value, dict) or not value:
+        raise check.bad("variants", value)
+    if len(presets) > 1:
+        raise check.bad("presets", presets, "one preset (the base of the variants) or none, with [variants]")
+    out = {}
+    for name, options in value.items():
+        if not isinstance(options, dict):
+            raise check.bad(f"variants.{name}", options, "a table of rule options")
+        options = dict(options)
+        preset = options.pop("rules", presets[0] if presets else "classic")
+        if preset not in PRESETS:
+            raise check.bad(f"variants.{name}.rules", preset, f"a preset name: {', '.join(PRESETS)}")
+        try:
+            out[str(name)] = PRESETS[preset].replace(name=str(name), **options)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{check.source}: variant {name!r} is not allowed: {exc}") from None
+    return out
+
+
+def _parse_overrides(check: _Checker, value: Any, presets: dict[str, RuleSet]) -> dict[str, Any]:
+    """Validate the ``[overrides]`` table against every rule set."""
     if not isinstance(value, dict):
         raise check.bad("overrides", value)
     copies = value.get("deck_copies")
     if isinstance(copies, str) and copies != "auto":
         raise check.bad("overrides.deck_copies", copies, f'a whole number from 1 to {MAX_DECK_COPIES} or "auto"')
     fixed = {k: v for k, v in value.items() if not (k == "deck_copies" and v == "auto")}
-    for preset in presets:
+    for preset, base in presets.items():
         try:
-            PRESETS[preset].replace(**fixed)
+            base.replace(**fixed)
         except (ValueError, TypeError) as exc:
             key = next((k for k in fixed if repr(k) in str(exc) or f"{k}=" in str(exc)), None)
             shown = f"overrides.{key} = {_toml(fixed[key])}" if key else "[overrides]"
