@@ -35,11 +35,11 @@ def test_a_party_game_clicked_through_in_the_page(tmp_path: Path) -> None:
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
-        address = re.search(r"(http://127\.0\.0\.1:\d+/)", first)
+        address = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=([\w-]+)", first)
         assert address, first
-        url = address.group(1)
+        url, token = address.groups()
         driver = start_chromium()
-        driver.get(url)
+        driver.get(f"{url}?token={token}")
         answered, refused, deadline = 0, False, time.monotonic() + 240
         while time.monotonic() < deadline:
             state = driver.execute_script("return document.body.dataset.state")
@@ -50,7 +50,7 @@ def test_a_party_game_clicked_through_in_the_page(tmp_path: Path) -> None:
                 continue
             qid = int(driver.execute_script("return document.body.dataset.qid"))
             if not refused:  # a key that is not a legal move: 400 and the legal keys
-                request = urllib.request.Request(url + "answer", data=json.dumps({"id": qid, "key": "zz"}).encode(), method="POST")
+                request = urllib.request.Request(f"{url}answer?token={token}", data=json.dumps({"id": qid, "key": "zz"}).encode(), method="POST")
                 try:
                     urllib.request.urlopen(request)
                     raise AssertionError("an illegal key was accepted")

@@ -29,6 +29,8 @@ from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 from rich.text import Text
 
+from .runs.progress import PrintableConsole
+
 __all__ = ["EXIT_USAGE", "app", "main", "user_errors"]
 
 EXIT_USAGE = 2
@@ -59,12 +61,12 @@ def _show_flags_as_flags() -> None:
 
 
 _show_flags_as_flags()
-err_console = Console(stderr=True)
+err_console = PrintableConsole(stderr=True)
 PIPE_WIDTH = 400
 """Width of standard output written to a file or a pipe: tables never cut a name there."""
 
 
-class _StdoutConsole(Console):
+class _StdoutConsole(PrintableConsole):
     """Standard output: the terminal's width on a terminal (long names wrap in their column);
     at least :data:`PIPE_WIDTH` columns when written to a log, a file or a pipe."""
 
@@ -375,7 +377,7 @@ def replay(
         Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): replay one of its games.",
                                   show_default=False)
     ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to replay (within its cell, for an experiment).")] = 0,
+    game: Annotated[int, typer.Option("--game", min=0, help="Game index to replay (within its cell, for an experiment).")] = 0,
     cell: Annotated[
         int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column).",
                                  show_default=False)
@@ -453,7 +455,7 @@ def view(
         Path | None, typer.Option("--run", help="A dataset (a run, an experiment or a tournament): view one of its games.",
                                   show_default=False)
     ] = None,
-    game: Annotated[int, typer.Option("--game", help="Game index to view.")] = 0,
+    game: Annotated[int, typer.Option("--game", min=0, help="Game index to view.")] = 0,
     cell: Annotated[
         int | None, typer.Option("--cell", help="Cell of an experiment or tournament dataset (with --run).", show_default=False)
     ] = None,

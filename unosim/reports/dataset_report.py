@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 from matplotlib.figure import Figure
 
 from ..analysis.stats import adjust_p_values, p_value
+from ..game.names import file_stem
 from ..runs import dataset
 from . import basis, explain, plots
 
@@ -371,10 +372,25 @@ def _html_text(text: str) -> str:
     return "".join(out)
 
 
+def _unused_stem(label: str, used: set[str]) -> str:
+    """The file stem of a figure named ``label`` (:func:`~unosim.game.names.file_stem`), unique in its folder."""
+    stem = base = file_stem(label)
+    n = 1
+    while stem in used:
+        n += 1
+        stem = f"{base}-{n}"
+    used.add(stem)
+    return stem
+
+
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
-    """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``."""
+    """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``.
+
+    A figure's file name is made from its name by :func:`~unosim.game.names.file_stem`: a
+    name that carries a rule set's name never leads outside ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
+    used: set[str] = set()
     md = [f"# {title}\n"]
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>"
             "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
@@ -383,7 +399,8 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
     for section in sections:
         md.append(f"## {section.title}\n\n{section.text}\n")
         page.append(f"<h2>{html.escape(section.title)}</h2>{_html_text(section.text)}")
-        for name, fig in section.figures:
+        for label, fig in section.figures:
+            name = _unused_stem(label, used)
             png = io.BytesIO()
             fig.savefig(png, format="png", dpi=110)
             (out / f"{name}.png").write_bytes(png.getvalue())
@@ -391,7 +408,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
             files += [out / f"{name}.png", out / f"{name}.svg"]
             md.append(f"![{name}]({name}.png)\n")
             encoded = base64.b64encode(png.getvalue()).decode()
-            page.append(f"<figure><img alt='{name}' src='data:image/png;base64,{encoded}'></figure>")
+            page.append(f"<figure><img alt=\"{html.escape(label)}\" src=\"data:image/png;base64,{encoded}\"></figure>")
         for caption, table in section.tables:
             md.append(f"### {caption}\n\n{plots._markdown(table)}")
             page.append(f"<h3>{html.escape(caption)}</h3>"
