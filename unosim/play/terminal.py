@@ -310,8 +310,11 @@ def play_game(
 
     def over() -> None:
         playing[0] = False
-        if terminal is not None:
-            terminal.tell()
+        try:
+            if terminal is not None:
+                terminal.tell()
+        except OSError:  # the terminal is gone: write the game all the same
+            pass
 
     def attach(live: RunConfig, game: Any) -> Any:
         nonlocal terminal
