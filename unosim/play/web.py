@@ -132,12 +132,12 @@ class BrowserSeat:
             self.question = {"id": self.asked, "decision": decision, "prompt": prompt, "options": options,
                              "window": self.window if default is not None else 0}
         try:
-            while True:
-                if self.closed:
-                    raise Left()
+            while True:  # an answer sent before the page left still counts
                 try:
                     got = self.answers.get(timeout=self.window if default is not None and self.window else 0.2)
                 except queue.Empty:
+                    if self.closed:
+                        raise Left() from None
                     if default is not None and self.window:
                         return default
                     continue
@@ -330,6 +330,7 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
         return person
 
     failure: list[BaseException] = []
+    done = threading.Event()  # set once the game is written (or failed): a join interrupted by Ctrl-C cannot tell
 
     def play() -> None:
         try:
@@ -342,6 +343,8 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
                 person.result = result
         except BaseException as exc:  # reported by the main thread
             failure.append(exc)
+        finally:
+            done.set()
 
     def hangup(signum: int) -> None:
         raise Hangup(signum)
@@ -356,17 +359,17 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
 
             webbrowser.open(address)
         try:
-            while game_thread.is_alive():
-                game_thread.join(0.2)
+            while not done.wait(0.2):
+                pass
         except KeyboardInterrupt as exc:  # Ctrl-C, or the terminal closed: the seat's defaults finish the game
             ended = LEFT_BY["hangup" if isinstance(exc, Hangup) else "interrupt"]
             person.closed = True
             person.answers.put(Left)
             if not isinstance(exc, Hangup):
                 announce("Writing the game played so far ...")
-            while game_thread.is_alive():
+            while not done.is_set():
                 try:
-                    game_thread.join(0.2)
+                    done.wait(0.2)
                 except KeyboardInterrupt:  # the game is being written: wait for it
                     pass
     if failure:
