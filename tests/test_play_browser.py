@@ -53,7 +53,8 @@ def test_a_party_game_clicked_through_in_the_page(tmp_path: Path) -> None:
                 continue
             qid = int(driver.execute_script("return document.body.dataset.qid"))
             if not refused:  # a key that is not a legal move: 400 and the legal keys
-                request = urllib.request.Request(f"{url}answer?token={token}", data=json.dumps({"id": qid, "key": "zz"}).encode(), method="POST")
+                request = urllib.request.Request(f"{url}answer?token={token}", data=json.dumps({"id": qid, "key": "zz"}).encode(),
+                                                 method="POST")
                 try:
                     urllib.request.urlopen(request)
                     raise AssertionError("an illegal key was accepted")
