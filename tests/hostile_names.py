@@ -16,8 +16,8 @@ SCRIPT_NAMES = (
 )
 """Names that run script (setting ``window.pwned``) in a page that does not escape them."""
 
-SCRIPT_NAME = "'\"><img src=x onerror=window.pwned=6></script><script>window.pwned=7</script><!--"
-"""One name that breaks out of a text, an attribute or a script: for fields that take one value."""
+SCRIPT_NAME = "</title></textarea>'\"><img src=x onerror=window.pwned=6></script><script>window.pwned=7</script><!--"
+"""One name that breaks out of a title, a text, an attribute or a script: for fields that take one value."""
 
 LEAVING_NAME = "a/../../../OUTSIDE"
 """A name that, joined to a folder as a file name, leads out of it."""
