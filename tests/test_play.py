@@ -41,9 +41,10 @@ def _as_in_a_terminal() -> None:
 
 
 def play(tmp_path: Path, args: list[str], *, bad_key_at: int = 3, interrupt_at: int | None = None,
-         ignore_jump: bool = False) -> tuple[str, int, Path]:
+         ignore_jump: bool = False, leave: str = "ctrl-c") -> tuple[str, int, Path]:
     """Run ``unosim play`` in a pseudo-terminal answering every prompt with its first legal key; return the output,
-    the exit status and the run directory."""
+    the exit status and the run directory. At move ``interrupt_at`` the person leaves (``leave``: ``ctrl-c``,
+    ``ctrl-d`` for the end of the input, ``hangup`` for a closed terminal)."""
     out = tmp_path / "game"
     child = pexpect.spawn(UNOSIM, ["play", *args, "--out", str(out)], encoding="utf-8", timeout=300, dimensions=(60, 220),
                           preexec_fn=_as_in_a_terminal)
@@ -58,7 +59,12 @@ def play(tmp_path: Path, args: list[str], *, bad_key_at: int = 3, interrupt_at: 
             keys = re.findall(r"\[(\w)\] ", child.before) or keys
             moves += 1
             if interrupt_at is not None and moves == interrupt_at:
-                child.sendintr()
+                if leave == "ctrl-c":
+                    child.sendintr()
+                elif leave == "ctrl-d":
+                    child.sendeof()
+                else:
+                    child.kill(signal.SIGHUP)
                 continue
             child.sendline("zz" if moves == bad_key_at else keys[0])
         elif i == 1:
@@ -141,8 +147,21 @@ def test_ctrl_c_ends_the_game_and_keeps_what_was_played(tmp_path: Path) -> None:
     text, status, out = play(tmp_path, ["--rules", "classic", "--players", "4", "--strategies", "greedy", "--seed", "2",
                                         "--window", "0"], bad_key_at=0, interrupt_at=3)
     assert status == 0, text[-2000:]
-    left = re.search(r"You left after (\d+) decisions", text)
+    left = re.search(r"You left after (\d+) decisions \(Ctrl-C\)", text)
     assert left and "Traceback" not in text
+    config, row = check_written(out)
+    answers = decode(dict(config.strategies[0].params)["answers"])
+    assert len(answers) == int(left.group(1)) and [d for d, _ in answers].count("play") == 2
+
+
+@pytest.mark.parametrize(("leave", "how"), [("ctrl-d", "the input ended"), ("hangup", "the terminal closed")])
+def test_the_end_of_the_input_or_a_closed_terminal_keeps_what_was_played(tmp_path: Path, leave: str, how: str) -> None:
+    text, status, out = play(tmp_path, ["--rules", "classic", "--players", "3", "--strategies", "greedy", "--seed", "2",
+                                        "--window", "0"], bad_key_at=0, interrupt_at=3, leave=leave)
+    assert status == 0, text[-2000:]
+    left = re.search(r"You left after (\d+) decisions \(([^)]*)\)", text)
+    assert left and left.group(2) == how, text[-2000:]
+    assert "Traceback" not in text and "error" not in text.lower()
     config, row = check_written(out)
     answers = decode(dict(config.strategies[0].params)["answers"])
     assert len(answers) == int(left.group(1)) and [d for d, _ in answers].count("play") == 2

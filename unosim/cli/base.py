@@ -13,6 +13,8 @@ import typer
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
+from ..runs.progress import PrintableConsole
+
 __all__ = ["EXIT_USAGE", "PIPE_WIDTH", "app", "err_console", "main", "os_error_message", "out_console", "user_errors"]
 
 EXIT_USAGE = 2
@@ -43,12 +45,12 @@ def _show_flags_as_flags() -> None:
 
 
 _show_flags_as_flags()
-err_console = Console(stderr=True)
+err_console = PrintableConsole(stderr=True)
 PIPE_WIDTH = 400
 """Width of standard output written to a file or a pipe: tables never cut a name there."""
 
 
-class _StdoutConsole(Console):
+class _StdoutConsole(PrintableConsole):
     """Standard output: the terminal's width on a terminal (long names wrap in their column);
     at least :data:`PIPE_WIDTH` columns when written to a log, a file or a pipe."""
 

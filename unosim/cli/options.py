@@ -64,7 +64,7 @@ RunDir = Annotated[
     Path | None, typer.Option("--run", help="A dataset (simulate, run, study, tournament): take the game from it.",
                               show_default=False)
 ]
-Game = Annotated[int, typer.Option("--game", help="Game index (within its cell, for an experiment).")]
+Game = Annotated[int, typer.Option("--game", min=0, help="Game index (within its cell, for an experiment).")]
 Cell = Annotated[
     int | None, typer.Option("--cell", help="Cell of an experiment, study or tournament dataset (its `cell` column; with --run).",
                              show_default=False)

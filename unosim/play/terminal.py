@@ -21,7 +21,11 @@ decision the person left.
 from __future__ import annotations
 
 import select
+import signal
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -35,10 +39,12 @@ from ..engine.driver import Engine
 from ..engine.trace import GameTrace
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
 from ..game.kernels import layout as L
+from ..runs.progress import PrintableConsole
 from ..strategies.person import PersonStrategy, encode
 from ..strategy.spec import StrategySpec
 
-__all__ = ["PERSON", "PlayResult", "TerminalSeat", "play_and_write", "play_game", "public_lines", "summary"]
+__all__ = ["LEFT_BY", "PERSON", "Hangup", "PlayResult", "Quit", "TerminalSeat", "on_hangup", "play_and_write", "play_game", "public_lines",
+           "stopped_by", "summary"]
 
 PERSON = "unosim.strategies.person:PersonStrategy"
 """The strategy entry point of a person's seat."""
@@ -48,7 +54,42 @@ _KEYS = "123456789abcefhilmnoqrsuvwxyz"  # card keys; d (draw) and t (take) are 
 
 
 class Quit(Exception):
-    """The person closed the input: the game ends as after Ctrl-C."""
+    """The person closed the input (Ctrl-D): the game ends as after Ctrl-C."""
+
+
+class Hangup(KeyboardInterrupt):
+    """The terminal closed (SIGHUP) or the process was asked to end (SIGTERM): the game ends as after Ctrl-C."""
+
+
+LEFT_BY = {"interrupt": "Ctrl-C", "input": "the input ended", "hangup": "the terminal closed", "page": "the page left"}
+"""How a person can leave a game early, as the messages name it."""
+
+
+@contextmanager
+def on_hangup(handler: Callable[[int], None]) -> Iterator[None]:
+    """Call ``handler(signum)`` on SIGHUP and SIGTERM while inside (main thread only; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    before = {s: signal.signal(s, lambda signum, frame: handler(signum)) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, old in before.items():
+            signal.signal(s, old)
+
+
+def stopped_by(exc: BaseException, stops: tuple[type[BaseException], ...]) -> BaseException | None:
+    """The exception of ``stops`` that ``exc`` is or carries (the engine reports what a seat raised inside its own error)."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen:
+        if isinstance(found, stops):
+            return found
+        seen.add(id(found))
+        found = found.__cause__ or found.__context__
+    return None
 
 
 def _card(c: int) -> Text:
@@ -90,6 +131,8 @@ class PlayResult:
     row: dict[str, Any]
     answers: int
     interrupted: bool
+    stop: BaseException | None = None
+    """What ended the game early (one of the ``stops`` given to :func:`play_and_write`), or None."""
 
 
 class TerminalSeat:
@@ -256,9 +299,22 @@ def play_game(
     -------
     PlayResult
     """
-    console = console or Console()
+    console = console or PrintableConsole()
     stdin = stdin or sys.stdin
     terminal: TerminalSeat | None = None
+    playing = [True]
+
+    def hangup(signum: int) -> None:
+        if playing[0]:  # once the game is over it is written whatever comes
+            raise Hangup(signum)
+
+    def over() -> None:
+        playing[0] = False
+        try:
+            if terminal is not None:
+                terminal.tell()
+        except OSError:  # the terminal is gone: write the game all the same
+            pass
 
     def attach(live: RunConfig, game: Any) -> Any:
         nonlocal terminal
@@ -268,12 +324,18 @@ def play_game(
                       "Ctrl-C ends the game.", highlight=False)
         return terminal
 
-    result = play_and_write(config, seat, out, attach, (KeyboardInterrupt, Quit), lambda: terminal.tell() if terminal else None)
-    if result.interrupted:
-        console.print(f"\nYou left after {result.answers} decisions; the rest of the game is played by the seat's defaults.",
-                      highlight=False)
-    console.print(summary(result, seat, config), highlight=False)
-    console.print(f"The game is written to {out}; watch it with: unosim view --run {out} --game 0", highlight=False, soft_wrap=True)
+    with on_hangup(hangup):
+        result = play_and_write(config, seat, out, attach, (KeyboardInterrupt, Quit), over)
+    try:
+        if result.interrupted:
+            how = LEFT_BY["hangup" if isinstance(result.stop, Hangup) else "input" if isinstance(result.stop, Quit) else "interrupt"]
+            console.print(f"\nYou left after {result.answers} decisions ({how}); the rest of the game is played by the seat's "
+                          "defaults.", highlight=False, markup=False, soft_wrap=True)
+        console.print(summary(result, seat, config), highlight=False, markup=False)
+        console.print(f"The game is written to {out}; watch it with: unosim view --run {out} --game 0", highlight=False,
+                      markup=False, soft_wrap=True)
+    except OSError:  # the terminal is gone: the game is written all the same
+        pass
     return result
 
 
@@ -302,7 +364,8 @@ def play_and_write(
     attach : callable
         ``attach(live_config, run) -> ask``: the callback that answers the person's decisions.
     stops : tuple of exception types
-        Exceptions that end the game early (Ctrl-C, a closed input, a page that left).
+        Exceptions that end the game early (Ctrl-C, a closed input, a closed terminal, a page that left), raised
+        by the callback or while the engine plays; the seat's defaults then play the game to its end.
     after : callable, optional
         Called once the game is over (before it is written).
 
@@ -325,14 +388,16 @@ def play_and_write(
     person = next(s for s in engine.strategies if isinstance(s, PersonStrategy))
     game = engine.start(0, 1)
     person.ask = attach(live, game)
-    interrupted = False
+    stop: BaseException | None = None
     live_row: dict[str, Any] | None = None
     try:
         while game.step():
             pass
         live_row = records_table(live, game.finish()).to_pylist()[0]
-    except stops:
-        interrupted = True
+    except BaseException as exc:  # a stop raised in the seat's callback reaches here inside the engine's StrategyError
+        stop = stopped_by(exc, stops)
+        if stop is None:
+            raise
     if after is not None:
         after()
     specs[seat] = StrategySpec(PERSON, (("answers", encode(person.recorded)),))
@@ -341,4 +406,4 @@ def play_and_write(
     row = read_table(out).to_pylist()[0]
     if live_row is not None and any(live_row[k] != row[k] for k in ("winner", "turns", "cards_played", "cards_drawn", "hand_points")):
         raise RuntimeError(f"the game written to {out} differs from the game played; please report this as a bug.")
-    return PlayResult(Path(out), row, len(person.recorded), interrupted)
+    return PlayResult(Path(out), row, len(person.recorded), stop is not None, stop)

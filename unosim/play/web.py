@@ -22,23 +22,26 @@ and keeps what was played.
 
 from __future__ import annotations
 
+import hmac
 import json
 import queue
+import secrets
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 
 from ..engine.config import RunConfig
 from ..game.cards import CARD_NAMES, COLOUR_NAMES, WILD_DRAW_FOUR
 from ..game.kernels import layout as L
-from .terminal import PlayResult, play_and_write, public_lines, summary
+from ..game.names import script_json
+from .terminal import LEFT_BY, Hangup, PlayResult, on_hangup, play_and_write, public_lines, summary
 
-__all__ = ["BrowserSeat", "Left", "choices", "serve_game"]
+__all__ = ["MAX_BODY", "BrowserSeat", "Left", "check_port", "choices", "serve_game"]
 
 _KEYS = "123456789abcefhilmnoqrsuvwxyz"
 
@@ -129,12 +132,12 @@ class BrowserSeat:
             self.question = {"id": self.asked, "decision": decision, "prompt": prompt, "options": options,
                              "window": self.window if default is not None else 0}
         try:
-            while True:
-                if self.closed:
-                    raise Left()
+            while True:  # an answer sent before the page left still counts
                 try:
                     got = self.answers.get(timeout=self.window if default is not None and self.window else 0.2)
                 except queue.Empty:
+                    if self.closed:
+                        raise Left() from None
                     if default is not None and self.window:
                         return default
                     continue
@@ -175,8 +178,29 @@ class BrowserSeat:
         return out
 
 
-def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str]) -> type[BaseHTTPRequestHandler]:
+MAX_BODY = 4096
+"""The largest answer body (bytes) the server reads; an answer is a few dozen."""
+
+_ANSWER_FORM = "send JSON: {\"id\": question id (a whole number), \"key\": option key (text)}"
+
+
+def check_port(port: Any) -> int:
+    """``port`` if it is a TCP port number (0 to 65535; 0: any free one), else a ValueError saying so."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"--port {port!r} is not a port: give a whole number from 1 to 65535, or 0 for any free port.")
+    return port
+
+
+def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str], token: str) -> type[BaseHTTPRequestHandler]:
+    """The request handler: the page, its state and answers, for requests that carry ``token``.
+
+    A request is answered only when its ``Host`` is this machine's address (a page on another
+    name that resolves here is refused: DNS rebinding), its ``Origin``, if any, is this server,
+    and its URL holds ``?token=TOKEN`` (the address printed for the person): 403 otherwise.
+    """
     class Handler(BaseHTTPRequestHandler):
+        timeout = 30  # seconds a connection may stay silent (a body shorter than announced)
+
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
 
@@ -185,36 +209,83 @@ def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str]) -> type[BaseH
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("X-Frame-Options", "DENY")
+            self.send_header("Referrer-Policy", "no-referrer")
             self.end_headers()
             self.wfile.write(body)
 
+        def send_json(self, status: int, reply: dict[str, Any]) -> None:
+            self.send(status, json.dumps(reply).encode(), "application/json")
+
+        def route(self) -> str | None:
+            """The path of an allowed request; None after answering 403."""
+            port = self.server.server_address[1]
+            here = {f"127.0.0.1:{port}", f"localhost:{port}"}
+            url = urlsplit(self.path)
+            given = parse_qs(url.query).get("token", [""])[0]
+            origin = self.headers.get("Origin")
+            if self.headers.get("Host") not in here:
+                why = "the Host is not this server's address"
+            elif origin is not None and origin not in {f"http://{h}" for h in here}:
+                why = "the request comes from another site"
+            elif not hmac.compare_digest(given.encode(), token.encode()):
+                why = "the address lacks this game's token: open the address unosim printed"
+            else:
+                return url.path
+            self.send_json(403, {"error": why})
+            return None
+
         def do_GET(self) -> None:
-            if self.path == "/":
+            path = self.route()
+            if path is None:
+                return
+            if path == "/":
                 self.send(200, page.encode(), "text/html; charset=utf-8")
-            elif self.path == "/state":
-                self.send(200, json.dumps(seat.state()).encode(), "application/json")
-            elif self.path == "/view" and "html" in viewer:
+            elif path == "/state":
+                self.send_json(200, seat.state())
+            elif path == "/view" and "html" in viewer:
                 self.send(200, viewer["html"].encode(), "text/html; charset=utf-8")
             else:
                 self.send(404, b"not found", "text/plain")
 
         def do_POST(self) -> None:
-            if self.path != "/answer":
+            path = self.route()
+            if path is None:
+                return
+            if path != "/answer":
                 self.send(404, b"not found", "text/plain")
                 return
+            length = self.headers.get("Content-Length", "")
+            if not length.isdigit():  # missing, negative or not a number
+                self.send_json(411, {"error": f"Content-Length {length!r}: give the body's length in bytes"})
+                return
+            if int(length) > MAX_BODY:
+                self.send_json(413, {"error": f"a body of {length} bytes; an answer is at most {MAX_BODY}"})
+                self.close_connection = True
+                return
             try:
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                status, reply = seat.answer(body.get("id"), body.get("key"))
-            except (ValueError, AttributeError):
-                status, reply = 400, {"error": "send JSON: {\"id\": question id, \"key\": option key}"}
-            self.send(status, json.dumps(reply).encode(), "application/json")
+                body = json.loads(self.rfile.read(int(length)) or b"{}")
+            except (ValueError, RecursionError):
+                self.send_json(400, {"error": _ANSWER_FORM})
+                return
+            qid, key = (body.get("id"), body.get("key")) if isinstance(body, dict) else (None, None)
+            if isinstance(qid, bool) or not isinstance(qid, int) or not isinstance(key, str):
+                self.send_json(400, {"error": _ANSWER_FORM})
+                return
+            self.send_json(*seat.answer(qid, key))
 
     return Handler
 
 
 def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, window: float = 10.0, announce: Any = print,
                open_browser: bool = False, linger: float = 5.0) -> PlayResult | None:
-    """Serve one game with a person at ``seat`` on ``http://127.0.0.1:PORT/`` until it ends; write it into ``out``.
+    """Serve one game with a person at ``seat`` on ``http://127.0.0.1:PORT/?token=TOKEN`` until it ends; write it into ``out``.
+
+    The address announced holds a random token; requests without it, from another site or
+    for another host name are refused (403). Ctrl-C, or the terminal closing (SIGHUP,
+    SIGTERM), ends the game: it is played to its end by the seat's defaults and written
+    before this returns.
 
     Parameters
     ----------
@@ -240,18 +311,18 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
     PlayResult or None
         None when the game could not be written.
     """
-    import jinja2
-
-    from ..reports.viewer import write_viewer
+    from ..reports.viewer import page_template, write_viewer
     from ..runs.dataset import read_metadata
 
+    check_port(port)
     person = BrowserSeat(config, seat, window)
     viewer: dict[str, str] = {}
-    template = jinja2.Template(files("unosim.reports").joinpath("templates/play.html.j2").read_text(encoding="utf-8"))
-    page = template.render(title=f"unosim · {config.rules.name} · {config.players} players · seat {seat}", seat=seat,
-                           players=config.players, card_names=json.dumps(list(CARD_NAMES)), colour_names=json.dumps(list(COLOUR_NAMES)))
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(person, page, viewer))
-    address = f"http://127.0.0.1:{server.server_address[1]}/"
+    token = secrets.token_urlsafe(24)
+    page = page_template("play.html.j2").render(
+        title=f"unosim · {config.rules.name} · {config.players} players · seat {seat}", seat=int(seat), players=config.players,
+        card_names=script_json(list(CARD_NAMES)), colour_names=script_json(list(COLOUR_NAMES)))
+    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(person, page, viewer, token))
+    address = f"http://127.0.0.1:{server.server_address[1]}/?token={token}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
 
     def attach(live: RunConfig, game: Any) -> BrowserSeat:
@@ -259,6 +330,7 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
         return person
 
     failure: list[BaseException] = []
+    done = threading.Event()  # set once the game is written (or failed): a join interrupted by Ctrl-C cannot tell
 
     def play() -> None:
         try:
@@ -271,27 +343,48 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
                 person.result = result
         except BaseException as exc:  # reported by the main thread
             failure.append(exc)
+        finally:
+            done.set()
+
+    def hangup(signum: int) -> None:
+        raise Hangup(signum)
 
     game_thread = threading.Thread(target=play, daemon=True)
-    game_thread.start()
-    announce(f"open {address} to play (Ctrl-C ends the game)")
-    if open_browser:
-        import webbrowser
+    ended = ""
+    with on_hangup(hangup):
+        game_thread.start()
+        announce(f"open {address} to play (Ctrl-C ends the game)")
+        if open_browser:
+            import webbrowser
 
-        webbrowser.open(address)
-    try:
-        while game_thread.is_alive():
-            game_thread.join(0.2)
-    except KeyboardInterrupt:
-        person.closed = True
-        person.answers.put(Left)
-        game_thread.join()
+            webbrowser.open(address)
+        try:
+            while not done.wait(0.2):
+                pass
+        except KeyboardInterrupt as exc:  # Ctrl-C, or the terminal closed: the seat's defaults finish the game
+            ended = LEFT_BY["hangup" if isinstance(exc, Hangup) else "interrupt"]
+            person.closed = True
+            person.answers.put(Left)
+            if not isinstance(exc, Hangup):
+                announce("Writing the game played so far ...")
+            while not done.is_set():
+                try:
+                    done.wait(0.2)
+                except KeyboardInterrupt:  # the game is being written: wait for it
+                    pass
     if failure:
         server.shutdown()
         raise failure[0]
     if person.result is not None:
-        announce(person.summary)
-        announce(f"The game is written to {out}; its viewer is {Path(out) / 'game.html'}")
-        time.sleep(linger)
+        result = person.result
+        try:
+            if ended:
+                announce(f"You left after {result.answers} decisions ({ended}); the rest of the game is played by the seat's defaults.")
+            announce(summary(result, seat, config))
+            announce(f"The game is written to {out}; its viewer is {Path(out) / 'game.html'}")
+        except OSError:  # the terminal is gone: the game is written all the same
+            pass
+        if not ended:
+            time.sleep(linger)
     server.shutdown()
     return person.result

@@ -38,6 +38,7 @@ from matplotlib.figure import Figure
 
 from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
+from ..game.names import file_stem
 from ..runs import dataset
 from ..runs.results import write_whole
 from . import basis, explain, plots
@@ -498,16 +499,34 @@ STYLE = (
 """The report page's stylesheet (inline: the page stays one file)."""
 
 
+def _unused_stem(label: str, used: set[str]) -> str:
+    """The file stem of a figure named ``label`` (:func:`~unosim.game.names.file_stem`), unique in its folder."""
+    stem = base = file_stem(label)
+    n = 1
+    while stem in used:
+        n += 1
+        stem = f"{base}-{n}"
+    used.add(stem)
+    return stem
+
+
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
     """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``.
 
     The page opens with a table of contents; figures carry their captions (:func:`caption`);
     collapsed sections (an appendix) are folded; names are escaped, numbers formatted for reading
-    (:func:`readable`); images are embedded, so the page is one file.
+    (:func:`readable`); images are embedded, so the page is one file. A figure's file name is made
+    from its name by :func:`~unosim.game.names.file_stem`: a name that carries a rule set's name
+    never leads outside ``out``.
     """
     out.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
-    figure_files = {words.anchor(name): name for section in sections for name, _ in section.figures}
+    used: set[str] = set()
+    stems: dict[str, str] = {}  # a figure's file stem by its name, never leading outside ``out``
+    for section in sections:
+        for label, _ in section.figures:
+            stems.setdefault(label, _unused_stem(label, used))
+    figure_files = {words.anchor(label): stem for label, stem in stems.items()}
     md = [f"# {title}\n", "Contents: " + " · ".join(f"[{s.title}](#{words.anchor(s.title)})" for s in sections) + "\n"]
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
@@ -522,16 +541,17 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
         md.append(f"## {section.title}\n\n{md_links(section.text)}\n")
         body = [_html_text(section.text)]
         figures = []
-        for name, fig in section.figures:
+        for label, fig in section.figures:
+            name = stems[label]
             png = io.BytesIO()
             fig.savefig(png, format="png", dpi=110)
             (out / f"{name}.png").write_bytes(png.getvalue())
             fig.savefig(out / f"{name}.svg", format="svg")
             files += [out / f"{name}.png", out / f"{name}.svg"]
-            text = caption(name)
-            md.append(f"![{name}]({name}.png)\n" + (f"\n*{text}*\n" if text else ""))
+            text = caption(label)
+            md.append(f"![{label}]({quote(name)}.png)\n" + (f"\n*{text}*\n" if text else ""))
             encoded = base64.b64encode(png.getvalue()).decode()
-            figures.append(f"<figure id='{words.anchor(name)}'><img alt='{html.escape(name)}' "
+            figures.append(f"<figure id='{words.anchor(label)}'><img alt='{html.escape(label)}' "
                            f"src='data:image/png;base64,{encoded}'>"
                            + (f"<figcaption>{html.escape(text)}</figcaption>" if text else "") + "</figure>")
         tables = []

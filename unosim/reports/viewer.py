@@ -20,7 +20,6 @@ current step as ``document.body.dataset.step`` and its states as
 
 from __future__ import annotations
 
-import json
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,9 @@ from ..game.cards import (
     load_deck,
 )
 from ..game.kernels import layout as L
+from ..game.names import script_json
 
-__all__ = ["KINDS", "game_steps", "legal_cards", "load_game", "render_viewer", "stack_cards", "write_viewer"]
+__all__ = ["KINDS", "game_steps", "legal_cards", "load_game", "page_template", "render_viewer", "stack_cards", "write_viewer"]
 
 KINDS = {
     L.EV_DEAL: "deal", L.EV_START: "start", L.EV_TURN: "turn", L.EV_PLAY: "play", L.EV_DRAW: "draw", L.EV_KEEP: "keep",
@@ -180,8 +180,10 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
 
     Raises
     ------
-    AssertionError
-        If the cards stop adding up to the deck, which would mean the trace was misread.
+    ValueError
+        If the cards stop adding up to the deck (a card leaves a hand that does not hold it, or the
+        table holds more or fewer cards than the deck): a strategy of the run changed the table
+        outside the rules, and the game cannot be shown.
     """
     cfg = trace.config
     P = cfg.players
@@ -212,7 +214,8 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
     def snapshot(i: int, kind: str, seat: int, jump: bool, legal: tuple[list[int], list[int]] | None) -> None:
         text, why = lines.get(i, ("", "")) if i >= n_deal else (deal_text, "")
         held = sum(len(h) for h in hands) + len(st["mini"]) + st["under_n"] + st["draw_n"] + (st["top"] >= 0)
-        assert held == deck_total, f"event {i}: {held} cards on the table, the deck has {deck_total}"
+        if held != deck_total:
+            raise _unsound(trace, i, f"{held} cards are on the table, and the deck has {deck_total}")
         steps.append({
             "event": i, "kind": kind, "jump_in": jump, "seat": seat, "text": text, "why": why,
             "legal": legal[0] if legal else [], "bluff": legal[1] if legal else [],
@@ -239,7 +242,7 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
             legal = turn_legal
         elif ev == L.EV_PLAY:
             jump = bool(b)
-            hands[seat].remove(card)
+            _take(trace, hands, i, seat, card)
             st["under_n"] += 1
             st["played"] += 1
             if jump:
@@ -299,7 +302,7 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
             st["under_n"] += len(st["mini"])
             st["mini"] = []
         elif ev == L.EV_PILE_ADD:
-            hands[seat].remove(card)
+            _take(trace, hands, i, seat, card)
             st["mini"].append(card)
             legal = ([c for c in sorted(set(hands[seat] + [card])) if c >= N_COLOURED or int(CARD_COLOUR[c]) == st["mini_colour"]], [])
         elif ev == L.EV_STACK:  # H-1: a stack is the stacker's turn (T-7), its play follows
@@ -319,6 +322,20 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
         kind = "jump-in" if jump else KINDS.get(ev, f"event-{ev}")
         snapshot(i, kind, seat, jump, legal)
     return steps
+
+
+def _unsound(trace: GameTrace, i: int, what: str) -> ValueError:
+    return ValueError(
+        f"game {trace.game} cannot be shown: at event {i} {what}. The cards of its replay do not add up, so a strategy "
+        "of this run changed the table outside the rules (`unosim check STRATEGY` tests a strategy for this).")
+
+
+def _take(trace: GameTrace, hands: list[list[int]], i: int, seat: int, card: int) -> None:
+    """Take ``card`` out of ``seat``'s hand; a card the hand does not hold is a game that cannot be shown."""
+    if not 0 <= seat < len(hands) or card not in hands[seat]:
+        name = CARD_NAMES[card] if 0 <= card < len(CARD_NAMES) else f"card {card}"
+        raise _unsound(trace, i, f"seat {seat} plays {name}, which its hand does not hold")
+    hands[seat].remove(card)
 
 
 def _step(seat: int, direction: int, players: int) -> int:
@@ -403,6 +420,18 @@ def _player_view(steps: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]
     return out
 
 
+def page_template(name: str) -> Any:
+    """The page template ``templates/NAME`` with every ``{{ value }}`` HTML-escaped (jinja2 autoescape).
+
+    A value marked ``| safe`` in a template must be made safe before: JSON in a script by
+    :func:`~unosim.game.names.script_json`.
+    """
+    import jinja2
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    return env.from_string(files("unosim.reports").joinpath(f"templates/{name}").read_text(encoding="utf-8"))
+
+
 def render_viewer(trace: GameTrace, row: dict[str, Any] | None = None, *, seat: int | None = None, title: str | None = None) -> str:
     """The viewer page of ``trace`` as one HTML string.
 
@@ -417,8 +446,6 @@ def render_viewer(trace: GameTrace, row: dict[str, Any] | None = None, *, seat: 
     title : str, optional
         The page title.
     """
-    import jinja2
-
     cfg = trace.config
     if seat is not None and not 0 <= seat < cfg.players:
         raise ValueError(f"--seat {seat} is not a seat of this game; seats are 0 to {cfg.players - 1}.")
@@ -439,9 +466,8 @@ def render_viewer(trace: GameTrace, row: dict[str, Any] | None = None, *, seat: 
         "record": {k: v for k, v in (row or trace.record).items() if k != "opening_hand"},
         "steps": steps,
     }
-    template = jinja2.Template(files("unosim.reports").joinpath("templates/viewer.html.j2").read_text(encoding="utf-8"))
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return template.render(title=data["title"], data=payload)
+    template = page_template("viewer.html.j2")
+    return template.render(title=data["title"], data=script_json(data))
 
 
 def write_viewer(

@@ -1,23 +1,52 @@
-"""The progress display of long runs: a rich console on stderr and a games/s progress bar."""
+"""The consoles unosim prints through, and the progress display of long runs (a games/s progress bar).
+
+Every console is a :class:`PrintableConsole`: names that reach the terminal (rule sets,
+strategies, decks, labels) may hold control characters, and those are shown as escapes
+(:func:`unosim.game.names.printable`), never sent.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.text import Text
+
+from ..game.names import printable
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-__all__ = ["console", "progress_bar"]
+__all__ = ["PrintableConsole", "console", "progress_bar"]
+
+
+class PrintableConsole(Console):
+    """A rich console that never sends a control character of the text it prints.
+
+    Text given as a string is cleaned before it is laid out (so tables keep their columns);
+    any other renderable's text is cleaned as it is written. Rich's own styles and cursor
+    moves are written as usual.
+    """
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        """A string as rich text, its control characters shown as escapes."""
+        return super().render_str(printable(text), **kwargs)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterable[Segment]:
+        """The segments of ``renderable``, the text of each shown without control characters."""
+        for segment in super().render(renderable, options):
+            clean = segment.text if segment.control else printable(segment.text)
+            yield segment if clean is segment.text or clean == segment.text else Segment(clean, segment.style, segment.control)
+
 
 def console(quiet: bool) -> Any:
-    """A rich console on stderr, or ``None`` when quiet."""
+    """A console on stderr (:class:`PrintableConsole`), or ``None`` when quiet."""
     if quiet:
         return None
-    from rich.console import Console
-
-    return Console(stderr=True)
+    return PrintableConsole(stderr=True)
 
 
 def progress_bar(console: Any, description: str, total: int, completed: int, unit: str = "games") -> Any:

@@ -1,0 +1,87 @@
+"""Names people give (rule sets, decks, strategies, labels, option values) made safe where they go.
+
+A name comes from a user or from a shared file, so it may hold anything: markup, path
+separators, terminal escape codes. Every writer passes it through one of these on its way out:
+
+- :func:`file_stem`: a file name inside its folder (no separator, no ``..``, no control character);
+- :func:`printable`: text for a terminal (control characters shown as escapes, never sent);
+- :func:`script_json`: JSON to embed in a page's ``<script>`` (no ``<``, ``>``, ``&`` to end it).
+
+HTML text and attributes are escaped by the pages' templates (jinja2 with autoescape) and by
+:func:`html.escape` in pages built by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+__all__ = ["file_stem", "printable", "script_json"]
+
+_UNSAFE_FILE = re.compile(r"[^\w.+=,@-]+")
+_MAX_STEM = 120
+
+
+def file_stem(name: str) -> str:
+    """``name`` as a file name (without extension) that stays inside its folder.
+
+    Letters (of any script), digits and ``. _ + = , @ -`` are kept; every other run of characters (path
+    separators, spaces, control characters, quotes, markup) becomes one ``_``. Leading dots
+    are dropped (no ``..``, no hidden file) and the result is at most 120 characters.
+
+    Parameters
+    ----------
+    name : str
+        Any name.
+
+    Returns
+    -------
+    str
+        A non-empty file stem; ``"_"`` when nothing of ``name`` is left.
+
+    Examples
+    --------
+    >>> file_stem("a/../../../OUTSIDE")
+    'a_.._.._.._OUTSIDE'
+    >>> file_stem("..")
+    '_'
+    """
+    stem = _UNSAFE_FILE.sub("_", unicodedata.normalize("NFKC", str(name))).lstrip(".")
+    return stem[:_MAX_STEM] or "_"
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character shown as an escape (``\\x1b``) instead of sent.
+
+    C0 and C1 control characters (ESC, BEL, carriage return, ...), DEL, the line and paragraph
+    separators and the bidirectional overrides are escaped; line feeds and tabs are kept.
+
+    Examples
+    --------
+    >>> printable("evil\x1b[2J")
+    'evil\\\\x1b[2J'
+    """
+    return _CONTROL.sub(_escape, str(text))
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside an HTML ``<script>`` element.
+
+    ``<``, ``>`` and ``&`` are written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` (no ``</script>``
+    or ``<!--`` can end or change the script), and U+2028 / U+2029 as escapes too; the value
+    reads back unchanged with ``JSON.parse`` or as a JavaScript literal.
+    """
+    text = json.dumps(value, separators=(",", ":"))
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escaped)
+    return text
