@@ -2,7 +2,10 @@
 
 A Python strategy runs in the engine's process, so through the caller's frames or the garbage
 collector it can find the engine's arrays (:mod:`unosim.strategy.observation` gives it copies
-only). With verification on (``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
+only). In every run :class:`ReadOnly` makes the engine's arrays read-only while a strategy is
+called, so that a write raises in the strategy's own code and stops the run naming it; an array
+made writable again is found when the call or the step ends. With verification on
+(``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
 check mode and ``unosim check``), the engine leaves its own state untouched while a step's
 decisions are asked (answers and random-stream counters go into working copies, written back
 once every strategy has answered, and each group's checked answers become read-only), and
