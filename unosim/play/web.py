@@ -226,7 +226,8 @@ def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str], token: str) -
 
         def route(self) -> str | None:
             """The path of an allowed request; None after answering 403."""
-            port = self.server.server_address[1]
+            address: Any = self.server.server_address  # (host, port) of an IPv4 server
+            port = address[1]
             here = {f"127.0.0.1:{port}", f"localhost:{port}"}
             url = urlsplit(self.path)
             given = parse_qs(url.query).get("token", [""])[0]
