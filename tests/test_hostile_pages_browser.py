@@ -22,6 +22,7 @@ from hostile_names import SCRIPT_NAME, SCRIPT_NAMES
 from test_play import _as_in_a_terminal
 from typer.testing import CliRunner
 
+import unosim.game.cards
 from unosim.cli import app
 
 runner = CliRunner()
@@ -74,10 +75,12 @@ def test_the_viewer_shows_hostile_rule_and_strategy_names_as_text(browser, tmp_p
     assert browser.execute_script("return window.pwned === undefined")
 
 
-def test_a_report_with_a_hostile_rule_name_runs_no_script(browser, tmp_path: Path) -> None:
+def test_a_report_with_hostile_rule_and_deck_names_runs_no_script(browser, tmp_path: Path) -> None:
     run = tmp_path / "run"
+    deck = tmp_path / "<svg onload=window.pwned=8>.toml"  # a deck file's name is shown where the deck is
+    deck.write_text((Path(unosim.game.cards.__file__).parent / "decks" / "classic.toml").read_text())
     result = runner.invoke(app, ["simulate", "--players", "2", "--games", "400", "--strategies", labelled(SCRIPT_NAMES[0]),
-                                 "--set", f"name={SCRIPT_NAME}", "--out", str(run), "--quiet"])
+                                 "--set", f"name={SCRIPT_NAME}", "--deck", str(deck), "--out", str(run), "--quiet"])
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["report", str(run), "--card-values"])
     assert result.exit_code == 0, result.output

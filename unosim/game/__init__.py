@@ -6,6 +6,8 @@ rule set with its player count (:class:`Table`);
 :mod:`~unosim.game.encoding` turns a rule set into the kernels' ``int32`` configuration vector;
 :mod:`~unosim.game.kernels` holds the numba kernels that deal, step and score whole batches of
 games, with the state layout documented in :mod:`~unosim.game.kernels.layout`.
+:mod:`~unosim.game.names` makes the names people give safe where they go (a file name, the
+terminal, a page's script); every floor above uses it.
 
 May import: numpy, numba and the standard library only — nothing else of unosim.
 """

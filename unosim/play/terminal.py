@@ -9,13 +9,13 @@ identical card, catching a forgotten UNO call) are offered for a time window
 (no answer in time: pass). The engine is the one every run uses, traced, one
 game of one batch.
 
-When the game ends, or the person presses Ctrl-C (or closes the input), the
-answers given are written as the seat's ``person(answers=...)`` strategy in
-an ordinary run of one game (:func:`unosim.runs.runner.run`), so ``unosim view``
-and ``unosim replay`` show it and its record is the replay's. After an early
-end the seat's later decisions are the base strategy's defaults (the game is
-played to its end so that it has a record); the summary says after which
-decision the person left.
+When the game ends, or the person presses Ctrl-C, closes the input (Ctrl-D) or
+closes the terminal (SIGHUP; SIGTERM likewise), the answers given are written as
+the seat's ``person(answers=...)`` strategy in an ordinary run of one game
+(:func:`unosim.runs.runner.run`), so ``unosim view`` and ``unosim replay`` show it
+and its record is the replay's. After an early end the seat's later decisions are
+the base strategy's defaults (the game is played to its end so that it has a
+record); one line says after which decision and how the person left.
 """
 
 from __future__ import annotations

@@ -15,9 +15,15 @@ library's) lets a page ask what is going on and send the person's answers:
 ``GET /view``    once the game is over: its viewer (:mod:`unosim.reports.viewer`)
 ===============  ============================================================
 
+Every request must carry ``?token=TOKEN``, the random token of the address
+:func:`serve_game` announces, name ``127.0.0.1:PORT`` or ``localhost:PORT`` as its
+``Host`` and, if it has an ``Origin``, come from that address: another web page
+(or a name rebound to this machine) gets 403. An answer's body is at most
+:data:`MAX_BODY` bytes of JSON.
+
 The game is written as a run exactly as the terminal game is
-(:func:`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C) ends the game
-and keeps what was played.
+(:func:`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C, or the
+terminal closing) ends the game and keeps what was played.
 """
 
 from __future__ import annotations
@@ -220,7 +226,8 @@ def _handler(seat: BrowserSeat, page: str, viewer: dict[str, str], token: str) -
 
         def route(self) -> str | None:
             """The path of an allowed request; None after answering 403."""
-            port = self.server.server_address[1]
+            address: Any = self.server.server_address  # (host, port) of an IPv4 server
+            port = address[1]
             here = {f"127.0.0.1:{port}", f"localhost:{port}"}
             url = urlsplit(self.path)
             given = parse_qs(url.query).get("token", [""])[0]
