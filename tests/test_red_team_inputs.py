@@ -125,6 +125,15 @@ def test_the_command_line_reports_a_bad_policy_file_in_one_paragraph(tmp_path: P
     assert "does not exist" in result.output and "__init__" not in result.output and "Traceback" not in result.output
 
 
+def test_a_policy_at_a_table_of_another_size_is_refused_before_any_game(tmp_path: Path) -> None:
+    from unosim.engine.config import RunConfig
+
+    spec = _policy(tmp_path / "p.json")  # a 2-player policy
+    assert RunConfig.build(players=2, strategies=f"{spec},random").players == 2
+    with pytest.raises(ValueError, match=r"plays tables of 2 players \(its file's players\), not 3: give --players 2"):
+        RunConfig.build(players=3, strategies=f"{spec},random,random")
+
+
 # ---------------------------------------------------------------- tuned files
 @pytest.mark.parametrize("value", [None, [1.0], {"a": 1}, pytest.param(10**400, id="10**400"), "2.0", True, 99.0, -1e9])
 def test_a_tuned_file_parameter_of_the_wrong_type_or_range_is_one_paragraph(tmp_path: Path, value: object) -> None:
