@@ -68,9 +68,8 @@ def test_party_decisions_are_answered(tmp_path: Path) -> None:
 def test_a_policy_for_another_table_size_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "prior.json"
     _prior(2).save(path)
-    config = RunConfig.build(rules="classic", players=3, strategies=[f"policy:{path}", "random", "random"], games=10)
-    with pytest.raises(Exception, match="plays 2 players, not 3"):
-        play_range(config, 0, 10)
+    with pytest.raises(ValueError, match="plays tables of 2 players .its file's players., not 3"):  # before any game
+        RunConfig.build(rules="classic", players=3, strategies=[f"policy:{path}", "random", "random"], games=10)
 
 
 SHIPPED = Path(__file__).resolve().parent.parent / "experiments" / "policy_classic_2.json"

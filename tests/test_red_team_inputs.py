@@ -125,6 +125,15 @@ def test_the_command_line_reports_a_bad_policy_file_in_one_paragraph(tmp_path: P
     assert "does not exist" in result.output and "__init__" not in result.output and "Traceback" not in result.output
 
 
+def test_a_policy_at_a_table_of_another_size_is_refused_before_any_game(tmp_path: Path) -> None:
+    from unosim.engine.config import RunConfig
+
+    spec = _policy(tmp_path / "p.json")  # a 2-player policy
+    assert RunConfig.build(players=2, strategies=f"{spec},random").players == 2
+    with pytest.raises(ValueError, match=r"plays tables of 2 players \(its file's players\), not 3: give --players 2"):
+        RunConfig.build(players=3, strategies=f"{spec},random,random")
+
+
 # ---------------------------------------------------------------- tuned files
 @pytest.mark.parametrize("value", [None, [1.0], {"a": 1}, pytest.param(10**400, id="10**400"), "2.0", True, 99.0, -1e9])
 def test_a_tuned_file_parameter_of_the_wrong_type_or_range_is_one_paragraph(tmp_path: Path, value: object) -> None:
@@ -219,3 +228,22 @@ def test_an_experiment_override_that_is_not_a_toml_boolean_is_refused(tmp_path: 
         load_experiment(path)
     assert 'match = "no" is not allowed; use true or false' in str(info.value)
     assert "wd4_challenge" in str(info.value) and "use true or false" in str(info.value)
+
+
+# ---------------------------------------------------------------- names in plots
+def test_a_dollar_in_a_name_is_text_in_tournament_and_tuning_plots() -> None:
+    import io
+
+    import pandas as pd
+
+    from unosim.reports.tournament import tournament_figure
+    from unosim.reports.tuning import progress_figure
+
+    board = pd.DataFrame({"strategy": ["x$^$", "$\\bad$"], "win_rate": [0.6, 0.4], "win_rate_lo": [0.5, 0.3],
+                          "win_rate_hi": [0.7, 0.5]})
+    matrix = pd.DataFrame([[float("nan"), 0.6], [0.4, float("nan")]], index=board["strategy"], columns=board["strategy"])
+    history = pd.DataFrame({"generation": [1, 2], **{f"{k}{s}": [0.5, 0.6] for k in ("best", "mean")
+                                                      for s in ("", "_low", "_high")}})
+    for fig in (tournament_figure(board, matrix, 0.5, "rules a$^$b"), progress_figure(history, "tuned $\\bad$ · 2 players")):
+        fig.savefig(io.BytesIO(), format="png")  # raised ValueError (a TeX parse error) before
+        assert any("$" in t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))

@@ -61,14 +61,14 @@ class Section:
 
 
 def _figure(draw: Any, *args: Any, size: tuple[float, float] = (7.5, 4.8), **kwargs: Any) -> Figure:
-    with _names_as_text():
+    with names_as_text():
         fig = Figure(figsize=size)  # no pyplot state: safe in scripts, servers and notebooks
         draw(*args, ax=fig.subplots(), **kwargs)
         fig.tight_layout()
     return fig
 
 
-def _names_as_text() -> Any:
+def names_as_text() -> Any:
     """While figures are made in this block their texts are shown as written: a ``$`` in a rule name is a
     dollar sign, not the start of a formula matplotlib would try (and fail) to typeset."""
     return rc_context({"text.parse_math": False})
@@ -131,7 +131,7 @@ def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, 
                                                                          scope=scope, size=(8.5, 4.8), spread=spread)))
             n_kinds = values[values["rules"] == rules]["kind"].nunique()
             if several and n_kinds >= plots.SMALL_MULTIPLES_FROM:  # overlapping bands: one panel per kind
-                with _names_as_text():
+                with names_as_text():
                     panels = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
                     plots.card_value_panels(values, panels, rules=rules, scope=scope)
                     panels.tight_layout()
@@ -140,7 +140,7 @@ def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, 
                 section.figures.append((f"card_value_lines_{tag}", _figure(plots.card_value_lines, values, rules=rules,
                                                                            scope=scope, size=(8.5, 4.8))))
         n_kinds = values[values["rules"] == rules]["kind"].nunique()
-        with _names_as_text():
+        with names_as_text():
             copies = Figure(figsize=(10, 2.6 * -(-n_kinds // 4) + 1.2))
             plots.card_value_copies(values, copies, rules=rules)
             copies.tight_layout()
@@ -576,5 +576,5 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
 
 
 __all__ = ["APPENDIX_TITLE", "CAPTIONS", "Section", "caption", "card_value_section", "comparison_section",
-           "player_count_section", "readable", "sections_of", "swap_section", "with_findings", "write_report",
-           "write_sections"]
+           "names_as_text", "player_count_section", "readable", "sections_of", "swap_section", "with_findings",
+           "write_report", "write_sections"]

@@ -67,13 +67,16 @@ def head_to_head_plot(matrix: pd.DataFrame, ax: Axes) -> Axes:
 
 def tournament_figure(board: pd.DataFrame, matrix: pd.DataFrame, fair_share: float, title: str) -> Figure:
     """Leaderboard and heatmap side by side in one figure."""
+    from .dataset_report import names_as_text
+
     n = len(board)
-    fig = Figure(figsize=(13, max(4.5, 0.55 * n + 2)))
-    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.15]})
-    leaderboard_plot(board, left, fair_share)
-    head_to_head_plot(matrix, right)
-    fig.suptitle(title)
-    fig.tight_layout()
+    with names_as_text():  # a "$" in a strategy's or rule set's name is a dollar sign
+        fig = Figure(figsize=(13, max(4.5, 0.55 * n + 2)))
+        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.15]})
+        leaderboard_plot(board, left, fair_share)
+        head_to_head_plot(matrix, right)
+        fig.suptitle(title)
+        fig.tight_layout()
     return fig
 
 
@@ -170,18 +173,21 @@ def _user_code_line(result: Any) -> str:
 
 def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
     """The leaderboard and head-to-head figures, each on its own."""
+    from .dataset_report import names_as_text
+
     board = result.leaderboard
     figures = []
     for name, height in (("leaderboard", max(3.5, 0.45 * len(board) + 1.5)), ("head_to_head", max(4.5, 0.6 * len(board) + 2))):
-        fig = Figure(figsize=(8, height))
-        ax = fig.subplots()
-        if name == "leaderboard":
-            leaderboard_plot(board, ax, result.fair_share)
-        else:
-            head_to_head_plot(result.head_to_head_matrix(), ax)
-        if title:
-            fig.suptitle(title, fontsize="small")
-        fig.tight_layout()
+        with names_as_text():  # a "$" in a strategy's or rule set's name is a dollar sign
+            fig = Figure(figsize=(8, height))
+            ax = fig.subplots()
+            if name == "leaderboard":
+                leaderboard_plot(board, ax, result.fair_share)
+            else:
+                head_to_head_plot(result.head_to_head_matrix(), ax)
+            if title:
+                fig.suptitle(title, fontsize="small")
+            fig.tight_layout()
         figures.append((name, fig))
     return figures
 

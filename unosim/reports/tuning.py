@@ -13,6 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from ..analysis.tuning import TuneResult
 from ..runs.results import write_files
 from . import basis
+from .dataset_report import names_as_text
 
 
 def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = None,
@@ -48,9 +49,10 @@ def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = No
 def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None = None,
                     evaluation: dict[str, float] | None = None) -> Figure:
     """:func:`progress_plot` in a figure of its own."""
-    fig = Figure(figsize=(7.5, 4.5))
-    progress_plot(history, fig.add_subplot(), fair_share, evaluation)
-    fig.suptitle(title, fontsize="medium")
+    with names_as_text():  # a "$" in the label or the rule set's name is a dollar sign
+        fig = Figure(figsize=(7.5, 4.5))
+        progress_plot(history, fig.add_subplot(), fair_share, evaluation)
+        fig.suptitle(title, fontsize="medium")
     return fig
 
 

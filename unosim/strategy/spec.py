@@ -108,4 +108,13 @@ def parse_strategies(value: str | list[Any] | tuple[Any, ...], players: int) -> 
             f"{len(specs)} strategies given for {players} players; give one strategy for every seat "
             f"(e.g. --strategies random) or exactly {players}, comma-separated."
         )
+    for spec in dict.fromkeys(s for s in specs if s.name == POLICY_CLASS):  # a policy plays one table size
+        from .registry import make
+
+        declared = make(spec.name, dict(spec.params)).policy.players
+        if declared != players:
+            raise ValueError(
+                f"strategy {spec} plays tables of {declared} players (its file's players), not {players}: give "
+                f"--players {declared}, or a policy file made for {players} players."
+            )
     return tuple(specs)
