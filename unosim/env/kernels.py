@@ -1,4 +1,10 @@
-"""Compiled helpers of the environments with one learning seat per game slot (:class:`~unosim.env.seats.SeatLanes`).
+"""The environments' compiled helpers: the one encoder of observations and masks, the one mapping of
+actions to the engine's answers, and the stepping of one learning seat per game slot.
+
+:func:`answer` and :func:`encode` serve every environment: :class:`~unosim.env.seats.SeatedGame`
+calls them one step at a time (the AEC and parallel environments), :func:`play` for every slot of
+a batch (:class:`~unosim.env.seats.SeatLanes`), and :class:`~unosim.env.policy.PolicyStrategy`
+encodes a strategy's rows with :func:`encode`.
 
 :func:`play` is one call of an environment's ``step`` (or ``reset``) over every slot of a batch,
 in place of a Python loop per game and per decision step. It checks the actions, answers them
@@ -176,7 +182,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_FLAG] = a == A_CHALLENGE
         elif kind == CATCH:
             dec[parity, r, L.D_FLAG] = a == A_CATCH
-        elif kind == PILEUP:
+        elif kind == PILEUP or kind == STACK:  # P-5 add a card or take the mini pile; H-1 stack a card or take the total
             card = a if a < K else -1
             if card >= 0 and not row_legal[parity, r, card]:
                 return -1 - s
@@ -184,15 +190,8 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
             shed = card >= 0
-        elif kind == STACK:  # H-1: a card to stack (a Wild Draw Four's colour follows), or take the total
-            card = a if a < K else -1
-            if card >= 0 and not row_legal[parity, r, card]:
-                return -1 - s
-            dec[parity, r, L.D_CARD] = card
-            dec[parity, r, L.D_A] = -1
-            dec[parity, r, L.D_FORGET] = 0
-            if card >= 0:
-                st[s, ST_PEND] = (1 << COLOUR if _NEEDS_COLOUR[card] else 0) | (1 << UNO if hsize == 2 else 0)
+            if shed and kind == STACK and _NEEDS_COLOUR[card]:  # a Wild Draw Four stacked: its colour first
+                st[s, ST_PEND] = 1 << COLOUR
                 st[s, ST_CARD] = card
         elif kind == SWAP:  # H-2
             dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
@@ -214,8 +213,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             else:
                 dec[parity, r, L.D_FORGET] = a == A_FORGET_UNO
         if shed and hsize == 2:
-            st[s, ST_PEND] = 1 << UNO
-            st[s, ST_CARD] = -1
+            st[s, ST_PEND] |= 1 << UNO
         waiting += _next_step(st, s)
     return waiting
 
