@@ -71,6 +71,8 @@ N_ST = 5
 BLOCK_ORDER = ("kind", "hand", "top", "discard", "colour", "reversed", "hand_sizes", "alive", "turn", "target", "linked",
                "mini_size", "mini_colour", "drawn", "card", "bluffable", "may_take", "penalty")
 
+_TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN, L.PH_STACK, L.PH_SWAP))
+"""The decision phases whose row names a seat (``I_ARG``): the observation's ``target`` block."""
 _NEEDS_COLOUR = np.zeros(K, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
 
@@ -284,8 +286,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
         o[o_kind + kind] = 1
         phase = info[L.I_PHASE]
         arg = info[L.I_ARG]
-        if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN or phase == L.PH_STACK
-                or phase == L.PH_SWAP) and 0 <= arg < P:
+        if (_TARGET_PHASES >> phase) & 1 and 0 <= arg < P:
             o[o_target + (arg - seat + P) % P] = 1
         drawn = info[L.I_DRAWN]
         if kind == DRAWN and 0 <= drawn < K:  # the drawn decision only, not its follow-ups
@@ -300,17 +301,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
             o[o_penalty] = info[L.I_PENALTY]
         # the mask
         legal = True
-        if kind == STACK:
-            row = row_legal[parity, r]
-            for t in range(K):
-                m[t] = row[t]
-            m[A_TAKE] = 1
-        elif kind == SWAP:
-            legal = False
-            for i in range(1, P):
-                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
-                legal |= m[swap0 + i] != 0
-        elif kind == PLAY or kind == PILEUP:
+        if kind == PLAY or kind == PILEUP or kind == STACK:
             row = row_legal[parity, r]
             for t in range(K):
                 m[t] = row[t]
@@ -318,6 +309,8 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
                 if bluffable:
                     m[WILD_DRAW_FOUR] = 1
                 m[A_DRAW] = 1
+            elif kind == STACK:  # taking the total is always allowed (H-1)
+                m[A_TAKE] = 1
             else:
                 m[A_TAKE] = info[L.I_MAY_TAKE] != 0
                 legal = m[A_TAKE] != 0
@@ -343,6 +336,11 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
         elif kind == JUMPIN:
             m[A_JUMP_IN] = 1
             m[A_STAY] = 1
+        elif kind == SWAP:
+            legal = False
+            for i in range(1, P):
+                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
+                legal |= m[swap0 + i] != 0
         elif kind == LINK:
             ok = _linkable(slot, s, P, relink_must_differ)
             legal = False
