@@ -2,7 +2,7 @@
 
     .venv/bin/python experiments/train_policy.py --out experiments/policy_classic_2.json
 
-The learner: CMA-ES (``cma``, a project dependency) over 81 numbers: one score per action (a
+The learner: CMA-ES (``cma``, a project dependency) over 84 numbers: one score per action (a
 fixed preference order of the actions), a weight for choosing a colour by the cards held of
 that colour, and one for playing a card by the cards held of its colour. They make the
 ``weights`` and ``bias`` of a :class:`unosim.env.policy.LinearPolicy`. Evolution strategies

@@ -1,11 +1,13 @@
-"""The package's module graph: the layer packages stand in order and import only downward;
-every module says what it exports (``__all__``), modules import only exported names from each
-other, and no two modules import each other, directly or round a loop — not even lazily inside a
-function or only for type checking."""
+"""The package's module graph: the layer packages stand in order and import only downward —
+by an import statement or by a module path in a string (``"unosim.x.y:Class"``, as resolved at
+run time); every module says what it exports (``__all__``), modules import only exported names
+from each other, and no two modules import each other, directly or round a loop — not even
+lazily inside a function or only for type checking."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,27 @@ def _imports() -> list[tuple[str, str, str | None]]:
     return found
 
 
+_MODULE_PATH = re.compile(r"^(unosim(?:\.\w+)+)(?::\w+)?$")
+"""A whole string naming a unosim module (``unosim.env.policy``) or a name in it (``unosim.env.policy:Class``)."""
+
+
+def string_imports(module: str, tree: ast.AST) -> list[tuple[str, str, str | None]]:
+    """(``module``, named module, None) for every string of ``tree`` that is a unosim module path: an
+    import made at run time (``importlib.import_module``, a registry entry), which the import
+    statements do not show."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            m = _MODULE_PATH.match(node.value.strip())
+            if m and _module_of(m.group(1)) != "unosim":  # a module (or a name in one) of a layer package
+                found.append((module, m.group(1), None))
+    return found
+
+
+def _string_imports() -> list[tuple[str, str, str | None]]:
+    return [found for module, tree in TREES.items() for found in string_imports(module, tree)]
+
+
 # The floors, from the ground up. A module may import its own floor and those below it.
 LAYERS = (
     ("game", ("unosim.version", "unosim.game")),
@@ -89,7 +112,7 @@ def layer(module: str) -> int:
 
 
 def _module_of(target: str) -> str:
-    while target not in MODULES:  # unosim.game.kernels.layout.X -> the module
+    while target not in MODULES and "." in target:  # unosim.game.kernels.layout.X -> the module
         target = target.rsplit(".", 1)[0]
     return target
 
@@ -112,8 +135,17 @@ def test_top_level_holds_only_the_faces() -> None:
 
 
 def test_imports_only_go_down() -> None:
-    offences = upward_imports(_imports())
+    offences = upward_imports(_imports() + _string_imports())
     assert not offences, "imports from a higher floor:\n" + "\n".join(offences)
+
+
+def test_a_module_path_in_a_string_is_an_import() -> None:
+    # a strategy module naming an environment's class by a string, resolved at run time: caught
+    tree = ast.parse('POLICY = "unosim.env.policy:PolicyStrategy"\ndef f():\n    return "unosim.engine.driver"\n')
+    found = string_imports("unosim.strategy.spec", tree)
+    assert [target for _, target, _ in found] == ["unosim.env.policy", "unosim.engine.driver"]
+    assert len(upward_imports(found)) == 2
+    assert not string_imports("unosim.strategy.spec", ast.parse('x = "see unosim.env.policy"; y = "unosim"'))
 
 
 def test_an_upward_import_is_caught() -> None:

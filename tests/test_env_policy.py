@@ -12,7 +12,7 @@ from unosim.engine.driver import play_range
 from unosim.env import encoding as E
 from unosim.env.policy import LinearPolicy, PolicyStrategy
 from unosim.game.cards import N_TYPES
-from unosim.strategy.spec import POLICY_CLASS, StrategySpec
+from unosim.strategy.spec import POLICY, StrategySpec
 
 
 def _prior(players: int) -> LinearPolicy:
@@ -50,7 +50,7 @@ def test_policy_spec_plays_through_the_engine(tmp_path: Path) -> None:
     path = tmp_path / "prior.json"
     _prior(2).save(path)
     spec = StrategySpec.parse(f"policy:{path}")
-    assert spec.name == POLICY_CLASS and dict(spec.params) == {"path": str(path)}
+    assert spec.name == POLICY and dict(spec.params) == {"path": str(path)}
     config = RunConfig.build(rules="classic", players=2, strategies=[f"policy:{path}", "random"], seed=3, games=600)
     winners = play_range(config, 0, 600).column("winner").to_numpy()
     assert 0.45 < float(np.mean(winners == 0)) < 0.9  # a sensible policy: it wins about as often as random or more
@@ -85,3 +85,12 @@ def test_the_shipped_policy_beats_random_by_ten_points() -> None:
     policy, random = rows.loc[f"policy:{SHIPPED}"], rows.loc["random"]
     assert policy["rank"] == 1
     assert policy["win_rate_lo"] - random["win_rate_hi"] >= 0.10
+
+
+def test_the_policy_strategy_is_an_installed_strategy() -> None:
+    # the strategy layer learns of it from the package's entry points, as of any installed strategy
+    from unosim.env.policy import PolicyStrategy
+    from unosim.strategy.registry import REGISTRY, installed, resolve
+
+    assert "policy" not in REGISTRY and installed()["policy"] == "unosim.env.policy:PolicyStrategy"
+    assert resolve("policy") is PolicyStrategy

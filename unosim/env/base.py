@@ -15,13 +15,13 @@ import numbers
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from numpy.typing import NDArray
 
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
-from . import encoding as E
 from .seats import Outcome, SeatedGame
 
-__all__ = ["IllegalAction", "SeatedEnv", "check_count", "check_seat", "check_seed"]
+__all__ = ["AgentsEnv", "IllegalAction", "SeatedEnv", "check_count", "check_seat", "check_seed", "game_spaces"]
 
 REWARD_KINDS = ("win", "points")
 ILLEGAL_KINDS = ("raise", "penalty")
@@ -85,6 +85,16 @@ def _check_rewards(reward: Any, rewards: Any, illegal: Any, penalty: Any) -> tup
     return (float(values[0]), float(values[1]), float(values[2])), float(penalty)
 
 
+def game_spaces(game: SeatedGame) -> tuple[spaces.Dict, int]:
+    """The observation space (``observation`` and ``action_mask``) of ``game``'s seats, and the number of actions."""
+    sp = game.spaces
+    obs = spaces.Dict({
+        "observation": spaces.Box(np.zeros(sp.obs_size, np.int16), sp.high.copy(), dtype=np.int16),
+        "action_mask": spaces.Box(0, 1, (sp.n_actions,), dtype=np.int8),
+    })
+    return obs, sp.n_actions
+
+
 class SeatedEnv:
     """The base of the environments: checked arguments, the game, seeds, rewards and refusals.
 
@@ -122,10 +132,6 @@ class SeatedEnv:
         self.game = SeatedGame(rules, players, controlled, others, overrides, batch=batch, trace=trace)
         self._seed: int | None = None
         self._next = 0
-
-    def _metadata(self, base: dict[str, Any]) -> dict[str, Any]:
-        """The class's metadata with the encoding's version (:data:`unosim.env.encoding.VERSION`)."""
-        return {**base, "encoding_version": E.VERSION}
 
     # ------------------------------------------------------------ rounds
     def _seed_round(self, seed: Any) -> None:
@@ -171,3 +177,38 @@ class SeatedEnv:
     @staticmethod
     def _finished() -> RuntimeError:
         return RuntimeError("the round is over (or was never dealt): call reset() before step().")
+
+
+class AgentsEnv(SeatedEnv):
+    """The base of the PettingZoo environments (:class:`~unosim.env.multi.UnoAECEnv`,
+    :class:`~unosim.env.parallel.UnoParallelEnv`): every seat an agent, ``player_0 .. player_{P-1}``."""
+
+    render_mode: str | None = None
+    """No render modes."""
+
+    def _seat_agents(self, rules: Any, players: Any, **kwargs: Any) -> int:
+        """:meth:`_settle` with every seat controlled, then the agents and their spaces; the number of actions."""
+        self._settle(rules, players, "all", [], **kwargs)
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space, n = game_spaces(self.game)
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self.agents: list[str] = []
+        return n
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent`` (the same for all)."""
+        return self.action_spaces[agent]
+
+    def render(self) -> None:
+        """No rendering (no render modes)."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: the engine's state is plain arrays."""
+        return None

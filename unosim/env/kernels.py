@@ -1,4 +1,10 @@
-"""Compiled helpers of the environments with one learning seat per game slot (:class:`~unosim.env.seats.SeatLanes`).
+"""The environments' compiled helpers: the one encoder of observations and masks, the one mapping of
+actions to the engine's answers, and the stepping of one learning seat per game slot.
+
+:func:`answer` and :func:`encode` serve every environment: :class:`~unosim.env.seats.SeatedGame`
+calls them one step at a time (the AEC and parallel environments), :func:`play` for every slot of
+a batch (:class:`~unosim.env.seats.SeatLanes`), and :class:`~unosim.env.policy.PolicyStrategy`
+encodes a strategy's rows with :func:`encode`.
 
 :func:`play` is one call of an environment's ``step`` (or ``reset``) over every slot of a batch,
 in place of a Python loop per game and per decision step. It checks the actions, answers them
@@ -65,6 +71,8 @@ N_ST = 5
 BLOCK_ORDER = ("kind", "hand", "top", "discard", "colour", "reversed", "hand_sizes", "alive", "turn", "target", "linked",
                "mini_size", "mini_colour", "drawn", "card", "bluffable", "may_take", "penalty")
 
+_TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN, L.PH_STACK, L.PH_SWAP))
+"""The decision phases whose row names a seat (``I_ARG``): the observation's ``target`` block."""
 _NEEDS_COLOUR = np.zeros(K, np.bool_)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
 
@@ -176,7 +184,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_FLAG] = a == A_CHALLENGE
         elif kind == CATCH:
             dec[parity, r, L.D_FLAG] = a == A_CATCH
-        elif kind == PILEUP:
+        elif kind == PILEUP or kind == STACK:  # P-5 add a card or take the mini pile; H-1 stack a card or take the total
             card = a if a < K else -1
             if card >= 0 and not row_legal[parity, r, card]:
                 return -1 - s
@@ -184,15 +192,8 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
             shed = card >= 0
-        elif kind == STACK:  # H-1: a card to stack (a Wild Draw Four's colour follows), or take the total
-            card = a if a < K else -1
-            if card >= 0 and not row_legal[parity, r, card]:
-                return -1 - s
-            dec[parity, r, L.D_CARD] = card
-            dec[parity, r, L.D_A] = -1
-            dec[parity, r, L.D_FORGET] = 0
-            if card >= 0:
-                st[s, ST_PEND] = (1 << COLOUR if _NEEDS_COLOUR[card] else 0) | (1 << UNO if hsize == 2 else 0)
+            if shed and kind == STACK and _NEEDS_COLOUR[card]:  # a Wild Draw Four stacked: its colour first
+                st[s, ST_PEND] = 1 << COLOUR
                 st[s, ST_CARD] = card
         elif kind == SWAP:  # H-2
             dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
@@ -214,8 +215,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             else:
                 dec[parity, r, L.D_FORGET] = a == A_FORGET_UNO
         if shed and hsize == 2:
-            st[s, ST_PEND] = 1 << UNO
-            st[s, ST_CARD] = -1
+            st[s, ST_PEND] |= 1 << UNO
         waiting += _next_step(st, s)
     return waiting
 
@@ -286,8 +286,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
         o[o_kind + kind] = 1
         phase = info[L.I_PHASE]
         arg = info[L.I_ARG]
-        if (phase == L.PH_CATCH or phase == L.PH_CHALLENGE or phase == L.PH_VOTE or phase == L.PH_JUMPIN or phase == L.PH_STACK
-                or phase == L.PH_SWAP) and 0 <= arg < P:
+        if (_TARGET_PHASES >> phase) & 1 and 0 <= arg < P:
             o[o_target + (arg - seat + P) % P] = 1
         drawn = info[L.I_DRAWN]
         if kind == DRAWN and 0 <= drawn < K:  # the drawn decision only, not its follow-ups
@@ -302,17 +301,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
             o[o_penalty] = info[L.I_PENALTY]
         # the mask
         legal = True
-        if kind == STACK:
-            row = row_legal[parity, r]
-            for t in range(K):
-                m[t] = row[t]
-            m[A_TAKE] = 1
-        elif kind == SWAP:
-            legal = False
-            for i in range(1, P):
-                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
-                legal |= m[swap0 + i] != 0
-        elif kind == PLAY or kind == PILEUP:
+        if kind == PLAY or kind == PILEUP or kind == STACK:
             row = row_legal[parity, r]
             for t in range(K):
                 m[t] = row[t]
@@ -320,6 +309,8 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
                 if bluffable:
                     m[WILD_DRAW_FOUR] = 1
                 m[A_DRAW] = 1
+            elif kind == STACK:  # taking the total is always allowed (H-1)
+                m[A_TAKE] = 1
             else:
                 m[A_TAKE] = info[L.I_MAY_TAKE] != 0
                 legal = m[A_TAKE] != 0
@@ -345,6 +336,11 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
         elif kind == JUMPIN:
             m[A_JUMP_IN] = 1
             m[A_STAY] = 1
+        elif kind == SWAP:
+            legal = False
+            for i in range(1, P):
+                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
+                legal |= m[swap0 + i] != 0
         elif kind == LINK:
             ok = _linkable(slot, s, P, relink_must_differ)
             legal = False

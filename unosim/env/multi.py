@@ -25,79 +25,43 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from . import encoding as E
-from .base import SeatedEnv
+from .base import AgentsEnv
 from .seats import as_action
-from .single import game_spaces
 
 __all__ = ["UnoAECEnv"]
 
 
-class UnoAECEnv(SeatedEnv, AECEnv[str, dict[str, Any], int | None]):
+class UnoAECEnv(AgentsEnv, AECEnv[str, dict[str, Any], int | None]):
     """Every seat an agent, one round per episode.
 
     Parameters
     ----------
-    rules : str or RuleSet
-        ``classic``, ``party`` (or another preset) or a rule set.
-    players : int
-        Seats at the table, 2-16.
+    rules, players, rewards, penalty, overrides
+        As for :class:`~unosim.env.single.UnoEnv`.
     reward : {"win", "points"}
         ``win``: ``rewards[0]`` to the winner, ``rewards[2]`` to every other seat, ``rewards[1]``
         to all when the round stops without a winner (max_turns). ``points``: each seat's match
         points of the round (E-3).
-    rewards : tuple of float
-        Win, no winner, loss.
     illegal : {"raise", "penalty"}
-        An action outside the mask raises :class:`~unosim.env.single.IllegalAction` (default), or
+        An action outside the mask raises :class:`~unosim.env.base.IllegalAction` (default), or
         ends the round: ``penalty`` to the offending agent, 0 to the others.
-    penalty : float
-        The reward of an illegal action with ``illegal="penalty"``.
-    overrides : list of str or dict, optional
-        Rule overrides.
     trace : bool
         Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
     """
 
     metadata = {"render_modes": [], "name": "unosim_uno_v0", "is_parallelizable": False, "encoding_version": E.VERSION}
-    render_mode: str | None = None
-    """No render modes."""
-
     def __init__(
         self, rules: Any = "classic", players: int = 4, *, reward: str = "win",
         rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
         overrides: Any = None, trace: bool = False,
     ) -> None:
         super().__init__()
-        self._settle(rules, players, "all", [], reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
-                     overrides=overrides, trace=trace)
-        players = self.game.players
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        obs_space, n = game_spaces(self.game)
-        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same for all)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent`` (the same for all)."""
-        return self.action_spaces[agent]
-
-    def render(self) -> None:
-        """No rendering (no render modes)."""
-        return None
-
-    def close(self) -> None:
-        """Nothing to release: the engine's state is plain arrays."""
-        return None
+        self._seat_agents(rules, players, reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
+                          overrides=overrides, trace=trace)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round: ``seed`` selects the run key of the engine's streams (game 0 of it);

@@ -35,83 +35,41 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import ParallelEnv
 
 from . import encoding as E
-from .base import SeatedEnv
+from .base import AgentsEnv
 from .seats import Step, as_action
-from .single import game_spaces
 
 __all__ = ["UnoParallelEnv"]
 
 _StepReturn = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]
 
 
-class UnoParallelEnv(SeatedEnv, ParallelEnv[str, dict[str, Any], int | None]):
+class UnoParallelEnv(AgentsEnv, ParallelEnv[str, dict[str, Any], int | None]):
     """Every seat an agent, one round per episode; the seats the engine waits for act together.
 
     Parameters
     ----------
-    rules : str or RuleSet
-        ``classic``, ``party`` (or another preset) or a rule set.
-    players : int
-        Seats at the table, 2-16.
-    reward : {"win", "points"}
-        ``win``: ``rewards[0]`` to the winner, ``rewards[2]`` to every other seat, ``rewards[1]``
-        to all when the round stops without a winner (max_turns). ``points``: each seat's match
-        points of the round (E-3).
-    rewards : tuple of float
-        Win, no winner, loss.
+    rules, players, reward, rewards, penalty, overrides, trace
+        As for :class:`~unosim.env.multi.UnoAECEnv`.
     illegal : {"raise", "penalty"}
-        An action outside an agent's mask raises :class:`~unosim.env.single.IllegalAction`
+        An action outside an agent's mask raises :class:`~unosim.env.base.IllegalAction`
         (default; no action of the step is applied), or ends the round: ``penalty`` to each
         offending agent, 0 to the others.
-    penalty : float
-        The reward of an illegal action with ``illegal="penalty"``.
-    overrides : list of str or dict, optional
-        Rule overrides.
-    trace : bool
-        Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
     """
 
     metadata = {"render_modes": [], "name": "unosim_uno_parallel_v0", "encoding_version": E.VERSION}
-    render_mode: str | None = None
-    """No render modes."""
-
     def __init__(
         self, rules: Any = "classic", players: int = 4, *, reward: str = "win",
         rewards: tuple[float, float, float] = (1.0, 0.0, -1.0), illegal: str = "raise", penalty: float = -1.0,
         overrides: Any = None, trace: bool = False,
     ) -> None:
-        self._settle(rules, players, "all", [], reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
-                     overrides=overrides, trace=trace)
-        players = self.game.players
-        self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        obs_space, n = game_spaces(self.game)
-        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        n = self._seat_agents(rules, players, reward=reward, rewards=rewards, illegal=illegal, penalty=penalty,
+                              overrides=overrides, trace=trace)
         self._wait = np.zeros(n, np.int8)
         self._wait[E.WAIT] = 1
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same for all)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent`` (the same for all)."""
-        return self.action_spaces[agent]
-
-    def render(self) -> None:
-        """No rendering (no render modes)."""
-        return None
-
-    def close(self) -> None:
-        """Nothing to release: the engine's state is plain arrays."""
-        return None
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal a new round: ``seed`` selects the run key of the engine's streams (game 0 of it);

@@ -291,9 +291,9 @@ class SeatLanes:
     :func:`unosim.env.kernels.play` checks the actions against the masks (the engine's legal moves),
     writes the answers into the engine's decision rows as its decision call would, runs the engine
     to the learner's next steps, pays the rewards of the games that ended and encodes every slot's
-    observation and mask, in one call. The same steps, masks, observations and decisions as
-    :meth:`SeatedGame.waiting`, :meth:`SeatedGame.record` and :meth:`SeatedGame.observe`; the other
-    seats' Python strategies are still asked by the engine's decision call, between two calls.
+    observation and mask, in one call: the same helpers :class:`SeatedGame` steps with, one step at
+    a time (:func:`unosim.env.kernels.answer`, :func:`unosim.env.kernels.encode`); the other seats'
+    Python strategies are still asked by the engine's decision call, between two calls.
 
     Parameters
     ----------

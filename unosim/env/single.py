@@ -29,7 +29,7 @@ from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from . import encoding as E
 from . import kernels as K
-from .base import IllegalAction, SeatedEnv, check_seed
+from .base import IllegalAction, SeatedEnv, check_seed, game_spaces
 from .encoding import KIND_NAMES
 from .seats import Outcome, SeatedGame, SeatLanes, as_action
 
@@ -54,16 +54,6 @@ class DecisionSpace(spaces.Discrete):
         if mask is None and probability is None and self.legal.any():
             mask = self.legal
         return super().sample(mask=mask, probability=probability)
-
-
-def game_spaces(game: SeatedGame) -> tuple[spaces.Dict, int]:
-    """The observation space (``observation`` and ``action_mask``) of ``game``'s seats, and the number of actions."""
-    sp = game.spaces
-    obs = spaces.Dict({
-        "observation": spaces.Box(np.zeros(sp.obs_size, np.int16), sp.high.copy(), dtype=np.int16),
-        "action_mask": spaces.Box(0, 1, (sp.n_actions,), dtype=np.int8),
-    })
-    return obs, sp.n_actions
 
 
 class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):

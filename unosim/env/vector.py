@@ -38,9 +38,8 @@ from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from . import encoding as E
 from . import kernels as K
-from .base import SeatedEnv, check_count, check_seed
+from .base import SeatedEnv, check_count, check_seed, game_spaces
 from .seats import SeatLanes
-from .single import game_spaces
 
 __all__ = ["UnoVectorEnv"]
 

@@ -188,7 +188,7 @@ def read_inputs(configs: Sequence[RunConfig]) -> tuple[
     ValueError
         For a file that cannot be read, naming it.
     """
-    from ..strategy.registry import REGISTRY, TUNED_PREFIX
+    from ..strategy.registry import TUNED_PREFIX, target_of
     from ..strategy.rule_language import SHIPPED_DIR, resolve_path
 
     texts: dict[str, str] = {}
@@ -215,7 +215,7 @@ def read_inputs(configs: Sequence[RunConfig]) -> tuple[
                 if not path.is_relative_to(shipped_rules):
                     read("rule file", path)
                 continue
-            target = REGISTRY.get(spec.name, spec.name)
+            target = target_of(spec.name)
             module = target.partition(":")[0]
             if ":" not in target or target.startswith(TUNED_PREFIX) or module.split(".")[0] == "unosim":
                 continue

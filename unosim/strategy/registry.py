@@ -1,14 +1,19 @@
 """Strategy registry: short names to ``module:Class`` entry points.
 
 Strategies are resolved by entry-point string in the process that plays (a
-joblib or Dask worker starts fresh), never by import side effect. A name not
-in :data:`REGISTRY` is taken as an entry point ``package.module:Class``.
+joblib or Dask worker starts fresh), never by import side effect. The names are
+those of :data:`REGISTRY` and those installed packages declare in the entry-point
+group :data:`ENTRY_POINT_GROUP` (unosim's own ``policy``, the learned policies of
+``unosim.env``, is one: this layer never names a higher one). A name not known
+either way is taken as an entry point ``package.module:Class``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
+import importlib.metadata
 import importlib.util
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -19,7 +24,8 @@ if TYPE_CHECKING:
     from .base import Strategy
 
 __all__ = [
-    "REGISTRY", "TUNED_DIR", "TUNED_PREFIX", "check_known", "did_you_mean", "is_user_code", "make", "resolve",
+    "ENTRY_POINT_GROUP", "REGISTRY", "TUNED_DIR", "installed", "target_of",
+    "TUNED_PREFIX", "check_known", "did_you_mean", "is_user_code", "make", "resolve",
     "is_isolating", "user_code_isolated",
 ]
 
@@ -45,6 +51,26 @@ TUNED_DIR = strategies.TUNED_DIR
 REGISTRY.update({f"tuned-{p.stem}": f"{TUNED_PREFIX}{p}" for p in sorted(TUNED_DIR.glob("*.json"))})
 
 
+ENTRY_POINT_GROUP = "unosim.strategies"
+"""The entry-point group in which installed packages declare strategies (``name = "module:Class"``)."""
+
+
+@functools.cache
+def installed() -> dict[str, str]:
+    """The strategies installed packages declare (:data:`ENTRY_POINT_GROUP`): name -> ``module:Class``
+    (read once per process; a name of :data:`REGISTRY` wins)."""
+    return {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name not in REGISTRY}
+
+
+def target_of(name: str) -> str:
+    """The entry point of strategy ``name``: registered, installed, or ``name`` itself."""
+    return REGISTRY.get(name) or installed().get(name, name)
+
+
+def _known() -> list[str]:
+    return sorted({*REGISTRY, *installed()})
+
+
 def _tuned(name: str, target: str) -> type | None:
     """The class of a tuned-strategy file, when ``target`` is ``tuned:PATH``."""
     if not target.startswith(TUNED_PREFIX):
@@ -58,14 +84,14 @@ def resolve(name: str) -> type[Strategy]:
     """Return the strategy class for a registered name or ``module:Class``."""
     from .base import Strategy
 
-    target = REGISTRY.get(name, name)
+    target = target_of(name)
     tuned = _tuned(name, target)
     if tuned is not None:
         return tuned
     if ":" not in target:
         raise ValueError(
-            f"unknown strategy {name!r}; known strategies: {', '.join(sorted(REGISTRY))}, "
-            "or give an entry point 'package.module:Class'." + did_you_mean(name, REGISTRY)
+            f"unknown strategy {name!r}; known strategies: {', '.join(_known())}, "
+            "or give an entry point 'package.module:Class'." + did_you_mean(name, _known())
         )
     module_name, _, cls_name = target.partition(":")
     if module_name.split(".")[0] == "strategies" and importlib.util.find_spec(f"unosim.{module_name}") is not None:
@@ -79,7 +105,7 @@ def resolve(name: str) -> type[Strategy]:
     except (ImportError, AttributeError) as exc:
         raise ValueError(
             f"strategy {name!r}: cannot load {target!r} ({exc}); known strategies: "
-            f"{', '.join(sorted(REGISTRY))}, or an importable 'package.module:Class'."
+            f"{', '.join(_known())}, or an importable 'package.module:Class'."
         ) from None
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise ValueError(f"strategy {name!r}: {target!r} is not a subclass of unosim.Strategy.")
@@ -99,7 +125,7 @@ def is_user_code(name: str) -> bool:
     built-in, a rule file, a tuned file or a policy file, which unosim's own code plays."""
     if name.startswith(("rules:", "policy:")):  # spec texts of rule and policy files
         return False
-    target = REGISTRY.get(name, name)
+    target = target_of(name)
     if target.startswith(TUNED_PREFIX) or ":" not in target:
         return False
     module = target.partition(":")[0]

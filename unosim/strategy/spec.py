@@ -3,7 +3,8 @@
 A spec is written ``name`` or ``name(param=value, ...)``, e.g. ``greedy``,
 ``random(forget_uno_rate=0.1)`` or ``mypkg.mymod:MyStrategy(depth=2)``;
 ``tuned:PATH`` names a tuned-strategy file written by ``unosim tune``, ``policy:PATH`` a
-learned policy file (:mod:`unosim.env.policy`).
+learned policy file (the strategy ``policy(path=...)``, which the ``rl`` extra's package
+declares in the registry's entry-point group).
 Specs are resolved into strategy objects by :func:`unosim.strategy.registry.make`
 inside the process that plays, so nothing relies on import side effects.
 """
@@ -15,10 +16,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["POLICY_CLASS", "StrategySpec", "parse_strategies", "split_top_level"]
+__all__ = ["POLICY", "StrategySpec", "parse_strategies", "split_top_level"]
 
-POLICY_CLASS = "unosim.env.policy:PolicyStrategy"
-"""The strategy class of ``policy:PATH`` specs (resolved by name: the strategy layer imports no environment)."""
+POLICY = "policy"
+"""The strategy name of ``policy:PATH`` specs (an installed strategy: :func:`unosim.strategy.registry.installed`)."""
 
 _SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # or tuned:PATH
 
@@ -39,12 +40,12 @@ class StrategySpec:
             rule_file = {"path": text.strip()[len("rules:") :].strip()}
             check_known("rules", rule_file)
             return cls("rules", tuple(rule_file.items()))
-        if text.strip().startswith("policy:"):  # a saved learned policy: unosim.env.policy (the rl extra)
+        if text.strip().startswith("policy:"):  # a saved learned policy (the rl extra)
             from .registry import check_known
 
             policy_file = {"path": text.strip()[len("policy:") :].strip()}
-            check_known(POLICY_CLASS, policy_file)
-            return cls(POLICY_CLASS, tuple(policy_file.items()))
+            check_known(POLICY, policy_file)
+            return cls(POLICY, tuple(policy_file.items()))
         m = _SPEC.match(text)
         if not m:
             raise ValueError(
@@ -67,7 +68,7 @@ class StrategySpec:
         return cls(m.group(1), tuple(sorted(params.items())))
 
     def __str__(self) -> str:
-        if self.name == POLICY_CLASS and len(self.params) == 1 and self.params[0][0] == "path":
+        if self.name == POLICY and len(self.params) == 1 and self.params[0][0] == "path":
             return f"policy:{self.params[0][1]}"
         if not self.params:
             return self.name
