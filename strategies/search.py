@@ -53,6 +53,7 @@ the other hands and the draw pile of its worlds are its own deals, never the gam
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, ClassVar
 
 import numpy as np
@@ -179,6 +180,10 @@ class SearchStrategy(Strategy):
         self.share_power = share_power
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
+        self.searched = 0
+        """Decisions searched so far (with more than one answer), for benchmarks."""
+        self.search_seconds = 0.0
+        """Seconds spent searching them."""
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
@@ -225,11 +230,20 @@ class SearchStrategy(Strategy):
     def _search(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
         """The index of the best answer of each row (0 for a row with one answer).
         None when the worlds of some row cannot be dealt (the caller then decides by its rule)."""
+        start = time.perf_counter()
+        try:
+            return self._halve(obs, answers)
+        finally:
+            self.search_seconds += time.perf_counter() - start
+
+    def _halve(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
+        """:meth:`_search` itself: sequential halving over the answers of every row at once."""
         n = len(obs)
         seeds = (obs.random() * 9007199254740992.0).astype(np.uint64)
         counts = np.array([len(a) for a in answers], np.int64)
         best = np.zeros(n, np.int64)
         searched = np.flatnonzero(counts > 1)
+        self.searched += len(searched)
         if len(searched) == 0:
             return best
         width = int(counts.max())
