@@ -11,8 +11,8 @@ Carlo) with sequential halving over the answers:
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
-   written as the slot's pending decision, and the slot played on for ``depth`` turns (0: to the end of
-   the round), this seat playing the compiled ``policy`` and the others ``others`` (``random`` or
+   written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
+   table (0: to the end of the round), this seat playing the compiled ``policy`` and the others ``others`` (``random`` or
    ``greedy``). Slots of one world share its random stream (common random numbers), so answers are
    compared on the same deals and the same draws for as long as their games stay alike. A playout is
    worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, the seat's
@@ -53,6 +53,7 @@ the other hands and the draw pile of its worlds are its own deals, never the gam
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, ClassVar
 
 import numpy as np
@@ -143,7 +144,8 @@ class SearchStrategy(Strategy):
     others : str
         The compiled policy the other seats play in the playouts (the search's model of its opponents).
     depth : int
-        Turns a playout plays before it is valued (0: to the end of the round).
+        Turns per seat at the table a playout plays before it is valued (``depth * players`` turns;
+        0: to the end of the round).
     bluff : bool
         Search playing a Wild Draw Four as a bluff where the rules allow it (W-2). Off by default: the
         playouts' opponents never challenge, so a bluff would look free.
@@ -161,13 +163,13 @@ class SearchStrategy(Strategy):
         "playouts": (int, 1, 1_000_000),
         "policy": OneOf(tuple(PLAYOUT_POLICIES)),
         "others": OneOf(tuple(PLAYOUT_POLICIES)),
-        "depth": (int, 0, 100_000),
+        "depth": (int, 0, 10_000),
         "share_power": (float, 0.0, 10.0),
         "draw_by_choice": (bool,),
         "bluff": (bool,),
     }
 
-    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 8,
+    def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
                  forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
@@ -178,6 +180,10 @@ class SearchStrategy(Strategy):
         self.share_power = share_power
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
+        self.searched = 0
+        """Decisions searched so far (with more than one answer), for benchmarks."""
+        self.search_seconds = 0.0
+        """Seconds spent searching them."""
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
@@ -198,7 +204,7 @@ class SearchStrategy(Strategy):
         key = (repr(obs.rules), obs.players)
         engine = self._engines.get(key)
         if engine is None:
-            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.others, self.depth)
+            engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.others, self.depth * obs.players)
         return engine
 
     def _public(self, obs: Observation) -> NDArray[np.int64]:
@@ -224,11 +230,20 @@ class SearchStrategy(Strategy):
     def _search(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
         """The index of the best answer of each row (0 for a row with one answer).
         None when the worlds of some row cannot be dealt (the caller then decides by its rule)."""
+        start = time.perf_counter()
+        try:
+            return self._halve(obs, answers)
+        finally:
+            self.search_seconds += time.perf_counter() - start
+
+    def _halve(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
+        """:meth:`_search` itself: sequential halving over the answers of every row at once."""
         n = len(obs)
         seeds = (obs.random() * 9007199254740992.0).astype(np.uint64)
         counts = np.array([len(a) for a in answers], np.int64)
         best = np.zeros(n, np.int64)
         searched = np.flatnonzero(counts > 1)
+        self.searched += len(searched)
         if len(searched) == 0:
             return best
         width = int(counts.max())

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 from unosim.strategies.search import SearchStrategy
 
+from unosim.analysis.search_bench import bench_search
+from unosim.cli import app
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.engine.position import Position, play_from
@@ -75,3 +80,19 @@ def test_beats_random_at_two_players() -> None:
                                  overrides={"wd4_legal_when": "always", "wd4_challenge": False})
         wins += int((_records(config, 150)[:, L.R_WINNER] == seat).sum())
     assert wins / 300 > 0.585
+
+
+def test_bench_search_counts_decisions_and_refuses_a_bad_budget() -> None:
+    [row] = bench_search(0.01, budgets=(8,), tables=(("classic", 3),), batch_size=2)
+    assert row["playouts"] == 8 and row["games"] >= 2 and row["decisions"] > 0 and row["ms_per_decision"] > 0
+    with pytest.raises(ValueError, match="budget 0 is not allowed"):
+        bench_search(1, budgets=(0,))
+
+
+def test_bench_search_command_prints_every_table_and_budget() -> None:
+    result = CliRunner().invoke(app, ["bench", "--search", "--seconds", "0.01", "--batch-size", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["rules"], r["players"], r["playouts"]) for r in rows] == [
+        (rules, players, budget) for rules, players in (("classic", 2), ("classic", 4), ("party", 6)) for budget in (256, 1024, 4096)
+    ]

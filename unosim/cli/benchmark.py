@@ -35,6 +35,15 @@ def bench(
             "random,greedy,diversity,ranking,wild-saver,attacker): every seating in turn.",
         ),
     ] = False,
+    search: Annotated[
+        bool,
+        typer.Option(
+            "--search",
+            help="Measure the search player instead: searched decisions and games per second at 256, 1,024 and 4,096 "
+            "playouts per decision, one seat against random (classic at 2 and 4 players, party at 6; --batch-size games "
+            "stepped together, default 64).",
+        ),
+    ] = False,
     env: Annotated[
         bool,
         typer.Option(
@@ -64,6 +73,9 @@ def bench(
             compile_kernels([RunConfig.build(players=2)])
     if env:
         _bench_env(rules, players, strategies or "random", seconds, batch_size or 256, as_json)
+        return
+    if search:
+        _bench_search(seconds, batch_size or 64, as_json)
         return
     if tournament:
         from ..analysis.bench import TOURNAMENT_STRATEGIES, bench_tournament
@@ -102,6 +114,25 @@ def bench(
             r["rules"], str(r["players"]), r["strategies"], f"{r['games_per_second']:,.0f}", f"{r['mean_turns']}",
             str(r["batch_size"]), "yes" if r["compiled_strategies"] else "no",
         )
+    out_console.print(table)
+
+
+def _bench_search(seconds: float, batch_size: int, as_json: bool) -> None:
+    """``bench --search``: the search player's decisions and games per second at each budget."""
+    import json
+
+    from ..analysis.search_bench import bench_search
+
+    results = bench_search(seconds, batch_size=batch_size)
+    if as_json:
+        print(json.dumps(results))
+        return
+    table = Table(title="unosim bench --search (one core)")
+    for col in ("rules", "players", "playouts", "ms/decision", "decisions/s", "games/s"):
+        table.add_column(col, justify="right")
+    for r in results:
+        table.add_row(r["rules"], str(r["players"]), f"{r['playouts']:,}", f"{r['ms_per_decision']:.1f}",
+                      f"{r['decisions_per_second']:,.0f}", f"{r['games_per_second']:,.1f}")
     out_console.print(table)
 
 
