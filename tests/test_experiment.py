@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -206,7 +207,12 @@ def test_named_variants_are_the_rule_sets_of_an_experiment(tmp_path: Path) -> No
     md = (tmp_path / "v" / "report" / "report.md").read_text()
     assert "`stacking + 7-0` (from preset `classic`) with `seven_zero=true`, `stacking=mixed`" in md
     found = md.split("## Findings", 1)[1].split("\n## ", 1)[0]
-    assert "in `stacking + 7-0`" in found and "(seat_advantage_heatmap_party%20as%20shipped.png)" in found
+    assert "in `stacking + 7-0`" in found
+    from urllib.parse import unquote
+
+    links = re.findall(r"\]\(([^)#]+\.png)\)", found)
+    assert any("seat_advantage_heatmap_party" in link for link in links)  # a name with spaces, linked to its file
+    assert all((tmp_path / "v" / "report" / unquote(link)).is_file() for link in links), links
     with pytest.raises(ValueError, match="variant 'bad' is not allowed"):
         parse_experiment({**data, "variants": {"bad": {"stacking": "sideways"}}})
     with pytest.raises(ValueError, match="the key 'presets' is missing"):
