@@ -109,7 +109,7 @@ def parse_strategies(value: str | list[Any] | tuple[Any, ...], players: int) -> 
             f"{len(specs)} strategies given for {players} players; give one strategy for every seat "
             f"(e.g. --strategies random) or exactly {players}, comma-separated."
         )
-    for spec in dict.fromkeys(s for s in specs if s.name == POLICY_CLASS):  # a policy plays one table size
+    for spec in dict.fromkeys(s for s in specs if s.name == POLICY):  # a policy plays one table size
         from .registry import make
 
         declared = make(spec.name, dict(spec.params)).policy.players
