@@ -50,7 +50,7 @@ PY
 # search, the start is shipped when the search's result does no better on the held-out games.
 unosim tune --rules classic --set wd4_legal_when=always --set wd4_challenge=false --players 2 --against random \
     --start experiments/tuned_classic_2_look_start.json \
-    --search look_action,look_action_close,look_number_close,look_colour_share,look_wild_keep,look_close_at,look_wild_draw_four \
+    --only look_action,look_action_close,look_number_close,look_colour_share,look_wild_keep,look_close_at,look_wild_draw_four \
     --popsize 6 --games-per-candidate 4000 --budget 144000 --evaluation-games 40000 --seed 14 --name tuned-classic-2 \
     --out runs/tune-classic-2-look
 python experiments/ship_tuned.py runs/tune-classic-2-look/tuned.json experiments/tuned_classic_2_look_start.json \
@@ -70,7 +70,7 @@ python experiments/ship_tuned.py runs/tune-classic-2-look/tuned.json experiments
 unosim tune --rules party --players 6 \
     --against random,greedy,diversity,ranking,wild-saver,colour-keeper,attacker,bluffer \
     --start experiments/tuned_party_6_start.json \
-    --search jump_feed,coverage,colour_weight,points_weight,calm_number,calm_skip,calm_reverse,calm_draw_two,calm_wild,calm_wild_pile_up,calm_wild_drawn_together,wild_keep,point_size,point_next,link_size,pile_number,pile_action,pile_wild,pile_points \
+    --only jump_feed,coverage,colour_weight,points_weight,calm_number,calm_skip,calm_reverse,calm_draw_two,calm_wild,calm_wild_pile_up,calm_wild_drawn_together,wild_keep,point_size,point_next,link_size,pile_number,pile_action,pile_wild,pile_points \
     --popsize 10 --games-per-candidate 18000 --budget 3420000 --sigma 0.08 --evaluation-games 120000 --seed 22 \
     --name tuned-party-6 --jobs 2 --out runs/tune-party-6-second
 python experiments/ship_tuned.py runs/tune-party-6-second/tuned.json experiments/tuned_party_6_start.json \

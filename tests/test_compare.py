@@ -95,7 +95,7 @@ def test_a_metric_that_never_differs_is_named_not_drawn_as_zeros() -> None:
 
 
 def test_a_space_in_a_compared_value_reaches_the_report(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--players", "2", "--option",
+    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--player-counts", "2", "--option",
                                    "name=my house,our house", "--games", "40", "--jobs", "1", "--out",
                                    str(tmp_path / "cmp")], env={"COLUMNS": "300"})
     assert res.exit_code == 0, res.output

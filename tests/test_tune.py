@@ -158,8 +158,8 @@ def test_cli_tune_writes_a_playable_strategy(tmp_path):
 
 
 def test_search_names_the_parameters_searched():
-    """--search: only the named parameters move from the start (here the search at decision time's, which
-    relevant() never searches); a bad name is refused before any game, as is --search with a rule file."""
+    """--only: only the named parameters move from the start (here the search at decision time's, which
+    relevant() never searches); a bad name is refused before any game, as is --only with a rule file."""
     start = {"look_rollouts": 2.0, "look_depth": 4.0, "block_posterior": 1.0}
     result = unosim.tune(budget=2 * 4 * 100, search="look_action,look_colour_share", start=start,
                          **{**TINY, "games_per_candidate": 100, "evaluation_games": 100})

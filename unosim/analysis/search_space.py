@@ -112,7 +112,7 @@ class TunableSpace(SearchSpace):
             if unknown or not search or len(set(search)) < len(search):
                 what = f"unknown parameter {unknown[0]!r}" if unknown else ("nothing" if not search else "a parameter twice")
                 raise ValueError(f"search names {what}; give distinct parameters of tunable, comma-separated, e.g. "
-                                 f"--search look_action,look_colour_share (all: {', '.join(tunable.NAMES)}).")
+                                 f"--only look_action,look_colour_share (all: {', '.join(tunable.NAMES)}).")
             self.names = tuple(search)
         values = tunable.load_tuned(start)["params"] if isinstance(start, (str, Path)) else start
         self.start = dict(tunable.DEFAULTS)
@@ -259,7 +259,7 @@ def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, flo
     if text.startswith("rules:") and text[len("rules:"):].strip():
         if search is not None:
             raise ValueError("search applies to the tunable strategy only; a rule file is tuned on every threshold "
-                             "written in it: write only those to tune, or drop --search.")
+                             "written in it: write only those to tune, or drop --only.")
         if start is not None:
             raise ValueError(
                 f"start = {str(start)!r} applies to the tunable strategy only; a rule file is tuned from the numbers "

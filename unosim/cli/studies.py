@@ -258,7 +258,7 @@ def tune_command(
                           "thresholds written in a rule file, e.g. rules:holder or rules:path/to/file.toml).")
     ] = "tunable",
     search: Annotated[
-        str | None, typer.Option("--search", metavar="NAMES", help="tunable only: the parameters to search, "
+        str | None, typer.Option("--only", metavar="NAMES", help="tunable only: the parameters to search, "
                                  "comma-separated (default: every one the rules let matter); the others keep their "
                                  "--start values.", show_default=False)
     ] = None,
