@@ -499,11 +499,17 @@ def test_random_takes_or_stacks_uniformly() -> None:
     assert np.all(rec[:, L.R_STACK_CARDS] <= rec[:, L.R_DRAWN])
 
 
-def test_the_environments_refuse_the_house_decisions_they_have_no_action_for() -> None:
+def test_the_environments_ask_the_house_decisions_as_actions() -> None:
     pytest.importorskip("gymnasium")
     from unosim.env.seats import SeatedGame
 
-    for overrides in (["stacking=mixed"], ["seven_zero=true"]):
-        with pytest.raises(ValueError, match="no action for the house-rule decisions"):
-            SeatedGame("classic", 3, [0], overrides=overrides)
-    SeatedGame("classic", 3, [0], overrides=["go_out_on_action=false"])  # the other house rules play
+    game = SeatedGame("classic", 3, [0, 1, 2], [], ["stacking=mixed", "seven_zero=true"])
+    rng = np.random.default_rng(0)
+    kinds: set[str] = set()
+    for g in range(20):
+        game.new_game(4, g)
+        while not game.over:
+            step = game.queue[0]
+            kinds.add(step.kind)
+            game.answer(int(rng.choice(np.flatnonzero(step.mask))))
+    assert {"stack", "swap"} <= kinds  # H-1 and H-2 are decisions with actions (unosim/env/encoding.py)

@@ -7,12 +7,16 @@ is the Gymnasium environment of one learning seat (:class:`UnoEnv`), :mod:`~unos
 PettingZoo AEC environment of every seat (:class:`UnoAECEnv`), :mod:`~unosim.env.parallel` its
 parallel form, the seats the engine waits for acting together (:class:`UnoParallelEnv`), :mod:`~unosim.env.vector` the
 Gymnasium vector environment stepping N games in one lockstep batch (:class:`UnoVectorEnv`).
+:mod:`~unosim.env.base` holds what the four share (:class:`SeatedEnv`: checked arguments, seeds,
+rewards, refusals), :mod:`~unosim.env.kernels` the compiled encoder and answers every one of them
+steps with, :mod:`~unosim.env.playthrough` the text playthroughs of a round.
 
 May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`. Importing
 :mod:`unosim` imports nothing of this package.
 """
 
-from .encoding import KIND_NAMES, Spaces
+from .base import SeatedEnv
+from .encoding import KIND_NAMES, VERSION, Spaces
 from .multi import UnoAECEnv
 from .parallel import UnoParallelEnv
 from .seats import Actions, Outcome, SeatedGame, Step
@@ -20,6 +24,6 @@ from .single import DecisionSpace, IllegalAction, UnoEnv
 from .vector import UnoVectorEnv
 
 __all__ = [
-    "KIND_NAMES", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedGame", "Spaces", "Step", "UnoAECEnv", "UnoEnv",
-    "UnoParallelEnv", "UnoVectorEnv",
+    "KIND_NAMES", "VERSION", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedEnv", "SeatedGame", "Spaces", "Step",
+    "UnoAECEnv", "UnoEnv", "UnoParallelEnv", "UnoVectorEnv",
 ]

@@ -113,6 +113,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, COLOUR_NAMES, N_TYPES
+from . import kernels as KK
 
 __all__ = [
     "VERSION", "ACCEPT", "CALL_UNO", "CATCH", "CHALLENGE", "COLOUR0", "DRAW", "FORGET_UNO", "JUMP_IN", "KEEP", "KIND_NAMES", "KINDS",
@@ -123,21 +124,17 @@ VERSION = 2
 """The version of the action and observation layouts (see the module doc)."""
 
 K = N_TYPES
-DRAW = K
-PLAY_DRAWN, KEEP = K + 1, K + 2
-COLOUR0 = K + 3
-CHALLENGE, ACCEPT = K + 7, K + 8
-CATCH, LET_GO = K + 9, K + 10
-TAKE = K + 11
-JUMP_IN, STAY = K + 12, K + 13
-CALL_UNO, FORGET_UNO = K + 14, K + 15
-WAIT = K + 16
-POINT0 = K + 17
+# the action numbers, as the compiled helpers define them (unosim.env.kernels: one definition)
+DRAW, PLAY_DRAWN, KEEP, COLOUR0, CHALLENGE, ACCEPT, CATCH, LET_GO = (
+    KK.A_DRAW, KK.A_PLAY_DRAWN, KK.A_KEEP, KK.A_COLOUR0, KK.A_CHALLENGE, KK.A_ACCEPT, KK.A_CATCH, KK.A_LET_GO)
+TAKE, JUMP_IN, STAY, CALL_UNO, FORGET_UNO, WAIT, POINT0 = (
+    KK.A_TAKE, KK.A_JUMP_IN, KK.A_STAY, KK.A_CALL_UNO, KK.A_FORGET_UNO, KK.A_WAIT, KK.A_POINT0)
 
 KIND_NAMES = ("play", "drawn", "colour", "challenge", "catch", "pileup", "vote", "jumpin", "stack", "swap", "link", "uno",
               "wait")
+"""The decision kinds' names, by kind id (the compiled helpers' kind numbers)."""
 KINDS = {name: i for i, name in enumerate(KIND_NAMES)}
-N_KINDS = len(KIND_NAMES)
+N_KINDS = KK.N_KINDS
 
 _FIXED_NAMES = {
     DRAW: "draw", PLAY_DRAWN: "play-drawn", KEEP: "keep", CHALLENGE: "challenge", ACCEPT: "accept", CATCH: "catch",
@@ -204,11 +201,12 @@ class Spaces:
     def blocks(self) -> dict[str, slice]:
         """Name -> slice of each observation block, in order."""
         p = self.players
-        sizes = [("kind", N_KINDS), ("hand", K), ("top", K), ("discard", K), ("colour", 4), ("reversed", 1),
-                 ("hand_sizes", p), ("alive", p), ("turn", p), ("target", p), ("linked", p), ("mini_size", 1),
-                 ("mini_colour", 4), ("drawn", K), ("card", K), ("bluffable", 1), ("may_take", 1), ("penalty", 1)]
+        sizes = {"kind": N_KINDS, "hand": K, "top": K, "discard": K, "colour": 4, "reversed": 1, "hand_sizes": p, "alive": p,
+                 "turn": p, "target": p, "linked": p, "mini_size": 1, "mini_colour": 4, "drawn": K, "card": K, "bluffable": 1,
+                 "may_take": 1, "penalty": 1}
         out, at = {}, 0
-        for name, size in sizes:
+        for name in KK.BLOCK_ORDER:  # in the compiled encoder's order
+            size = sizes[name]
             out[name] = slice(at, at + size)
             at += size
         return out

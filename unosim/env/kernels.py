@@ -24,9 +24,9 @@ encodes the observations and masks (:func:`encode`):
 The slot state ``st`` (``[n_slots, N_ST]`` int64) holds per slot: the step asked (``ST_KIND``, a
 kind id of :data:`unosim.env.encoding.KIND_NAMES`, -1 none), the card a follow-up is about
 (``ST_CARD``), the row in the row buffers (``ST_ROW``), its decision phase (``ST_PHASE``) and the
-follow-ups still to ask (``ST_PEND``, bits ``1 << kind``). The action numbers are this module's
-constants, checked against :mod:`unosim.env.encoding` by :mod:`unosim.env.seats` (the disk cache
-of these kernels follows this file only, not the modules it reads constants from).
+follow-ups still to ask (``ST_PEND``, bits ``1 << kind``). The action numbers and the order of the
+observation blocks are defined here, once, and :mod:`unosim.env.encoding` names them: the disk
+cache of these kernels follows this file only, so the compiled code and its constants never part.
 
 Compiled (about 15 s) when an environment is first made on a machine, then loaded from the disk
 cache with the engine's kernels; without NRT, as the engine's (:mod:`unosim.game.kernels.jit`).
@@ -41,7 +41,11 @@ from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
 from ..game.kernels.jit import kernel
 
-__all__ = ["ACTIONS", "BLOCK_ORDER", "N_ST", "answer", "collect", "encode", "play"]
+__all__ = [
+    "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
+    "A_PLAY_DRAWN", "A_POINT0", "A_STAY", "A_TAKE", "A_WAIT", "BLOCK_ORDER", "N_KINDS", "N_ST", "answer", "collect", "encode",
+    "play",
+]
 
 K = N_TYPES
 # decision kinds: the engine's decision phases (PH_TURN .. PH_SWAP, 0..9), then the follow-ups
@@ -58,10 +62,6 @@ A_JUMP_IN, A_STAY = K + 12, K + 13
 A_CALL_UNO, A_FORGET_UNO = K + 14, K + 15
 A_WAIT = K + 16
 A_POINT0 = K + 17
-ACTIONS = (A_DRAW, A_PLAY_DRAWN, A_KEEP, A_COLOUR0, A_CHALLENGE, A_ACCEPT, A_CATCH, A_LET_GO, A_TAKE, A_JUMP_IN, A_STAY,
-           A_CALL_UNO, A_FORGET_UNO, A_WAIT, A_POINT0, N_KINDS)
-"""The constants above, in the order :mod:`unosim.env.seats` compares them with :mod:`unosim.env.encoding`."""
-
 ST_KIND, ST_CARD, ST_ROW, ST_PHASE, ST_PEND = range(5)
 N_ST = 5
 
@@ -328,19 +328,15 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
         elif kind == CATCH:
             m[A_CATCH] = 1
             m[A_LET_GO] = 1
-        elif kind == VOTE:
+        elif kind == VOTE or kind == SWAP:  # a seat other than oneself, still in the match: point at it, or swap with it
+            first = A_POINT0 if kind == VOTE else swap0
             legal = False
             for i in range(1, P):
-                m[A_POINT0 + i] = (alive >> ((seat + i) % P)) & 1
-                legal |= m[A_POINT0 + i] != 0
+                m[first + i] = (alive >> ((seat + i) % P)) & 1
+                legal |= m[first + i] != 0
         elif kind == JUMPIN:
             m[A_JUMP_IN] = 1
             m[A_STAY] = 1
-        elif kind == SWAP:
-            legal = False
-            for i in range(1, P):
-                m[swap0 + i] = (alive >> ((seat + i) % P)) & 1
-                legal |= m[swap0 + i] != 0
         elif kind == LINK:
             ok = _linkable(slot, s, P, relink_must_differ)
             legal = False
