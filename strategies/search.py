@@ -12,9 +12,10 @@ Carlo) with sequential halving over the answers:
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
-   table (0: to the end of the round), this seat playing the compiled ``policy`` and the others ``others`` (``random`` or
-   ``greedy``). Slots of one world share its random stream (common random numbers), so answers are
-   compared on the same deals and the same draws for as long as their games stay alike. A playout is
+   table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
+   ``others`` (``random``, ``greedy`` or a shipped rule file, ``rules:NAME``). Slots of one world share
+   its random stream (common random numbers), so answers are compared on the same deals and the same
+   draws for as long as their games stay alike. A playout is
    worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, the seat's
    share of ``cards ** -share_power`` over the seats in the round.
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
@@ -140,9 +141,11 @@ class SearchStrategy(Strategy):
     playouts : int
         Playouts per searched decision (all answers together).
     policy : str
-        The compiled policy this seat plays in the playouts: ``"greedy"`` or ``"random"``.
+        The compiled policy this seat plays in the playouts: ``"greedy"``, ``"random"`` or a shipped rule
+        file run by the compiled rule interpreter, ``"rules:NAME"`` (e.g. ``"rules:wild-saver"``).
     others : str
-        The compiled policy the other seats play in the playouts (the search's model of its opponents).
+        The compiled policy the other seats play in the playouts (the search's model of its opponents),
+        from the same choices.
     depth : int
         Turns per seat at the table a playout plays before it is valued (``depth * players`` turns;
         0: to the end of the round).

@@ -28,6 +28,8 @@ def test_registered_with_checked_parameters() -> None:
         SearchStrategy(policy="clever")
     with pytest.raises(ValueError, match="playouts"):
         SearchStrategy(playouts=0)
+    with pytest.raises(ValueError, match="rules:wild-saver"):
+        SearchStrategy(others="rules:nonesuch")
 
 
 # the hidden cards of seat 0's position: the other hands and the draw pile, swapped between them
@@ -61,7 +63,8 @@ def test_decisions_do_not_depend_on_hidden_cards(shift: int) -> None:
     ("classic", 3, {"stacking": "mixed", "seven_zero": True, "jump_in_cards": "numbers_and_actions", "speed_play": True}),
 ])
 def test_same_games_at_any_batch_size_under_every_rule_set(rules: str, players: int, overrides: dict | None) -> None:
-    lineup = ["search(playouts=12)"] + ["random"] * (players - 1)
+    search = "search(playouts=12, policy='rules:wild-saver', others='rules:attacker')" if rules == "party" else "search(playouts=12)"
+    lineup = [search] + ["random"] * (players - 1)
     config = RunConfig.build(rules=rules, players=players, strategies=lineup, seed=5, games=6, overrides=overrides)
     one = _records(config, 1, check=True)
     assert (one[:, L.R_WINNER] >= -1).all()

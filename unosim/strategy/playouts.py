@@ -27,17 +27,20 @@ from ..game.cards import N_TYPES
 from ..game.encoding import encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.policy import POLICY_GREEDY, POLICY_RANDOM
+from ..game.kernels.policy import POLICY_GREEDY, POLICY_RANDOM, POLICY_RULES
 from ..game.kernels.rng import mix64
 from ..game.rules import RuleSet
+from .rule_language import load_program, shipped_rule_files
+from .rule_programs import encode_program
 
 __all__ = [
     "P_ALIVE", "P_COLOUR", "P_DIR", "P_LAST", "P_LINK_A", "P_LINK_B", "P_NEXT", "P_PENALTY", "P_PENDING", "P_PHASE",
     "P_SEAT", "P_TOP", "P_TURN", "P_TURNS", "N_PUBLIC", "PLAYOUT_POLICIES", "Playouts", "fill_worlds", "world_key",
 ]
 
-PLAYOUT_POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
-"""The compiled policies a playout may be played with, by strategy name."""
+PLAYOUT_POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, **{f"rules:{name}": POLICY_RULES for name in shipped_rule_files()}}
+"""The compiled policies a playout may be played with: ``random``, ``greedy``, and each shipped rule file
+(``rules:NAME``, e.g. ``rules:wild-saver``) run by the compiled rule interpreter."""
 
 # ---- columns of a decision's public state (one int64 row per decision) --------
 P_PHASE = 0  # the decision phase (layout.PH_*)
@@ -194,7 +197,7 @@ class Playouts:
     players : int
         Seats at the table.
     policy : str
-        The compiled policy the searching seat plays in the playouts: ``"random"`` or ``"greedy"``.
+        The compiled policy the searching seat plays in the playouts (a name of :data:`PLAYOUT_POLICIES`).
     others : str
         The compiled policy the other seats play.
     depth : int
@@ -215,12 +218,19 @@ class Playouts:
             rules_cfg[L.C_MAX_TURNS] = min(int(rules_cfg[L.C_MAX_TURNS]), depth)  # playouts count turns from 0
         lineup = np.zeros(L.N_CFG - L.C_N_STRATS, np.int32)
         lineup[L.C_N_STRATS - L.C_N_STRATS] = 2
-        lineup[L.C_AUTO_DRAWN - L.C_N_STRATS] = 3  # both policies play a legal drawn card (not a wild needing a colour)
-        lineup[L.C_NO_CHALLENGE - L.C_N_STRATS] = 3
-        lineup[L.C_POLICY0 - L.C_N_STRATS] = PLAYOUT_POLICIES[policy]
-        lineup[L.C_POLICY0 + 1 - L.C_N_STRATS] = PLAYOUT_POLICIES[others]
+        programs: list[NDArray[np.int32]] = []
+        for k, name in enumerate((policy, others)):
+            pol = PLAYOUT_POLICIES[name]
+            if pol == POLICY_RULES:  # the program's words follow cfg's fixed part; the policy id points at them
+                pol += L.N_CFG + sum(len(words) for words in programs)
+                programs.append(encode_program(load_program(name.removeprefix("rules:"))))
+            else:  # random and greedy play a legal drawn card (not a wild needing a colour) and never challenge
+                lineup[L.C_AUTO_DRAWN - L.C_N_STRATS] |= 1 << k
+                lineup[L.C_NO_CHALLENGE - L.C_N_STRATS] |= 1 << k
+            lineup[L.C_POLICY0 + k - L.C_N_STRATS] = pol
         lineup[L.C_ALL_COMPILED - L.C_N_STRATS] = 1
-        self.cfg = np.concatenate([rules_cfg, encode_flags(match=False, trace=False, check=False), lineup]).astype(np.int32)
+        flags = encode_flags(match=False, trace=False, check=False)
+        self.cfg = np.concatenate([rules_cfg, flags, lineup, *programs]).astype(np.int32)
         self.deck = rules.load_deck().array(rules.deck_copies).astype(np.int16)
         self.capacity = 0
         self._allocate(64)
