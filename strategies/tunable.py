@@ -38,6 +38,7 @@ from unosim.game.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
+from unosim.game.errors import UnosimInputError
 from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
@@ -703,18 +704,18 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
+        raise UnosimInputError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
                          "`unosim tune` (OUT/tuned.json), e.g. --strategies tuned:runs/tune/tuned.json.")
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"tuned strategy file {path} is not valid JSON ({exc}); give a file written by `unosim tune`.") from None
+        raise UnosimInputError(f"tuned strategy file {path} is not valid JSON ({exc}); give a file written by `unosim tune`.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("params"), dict):
-        raise ValueError(f"{path} is not a tuned-strategy file (no \"format\": {FORMAT!r} and \"params\"); "
+        raise UnosimInputError(f"{path} is not a tuned-strategy file (no \"format\": {FORMAT!r} and \"params\"); "
                          "give a file written by `unosim tune`.")
     unknown = sorted(set(data["params"]) - set(NAMES))
     if unknown:
-        raise ValueError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
+        raise UnosimInputError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
                          "unosim.strategies.tunable.PARAMETERS.")
     return data
 

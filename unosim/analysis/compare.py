@@ -32,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..game.errors import UnosimInputError
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
 from ..version import __version__
@@ -120,7 +121,7 @@ def parse_players(text: str | int | list[int]) -> list[int]:
         except ValueError:
             counts = []
     if not counts or not all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in counts):
-        raise ValueError(
+        raise UnosimInputError(
             f"players = {text!r} is not allowed; give counts from {MIN_PLAYERS} to {MAX_PLAYERS}: "
             "one (16), a list (4,8,16) or a range (2-16)."
         )
@@ -138,21 +139,21 @@ def variants(presets: str | list[str], options: list[str] | None = None) -> list
     names = [p.strip() for p in presets.split(",")] if isinstance(presets, str) else list(presets)
     for name in names:
         if name not in PRESETS:
-            raise ValueError(f"rules {name!r} is not a preset; choose from: {', '.join(PRESETS)} (comma-separated for several).")
+            raise UnosimInputError(f"rules {name!r} is not a preset; choose from: {', '.join(PRESETS)} (comma-separated for several).")
     axes: list[list[tuple[str, str]]] = []
     for text in options or []:
         key, eq, values = text.partition("=")
         if not eq or not key.strip() or not values.strip():
-            raise ValueError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
+            raise UnosimInputError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
         axes.append([(key.strip(), v.strip()) for v in values.split(",")])
     out = [Variant(p, tuple(combo)) for p in names for combo in itertools.product(*axes)]
     for v in out:
         try:
             PRESETS[v.preset].with_overrides([f"{k}={x}" for k, x in v.options])
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"variant {v.label!r} cannot be played: {exc}") from None
+            raise UnosimInputError(f"variant {v.label!r} cannot be played: {exc}") from None
     if len(out) < 2:
-        raise ValueError(
+        raise UnosimInputError(
             "a comparison needs at least two rule sets: give several presets (--rules classic,party) or "
             "an option with several values (--option speed_play=true,false)."
         )
@@ -187,15 +188,15 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
-        raise ValueError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
+        raise UnosimInputError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path} is not valid TOML: {exc}.") from None
+        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
     for key in data:
         if key not in SPEC_KEYS:
-            raise ValueError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
+            raise UnosimInputError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, list) and v for v in options.values()):
-        raise ValueError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
+        raise UnosimInputError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
 
     def text(value: Any) -> str:
         return ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -269,7 +270,7 @@ def compare(
     counts = parse_players(players)
     vs = variants(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
-        raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
+        raise UnosimInputError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
     StrategySpec.parse(skill)
     for v in vs:
         for p in counts:
@@ -315,7 +316,7 @@ def check_playable(variant: Variant, players: int) -> None:
     try:
         variant.rules(players).check_table(players)
     except ValueError as exc:
-        raise ValueError(f"variant {variant.label!r} at {players} players cannot be played: {exc}") from None
+        raise UnosimInputError(f"variant {variant.label!r} at {players} players cannot be played: {exc}") from None
 
 
 def metric_label(metric: str, skill: str = "greedy") -> str:

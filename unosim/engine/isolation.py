@@ -34,6 +34,7 @@ from typing import IO, Any, BinaryIO
 
 import numpy as np
 
+from ..game.errors import UnosimInputError
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams
 from .fast_paths import DECISIONS, asks_challenge, asks_forget_uno, asks_play_drawn, forced_draw_uniforms
@@ -91,6 +92,10 @@ class _Child:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+_INPUT_ERRORS = ("ValueError", "UnosimInputError", "ParameterError", "RuleFileError")
+"""The errors of a strategy's construction in its process that are bad input (a spec, a parameter)."""
 
 
 class RemoteError(Exception):
@@ -194,8 +199,8 @@ def isolated(name: str, params: dict[str, Any]) -> Strategy:
     try:
         info = child.call("make", name, params)
     except RemoteError as exc:
-        if exc.kind == "ValueError":
-            raise ValueError(str(exc).split(" [ValueError in the isolated process]")[0]) from None
+        if exc.kind in _INPUT_ERRORS:
+            raise UnosimInputError(str(exc).split(f" [{exc.kind} in the isolated process]")[0]) from None
         raise
     cls = type(f"Isolated[{info['label']}]", (Isolated,), dict(info["shortcuts"]))
     proxy = cls()

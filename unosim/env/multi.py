@@ -29,6 +29,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
+from ..game.errors import UnosimInputError
 from .seats import SeatedGame, as_action
 from .single import IllegalAction, game_spaces
 
@@ -72,9 +73,9 @@ class UnoAECEnv(AECEnv[str, dict[str, Any], int | None]):
     ) -> None:
         super().__init__()
         if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+            raise UnosimInputError(f"reward = {reward!r}; use 'win' or 'points'.")
         if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
+            raise UnosimInputError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
         self.game = SeatedGame(rules, players, list(range(players)), [], overrides, trace=trace)
         self.reward_kind, self.illegal, self.penalty = reward, illegal, float(penalty)
         self.reward_values = tuple(map(float, rewards))

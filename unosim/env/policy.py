@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.errors import UnosimInputError
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation
 from . import encoding as E
@@ -59,13 +60,13 @@ class LinearPolicy:
         """Read a policy file; refuse one of another format or of inconsistent sizes."""
         data = json.loads(Path(path).read_text())
         if data.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a policy file (format {data.get('format')!r}, expected {FORMAT!r}).")
+            raise UnosimInputError(f"{path}: not a policy file (format {data.get('format')!r}, expected {FORMAT!r}).")
         players = int(data["players"])
         spaces = E.Spaces(players, 1)
         bias = np.asarray(data["bias"], np.float64)
         weights = np.asarray(data["weights"], np.float64)
         if bias.shape != (spaces.n_actions,) or (weights.size and weights.shape != (spaces.n_actions, spaces.obs_size)):
-            raise ValueError(f"{path}: a {players}-player policy needs bias [{spaces.n_actions}] and weights "
+            raise UnosimInputError(f"{path}: a {players}-player policy needs bias [{spaces.n_actions}] and weights "
                              f"[{spaces.n_actions}, {spaces.obs_size}] (or []); got {bias.shape} and {weights.shape}.")
         return cls(players, weights, bias)
 
@@ -135,14 +136,14 @@ class PolicyStrategy(Strategy):
         """The policy read from :attr:`path` (read once)."""
         if self._policy is None:
             if not self.path:
-                raise ValueError("strategy 'policy': give the policy file, policy:PATH.")
+                raise UnosimInputError("strategy 'policy': give the policy file, policy:PATH.")
             self._policy = LinearPolicy.load(self.path)
         return self._policy
 
     def _choose(self, obs: Observation, kind: str, mask: NDArray[np.int8], cards: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
         pol = self.policy
         if obs.players != pol.players:
-            raise ValueError(f"the policy {self.path} plays {pol.players} players, not {obs.players}.")
+            raise UnosimInputError(f"the policy {self.path} plays {pol.players} players, not {obs.players}.")
         spaces = E.Spaces(obs.players, 1)
         return pol.act(encode_rows(spaces, obs, kind, cards), mask)
 

@@ -29,6 +29,7 @@ from ..engine.config import RunConfig
 from ..engine.decisions import Rows
 from ..engine.driver import Engine, Run
 from ..game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from ..strategy import registry
@@ -199,18 +200,18 @@ class SeatedGame:
         self.players = players
         self.controlled = sorted(set(int(s) for s in controlled))
         if not self.controlled or not all(0 <= s < players for s in self.controlled):
-            raise ValueError(f"controlled seats {controlled!r}: give seats from 0 to {players - 1}.")
+            raise UnosimInputError(f"controlled seats {controlled!r}: give seats from 0 to {players - 1}.")
         free = [s for s in range(players) if s not in self.controlled]
         others_list = list(others) if isinstance(others, (list, tuple)) else [others] * len(free)
         if len(others_list) != len(free):
-            raise ValueError(f"{len(others_list)} strategies for the {len(free)} other seats; give one, or one per other seat.")
+            raise UnosimInputError(f"{len(others_list)} strategies for the {len(free)} other seats; give one, or one per other seat.")
         self.batch = batch
         self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
                                       overrides=overrides)
         house = {"stacking": "none", "seven_zero": False}
         on = [f"{k}={getattr(self.config.rules, k)}" for k, off in house.items() if getattr(self.config.rules, k) != off]
         if on:
-            raise ValueError(
+            raise UnosimInputError(
                 f"the environments have no action for the house-rule decisions of {', '.join(on)} (H-1 stack, H-2 swap); "
                 "play them with strategies (unosim simulate), or set stacking=none and seven_zero=false."
             )

@@ -25,6 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from . import kernels as K
@@ -106,9 +107,9 @@ class UnoEnv(gym.Env[dict[str, Any], np.int64]):
         overrides: Any = None,
     ) -> None:
         if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+            raise UnosimInputError(f"reward = {reward!r}; use 'win' or 'points'.")
         if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
+            raise UnosimInputError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
         self.game = SeatedGame(rules, players, [seat], opponents, overrides)
         self.seat = seat
         self.reward_kind, self.rewards, self.illegal, self.penalty = reward, tuple(map(float, rewards)), illegal, float(penalty)

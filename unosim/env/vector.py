@@ -34,6 +34,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..engine.driver import Run
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from . import kernels as K
@@ -65,7 +66,7 @@ class UnoVectorEnv(VectorEnv[dict[str, Any], NDArray[np.int64], NDArray[Any]]):
         games: int | None = None,
     ) -> None:
         if reward not in ("win", "points"):
-            raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+            raise UnosimInputError(f"reward = {reward!r}; use 'win' or 'points'.")
         self.num_envs = num_envs
         self.games = games
         self.seat = seat

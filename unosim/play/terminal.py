@@ -34,6 +34,7 @@ from ..engine.config import RunConfig
 from ..engine.driver import Engine
 from ..engine.trace import GameTrace
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..strategies.person import PersonStrategy, encode
 from ..strategy.spec import StrategySpec
@@ -315,9 +316,9 @@ def play_and_write(
     from ..runs.runner import run
 
     if not 0 <= seat < config.players:
-        raise ValueError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
+        raise UnosimInputError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
     if config.match:
-        raise ValueError("a person plays single rounds; matches (--match) are not supported.")
+        raise UnosimInputError("a person plays single rounds; matches (--match) are not supported.")
     specs = list(config.strategies)
     specs[seat] = StrategySpec(PERSON)
     live = RunConfig(rules=config.rules, players=config.players, strategies=tuple(specs), seed=config.seed, games=1)
