@@ -338,10 +338,21 @@ def cardvalue_swap(
 
 
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
-    """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
-    (see :func:`unosim.reports.dataset_report.write_report`)."""
+    """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison or
+    tournament into ``out`` (default ``path/report``); return the files written
+    (see :func:`unosim.reports.dataset_report.write_report`, :func:`unosim.reports.tournament.write_report`)."""
     from .reports.dataset_report import write_report
+    from .runs.dataset import read_metadata
 
+    try:  # (analysis.tournament.is_tournament without importing the engine)
+        tournament = "tournament" in read_metadata(path)
+    except ValueError:
+        tournament = False
+    if tournament:  # a tournament's leaderboard, head-to-head and plots
+        from .analysis.tournament import load_tournament
+        from .reports.tournament import write_report as write_tournament_report
+
+        return write_tournament_report(load_tournament(path), Path(out) if out is not None else Path(path) / "report")
     return write_report(path, out, card_values=card_values)
 
 

@@ -61,22 +61,10 @@ def report(
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`. Writes to --out (default: DATASET/report).
     """
-    from ..reports.dataset_report import write_report
-    from ..runs.dataset import read_metadata
+    from ..api import report as write_report
 
-    try:  # (analysis.tournament.is_tournament without importing the engine)
-        tournament = "tournament" in read_metadata(dataset)
-    except ValueError:
-        tournament = False
-    if tournament:  # a tournament's leaderboard, head-to-head and plots
-        from ..analysis.tournament import load_tournament
-        from ..reports.tournament import write_report as write_tournament_report
-
-        files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
-        out_console.print("wrote " + ", ".join(str(f) for f in files))
-        return
-    files = write_report(dataset, out or dataset / "report", card_values=card_values)
-    out_console.print(f"wrote {files[-1]}, {files[-2]} and {len(files) - 2} plot files in {files[-1].parent}", highlight=False)
+    files = write_report(dataset, out, card_values=card_values)
+    out_console.print(f"wrote {files[-1]} and {len(files) - 1} more files in {files[-1].parent}", highlight=False)
 
 
 # ---------------------------------------------------------------- compare
