@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from unosim.game.errors import UnosimInputError
 from unosim.strategy.base import Strategy
 from unosim.strategy.observation import Observation
 
@@ -48,7 +49,7 @@ def decode(text: str) -> list[tuple[str, Any]]:
     for token in text.split():
         decision, _, value = token.partition(":")
         if decision not in DECISIONS:
-            raise ValueError(f"answer {token!r}: {decision!r} is not a decision; the decisions are {', '.join(DECISIONS)}.")
+            raise UnosimInputError(f"answer {token!r}: {decision!r} is not a decision; the decisions are {', '.join(DECISIONS)}.")
         parts = [int(v) for v in value.split(",")]
         pairs.append((decision, tuple(parts) if len(parts) > 1 else parts[0]))
     return pairs
@@ -78,7 +79,7 @@ class PersonStrategy(Strategy):
     def check_params(self) -> None:
         """Check that ``answers`` is a string of known decisions."""
         if not isinstance(self.answers, str):
-            raise ValueError(f"strategy 'person': answers={self.answers!r} is not allowed; give a string of decision:value tokens.")
+            raise UnosimInputError(f"strategy 'person': answers={self.answers!r} is not allowed; give a string of decision:value tokens.")
         decode(self.answers)
 
     @property
@@ -109,7 +110,7 @@ class PersonStrategy(Strategy):
             if self._next < len(self._queue):
                 got, value = self._queue[self._next]
                 if got != decision:
-                    raise ValueError(f"recorded answer {self._next} is for {got!r}, but the game asks {decision!r}: "
+                    raise UnosimInputError(f"recorded answer {self._next} is for {got!r}, but the game asks {decision!r}: "
                                      "these answers are of another game.")
                 self._next += 1
             elif self.ask is not None:

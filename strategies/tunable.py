@@ -39,6 +39,7 @@ from unosim.game.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
+from unosim.game.errors import UnosimInputError
 from unosim.strategy.base import Strategy, stack_preferred
 from unosim.strategy.observation import Observation
 from unosim.strategy.primitives import argmax_ties, colour_counts, next_seats, sample_best, sample_best_of
@@ -704,30 +705,30 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
+        raise UnosimInputError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
                          "`unosim tune` (OUT/tuned.json), e.g. --strategies tuned:runs/tune/tuned.json.")
     try:
         data = inputs.parse_json(inputs.read_text(path, "tuned strategy file"), f"tuned strategy file {path}")
     except OSError as exc:
-        raise ValueError(f"tuned strategy file {path} cannot be read ({exc.strerror or exc}); give a file written by "
+        raise UnosimInputError(f"tuned strategy file {path} cannot be read ({exc.strerror or exc}); give a file written by "
                          "`unosim tune`.") from None
     except inputs.InputFileError:
         raise
     except ValueError as exc:  # not UTF-8, not JSON, a number of more than 4300 digits
-        raise ValueError(f"tuned strategy file {path} is not valid JSON ({exc}); give a file written by `unosim tune`.") from None
+        raise UnosimInputError(f"tuned strategy file {path} is not valid JSON ({exc}); give a file written by `unosim tune`.") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("params"), dict):
-        raise ValueError(f"{path} is not a tuned-strategy file (no \"format\": {FORMAT!r} and \"params\"); "
+        raise UnosimInputError(f"{path} is not a tuned-strategy file (no \"format\": {FORMAT!r} and \"params\"); "
                          "give a file written by `unosim tune`.")
     unknown = sorted(set(data["params"]) - set(NAMES))
     if unknown:
-        raise ValueError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
+        raise UnosimInputError(f"tuned strategy file {path}: unknown parameter {unknown[0]!r}; the parameters are those of "
                          "unosim.strategies.tunable.PARAMETERS.")
     for name, value in data["params"].items():
         p = _BY_NAME[name]
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number or not p.low <= value <= p.high:  # NaN compares false
             shown = json.dumps(value) if len(json.dumps(value)) <= 40 else json.dumps(value)[:37] + "..."
-            raise ValueError(
+            raise UnosimInputError(
                 f"tuned strategy file {path}: params.{name} = {shown} is not allowed; {name} is a number from "
                 f"{p.low:g} to {p.high:g} (unosim.strategies.tunable.PARAMETERS): write such a number, or run "
                 "`unosim tune` again to write the file."

@@ -17,6 +17,7 @@ import unosim
 from unosim.cli import app, user_errors
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_range
+from unosim.game.errors import UnosimInputError
 from unosim.runs import dataset
 from unosim.strategy.registry import REGISTRY
 
@@ -155,10 +156,25 @@ def test_user_errors_helper_is_reusable() -> None:
     @extra.command()
     @user_errors()
     def fail(value: int = 1) -> None:
-        raise ValueError(f"value = {value}; use 2.")
+        raise UnosimInputError(f"value = {value}; use 2.")
 
     result = runner.invoke(extra, ["--value", "3"])
     assert result.exit_code == 2 and result.output == "error: value = 3; use 2.\n"
+
+
+def test_any_other_error_is_reported_as_a_bug_with_its_traceback() -> None:
+    # a plain ValueError (not raised where input is validated) is a bug, not a refusal
+    extra = typer.Typer()
+
+    @extra.command()
+    @user_errors()
+    def fail(value: int = 1) -> None:
+        raise ValueError(f"value = {value}; an internal check failed.")
+
+    result = runner.invoke(extra, ["--value", "3"])
+    assert result.exit_code == 1 and isinstance(result.exception, ValueError)
+    assert not isinstance(result.exception, UnosimInputError)
+    assert "bug:" in result.output and "ValueError" in result.output and "error: value" not in result.output
 
 
 def test_party_simulate_reports_the_truncated_share(tmp_path: Path) -> None:

@@ -13,7 +13,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .analysis.tournament import TournamentResult
+    from .engine.config import RunConfig
+    from .engine.trace import GameTrace
     from .game.rules import RuleSet
+    from .runs.experiment import Experiment
     from .runs.options import Execution
     from .runs.runner import RunResult
 
@@ -82,8 +85,32 @@ def simulate(
     ValueError
         Before any game is played, for any bad value, naming what is allowed.
     """
+    return run(rules, players, games, strategies, seed, batch_size=batch_size, overrides=overrides, deck=deck, match=match,
+               out=out, **options).to_pandas()
+
+
+def run(
+    rules: str | RuleSet = "classic",
+    players: int = 4,
+    games: int = 1000,
+    strategies: str | list[str] | tuple[Any, ...] = "random",
+    seed: int = 0,
+    *,
+    batch_size: int | None = None,
+    overrides: str | list[str] | dict[str, Any] | None = None,
+    deck: str | None = None,
+    match: bool = False,
+    out: str | Path | None = None,
+    **options: Any,
+) -> RunResult:
+    """Play games as :func:`simulate` does and return the run's result: where it was written
+    (``.path``, ``.chunks``, ``.chunks_resumed``), how long it took (``.seconds``), its
+    configuration (``.config``) and, without ``out``, its records (``.table``, ``.to_pandas()``).
+
+    Parameters and errors are those of :func:`simulate`.
+    """
     from .engine.config import RunConfig
-    from .runs.runner import run
+    from .runs.runner import run as _run
     from .strategy.registry import user_code_isolated
 
     with user_code_isolated(bool(options.get("isolate"))):
@@ -98,7 +125,7 @@ def simulate(
             overrides=overrides,
             deck=deck,
         )
-        return run(config, out, _execution(options)).to_pandas()
+        return _run(config, out, _execution(options))
 
 
 def load(
@@ -111,13 +138,96 @@ def load(
     return _load(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
 
 
-def run_experiment(experiment: str | Path, out: str | Path | None = None, **options: Any) -> RunResult:
-    """Run an experiment file into one dataset (see :func:`unosim.runs.experiment.run_experiment`)."""
+def run_experiment(experiment: str | Path | Experiment, out: str | Path | None = None, **options: Any) -> RunResult:
+    """Run an experiment file (or a loaded :class:`~unosim.runs.experiment.Experiment`) into one dataset
+    (see :func:`unosim.runs.experiment.run_experiment`)."""
     from .runs.experiment import run_experiment as _run_experiment
     from .strategy.registry import user_code_isolated
 
     with user_code_isolated(bool(options.get("isolate"))):
         return _run_experiment(experiment, out, **options)
+
+
+def _game(run: str | Path | None, game: int, cell: int | None, table: dict[str, Any]) -> tuple[RunConfig, dict[str, Any] | None]:
+    """The configuration of game ``game`` and its dataset row: of the dataset ``run`` (of its cell
+    ``cell``), or of the table ``table`` (the arguments of :meth:`RunConfig.build`; no row)."""
+    from .engine.config import RunConfig
+    from .game.errors import UnosimInputError
+
+    if run is not None:
+        from .reports.viewer import load_game
+
+        return load_game(run, game, cell)
+    if cell is not None:
+        raise UnosimInputError("--cell chooses a cell of a dataset; give the dataset with --run.")
+    return RunConfig.build(games=game + 1, **table), None
+
+
+def replay(run: str | Path | None = None, game: int = 0, cell: int | None = None, **table: Any) -> tuple[GameTrace, dict[str, Any] | None]:
+    """Play one game again, move by move.
+
+    Parameters
+    ----------
+    run : str or Path, optional
+        A dataset: replay its game ``game`` (of cell ``cell`` for an experiment, study or tournament).
+    game : int
+        Game index (within its cell).
+    cell : int, optional
+        Cell of an experiment dataset.
+    **table
+        Without ``run``: the game's table, as for :meth:`unosim.RunConfig.build` (``rules``,
+        ``players``, ``seed``, ``strategies``, ``overrides``, ``deck``).
+
+    Returns
+    -------
+    tuple of GameTrace and dict or None
+        The trace (``.narrate()``, ``.record``; :mod:`unosim.engine.trace`) and, with ``run``, the
+        game's row in the dataset (to check that the replay matches it).
+
+    Raises
+    ------
+    UnosimInputError
+        For a game, cell or table that is not there or not allowed.
+    """
+    from .engine.trace import replay as _replay
+
+    config, row = _game(run, game, cell, table)
+    return _replay(config, game), row
+
+
+def view(
+    run: str | Path | None = None, game: int = 0, cell: int | None = None, *, seat: int | None = None,
+    out: str | Path | None = None, **table: Any,
+) -> Path:
+    """Write one game as a self-contained HTML viewer (see :func:`unosim.reports.viewer.write_viewer`).
+
+    ``run``, ``game``, ``cell`` and ``table`` choose the game as for :func:`replay`; ``seat`` shows
+    only that seat's hand; ``out`` is the file (default ``game-N.html``). Returns the file written.
+    """
+    from .reports.viewer import write_viewer
+
+    config, row = _game(run, game, cell, table)
+    return write_viewer(config, game, Path(out) if out is not None else Path(f"game-{game}.html"), row=row, seat=seat)
+
+
+def study(out: str | Path = "runs/study", *, games: int | None = None, **options: Any) -> list[Path]:
+    """Run the default study (game length and seat advantage at 2–16 players, every preset) into
+    ``out`` and write its report to ``out/report``; returns the report's files (report.html last).
+
+    ``games`` replaces the study's games per cell; ``options`` are those of :func:`run_experiment`.
+    """
+    import tomllib
+
+    from .reports.dataset_report import write_report
+    from .runs.experiment import STUDIES_DIR, parse_experiment
+    from .runs.experiment import run_experiment as _run_experiment
+
+    default_study = STUDIES_DIR / "default.toml"
+    data = tomllib.loads(default_study.read_text())
+    if games is not None:
+        data["games"] = games
+    _run_experiment(parse_experiment(data, source=str(default_study), default_name="default_study"), out, **options)
+    return write_report(out, Path(out) / "report")
 
 
 def tournament(
@@ -128,6 +238,7 @@ def tournament(
     seed: int = 0,
     *,
     out: str | Path | None = None,
+    on_round: Any = None,
     **options: Any,
 ) -> TournamentResult:
     """Play a seat-fair tournament between strategies and rank them.
@@ -154,7 +265,9 @@ def tournament(
         until every win rate's 95 % half-width is at most this), ``max_games`` (with
         ``precision``: the most games, default 10,000,000), ``bootstrap`` (replicates for the
         rating intervals, default 200). And how to play it, as for :func:`simulate`
-        (``chunk_size`` in deals per seating).
+        (``chunk_size``: games per chunk file, one seating's deals).
+    on_round : callable, optional
+        With ``precision``: called after each round that falls short as ``on_round(games, widest)``.
 
     Returns
     -------
@@ -175,7 +288,7 @@ def tournament(
 
     with user_code_isolated(bool(options.get("isolate"))):
         settings = make_settings(rules=rules, players=players, strategies=strategies, games=games, seed=seed, **request)
-        result = run_tournament(settings, out, execution)
+        result = run_tournament(settings, out, execution, on_round=on_round)
     if out is not None:
         write_report(result, Path(out) / "report")
     return result
@@ -199,26 +312,50 @@ def compare(
     (see :func:`unosim.analysis.compare.compare`); returns a ``Comparison``. The rule sets are
     every combination of the presets and ``options``, or the named ``variants=`` (the first the
     baseline): ``compare("classic", "2-10", variants={"the official game": {}, "stacking":
-    {"stacking": "mixed"}})``."""
+    {"stacking": "mixed"}})``. With ``out``, the
+    datasets, the tables and the report (``out/report/report.html``) go there."""
     from .analysis.compare import compare as _compare
+    from .reports.dataset_report import write_report
 
-    return _compare(rules, players, options, **kwargs)
+    result = _compare(rules, players, options, **kwargs)
+    if kwargs.get("out") is not None:
+        write_report(kwargs["out"])
+    return result
 
 
-def cardvalue_swap(rules: str = "classic", players: str | int | list[int] = "2,4,8", **kwargs: Any) -> Any:
+def cardvalue_swap(
+    rules: str = "classic", players: str | int | list[int] = "2,4,8", *, out: str | Path | None = None, **kwargs: Any
+) -> Any:
     """Card values by the swap experiment (the same deals played as dealt and with one number card
     swapped for the kind) next to the regression on those deals; returns a ``SwapResult``
-    (see :func:`unosim.analysis.cardswap.swap_values`)."""
+    (see :func:`unosim.analysis.cardswap.swap_values`). With ``out``, ``values.csv`` goes there and
+    the report to ``out/report``."""
     from .analysis.cardswap import swap_values
+    from .reports.dataset_report import write_report
 
-    return swap_values(rules, players, **kwargs)
+    result = swap_values(rules, players, **kwargs)
+    if out is not None:
+        result.save(out)
+        write_report(out)
+    return result
 
 
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
-    """Write the report (plots, ``report.md``, ``report.html``) of a dataset or comparison
-    (see :func:`unosim.reports.dataset_report.write_report`)."""
+    """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison or
+    tournament into ``out`` (default ``path/report``); return the files written
+    (see :func:`unosim.reports.dataset_report.write_report`, :func:`unosim.reports.tournament.write_report`)."""
     from .reports.dataset_report import write_report
+    from .runs.dataset import read_metadata
 
+    try:  # (analysis.tournament.is_tournament without importing the engine)
+        tournament = "tournament" in read_metadata(path)
+    except ValueError:
+        tournament = False
+    if tournament:  # a tournament's leaderboard, head-to-head and plots
+        from .analysis.tournament import load_tournament
+        from .reports.tournament import write_report as write_tournament_report
+
+        return write_tournament_report(load_tournament(path), Path(out) if out is not None else Path(path) / "report")
     return write_report(path, out, card_values=card_values)
 
 
@@ -244,4 +381,7 @@ def tune(
     return result
 
 
-__all__ = ["card_values", "cardvalue_swap", "compare", "load", "report", "run_experiment", "simulate", "tournament", "tune"]
+__all__ = [
+    "card_values", "cardvalue_swap", "compare", "load", "replay", "report", "run", "run_experiment", "simulate", "study", "tournament",
+    "tune", "view",
+]

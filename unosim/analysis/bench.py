@@ -17,6 +17,7 @@ from ..engine.config import RunConfig
 from ..engine.driver import Engine
 from ..engine.fast_paths import compiled_policy
 from ..game.encoding import check_supported
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..version import __version__
@@ -62,7 +63,7 @@ def bench(
         ``turns_per_second`` and the settings.
     """
     if not 0 < seconds <= 3600:
-        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+        raise UnosimInputError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
     config = _config(rules, players, strategies, seed, batch_size, overrides)
     engine = Engine(config, compiled=compiled)
     engine.play(0, 2 * engine.batch_size)  # warm-up: compilation, first touch of buffers
@@ -140,7 +141,7 @@ def bench_tournament(
     from .tournament import make_settings
 
     if not 0 < seconds <= 3600:
-        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+        raise UnosimInputError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
     overrides = [f"deck_copies={RuleSet.preset(rules).copies_needed(players)}"]
     settings = make_settings(rules=rules, players=players, strategies=strategies, overrides=overrides,
                              seed=seed, batch_size=batch_size)

@@ -59,6 +59,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_KIND, KIND_NAMES
+from ..game.errors import UnosimInputError
 from ..runs.results import read_result, write_result
 from ..version import __version__
 from .compare import Variant, parse_players
@@ -118,9 +119,9 @@ def swap_kinds(counts: NDArray[np.integer], kinds: list[str] | str | None = None
     asked = [k.strip() for k in kinds.split(",")] if isinstance(kinds, str) else list(kinds)
     for name in asked:
         if name not in present:
-            raise ValueError(f"kind {name!r} is not an action kind of this deck; choose from: {', '.join(present)}.")
+            raise UnosimInputError(f"kind {name!r} is not an action kind of this deck; choose from: {', '.join(present)}.")
     if not asked:
-        raise ValueError(f"no kinds given; choose from: {', '.join(present)}.")
+        raise UnosimInputError(f"no kinds given; choose from: {', '.join(present)}.")
     return asked
 
 
@@ -273,13 +274,13 @@ def swap_values(
     counts = parse_players(players)
     variant = Variant(rules, ())
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
-        raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (deals per player count).")
+        raise UnosimInputError(f"games = {games!r}; give a whole number ≥ 2 (deals per player count).")
     for p in counts:
         check_playable(variant, p)
     deck = variant.rules(counts[0]).load_deck()
     names = swap_kinds(np.asarray(deck.counts), kinds)
     if isinstance(jobs, bool) or (jobs is not None and (not isinstance(jobs, int) or jobs < 1)):
-        raise ValueError(f"jobs = {jobs!r}; give a whole number ≥ 1 (or leave it out for every core).")
+        raise UnosimInputError(f"jobs = {jobs!r}; give a whole number ≥ 1 (or leave it out for every core).")
     if jobs == 1 or len(counts) == 1:
         rows = [row for p in counts for row in _swap_cell(rules, p, games, seed, names, quiet)]
     else:

@@ -66,6 +66,7 @@ from scipy import sparse
 from threadpoolctl import threadpool_limits
 
 from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
+from ..game.errors import UnosimInputError
 from ..runs import dataset
 from .stats import ClusteredOLS, OLSResult, adjust_p_values, p_value
 
@@ -343,13 +344,13 @@ def _cells(path: Path) -> list[_Cell]:
     """The (rules, players) cells of a dataset of single rounds, with their chunk files."""
     meta = dataset.read_metadata(path)
     if dataset.has_rounds(meta):
-        raise ValueError(
+        raise UnosimInputError(
             f"{path} holds matches; card values are estimated from single rounds (a dataset written "
             "without --match / match = true)."
         )
     missing = set(dataset.missing_files(path, meta))
     if missing:
-        raise ValueError(
+        raise UnosimInputError(
             f"dataset {path} is incomplete ({len(missing)} chunk files missing); run the same command again to finish it."
         )
     names = dataset.expected_files(meta)

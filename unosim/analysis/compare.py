@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from ..game import inputs
+from ..game.errors import UnosimInputError
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
 from ..runs.results import read_result, write_result
@@ -132,7 +133,7 @@ def parse_players(text: str | int | list[int]) -> list[int]:
         except ValueError:
             counts = []
     if not counts or not all(isinstance(p, int) and MIN_PLAYERS <= p <= MAX_PLAYERS for p in counts):
-        raise ValueError(
+        raise UnosimInputError(
             f"players = {text!r} is not allowed; give counts from {MIN_PLAYERS} to {MAX_PLAYERS}: "
             "one (16), a list (4,8,16) or a range (2-16)."
         )
@@ -150,12 +151,12 @@ def combinations(presets: str | list[str], options: list[str] | None = None) -> 
     names = [p.strip() for p in presets.split(",")] if isinstance(presets, str) else list(presets)
     for name in names:
         if name not in PRESETS:
-            raise ValueError(f"rules {name!r} is not a preset; choose from: {', '.join(PRESETS)} (comma-separated for several).")
+            raise UnosimInputError(f"rules {name!r} is not a preset; choose from: {', '.join(PRESETS)} (comma-separated for several).")
     axes: list[list[tuple[str, str]]] = []
     for text in options or []:
         key, eq, values = text.partition("=")
         if not eq or not key.strip() or not values.strip():
-            raise ValueError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
+            raise UnosimInputError(f"--option {text!r} is not OPTION=VALUE[,VALUE...]; e.g. --option speed_play=true,false.")
         axes.append([(key.strip(), v.strip()) for v in values.split(",")])
     return _check([Variant(p, tuple(combo)) for p in names for combo in itertools.product(*axes)])
 
@@ -165,13 +166,13 @@ def _check(out: list[Variant]) -> list[Variant]:
         try:
             PRESETS[v.preset].with_overrides([f"{k}={x}" for k, x in v.options])
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"variant {v.label!r} cannot be played: {exc}") from None
+            raise UnosimInputError(f"variant {v.label!r} cannot be played: {exc}") from None
     labels = [v.label for v in out]
     twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
-        raise ValueError(f"the variant name {twice[0]!r} is given twice; give every variant a name of its own.")
+        raise UnosimInputError(f"the variant name {twice[0]!r} is given twice; give every variant a name of its own.")
     if len(out) < 2:
-        raise ValueError(
+        raise UnosimInputError(
             "a comparison needs at least two rule sets: give several presets (--rules classic,party), "
             "an option with several values (--option speed_play=true,false) or several variants (--variant)."
         )
@@ -193,7 +194,7 @@ def parse_variant(text: str, rules: str = "party") -> Variant:
     """
     name, colon, rest = text.partition(":")
     if not colon or not name.strip():
-        raise ValueError(f"--variant {text!r} is not NAME: OPTION=VALUE, ...; e.g. --variant 'stacking: stacking=mixed' "
+        raise UnosimInputError(f"--variant {text!r} is not NAME: OPTION=VALUE, ...; e.g. --variant 'stacking: stacking=mixed' "
                          "or --variant 'the official game:'.")
     options: dict[str, Any] = {}
     for part in (p.strip() for p in rest.split(",")):
@@ -201,7 +202,7 @@ def parse_variant(text: str, rules: str = "party") -> Variant:
             continue
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
-            raise ValueError(f"--variant {text!r}: {part!r} is not OPTION=VALUE; e.g. stacking=mixed.")
+            raise UnosimInputError(f"--variant {text!r}: {part!r} is not OPTION=VALUE; e.g. stacking=mixed.")
         options[key.strip()] = value.strip()
     return named_variant(name.strip(), options, rules)
 
@@ -211,7 +212,7 @@ def named_variant(name: str, options: dict[str, Any], rules: str = "party") -> V
     options = dict(options)
     preset = str(options.pop("rules", rules))
     if preset not in PRESETS:
-        raise ValueError(f"variant {name!r}: rules {preset!r} is not a preset; choose from: {', '.join(PRESETS)}.")
+        raise UnosimInputError(f"variant {name!r}: rules {preset!r} is not a preset; choose from: {', '.join(PRESETS)}.")
     return Variant(preset, tuple((str(k), _text(v)) for k, v in options.items()), name)
 
 
@@ -235,7 +236,7 @@ def named_variants(given: dict[str, dict[str, Any]] | list[str] | list[Variant],
         out = []
         for name, options in given.items():
             if not isinstance(options, dict):
-                raise ValueError(f"variant {name!r} = {options!r} is not allowed; give a table of rule options, "
+                raise UnosimInputError(f"variant {name!r} = {options!r} is not allowed; give a table of rule options, "
                                  "e.g. [variants.stacking] stacking = \"mixed\".")
             out.append(named_variant(str(name), options, rules))
     else:
@@ -273,29 +274,29 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     try:
         data = inputs.parse_toml(inputs.read_text(path, "comparison file"), f"the comparison file {path}")
     except OSError as exc:
-        raise ValueError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
+        raise UnosimInputError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path} is not valid TOML: {exc}.") from None
+        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"the comparison file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
+        raise UnosimInputError(f"the comparison file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
     for key in data:
         if key not in SPEC_KEYS:
-            raise ValueError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
+            raise UnosimInputError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, list) and v for v in options.values()):
-        raise ValueError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
+        raise UnosimInputError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")
     spec: dict[str, Any] = {k: data[k] for k in ("rules", "players", "games", "seed", "skill", "out") if k in data}
     spec["options"] = [f"{k}={','.join(_text(v) for v in values)}" for k, values in options.items()]
     if "variants" in data:
         if options:
-            raise ValueError(f"{path}: give either [options] (every combination) or [variants] (a list), not both.")
+            raise UnosimInputError(f"{path}: give either [options] (every combination) or [variants] (a list), not both.")
         if not isinstance(data["variants"], dict):
-            raise ValueError(f"{path}: variants = {data['variants']!r} is not allowed; use {SPEC_KEYS['variants']}.")
+            raise UnosimInputError(f"{path}: variants = {data['variants']!r} is not allowed; use {SPEC_KEYS['variants']}.")
         preset = data.get("rules", "party")
         try:
             spec["variants"] = named_variants(data["variants"], preset if isinstance(preset, str) else "party")
         except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from None
+            raise UnosimInputError(f"{path}: {exc}") from None
     return spec
 
 
@@ -368,14 +369,14 @@ def compare(
     execution = Execution.of(execution or Execution(jobs=1), **run_options).replace(quiet=True)
     counts = parse_players(players)
     if variants is not None and options:
-        raise ValueError("give either options (every combination of their values) or variants (a list), not both.")
+        raise UnosimInputError("give either options (every combination of their values) or variants (a list), not both.")
     if variants is not None:
         default = rules if isinstance(rules, str) and "," not in rules else "party"
         vs = named_variants(variants, default)
     else:
         vs = combinations(rules, options)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
-        raise ValueError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
+        raise UnosimInputError(f"games = {games!r}; give a whole number ≥ 2 (games per variant and player count).")
     StrategySpec.parse(skill)
     for v in vs:
         for p in counts:
@@ -422,7 +423,7 @@ def check_playable(variant: Variant, players: int) -> None:
     try:
         variant.rules(players).check_table(players)
     except ValueError as exc:
-        raise ValueError(f"variant {variant.label!r} at {players} players cannot be played: {exc}") from None
+        raise UnosimInputError(f"variant {variant.label!r} at {players} players cannot be played: {exc}") from None
 
 
 def metric_label(metric: str, skill: str = "greedy") -> str:

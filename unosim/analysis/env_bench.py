@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 
 __all__ = ["ENV_PLAYERS", "ENV_PRESETS", "RLCARD_PLAYERS", "bench_env", "rlcard_rate", "single_rate", "vector_rate"]
@@ -39,7 +40,7 @@ def _overrides(rules: str, players: int) -> list[str]:
 
 def _check(seconds: float) -> None:
     if not 0 < seconds <= 3600:
-        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+        raise UnosimInputError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
 
 
 def vector_rate(rules: str, players: int, seconds: float, *, num_envs: int = 256, opponents: str = "random",

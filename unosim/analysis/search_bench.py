@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.config import RunConfig
 from ..engine.driver import Engine
+from ..game.errors import UnosimInputError
 
 __all__ = ["SEARCH_BUDGETS", "SEARCH_TABLES", "bench_search"]
 
@@ -35,10 +36,10 @@ def bench_search(seconds: float = 10.0, budgets: tuple[int, ...] = SEARCH_BUDGET
         spent searching over the decisions searched).
     """
     if not 0 < seconds <= 3600:
-        raise ValueError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
+        raise UnosimInputError(f"seconds = {seconds}; give a duration from 0 to 3600 seconds.")
     bad = [b for b in budgets if not 1 <= b <= 1_000_000]
     if bad:
-        raise ValueError(f"budget {bad[0]} is not allowed; give playouts per decision from 1 to 1,000,000.")
+        raise UnosimInputError(f"budget {bad[0]} is not allowed; give playouts per decision from 1 to 1,000,000.")
     results = []
     for rules, players in tables:
         for budget in budgets:

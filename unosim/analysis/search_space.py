@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 from ..strategy.base import Strategy
 from ..strategy.spec import StrategySpec
@@ -111,7 +112,7 @@ class TunableSpace(SearchSpace):
             unknown = [name for name in search if name not in tunable.NAMES]
             if unknown or not search or len(set(search)) < len(search):
                 what = f"unknown parameter {unknown[0]!r}" if unknown else ("nothing" if not search else "a parameter twice")
-                raise ValueError(f"search names {what}; give distinct parameters of tunable, comma-separated, e.g. "
+                raise UnosimInputError(f"search names {what}; give distinct parameters of tunable, comma-separated, e.g. "
                                  f"--only look_action,look_colour_share (all: {', '.join(tunable.NAMES)}).")
             self.names = tuple(search)
         values = tunable.load_tuned(start)["params"] if isinstance(start, (str, Path)) else start
@@ -119,7 +120,7 @@ class TunableSpace(SearchSpace):
         if values is not None:
             unknown = sorted(set(values) - set(tunable.NAMES))
             if unknown:
-                raise ValueError(f"start: unknown parameter {unknown[0]!r}; the parameters are: {', '.join(tunable.NAMES)}.")
+                raise UnosimInputError(f"start: unknown parameter {unknown[0]!r}; the parameters are: {', '.join(tunable.NAMES)}.")
             self.start.update({k: float(v) for k, v in values.items()})
         tunable.TunableStrategy(**self.start)  # refuses a value out of its range, naming it
         self.placeholder = StrategySpec("tunable")
@@ -180,7 +181,7 @@ class RuleSpace(SearchSpace):
             unused = (f" (it writes {', '.join(t.name for t in written)}, which cannot change a game under these rules: "
                       "mini-pile rules need a Wild Pile-Up, [bluff] and [challenge] need wd4_challenge, [jump_in] "
                       "needs speed_play)") if written else ""
-            raise ValueError(
+            raise UnosimInputError(
                 f"strategy = rules:{path}: the rule file writes no numeric threshold to tune{unused}; tuning searches "
                 "the numbers a file writes: condition bounds (NAME_min / NAME_max of a [[play.rule]], [[pile.rule]], "
                 "[bluff], [challenge] or [jump_in]) and [jump_in] weight. Write the thresholds to tune into the "
@@ -258,15 +259,15 @@ def make_space(strategy: str, rules: RuleSet, players: int, start: dict[str, flo
         return TunableSpace(rules, players, start, search)
     if text.startswith("rules:") and text[len("rules:"):].strip():
         if search is not None:
-            raise ValueError("search applies to the tunable strategy only; a rule file is tuned on every threshold "
+            raise UnosimInputError("search applies to the tunable strategy only; a rule file is tuned on every threshold "
                              "written in it: write only those to tune, or drop --only.")
         if start is not None:
-            raise ValueError(
+            raise UnosimInputError(
                 f"start = {str(start)!r} applies to the tunable strategy only; a rule file is tuned from the numbers "
                 "written in it: edit them, or give another file as --strategy rules:FILE."
             )
         return RuleSpace(text[len("rules:"):].strip(), rules)
-    raise ValueError(
+    raise UnosimInputError(
         f"strategy = {text!r} cannot be tuned; give tunable (the default: its numeric parameters) or rules:FILE "
         "(the numeric thresholds written in a rule file, e.g. --strategy rules:bots/holder.toml)."
     )

@@ -31,6 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import ndtr, ndtri
 
+from ..game.errors import UnosimInputError
+
 LEVEL = 0.95
 """Confidence level of every interval."""
 ADJUSTMENT = "holm"
@@ -178,7 +180,7 @@ class ClusteredOLS:
             raise ValueError("no data: add chunks with add_moments() before solve().")
         sub = self.xtx[np.ix_(keep, keep)]
         if np.linalg.matrix_rank(sub) < keep.sum():
-            raise ValueError(f"the design of columns {self.names} is collinear; drop a column.")
+            raise UnosimInputError(f"the design of columns {self.names} is collinear; drop a column.")
         coef = np.full(len(self.names), np.nan)
         coef[keep] = np.linalg.solve(sub, self.xty[keep])
         self.coef, self._keep = coef, keep
@@ -230,7 +232,7 @@ class ClusteredOLS:
         keep = self._keep
         k, n, g = int(keep.sum()), self.rows, self.clusters
         if g < 2 or n <= k:
-            raise ValueError(f"{g} clusters and {n} rows are too few for clustered errors of {k} coefficients.")
+            raise UnosimInputError(f"{g} clusters and {n} rows are too few for clustered errors of {k} coefficients.")
         bread = np.linalg.inv(self.xtx[np.ix_(keep, keep)])
         factor = g / (g - 1) * (n - 1) / (n - k)
         cov = np.full((len(keep), len(keep)), np.nan)

@@ -72,6 +72,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from ..engine.config import MAX_GAMES, RunConfig, whole_number
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..game.table import Table
@@ -250,7 +251,7 @@ def make_settings(
     seed = RunConfig(base.rules, players, parse_strategies("random", players), seed=seed).seed  # checked as for any run
     items = split_top_level(against) if isinstance(against, str) else [str(a) for a in against]
     if not items:
-        raise ValueError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
+        raise UnosimInputError("--against is empty; give the opponents, e.g. --against random or --against random,greedy,attacker.")
     field_specs = tuple(StrategySpec.parse(item) for item in items)
     games_per_candidate = _whole("games_per_candidate", games_per_candidate, 1, "--games-per-candidate")
     evaluation_games = _whole("evaluation_games", evaluation_games, 1, "--evaluation-games")
@@ -262,7 +263,7 @@ def make_settings(
         popsize = 4 + int(3 * math.log(len(space.names)))
     popsize = _whole("popsize", popsize, 2, "--popsize")
     if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not 0 < sigma <= 1:
-        raise ValueError(f"sigma = {sigma!r}; give the initial step size as a share of every parameter's range, "
+        raise UnosimInputError(f"sigma = {sigma!r}; give the initial step size as a share of every parameter's range, "
                          "above 0 and at most 1 (default 0.25).")
     deals = -(-games_per_candidate // players)
     settings = TuneSettings(
@@ -271,7 +272,7 @@ def make_settings(
         label=name,
     )
     if settings.generations < 1:
-        raise ValueError(
+        raise UnosimInputError(
             f"budget = {budget:,} games is less than one generation ({popsize} candidates × {deals:,} deals × "
             f"{players} seatings = {settings.games_per_generation:,} games); raise --budget or lower "
             "--popsize / --games-per-candidate."
@@ -392,7 +393,7 @@ class TuneResult:
         if self.path is not None:
             return f"tuned:{self.path / TUNED_FILE}"
         if self.space is not None and self.space.prefix == "rules":
-            raise ValueError("a tuned rule file plays from a file: give out=DIR to tune(), then play rules:DIR/tuned.toml.")
+            raise UnosimInputError("a tuned rule file plays from a file: give out=DIR to tune(), then play rules:DIR/tuned.toml.")
         return str(StrategySpec("tunable", tuple(sorted(self.params.items()))))
 
     def rule_text(self) -> str:
@@ -400,7 +401,7 @@ class TuneResult:
         from .search_space import RuleSpace
 
         if not isinstance(self.space, RuleSpace):
-            raise ValueError("rule_text() is for a tuned rule file (strategy='rules:FILE'); this run tuned `tunable`.")
+            raise UnosimInputError("rule_text() is for a tuned rule file (strategy='rules:FILE'); this run tuned `tunable`.")
         return self.space.text_of(self.params)
 
 
@@ -418,7 +419,7 @@ def _load_state(out: Path | None, settings: TuneSettings, overwrite: bool) -> di
         return state
     if overwrite:
         return None
-    raise ValueError(
+    raise UnosimInputError(
         f"output directory {out} holds a tuning run of other settings (or an unreadable {STATE_FILE}); give a new "
         "--out directory, the same settings to continue it, or --overwrite to start again."
     )
@@ -458,7 +459,7 @@ def _optimiser(settings: TuneSettings, state: dict[str, Any]) -> Any:
     for g, (stored, fitness) in enumerate(zip(state["asked"], state["fitness"])):
         xs = es.ask()
         if np.asarray(xs, np.float64).tolist() != stored:
-            raise ValueError(
+            raise UnosimInputError(
                 f"{STATE_FILE} generation {g + 1}: the optimiser asks other candidates than the ones stored (a state "
                 "written by another version of unosim or of the cma library, or an edited file); give a new --out "
                 "directory or --overwrite to start again."
@@ -539,7 +540,7 @@ def tune(
     started = time.perf_counter()
     execution, request = Execution.take(execution, request, IN_PROCESS)
     if execution.backend != "loky" or execution.scheduler is not None or execution.chunk_size is not None:
-        raise ValueError("tuning plays its candidates in local processes: give jobs, overwrite, quiet and isolate only "
+        raise UnosimInputError("tuning plays its candidates in local processes: give jobs, overwrite, quiet and isolate only "
                          "(no backend, scheduler or chunk size).")
     if settings is None:
         settings = make_settings(**request)
@@ -551,7 +552,7 @@ def tune(
     space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
-        raise ValueError(f"--out {out} is a file; give a directory.")
+        raise UnosimInputError(f"--out {out} is a file; give a directory.")
     state = _load_state(out, settings, overwrite)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from ..game.errors import UnosimInputError
 from .stats import z_value
 
 __all__ = ["win_rates"]
@@ -40,7 +41,7 @@ def win_rates(winner: NDArray[Any] | pd.Series, strategies: list[str]) -> tuple[
     w = np.where(np.isfinite(w) & (w >= 0), w, -1).astype(np.int64)
     n = len(w)
     if n == 0:
-        raise ValueError("no games: win rates need at least one game.")
+        raise UnosimInputError("no games: win rates need at least one game.")
     z = z_value()
     P = len(strategies)
     seats = []

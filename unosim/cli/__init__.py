@@ -8,10 +8,13 @@ game), ``view`` (a game as an HTML viewer), ``play`` (a game against the strateg
 (rule sets on the same deals), ``cardvalue-swap`` (card values by experiment) and
 ``tune`` (tune a strategy). :func:`main` is the entry point.
 
-Bad input is refused before any work with a one-paragraph message and exit code 2 (the
-same code the option parser uses for a malformed option); wrap a new command
-in :func:`user_errors` to get the same behaviour. ``UNOSIM_DEBUG=1`` shows the
-traceback instead.
+A command parses its options, calls one function of :mod:`unosim.api` and prints. Bad input
+(a :class:`~unosim.game.errors.UnosimInputError`, raised where input is validated, or an
+``OSError``) is refused before any work with a one-paragraph message and exit code 2 (the same
+code the option parser uses for a malformed option); any other exception is a bug, reported
+with its traceback (exit code 1). Register a new command with :func:`~unosim.cli.base.command`
+and wrap it in :func:`user_errors` to get the same behaviour; its options are the aliases of
+:mod:`unosim.cli.options`. ``UNOSIM_DEBUG=1`` shows the traceback of a refusal too.
 """
 
 from __future__ import annotations

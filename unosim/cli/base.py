@@ -5,22 +5,52 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 from ..runs.progress import PrintableConsole
 
-__all__ = ["EXIT_USAGE", "PIPE_WIDTH", "app", "err_console", "main", "os_error_message", "out_console", "user_errors"]
+__all__ = ["EXIT_USAGE", "PIPE_WIDTH", "app", "command", "err_console", "main", "os_error_message", "out_console", "user_errors"]
 
 EXIT_USAGE = 2
 """Exit code of a refused command (bad option value, unplayable table, ...)."""
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _FlagsAsFlags:
+    """Help that shows a flag (``--quiet``, ``--help``) as a flag: Typer gives it a type column
+    (``<bool>``) as if it took a value; an empty metavar leaves that column empty."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class _Command(_FlagsAsFlags, TyperCommand):
+    """A command of :data:`app`."""
+
+
+class _Group(_FlagsAsFlags, TyperGroup):
+    """The ``unosim`` group."""
+
+
+def command(name: str | None = None) -> Callable[[_F], _F]:
+    """Register a command on :data:`app` (as ``app.command``, with flags shown as flags)."""
+    return app.command(name, cls=_Command)
+
+
 app = typer.Typer(
+    cls=_Group,
     name="unosim",
     help="Fast Monte Carlo simulation of UNO and UNO Party!.",
     rich_markup_mode="rich",
@@ -28,23 +58,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-def _show_flags_as_flags() -> None:
-    """Typer's help gives a flag (``--quiet``, ``--help``) a type column (``<bool>``), as if it took a
-    value; leave that column empty for flags."""
-    from typer.core import TyperOption
-
-    shown = getattr(TyperOption, "display_type_rich", None)
-    if shown is None or getattr(shown, "flags_as_flags", False):
-        return
-
-    def display_type_rich(self: Any, ctx: Any) -> str | None:
-        return None if getattr(self, "is_flag", False) else shown(self, ctx)
-
-    display_type_rich.flags_as_flags = True  # type: ignore[attr-defined]
-    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
-
-
-_show_flags_as_flags()
 err_console = PrintableConsole(stderr=True)
 PIPE_WIDTH = 400
 """Width of standard output written to a file or a pipe: tables never cut a name there."""
@@ -88,16 +101,20 @@ def _main(
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn a ``ValueError`` (bad input) or an ``OSError`` (a full disk, a permission, a path that
-    is a file; see :func:`os_error_message`) into ``error: <message>`` on stderr and exit code 2,
-    and a :class:`~unosim.engine.driver.StrategyError` (a strategy broke the rules mid-run) into
-    the same message and exit code 1.
+    """Turn bad input into ``error: <message>`` on stderr and exit code 2: a
+    :class:`~unosim.game.errors.UnosimInputError` (a value the command cannot take) or an
+    ``OSError`` (a full disk, a permission, a path that is a file; see :func:`os_error_message`).
+    A :class:`~unosim.engine.decisions.StrategyError` (a strategy broke the rules mid-run) gives
+    the same message and exit code 1. Any other exception is a bug: it is reported as one, with
+    its traceback, and exits with code 1.
 
     A Ctrl-C (also one numba reports as a ``SystemError`` caused by the ``KeyboardInterrupt``, when it
     arrives inside a compiled function) is one line on stderr and exit code 130.
 
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
     """
+    from ..game.errors import UnosimInputError
+
     try:
         yield
     except KeyboardInterrupt:
@@ -106,24 +123,30 @@ def user_errors() -> Iterator[None]:
         if not _from_ctrl_c(exc) or os.environ.get("UNOSIM_DEBUG"):
             raise
         _interrupted()
-    except ValueError as exc:
-        if os.environ.get("UNOSIM_DEBUG"):
-            raise
-        err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    except UnosimInputError as exc:
+        _refuse(str(exc), EXIT_USAGE)
     except OSError as exc:
-        if os.environ.get("UNOSIM_DEBUG"):
-            raise
-        err_console.print(Text("error: ", style="bold red") + Text(os_error_message(exc)), soft_wrap=True)
-        raise typer.Exit(EXIT_USAGE) from None
-    except RuntimeError as exc:
+        _refuse(os_error_message(exc), EXIT_USAGE)
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:
         # only a command that imported the engine can raise its StrategyError: commands that do
         # not play (report) skip importing numba (about 1-2 s)
         engine = sys.modules.get("unosim.engine")
-        if engine is None or not isinstance(exc, engine.StrategyError) or os.environ.get("UNOSIM_DEBUG"):
-            raise
-        err_console.print(Text("error: ", style="bold red") + Text(str(exc)), soft_wrap=True)
-        raise typer.Exit(1) from None
+        if engine is not None and isinstance(exc, engine.StrategyError):
+            _refuse(str(exc), 1)
+        err_console.print(Text("bug: ", style="bold red") + Text(
+            f"unosim stopped on {type(exc).__name__}, which no input should cause; please report it with the command "
+            "and the traceback below."), soft_wrap=True)
+        raise
+
+
+def _refuse(message: str, code: int) -> NoReturn:
+    """Print ``error: message`` and exit with ``code`` (with ``UNOSIM_DEBUG`` set: raise on, for the traceback)."""
+    if os.environ.get("UNOSIM_DEBUG"):
+        raise
+    err_console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+    raise typer.Exit(code) from None
 
 
 EXIT_INTERRUPTED = 130

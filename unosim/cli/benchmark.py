@@ -7,23 +7,24 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .base import app, err_console, out_console, user_errors
-from .options import BatchSize, MaybePlayers, MaybeRules, MaybeStrategies, Set
+from ..game.errors import UnosimInputError
+from . import options as o
+from .base import command, err_console, out_console, user_errors
 
 __all__ = ["bench"]
 
 
 # ---------------------------------------------------------------- bench
-@app.command()
+@command()
 @user_errors()
 def bench(
-    rules: MaybeRules = None,
-    players: MaybePlayers = None,
-    strategies: MaybeStrategies = None,
+    rules: o.MaybeRules = None,
+    players: o.MaybePlayers = None,
+    strategies: o.MaybeStrategies = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Seconds to play per measurement, after a warm-up.")] = 10.0,
-    batch_size: BatchSize = None,
+    batch_size: o.BatchSize = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list for the grid).")] = False,
-    overrides: Set = None,
+    overrides: o.Set = None,
     python_path: Annotated[
         bool, typer.Option("--python-path", help="Ask the shipped strategies' Python methods, not their compiled versions.")
     ] = False,
@@ -100,7 +101,7 @@ def bench(
         results = [run_bench(rules, players, strategies, seconds, batch_size=batch_size, compiled=not python_path,
                              overrides=list(overrides or []))]
     elif overrides:
-        raise ValueError("--set applies to one table: give --rules (and --players) with it.")
+        raise UnosimInputError("--set applies to one table: give --rules (and --players) with it.")
     else:
         results = grid(seconds, strategies, compiled=not python_path)
     if as_json:

@@ -10,15 +10,17 @@ means something of its own (``bench`` without ``--rules`` measures a grid), the 
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 __all__ = [
-    "COMMAND_DEFAULTS", "Backend", "BatchSize", "Cell", "ChunkSize", "Deck", "Game", "Games", "Isolate", "Jobs", "Match",
-    "MaybeGames", "MaybeOut", "MaybePlayers", "MaybeRules", "MaybeSeat", "MaybeStrategies", "Out", "Overwrite",
-    "PlayerCounts", "Players", "Quiet", "Rules", "RunDir", "Scheduler", "Seat", "Seed", "Set", "Strategies",
+    "COMMAND_DEFAULTS", "EXECUTION", "GAME", "SHARED", "Backend", "BatchSize", "Cell", "ChunkSize", "Deck", "Game", "Games",
+    "Isolate", "Jobs", "Match", "MaybeGames", "MaybeOut", "MaybePlayers", "MaybeRules", "MaybeSeat", "MaybeStrategies", "Out",
+    "Overwrite", "PlayerCounts", "Players", "Quiet", "Rules", "RunDir", "Scheduler", "Seat", "Seed", "Set", "Strategies", "shared",
 ]
 
 COMMAND_DEFAULTS = frozenset({"--games", "--out", "--player-counts", "--players", "--rules", "--seat", "--strategies"})
@@ -28,20 +30,15 @@ hold or write is the same everywhere, and each command's description says the re
 # ---------------------------------------------------------------- what to play
 _RULES = typer.Option("--rules", help="Rules preset: classic, classic-house or party (several, comma-separated, where a "
                       "command compares rule sets).")
-Rules = Annotated[str, _RULES]
-MaybeRules = Annotated[str | None, _RULES]
-"""``--rules`` where leaving it out means something of its own (the command's description says what)."""
 _PLAYERS = typer.Option("--players", help="Players at the table, 2–16.")
-Players = Annotated[int, _PLAYERS]
-MaybePlayers = Annotated[int | None, _PLAYERS]
-PlayerCounts = Annotated[str, typer.Option("--player-counts", help="Player counts: 4, 2,4,8 or 2-16.")]
 _STRATEGIES = typer.Option("--strategies", help="Strategies, comma-separated: one for every seat or one per seat (a name, "
                            "name(param=value) or package.module:Class).")
-Strategies = Annotated[str, _STRATEGIES]
-MaybeStrategies = Annotated[str | None, _STRATEGIES]
 _GAMES = typer.Option("--games", help="Games to play (the command's description says per what).")
+Rules = Annotated[str, _RULES]
+Players = Annotated[int, _PLAYERS]
+Strategies = Annotated[str, _STRATEGIES]
 Games = Annotated[int, _GAMES]
-MaybeGames = Annotated[int | None, _GAMES]
+PlayerCounts = Annotated[str, typer.Option("--player-counts", help="Player counts: 4, 2,4,8 or 2-16.")]
 Seed = Annotated[int, typer.Option("--seed", help="Seed: the same seed and settings give the same games.")]
 Set = Annotated[
     list[str] | None,
@@ -57,7 +54,6 @@ BatchSize = Annotated[
 _SEAT = typer.Option("--seat", help="The seat whose view it is: yours when you play; in a viewer, the only hand shown "
                      "(default: every hand).")
 Seat = Annotated[int, _SEAT]
-MaybeSeat = Annotated[int | None, _SEAT]
 
 # ---------------------------------------------------------------- one game of a dataset
 RunDir = Annotated[
@@ -73,6 +69,14 @@ Cell = Annotated[
 # ---------------------------------------------------------------- where the results go
 _OUT = typer.Option("--out", help="Where to write (the command's description says what).")
 Out = Annotated[Path, _OUT]
+
+# ---------------------------------------------------------------- the same options, where leaving one out means something
+# (bench without --rules measures a grid, view without --seat shows every hand): the command's description says what
+MaybeRules = Annotated[str | None, _RULES]
+MaybePlayers = Annotated[int | None, _PLAYERS]
+MaybeStrategies = Annotated[str | None, _STRATEGIES]
+MaybeGames = Annotated[int | None, _GAMES]
+MaybeSeat = Annotated[int | None, _SEAT]
 MaybeOut = Annotated[Path | None, _OUT]
 
 # ---------------------------------------------------------------- how to play it (unosim.runs.options.Execution)
@@ -96,3 +100,44 @@ Isolate = Annotated[
     typer.Option("--isolate", help="Play each strategy of your own code from a process of its own, which sees only its "
                  "observations (the same games; built-in, rule, tuned and policy strategies stay in the engine)."),
 ]
+
+
+# ---------------------------------------------------------------- groups of options, with their defaults
+_Command = TypeVar("_Command", bound=Callable[..., Any])
+
+
+def _option(name: str, alias: Any, default: Any) -> inspect.Parameter:
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=alias)
+
+
+SHARED = {p.name: p for p in (
+    _option("jobs", Jobs, None), _option("backend", Backend, "loky"), _option("scheduler", Scheduler, None),
+    _option("chunk_size", ChunkSize, None), _option("overwrite", Overwrite, False), _option("quiet", Quiet, False),
+    _option("isolate", Isolate, False),
+    _option("run", RunDir, None), _option("game", Game, 0), _option("cell", Cell, None), _option("rules", Rules, "classic"),
+    _option("players", Players, 4), _option("seed", Seed, 0), _option("strategies", Strategies, "random"),
+    _option("overrides", Set, None), _option("deck", Deck, None),
+)}
+"""The options a command takes through :func:`shared`, each with its one default, by parameter name
+(that of the :mod:`unosim.api` keyword it is passed on as)."""
+
+EXECUTION = ("jobs", "backend", "scheduler", "chunk_size", "overwrite", "quiet", "isolate")
+"""How to play it: the fields of :class:`unosim.runs.options.Execution`, which :mod:`unosim.api` builds."""
+GAME = ("run", "game", "cell", "rules", "players", "seed", "strategies", "overrides", "deck")
+"""Which game: of a dataset (``--run``, ``--cell``, ``--game``) or of a table and seed."""
+
+
+def shared(*names: str, first: bool = False) -> Callable[[_Command], _Command]:
+    """Give a command the options ``names`` of :data:`SHARED`, with their defaults, after its own
+    (``first``: before them). The command takes them as ``**options`` and passes them on.
+    """
+
+    def add(command: _Command) -> _Command:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()
+               if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        added = [SHARED[name] for name in names]
+        command.__signature__ = signature.replace(parameters=added + own if first else own + added)  # type: ignore[attr-defined]
+        return command
+
+    return add

@@ -8,51 +8,29 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .base import app, err_console, out_console, user_errors
-from .options import (
-    Backend,
-    BatchSize,
-    ChunkSize,
-    Deck,
-    Games,
-    Isolate,
-    Jobs,
-    Match,
-    MaybeOut,
-    Overwrite,
-    Players,
-    Quiet,
-    Rules,
-    Scheduler,
-    Seed,
-    Set,
-    Strategies,
-)
+from ..game.errors import UnosimInputError
+from . import options as o
+from .base import command, err_console, out_console, user_errors
 
 __all__ = ["run_command", "simulate"]
 
 
 # ---------------------------------------------------------------- simulate
-@app.command()
+@command()
 @user_errors()
+@o.shared(*o.EXECUTION)
 def simulate(
-    rules: Rules = "classic",
-    players: Players = 4,
-    games: Games = 10_000,
-    seed: Seed = 0,
-    strategies: Strategies = "random",
-    out: MaybeOut = None,
-    batch_size: BatchSize = None,
-    overrides: Set = None,
-    deck: Deck = None,
-    match: Match = False,
-    jobs: Jobs = None,
-    backend: Backend = "loky",
-    scheduler: Scheduler = None,
-    chunk_size: ChunkSize = None,
-    overwrite: Overwrite = False,
-    quiet: Quiet = False,
-    isolate: Isolate = False,
+    rules: o.Rules = "classic",
+    players: o.Players = 4,
+    games: o.Games = 10_000,
+    seed: o.Seed = 0,
+    strategies: o.Strategies = "random",
+    out: o.MaybeOut = None,
+    batch_size: o.BatchSize = None,
+    overrides: o.Set = None,
+    deck: o.Deck = None,
+    match: o.Match = False,
+    **options: Any,
 ) -> None:
     """Play games and write one record per game (with --match: one per match, and one per round).
 
@@ -62,21 +40,14 @@ def simulate(
     [dim]Example: unosim simulate --rules classic --players 4 --games 200000 --seed 1
     --strategies random,greedy,random,greedy --out runs/a[/]
     """
-    from ..engine.config import RunConfig
-    from ..runs.options import Execution
-    from ..runs.runner import run
+    from ..api import run
+    from ..strategy.spec import parse_strategies
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
-                          isolate=isolate)
-    from ..strategy.registry import user_code_isolated
-
-    with user_code_isolated(isolate):
-        config = RunConfig.build(rules=rules, players=players, strategies=strategies, seed=seed, games=games,
-                                 batch_size=batch_size, match=match, overrides=list(overrides or []), deck=deck)
-        result = run(config, out, execution)
-    if not quiet:
+    result = run(rules, players, games, strategies, seed, batch_size=batch_size, match=match, overrides=list(overrides or []),
+                 deck=deck, out=out, **options)
+    if not options["quiet"]:
         _print_summary(result)
-        _print_win_rates(result, [str(spec) for spec in config.strategies], match=match)
+        _print_win_rates(result, [str(spec) for spec in parse_strategies(strategies, players)], match=match)
 
 
 def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None:
@@ -108,29 +79,24 @@ def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None
 
 
 # ---------------------------------------------------------------- run
-@app.command("run")
+@command("run")
 @user_errors()
+@o.shared(*o.EXECUTION)
 def run_command(
     experiment: Annotated[Path, typer.Argument(metavar="EXPERIMENT.toml", help="Experiment file (see experiments/).")],
-    out: MaybeOut = None,
-    jobs: Jobs = None,
-    backend: Backend = "loky",
-    scheduler: Scheduler = None,
-    chunk_size: ChunkSize = None,
-    overwrite: Overwrite = False,
-    quiet: Quiet = False,
+    out: o.MaybeOut = None,
+    **options: Any,
 ) -> None:
     """Run every cell of an experiment file into one dataset (in --out, default the file's `out`)."""
-    from ..runs.experiment import load_experiment, run_experiment
-    from ..runs.options import Execution
+    from ..api import run_experiment
+    from ..runs.experiment import load_experiment
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet)
     exp = load_experiment(experiment)
     target = out or exp.out
     if target is None:
-        raise ValueError(f"{experiment} sets no output directory; add out = \"runs/NAME\" to the file or pass --out DIR.")
-    result = run_experiment(exp, target, execution)
-    if not quiet:
+        raise UnosimInputError(f"{experiment} sets no output directory; add out = \"runs/NAME\" to the file or pass --out DIR.")
+    result = run_experiment(exp, target, **options)
+    if not options["quiet"]:
         _print_summary(result)
 
 

@@ -8,41 +8,24 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from .base import app, err_console, out_console, user_errors
-from .options import (
-    Backend,
-    BatchSize,
-    ChunkSize,
-    Deck,
-    Games,
-    Isolate,
-    Jobs,
-    Match,
-    MaybeOut,
-    Overwrite,
-    Players,
-    Quiet,
-    Rules,
-    Scheduler,
-    Seed,
-    Set,
-    Strategies,
-)
+from . import options as o
+from .base import command, err_console, out_console, user_errors
 
 __all__ = ["check_command", "tournament_command", "try_command"]
 
 
 # ---------------------------------------------------------------- tournament
-@app.command("tournament")
+@command("tournament")
 @user_errors()
+@o.shared(*o.EXECUTION)
 def tournament_command(
-    strategies: Strategies,
-    rules: Rules = "party",
-    players: Players = 6,
-    games: Games = 60_000,
-    seed: Seed = 0,
-    out: MaybeOut = None,
-    match: Match = False,
+    strategies: o.Strategies,
+    rules: o.Rules = "party",
+    players: o.Players = 6,
+    games: o.Games = 60_000,
+    seed: o.Seed = 0,
+    out: o.MaybeOut = None,
+    match: o.Match = False,
     precision: Annotated[
         float | None,
         typer.Option(
@@ -56,16 +39,10 @@ def tournament_command(
         typer.Option("--max-games", help="With --precision: stop at this many games (default 10,000,000).", show_default=False),
     ] = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap replicates of the rating intervals.")] = 200,
-    overrides: Set = None,
-    deck: Deck = None,
-    batch_size: BatchSize = None,
-    jobs: Jobs = None,
-    backend: Backend = "loky",
-    scheduler: Scheduler = None,
-    chunk_size: ChunkSize = None,
-    overwrite: Overwrite = False,
-    quiet: Quiet = False,
-    isolate: Isolate = False,
+    overrides: o.Set = None,
+    deck: o.Deck = None,
+    batch_size: o.BatchSize = None,
+    **options: Any,
 ) -> None:
     """Seat-fair tournament: every deal replayed under every rotation of a balanced set of tables.
 
@@ -85,9 +62,9 @@ def tournament_command(
     [dim]Example: unosim tournament --rules party --players 6
     --strategies random,greedy,diversity,ranking,wild-saver,attacker --games 200000 --out runs/t[/]
     """
-    from ..analysis.tournament import make_settings, run_tournament
-    from ..reports.tournament import write_report as write_tournament_report
-    from ..runs.options import Execution
+    from ..api import tournament
+
+    quiet = options["quiet"]
 
     def on_round(games_so_far: int, widest: float) -> None:
         if not quiet:
@@ -97,16 +74,11 @@ def tournament_command(
                 highlight=False,
             )
 
-    execution = Execution(jobs=jobs, backend=backend, scheduler=scheduler, chunk_size=chunk_size, overwrite=overwrite, quiet=quiet,
-                          isolate=isolate)
-    from ..strategy.registry import user_code_isolated
-
-    with user_code_isolated(isolate):
-        settings = make_settings(
-            rules=rules, players=players, strategies=strategies, games=games, seed=seed, match=match, precision=precision,
-            max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
-        )
-        result = run_tournament(settings, out, execution, on_round=on_round)
+    result = tournament(
+        rules, players, strategies, games, seed, out=out, on_round=on_round, match=match, precision=precision,
+        max_games=max_games, overrides=list(overrides or []), deck=deck, batch_size=batch_size, bootstrap=bootstrap,
+        **options,
+    )
     _print_leaderboard(result)
     if not quiet:
         note = ""
@@ -114,10 +86,8 @@ def tournament_command(
             reached = "reached" if result.widest <= precision else "NOT reached (--max-games hit)"
             note = f"; widest interval ±{result.widest:.4f}, target ±{precision:g} {reached}"
         err_console.print(f"{result.title} in {result.seconds:.1f} s{note}", markup=False, highlight=False)
-    if out is not None:
-        files = write_tournament_report(result, out / "report")
-        if not quiet:
-            err_console.print(f"dataset: {out}   report: {', '.join(f.name for f in files)} in {out / 'report'}",
+        if out is not None:
+            err_console.print(f"dataset: {out}   report: {out / 'report' / 'report.html'} (tables and plots beside it)",
                               markup=False, highlight=False)
 
 
@@ -140,14 +110,14 @@ def _print_leaderboard(result: Any) -> None:
 
 
 # ---------------------------------------------------------------- check
-@app.command("check")
+@command("check")
 @user_errors()
 def check_command(
     strategy: Annotated[
         str, typer.Argument(metavar="STRATEGY", help="A registered name, module:Class, or name(param=value, ...).")
     ],
-    games: Games = 12,
-    seed: Seed = 0,
+    games: o.Games = 12,
+    seed: o.Seed = 0,
 ) -> None:
     """Conformance suite: every preset, and classic with the house rules, at 2, 6 and 16 players;
     legal, well-shaped, deterministic, batch-independent, picklable and describable.
@@ -172,17 +142,18 @@ def check_command(
 
 
 # ---------------------------------------------------------------- try (rule strategies)
-@app.command("try")
+@command("try")
 @user_errors()
+@o.shared("jobs")
 def try_command(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A rule-strategy TOML file (docs/rule_bots.md), or a shipped name.")],
     field: Annotated[str, typer.Option("--field", help="The opponents, comma-separated strategies.")] = "random,greedy",
-    rules: Rules = "classic",
-    players: Players = 4,
-    games: Games = 20_000,
-    seed: Seed = 0,
+    rules: o.Rules = "classic",
+    players: o.Players = 4,
+    games: o.Games = 20_000,
+    seed: o.Seed = 0,
     watch: Annotated[bool, typer.Option("--watch", help="Evaluate again every time the file is saved (Ctrl-C stops).")] = False,
-    jobs: Jobs = None,
+    **options: Any,
 ) -> None:
     """Win rate of a rule file against a field, with its 95 % interval; --watch: again on every save.
 
@@ -196,7 +167,7 @@ def try_command(
     from ..strategy.rule_language import resolve_path
 
     def run() -> Any:
-        return evaluate(file, field=field, rules=rules, players=players, games=games, seed=seed, jobs=jobs)
+        return evaluate(file, field=field, rules=rules, players=players, games=games, seed=seed, **options)
 
     if not watch:
         out_console.print(run().line(), highlight=False, markup=False, soft_wrap=True)

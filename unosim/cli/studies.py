@@ -8,36 +8,20 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .base import app, err_console, out_console, user_errors
-from .options import (
-    Deck,
-    Games,
-    Isolate,
-    Jobs,
-    MaybeGames,
-    MaybeOut,
-    Out,
-    Overwrite,
-    PlayerCounts,
-    Players,
-    Quiet,
-    Rules,
-    Seed,
-    Set,
-)
+from . import options as o
+from .base import command, err_console, out_console, user_errors
 
 __all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "study", "tune_command"]
 
 
 # ---------------------------------------------------------------- study and report
-@app.command()
+@command()
 @user_errors()
+@o.shared("jobs", "overwrite", "quiet")
 def study(
-    out: Out = Path("runs/study"),
-    games: MaybeGames = None,
-    jobs: Jobs = None,
-    overwrite: Overwrite = False,
-    quiet: Quiet = False,
+    out: o.Out = Path("runs/study"),
+    games: o.MaybeGames = None,
+    **options: Any,
 ) -> None:
     """The default study: game length and seat advantage at 2–16 players (classic, classic-house, party).
 
@@ -45,20 +29,12 @@ def study(
     per cell (default: the study's 20,000).
     """
     import time
-    import tomllib
 
-    from ..reports.dataset_report import write_report
-    from ..runs.experiment import STUDIES_DIR, parse_experiment, run_experiment
+    from ..api import study as run_study
 
-    default_study = STUDIES_DIR / "default.toml"
-    data = tomllib.loads(default_study.read_text())
-    if games is not None:
-        data["games"] = games
-    exp = parse_experiment(data, source=str(default_study), default_name="default_study")
     start = time.perf_counter()
-    run_experiment(exp, out, jobs=jobs, overwrite=overwrite, quiet=quiet)
-    files = write_report(out, out / "report")
-    if not quiet:
+    files = run_study(out, games=games, **options)
+    if not options["quiet"]:
         out_console.print(
             f"dataset: {out}   report: {files[-1]} (and {files[-2].name}, {len(files) - 2} plot files)   "
             f"in {time.perf_counter() - start:.0f} s",
@@ -66,11 +42,11 @@ def study(
         )
 
 
-@app.command()
+@command()
 @user_errors()
 def report(
     dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
-    out: MaybeOut = None,
+    out: o.MaybeOut = None,
     card_values: Annotated[
         bool | None,
         typer.Option("--card-values/--no-card-values",
@@ -85,35 +61,24 @@ def report(
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`. Writes to --out (default: DATASET/report).
     """
-    from ..reports.dataset_report import write_report
-    from ..runs.dataset import read_metadata
+    from ..api import report as write_report
 
-    try:  # (analysis.tournament.is_tournament without importing the engine)
-        tournament = "tournament" in read_metadata(dataset)
-    except ValueError:
-        tournament = False
-    if tournament:  # a tournament's leaderboard, head-to-head and plots
-        from ..analysis.tournament import load_tournament
-        from ..reports.tournament import write_report as write_tournament_report
-
-        files = write_tournament_report(load_tournament(dataset), out or dataset / "report")
-        out_console.print("wrote " + ", ".join(str(f) for f in files))
-        return
-    files = write_report(dataset, out or dataset / "report", card_values=card_values)
-    out_console.print(f"wrote {files[-1]}, {files[-2]} and {len(files) - 2} plot files in {files[-1].parent}", highlight=False)
+    files = write_report(dataset, out, card_values=card_values)
+    out_console.print(f"wrote {files[-1]} and {len(files) - 1} more files in {files[-1].parent}", highlight=False)
 
 
 # ---------------------------------------------------------------- compare
-@app.command()
+@command()
 @user_errors()
+@o.shared("jobs", "overwrite")
 def compare(
     ctx: typer.Context,
     spec: Annotated[
         Path | None, typer.Argument(metavar="[COMPARISON.toml]", help="A comparison file (see experiments/speed_play.toml).",
                                     show_default=False)
     ] = None,
-    rules: Rules = "party",
-    players: PlayerCounts = "4",
+    rules: o.Rules = "party",
+    players: o.PlayerCounts = "4",
     option: Annotated[
         list[str] | None,
         typer.Option("--option", metavar="OPTION=V1,V2", help="A rule option and its values to compare (repeatable).",
@@ -125,12 +90,11 @@ def compare(
                      help="A named rule set (repeatable; the first is the baseline), instead of every combination of "
                           "--option values: e.g. 'the official game:' 'stacking: stacking=mixed'.", show_default=False),
     ] = None,
-    games: Games = 10_000,
-    seed: Seed = 0,
+    games: o.Games = 10_000,
+    seed: o.Seed = 0,
     skill: Annotated[str, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random).")] = "greedy",
-    out: MaybeOut = None,
-    jobs: Jobs = None,
-    overwrite: Overwrite = False,
+    out: o.MaybeOut = None,
+    **options: Any,
 ) -> None:
     """Play rule sets on the same deals; report paired differences with 95 % intervals.
 
@@ -142,8 +106,8 @@ def compare(
 
     [dim]Example: unosim compare --rules party --player-counts 2-16 --option speed_play=true,false --out runs/speed[/]
     """
-    from ..analysis.compare import compare as run_compare
     from ..analysis.compare import load_spec, metric_label
+    from ..api import compare as run_compare
 
     given: dict[str, Any] = {"rules": rules, "players": players, "options": list(option or []),
                              "variants": variant or None, "games": games, "seed": seed, "skill": skill, "out": out}
@@ -154,8 +118,8 @@ def compare(
         settings.update(load_spec(spec))
         settings.update({name: value for name, value in given.items() if name in typed})
     target = settings.pop("out", None)
-    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target,
-                         jobs=jobs, overwrite=overwrite, **settings)
+    result = run_compare(settings.pop("rules"), settings.pop("players"), list(settings.pop("options")), out=target, **options,
+                         **settings)
     skill = result.settings["skill"]
     out = Path(target) if target is not None else None
     table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
@@ -167,25 +131,23 @@ def compare(
                       "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from ..reports.dataset_report import write_report
-
-        files = write_report(out)
-        out_console.print(f"report: {files[-1]}", highlight=False)
+        out_console.print(f"report: {out / 'report' / 'report.html'}", highlight=False)
 
 
 # ---------------------------------------------------------------- card values by swap experiment
-@app.command("cardvalue-swap")
+@command("cardvalue-swap")
 @user_errors()
+@o.shared("jobs")
 def cardvalue_swap(
-    rules: Rules = "classic",
-    players: PlayerCounts = "2,4,8",
-    games: Games = 20_000,
-    seed: Seed = 0,
+    rules: o.Rules = "classic",
+    players: o.PlayerCounts = "2,4,8",
+    games: o.Games = 20_000,
+    seed: o.Seed = 0,
     kinds: Annotated[
         str | None, typer.Option("--kinds", help="Kinds to swap in, comma-separated (default: every action kind).", show_default=False)
     ] = None,
-    out: MaybeOut = None,
-    jobs: Jobs = None,
+    out: o.MaybeOut = None,
+    **options: Any,
 ) -> None:
     """Card values cross-checked by experiment: the same deals played as dealt and with one number
     card of one hand swapped for the kind (common random numbers), next to the regression estimate.
@@ -198,9 +160,9 @@ def cardvalue_swap(
 
     [dim]Example: unosim cardvalue-swap --rules classic --player-counts 2,4,8 --games 20000 --out runs/swap[/]
     """
-    from ..analysis.cardswap import swap_values
+    from ..api import cardvalue_swap as swap_values
 
-    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False, jobs=jobs)
+    result = swap_values(rules, players, games=games, seed=seed, kinds=kinds, quiet=False, out=out, **options)
     table = Table(title=f"card values, swap experiment and regression on the same {games:,} deals ({rules}, pp)")
     for col in ("players", "kind", "swap [95 % CI]", "regression [95 % CI]", "variance reduction"):
         table.add_column(col, justify="right", overflow="fold")
@@ -210,30 +172,28 @@ def cardvalue_swap(
                       f"{r.variance_reduction:.2f}×")
     out_console.print(table)
     if out is not None:
-        from ..reports.dataset_report import write_report
+        out_console.print(f"report: {out / 'report' / 'report.html'}", highlight=False)
 
-        result.save(out)
-        files = write_report(out)
-        out_console.print(f"report: {files[-1]}", highlight=False)
 
 # ---------------------------------------------------------------- tune
 USEFUL_GENERATIONS = 10
 """Fewer generations than this: ``unosim tune`` warns that the search can hardly move from its start."""
 
-@app.command("tune")
+@command("tune")
 @user_errors()
+@o.shared("jobs", "overwrite", "quiet", "isolate")
 def tune_command(
-    rules: Rules = "classic",
-    players: Players = 2,
+    rules: o.Rules = "classic",
+    players: o.Players = 2,
     against: Annotated[
         str, typer.Option("--against", help="The field: one or more opponent strategies, comma-separated (e.g. random, "
                           "or random,greedy,attacker); they fill the other seats in turn.")
     ] = "random",
     budget: Annotated[int, typer.Option("--budget", help="Games the search may play in all (whole generations).")] = 1_000_000,
-    seed: Seed = 0,
-    out: Out = Path("runs/tune"),
-    overrides: Set = None,
-    deck: Deck = None,
+    seed: o.Seed = 0,
+    out: o.Out = Path("runs/tune"),
+    overrides: o.Set = None,
+    deck: o.Deck = None,
     popsize: Annotated[
         int | None, typer.Option("--popsize", help="Candidates per generation (default 4 + 3 ln(parameters searched)).",
                                  show_default=False)
@@ -262,10 +222,7 @@ def tune_command(
                                  "comma-separated (default: every one the rules let matter); the others keep their "
                                  "--start values.", show_default=False)
     ] = None,
-    jobs: Jobs = None,
-    overwrite: Overwrite = False,
-    quiet: Quiet = False,
-    isolate: Isolate = False,
+    **options: Any,
 ) -> None:
     """Tune the `tunable` strategy (or a rule file's thresholds) against a field with CMA-ES; evaluate it on fresh deals and save it.
 
@@ -288,7 +245,7 @@ def tune_command(
     )
     from ..strategy.registry import user_code_isolated
 
-    with user_code_isolated(isolate):
+    with user_code_isolated(options["isolate"]):
         planned = make_settings(**request)
     if planned.generations < USEFUL_GENERATIONS:
         err_console.print(
@@ -297,7 +254,7 @@ def tune_command(
             f"({planned.games_per_generation:,} games each); CMA-ES needs about {USEFUL_GENERATIONS} or more to move "
             f"from its start. Raise --budget to {USEFUL_GENERATIONS * planned.games_per_generation:,} or more, or "
             "lower --games-per-candidate or --popsize.", markup=False, highlight=False, soft_wrap=True)
-    result = tune(**request, out=out, overwrite=overwrite, quiet=quiet, jobs=jobs, isolate=isolate)
+    result = tune(**request, out=out, **options)
     ev = result.evaluation
     out_console.print(
         f"tuned after {result.generations} generations ({result.games:,} games) in {result.seconds:.0f} s; held-out "

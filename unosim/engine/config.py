@@ -7,6 +7,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 from ..game.table import Table
 from ..strategy.spec import StrategySpec, parse_strategies
@@ -50,7 +51,7 @@ def whole_number(name: str, value: Any, low: int, high: int | None, advice: str)
         if low <= number and (high is None or number <= high):
             return number
     allowed = f"a whole number from {low:,} to {high:,}" if high is not None else f"a whole number ≥ {low:,}"
-    raise ValueError(f"{name} = {value!r}; {allowed} ({advice}).")
+    raise UnosimInputError(f"{name} = {value!r}; {allowed} ({advice}).")
 
 
 def default_batch_size(players: int) -> int:
@@ -103,7 +104,7 @@ class RunConfig:
             object.__setattr__(self, "batch_size", whole_number(
                 "batch_size", self.batch_size, 1, MAX_BATCH_SIZE, "use a whole number from 1 to 1048576, or leave it unset"))
         if len(self.strategies) != self.players:
-            raise ValueError(
+            raise UnosimInputError(
                 f"{len(self.strategies)} strategies for {self.players} players; give one strategy name "
                 f"for every seat or exactly one per seat ({self.players})."
             )

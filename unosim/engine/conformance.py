@@ -45,6 +45,8 @@ from typing import Any
 
 import numpy as np
 
+from ..game.errors import UnosimInputError
+
 HOUSE_RULES = ("stacking=mixed", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions", "go_out_on_action=false")
 """Rule overrides that switch on the four house rules (docs/rules.md §10, H-1 to H-4) together."""
 RULE_SETS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -259,7 +261,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
     if isinstance(strategy, type):
         strategy = f"{strategy.__module__}:{strategy.__qualname__}"
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 100_000:
-        raise ValueError(f"games = {games!r}; give a whole number of games per table from 2 to 100000.")
+        raise UnosimInputError(f"games = {games!r}; give a whole number of games per table from 2 to 100000.")
     spec = StrategySpec.parse(str(strategy))
     report = ConformanceReport(strategy=str(spec))
     start = time.perf_counter()

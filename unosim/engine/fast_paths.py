@@ -35,6 +35,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..game.errors import UnosimInputError
 from ..game.kernels.policy import POLICY_GREEDY, POLICY_NONE, POLICY_RANDOM, POLICY_RULES
 from ..strategy.base import Strategy
 from ..strategy.parameters import Interval, ParameterError
@@ -64,7 +65,7 @@ def declared_policy(cls: type[Strategy]) -> str | None:
     declaration does not count)."""
     name = vars(cls).get("compiled")
     if name is not None and name not in POLICIES:
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy class {cls.__qualname__} declares compiled = {name!r}; use one of {sorted(POLICIES)} or None."
         )
     return name

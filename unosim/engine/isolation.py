@@ -55,6 +55,7 @@ from typing import IO, Any, BinaryIO
 import numpy as np
 from numpy.typing import NDArray
 
+from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 from ..strategy.base import Strategy
 from ..strategy.observation import FIELDS, Observation, SeatStreams
@@ -232,6 +233,10 @@ class _Child:
             self.proc.kill()
 
 
+_INPUT_ERRORS = ("ValueError", "UnosimInputError", "ParameterError", "RuleFileError")
+"""The errors of a strategy's construction in its process that are bad input (a spec, a parameter)."""
+
+
 class RemoteError(Exception):
     """What an isolated strategy raised, with its own traceback (from its process, as text)."""
 
@@ -385,13 +390,13 @@ def isolated(name: str, params: dict[str, Any]) -> Strategy:
     try:
         plain = _plain(params)
     except TypeError as exc:
-        raise ValueError(f"strategy {name!r}: an isolated strategy takes parameters of plain data only; {exc}.") from None
+        raise UnosimInputError(f"strategy {name!r}: an isolated strategy takes parameters of plain data only; {exc}.") from None
     child = _child(name, plain)
     try:
         reply, _ = child.call({"op": "make", "name": name, "params": plain}, max_body=0)
     except RemoteError as exc:
-        if exc.kind == "ValueError":
-            raise ValueError(str(exc).split(" [ValueError in the isolated process]")[0]) from None
+        if exc.kind in _INPUT_ERRORS:
+            raise UnosimInputError(str(exc).split(f" [{exc.kind} in the isolated process]")[0]) from None
         raise
     except ProtocolError as exc:
         raise IsolationError(f"the process of isolated strategy {name!r} broke the protocol: {exc}") from None

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_TYPES
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.rules import RuleSet
 from ..strategy.base import Strategy
@@ -45,7 +46,7 @@ def card_id(card: Card) -> int:
         return int(card)
     name = " ".join(card.lower().replace("_", " ").split())
     if name not in CARD_NAMES:
-        raise ValueError(f"unknown card {card!r}; cards are named like 'red 7', 'blue skip', 'wild draw four'.")
+        raise UnosimInputError(f"unknown card {card!r}; cards are named like 'red 7', 'blue skip', 'wild draw four'.")
     return CARD_NAMES.index(name)
 
 

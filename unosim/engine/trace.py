@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, COLOUR_NAMES, N_COLOURED, NAMES_A_COLOUR
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from .config import RunConfig
 
@@ -58,9 +59,9 @@ def replay(config: RunConfig, game: int) -> GameTrace:
     from .records import records_table
 
     if not 0 <= game:
-        raise ValueError(f"game = {game}; a game index is a whole number ≥ 0.")
+        raise UnosimInputError(f"game = {game}; a game index is a whole number ≥ 0.")
     if config.match:
-        raise ValueError("replay plays single rounds; replaying a match (--match) is not supported yet.")
+        raise UnosimInputError("replay plays single rounds; replaying a match (--match) is not supported yet.")
     engine = Engine(config, batch_size=1, trace=True)
     explaining = [s for s in engine.strategies if hasattr(s, "explanations")]  # rule strategies
     if explaining:  # their Python methods say which rule fired (same games as their compiled path)

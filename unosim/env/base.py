@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
+from ..game.errors import UnosimInputError
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from .seats import Outcome, SeatedGame
 
@@ -40,14 +41,14 @@ def check_count(name: str, value: Any, low: int, high: int | None = None) -> int
     """``value`` as an ``int`` from ``low`` to ``high`` (no bound: ``None``); refused otherwise."""
     if not _whole(value) or value < low or (high is not None and value > high):
         upto = f" to {high}" if high is not None else " or more"
-        raise ValueError(f"{name} = {value!r}; give a whole number from {low}{upto} (an int, not a text or a float).")
+        raise UnosimInputError(f"{name} = {value!r}; give a whole number from {low}{upto} (an int, not a text or a float).")
     return int(value)
 
 
 def check_seat(seat: Any, players: int) -> int:
     """``seat`` as an ``int`` seat of a ``players``-seat table; refused otherwise."""
     if not _whole(seat) or not 0 <= seat < players:
-        raise ValueError(f"seat = {seat!r}; give a seat number from 0 to {players - 1} (an int) for {players} players.")
+        raise UnosimInputError(f"seat = {seat!r}; give a seat number from 0 to {players - 1} (an int) for {players} players.")
     return int(seat)
 
 
@@ -57,7 +58,7 @@ def check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
     if not _whole(seed) or seed < 0:
-        raise ValueError(f"seed = {seed!r}; give a whole number of 0 or more (an int or a NumPy integer), or None.")
+        raise UnosimInputError(f"seed = {seed!r}; give a whole number of 0 or more (an int or a NumPy integer), or None.")
     return int(seed)
 
 
@@ -68,9 +69,9 @@ def _check_rules(rules: Any) -> None:
 
 def _check_rewards(reward: Any, rewards: Any, illegal: Any, penalty: Any) -> tuple[tuple[float, float, float], float]:
     if reward not in REWARD_KINDS:
-        raise ValueError(f"reward = {reward!r}; use 'win' or 'points'.")
+        raise UnosimInputError(f"reward = {reward!r}; use 'win' or 'points'.")
     if illegal not in ILLEGAL_KINDS:
-        raise ValueError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
+        raise UnosimInputError(f"illegal = {illegal!r}; use 'raise' or 'penalty'.")
     try:
         values = tuple(rewards)
     except TypeError:
@@ -78,10 +79,10 @@ def _check_rewards(reward: Any, rewards: Any, illegal: Any, penalty: Any) -> tup
     ok = len(values) == 3 and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and math.isfinite(v)
                                   for v in values)
     if not ok:
-        raise ValueError(f"rewards = {rewards!r}; give three finite numbers: the reward of a win, of a round without a "
+        raise UnosimInputError(f"rewards = {rewards!r}; give three finite numbers: the reward of a win, of a round without a "
                          "winner and of a loss, e.g. (1.0, 0.0, -1.0).")
     if not isinstance(penalty, numbers.Real) or isinstance(penalty, (bool, np.bool_)) or not math.isfinite(penalty):
-        raise ValueError(f"penalty = {penalty!r}; give a finite number (the reward of an illegal action).")
+        raise UnosimInputError(f"penalty = {penalty!r}; give a finite number (the reward of an illegal action).")
     return (float(values[0]), float(values[1]), float(values[2])), float(penalty)
 
 

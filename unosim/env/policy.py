@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from ..game import inputs
 from ..game.cards import N_TYPES, WILD_DRAWN_TOGETHER
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..strategy.base import Strategy
@@ -200,7 +201,7 @@ class PolicyStrategy(Strategy):
         """The policy read from :attr:`path` (read once)."""
         if self._policy is None:
             if not self.path:
-                raise ValueError("strategy 'policy': give the policy file, policy:PATH.")
+                raise UnosimInputError("strategy 'policy': give the policy file, policy:PATH.")
             self._policy = LinearPolicy.load(self.path)
         return self._policy
 
@@ -208,7 +209,7 @@ class PolicyStrategy(Strategy):
         """The policy's action for decision step ``kind`` of every row (among the legal ones)."""
         pol = self.policy
         if obs.players != pol.players:
-            raise ValueError(f"the policy {self.path} plays {pol.players} players, not {obs.players}.")
+            raise UnosimInputError(f"the policy {self.path} plays {pol.players} players, not {obs.players}.")
         vectors, masks = encode_rows(E.Spaces(obs.players, 1), obs, kind, cards, bool(obs.rules.relink_must_differ))
         return pol.act(vectors, masks)
 

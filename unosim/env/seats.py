@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from ..engine import kernel_cache
 from ..engine.config import RunConfig
 from ..engine.driver import Engine, Run
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
 from ..strategy import registry
@@ -127,11 +128,11 @@ class SeatedGame:
         self.players = players
         self.controlled = sorted(set(int(s) for s in controlled))
         if not self.controlled or not all(0 <= s < players for s in self.controlled):
-            raise ValueError(f"controlled seats {controlled!r}: give seats from 0 to {players - 1}.")
+            raise UnosimInputError(f"controlled seats {controlled!r}: give seats from 0 to {players - 1}.")
         free = [s for s in range(players) if s not in self.controlled]
         others_list = list(others) if isinstance(others, (list, tuple)) else [others] * len(free)
         if len(others_list) != len(free):
-            raise ValueError(f"{len(others_list)} strategies for the {len(free)} other seats; give one, or one per other seat.")
+            raise UnosimInputError(f"{len(others_list)} strategies for the {len(free)} other seats; give one, or one per other seat.")
         self.batch = batch
         self.config = RunConfig.build(rules=rules, players=players, strategies="random", games=1, batch_size=batch,
                                       overrides=overrides)
@@ -308,7 +309,7 @@ class SeatLanes:
     def __init__(self, game: SeatedGame, *, wait: bool, points: bool, rewards: tuple[float, ...],
                  extend: Any = None) -> None:
         if len(game.controlled) != 1:
-            raise ValueError("SeatLanes answers one learning seat per game.")
+            raise UnosimInputError("SeatLanes answers one learning seat per game.")
         self._k = K
         self.game = game
         self.seat = game.controlled[0]

@@ -4,6 +4,7 @@ This is the ground floor. :mod:`~unosim.game.cards` defines the card types and l
 (``decks/*.toml``); :mod:`~unosim.game.rules` holds :class:`RuleSet` and the presets, :mod:`~unosim.game.table` a
 rule set with its player count (:class:`Table`);
 :mod:`~unosim.game.encoding` turns a rule set into the kernels' ``int32`` configuration vector;
+:mod:`~unosim.game.errors` the error bad input raises (:class:`UnosimInputError`);
 :mod:`~unosim.game.kernels` holds the numba kernels that deal, step and score whole batches of
 games, with the state layout documented in :mod:`~unosim.game.kernels.layout`.
 :mod:`~unosim.game.names` makes the names people give safe where they go (a file name, the
@@ -13,7 +14,8 @@ May import: numpy, numba and the standard library only — nothing else of unosi
 """
 
 from .cards import N_TYPES, Deck, card_name, load_deck, shipped_decks
+from .errors import UnosimInputError
 from .rules import PRESETS, RuleSet
 from .table import Table
 
-__all__ = ["N_TYPES", "PRESETS", "Deck", "RuleSet", "Table", "card_name", "load_deck", "shipped_decks"]
+__all__ = ["N_TYPES", "PRESETS", "Deck", "RuleSet", "Table", "UnosimInputError", "card_name", "load_deck", "shipped_decks"]

@@ -54,6 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import inputs
+from .errors import UnosimInputError
 
 __all__ = [
     "CARD_COLOUR", "CARD_FACE", "CARD_KIND", "CARD_NAMES", "CARD_POINTS", "COLOUR_NAMES", "COLOURED_FACE_NAMES",
@@ -179,7 +180,7 @@ def load_deck(name_or_path: str | Path) -> Deck:
     if str(name_or_path) in shipped_decks():
         path = DECK_DIR / f"{name_or_path}.toml"
     elif not (inputs.is_pinned(path) or path.is_file()):
-        raise ValueError(
+        raise UnosimInputError(
             f"deck {str(name_or_path)!r} is neither a shipped deck ({', '.join(shipped_decks())}) "
             "nor a readable file; pass one of those names or the path of a deck TOML file "
             "(format: see unosim/game/decks/classic.toml)."
@@ -187,33 +188,33 @@ def load_deck(name_or_path: str | Path) -> Deck:
     try:
         data = inputs.parse_toml(inputs.read_text(path, "deck file"), f"deck file {path}")
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"deck file {path} is not valid TOML: {exc}") from None
+        raise UnosimInputError(f"deck file {path} is not valid TOML: {exc}") from None
     except OSError as exc:
-        raise ValueError(f"deck file {path} cannot be read: {exc.strerror or exc}; give a readable deck TOML file.") from None
+        raise UnosimInputError(f"deck file {path} cannot be read: {exc.strerror or exc}; give a readable deck TOML file.") from None
     counts = [0] * N_TYPES
     allowed_tables = {"name", "assumption", "per_colour", "wild", "description"}
     unknown = set(data) - allowed_tables
     if unknown:
-        raise ValueError(
+        raise UnosimInputError(
             f"deck file {path}: unknown key(s) {sorted(unknown)}; allowed: {sorted(allowed_tables)}."
         )
     for table, names in (("per_colour", COLOURED_FACE_NAMES), ("wild", WILD_NAMES)):
         if not isinstance(data.get(table, {}), dict):
-            raise ValueError(
+            raise UnosimInputError(
                 f"deck file {path}: {table} = {data[table]!r} is not a table; write [{table}] on a line of its own and "
                 f"one count per kind below it ({names[0]} = 2)."
             )
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
-            raise ValueError(f"deck file {path}: {key} = {data[key]!r} is not allowed; use a quoted text ({key} = \"...\").")
+            raise UnosimInputError(f"deck file {path}: {key} = {data[key]!r} is not allowed; use a quoted text ({key} = \"...\").")
     if not isinstance(data.get("assumption", False), bool):
-        raise ValueError(
+        raise UnosimInputError(
             f"deck file {path}: assumption = {data['assumption']!r} is not allowed; use true or false (unquoted): "
             "true when the counts are an assumption rather than a published count."
         )
     for key, n in data.get("per_colour", {}).items():
         if key not in COLOURED_FACE_NAMES:
-            raise ValueError(
+            raise UnosimInputError(
                 f"deck file {path}: [per_colour] has unknown kind {key!r}; "
                 f"allowed: {', '.join(COLOURED_FACE_NAMES)}."
             )
@@ -222,19 +223,19 @@ def load_deck(name_or_path: str | Path) -> Deck:
             counts[c * FACES_PER_COLOUR + COLOURED_FACE_NAMES.index(key)] = n
     for key, n in data.get("wild", {}).items():
         if key not in WILD_NAMES:
-            raise ValueError(
+            raise UnosimInputError(
                 f"deck file {path}: [wild] has unknown kind {key!r}; allowed: {', '.join(WILD_NAMES)}."
             )
         _check_count(path, f"wild.{key}", n)
         counts[N_COLOURED + WILD_NAMES.index(key)] = n
     if sum(counts) == 0:
-        raise ValueError(f"deck file {path} holds no card; list counts under [per_colour] and [wild].")
+        raise UnosimInputError(f"deck file {path} holds no card; list counts under [per_colour] and [wild].")
     if sum(counts[:N_COLOURED]) == 0:
-        raise ValueError(f"deck file {path} holds no coloured card; a game cannot start without one.")
+        raise UnosimInputError(f"deck file {path} holds no coloured card; a game cannot start without one.")
     name = data.get("name", path.stem)
     return Deck(name=name, counts=tuple(counts), assumption=data.get("assumption", False))
 
 
 def _check_count(path: Path, key: str, n: object) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 16:
-        raise ValueError(f"deck file {path}: {key} = {n!r}; a count must be a whole number from 0 to 16.")
+        raise UnosimInputError(f"deck file {path}: {key} = {n!r}; a count must be a whole number from 0 to 16.")

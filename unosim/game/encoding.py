@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .errors import UnosimInputError
 from .kernels import layout as L
 from .rules import RuleSet, choice_code
 
@@ -85,6 +86,6 @@ def encode_flags(*, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:
 def check_supported(rules: RuleSet, players: int, *, match: bool = False) -> None:
     """Refuse rules the engine does not play yet, before any work starts."""
     if rules.dealer != "random" and int(rules.dealer) >= players:
-        raise ValueError(
+        raise UnosimInputError(
             f"rule option dealer={rules.dealer} is not a seat of a {players}-player table; use 0 to {players - 1} or 'random'."
         )

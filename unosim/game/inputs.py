@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .errors import UnosimInputError
+
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "InputFileError", "digest", "is_pinned", "key", "parse_json", "parse_toml", "pinned",
            "read_text"]
 
@@ -35,7 +37,7 @@ MAX_DEPTH = 32
 """The deepest nesting of tables and arrays an input file may hold (the shipped formats need 4)."""
 
 
-class InputFileError(ValueError):
+class InputFileError(UnosimInputError):
     """An input file that cannot be read as one: the message names the file, what is wrong and what to give."""
 
 _PINNED: dict[str, str] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from .cards import DRAW_TWO, FACES_PER_COLOUR, WILD_DRAW_FOUR, Deck, load_deck
+from .errors import UnosimInputError
 
 __all__ = [
     "CHOICES", "MAX_DECK_COPIES", "MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "choice_code", "FirstCard", "FirstWild",
@@ -126,14 +127,14 @@ class RuleSet:
     def preset(cls, name: str) -> RuleSet:
         """Return the named preset (``classic``, ``classic-house``, ``party``)."""
         if name not in PRESETS:
-            raise ValueError(f"unknown rules preset {name!r}; choose one of: {', '.join(PRESETS)}.")
+            raise UnosimInputError(f"unknown rules preset {name!r}; choose one of: {', '.join(PRESETS)}.")
         return PRESETS[name]
 
     def replace(self, **changes: Any) -> RuleSet:
         """Return a copy with ``changes`` applied (validated)."""
         unknown = set(changes) - set(option_names())
         if unknown:
-            raise ValueError(_unknown_option_message(sorted(unknown)[0]))
+            raise UnosimInputError(_unknown_option_message(sorted(unknown)[0]))
         return dataclasses.replace(self, **changes)
 
     def with_overrides(self, assignments: list[str] | dict[str, str]) -> RuleSet:
@@ -144,7 +145,7 @@ class RuleSet:
             pairs = []
             for item in assignments:
                 if "=" not in item:
-                    raise ValueError(f"--set {item!r} is not OPTION=VALUE; e.g. --set wd4_challenge=false.")
+                    raise UnosimInputError(f"--set {item!r} is not OPTION=VALUE; e.g. --set wd4_challenge=false.")
                 key, value = item.split("=", 1)
                 pairs.append((key.strip(), value.strip()))
         return self.replace(**{k: parse_option(k, v) for k, v in pairs})
@@ -179,12 +180,12 @@ class RuleSet:
     def check_table(self, players: int) -> None:
         """Refuse a player count outside 2–16, a fixed dealer who is not a seat of the table, or a table the deck cannot deal."""
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(
+            raise UnosimInputError(
                 f"players = {players!r}; unosim plays {MIN_PLAYERS} to {MAX_PLAYERS} players. "
                 f"Choose a number in that range."
             )
         if self.dealer != "random" and int(self.dealer) >= players:
-            raise ValueError(
+            raise UnosimInputError(
                 f"dealer = {self.dealer}, but a table of {players} players has seats 0 to {players - 1} (S-4). "
                 f"Choose one of those seats, or dealer=random."
             )
@@ -197,7 +198,7 @@ class RuleSet:
                 if fix <= MAX_DECK_COPIES
                 else "Use fewer players or a smaller hand_size."
             )
-            raise ValueError(
+            raise UnosimInputError(
                 f"{players} players × {self.hand_size} cards = {players * self.hand_size} cards, but the "
                 f"{self.deck!r} deck × {self.deck_copies} holds {size}, which leaves no card to start the "
                 f"discard pile. {hint}"
@@ -252,9 +253,9 @@ def choice_code(option: str, value: str) -> int:
         If ``option`` is not a choice option or ``value`` is not one of its values.
     """
     if option not in CHOICES:
-        raise ValueError(f"{option!r} is not a choice option; the choice options are: {', '.join(CHOICES)}.")
+        raise UnosimInputError(f"{option!r} is not a choice option; the choice options are: {', '.join(CHOICES)}.")
     if value not in CHOICES[option]:
-        raise ValueError(f"{option}={value!r} is not allowed; allowed: {', '.join(CHOICES[option])}.")
+        raise UnosimInputError(f"{option}={value!r} is not allowed; allowed: {', '.join(CHOICES[option])}.")
     return CHOICES[option].index(value)
 
 
@@ -270,7 +271,7 @@ def parse_option(name: str, text: str) -> Any:
     """Parse the text ``text`` as a value of option ``name``."""
     types = {f.name: f.type for f in fields(RuleSet)}
     if name not in types:
-        raise ValueError(_unknown_option_message(name))
+        raise UnosimInputError(_unknown_option_message(name))
     tp = types[name]
     low = text.lower()
     if tp == "bool":
@@ -278,17 +279,17 @@ def parse_option(name: str, text: str) -> Any:
             return True
         if low in ("false", "0", "no", "off"):
             return False
-        raise ValueError(f"{name}={text!r}: expected true or false.")
+        raise UnosimInputError(f"{name}={text!r}: expected true or false.")
     if tp == "int":
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"{name}={text!r}: expected a whole number.") from None
+            raise UnosimInputError(f"{name}={text!r}: expected a whole number.") from None
     if tp == "float":
         try:
             return float(text)
         except ValueError:
-            raise ValueError(f"{name}={text!r}: expected a number.") from None
+            raise UnosimInputError(f"{name}={text!r}: expected a number.") from None
     if tp == "str | int":
         return int(text) if text.lstrip("-").isdigit() else text
     return text
@@ -330,18 +331,18 @@ def _validate(r: RuleSet) -> None:
         raise bad("elimination", "elimination needs penalty scoring (E-4): also set scoring=penalty, or elimination=false")
     deck = r.load_deck()  # a bad deck name or file is refused here
     if r.jump_in_cards == "numbers_and_actions" and not r.speed_play:
-        raise ValueError(
+        raise UnosimInputError(
             "rule option jump_in_cards=numbers_and_actions needs speed_play=true (H-3: jump-ins are part of speed play); "
             "set speed_play=true or keep jump_in_cards=numbers."
         )
     counts = deck.counts
     if r.stacking != "none" and counts[WILD_DRAW_FOUR] == 0 and all(counts[c * FACES_PER_COLOUR + DRAW_TWO] == 0 for c in range(4)):
-        raise ValueError(
+        raise UnosimInputError(
             f"rule option stacking={r.stacking!r} stacks Draw Twos and Wild Draw Fours (H-1), but deck={r.deck!r} holds "
             "neither; set stacking=none or play a deck with Draw Twos or Wild Draw Fours (deck=classic)."
         )
     if r.seven_zero and all(counts[c * FACES_PER_COLOUR + f] == 0 for c in range(4) for f in (0, 7)):
-        raise ValueError(
+        raise UnosimInputError(
             f"rule option seven_zero=true acts on 7s and 0s (H-2), but deck={r.deck!r} holds no 7 and no 0; "
             "set seven_zero=false or play a deck with 7s or 0s (deck=classic)."
         )

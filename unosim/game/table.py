@@ -6,6 +6,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import UnosimInputError
 from .rules import RuleSet
 
 __all__ = ["Table"]
@@ -35,7 +36,7 @@ class Table:
         if not isinstance(self.players, bool) and isinstance(self.players, numbers.Integral):
             object.__setattr__(self, "players", int(self.players))  # a NumPy integer, as a Python int
         if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise ValueError(f"players = {self.players!r}; give a whole number from 2 to 16.")
+            raise UnosimInputError(f"players = {self.players!r}; give a whole number from 2 to 16.")
         self.rules.check_table(self.players)
 
     @classmethod
@@ -52,7 +53,7 @@ class Table:
         if isinstance(overrides, str):
             overrides = [overrides]  # one OPTION=VALUE, never its characters
         if overrides is not None and not isinstance(overrides, dict | list | tuple):
-            raise ValueError(f"overrides = {overrides!r}; give OPTION=VALUE texts (a list, or one text) or a dict of values.")
+            raise UnosimInputError(f"overrides = {overrides!r}; give OPTION=VALUE texts (a list, or one text) or a dict of values.")
         if overrides:
             ruleset = ruleset.replace(**overrides) if isinstance(overrides, dict) else ruleset.with_overrides(list(overrides))
         if deck is not None:

@@ -38,6 +38,7 @@ from ..engine.config import RunConfig
 from ..engine.driver import Engine
 from ..engine.trace import GameTrace
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..runs.progress import PrintableConsole
 from ..strategies.person import PersonStrategy, encode
@@ -273,7 +274,7 @@ class TerminalSeat:
             self.table(obs, r)
             seats = [p for p in range(self.config.players) if p != self.seat and bool(obs.alive[r, p])]
             return self.read(f"Your 7: swap hands with a seat ({', '.join(map(str, seats))})> ", {str(p): p for p in seats})
-        raise ValueError(f"decision {decision!r} is not one a person is asked")
+        raise UnosimInputError(f"decision {decision!r} is not one a person is asked")
 
 
 def play_game(
@@ -378,9 +379,9 @@ def play_and_write(
     from ..runs.runner import run
 
     if not 0 <= seat < config.players:
-        raise ValueError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
+        raise UnosimInputError(f"--seat {seat} is not a seat of this table; seats are 0 to {config.players - 1}.")
     if config.match:
-        raise ValueError("a person plays single rounds; matches (--match) are not supported.")
+        raise UnosimInputError("a person plays single rounds; matches (--match) are not supported.")
     specs = list(config.strategies)
     specs[seat] = StrategySpec(PERSON)
     live = RunConfig(rules=config.rules, players=config.players, strategies=tuple(specs), seed=config.seed, games=1)

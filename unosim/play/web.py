@@ -43,6 +43,7 @@ import numpy as np
 
 from ..engine.config import RunConfig
 from ..game.cards import CARD_NAMES, COLOUR_NAMES, WILD_DRAW_FOUR
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.names import script_json
 from .terminal import LEFT_BY, Hangup, PlayResult, on_hangup, play_and_write, public_lines, summary
@@ -110,7 +111,7 @@ def choices(decision: str, obs: Any, r: int, config: RunConfig, seat: int) -> tu
     if decision == "swap_with":  # H-2
         seats = [p for p in range(config.players) if p != seat and bool(obs.alive[r, p])]
         return "Your 7: swap hands with a seat", [{"key": str(p), "label": f"seat {p}", "value": p, "card": -1} for p in seats], None
-    raise ValueError(f"decision {decision!r} is not one a person is asked")
+    raise UnosimInputError(f"decision {decision!r} is not one a person is asked")
 
 
 class BrowserSeat:
@@ -193,7 +194,7 @@ _ANSWER_FORM = "send JSON: {\"id\": question id (a whole number), \"key\": optio
 def check_port(port: Any) -> int:
     """``port`` if it is a TCP port number (0 to 65535; 0: any free one), else a ValueError saying so."""
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ValueError(f"--port {port!r} is not a port: give a whole number from 1 to 65535, or 0 for any free port.")
+        raise UnosimInputError(f"--port {port!r} is not a port: give a whole number from 1 to 65535, or 0 for any free port.")
     return port
 
 

@@ -37,6 +37,7 @@ from ..game.cards import (
     WILD_DRAW_FOUR,
     load_deck,
 )
+from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.names import script_json
 
@@ -356,7 +357,7 @@ def check_final(steps: list[dict[str, Any]], row: dict[str, Any]) -> None:
     ours = {"winner": last["winner"], "turns": last["turns"], "cards_played": last["played"], "hand_points": points}
     theirs = {"winner": winner, "turns": row["turns"], "cards_played": row["cards_played"], "hand_points": list(row["hand_points"])}
     if ours != theirs:
-        raise ValueError(f"the viewer's last state {ours} differs from the game's record {theirs}.")
+        raise UnosimInputError(f"the viewer's last state {ours} differs from the game's record {theirs}.")
 
 
 def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[RunConfig, dict[str, Any]]:
@@ -364,7 +365,7 @@ def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[
 
     Raises
     ------
-    ValueError
+    UnosimInputError
         If the dataset holds matches, or the game or cell is not in it.
     """
     import pyarrow.compute as pc
@@ -373,27 +374,31 @@ def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[
 
     meta = read_metadata(run_dir)
     if has_rounds(meta):
-        raise ValueError(f"{run_dir} holds matches; the viewer shows single rounds.")
+        raise UnosimInputError(f"{run_dir} holds matches; a game is replayed and viewed from single rounds only.")
     if meta.get("kind") == "experiment":
         cells = meta.get("cells", [])
-        if cell is None:
-            raise ValueError(f"{run_dir} is an experiment of {len(cells)} cells; choose one with --cell (0 to {len(cells) - 1}).")
-        if not 0 <= cell < len(cells):
-            raise ValueError(f"--cell {cell} is not a cell of {run_dir}; it has cells 0 to {len(cells) - 1}.")
+        if cell is None or not 0 <= cell < len(cells):
+            listing = "; ".join(f"{i}: {c.get('rules')}, {c.get('players')} players" for i, c in enumerate(cells[:8]))
+            more = f"; … ({len(cells)} cells)" if len(cells) > 8 else ""
+            given = "" if cell is None else f"--cell {cell} is not a cell of it; "
+            raise UnosimInputError(f"{run_dir} holds an experiment of {len(cells)} cells; {given}pick one with --cell 0 to "
+                                   f"{len(cells) - 1} ({listing}{more}) and a game with --game.")
         config = RunConfig.from_dict(cells[cell]["config"])
     else:
-        if cell is not None:
-            raise ValueError(f"{run_dir} is a single run; it has no cells (leave out --cell).")
+        if cell not in (None, 0):
+            raise UnosimInputError(f"--cell {cell}: {run_dir} holds a single run (no cells); leave --cell out.")
         config = RunConfig.from_dict(meta["config"])
+        cell = None
     if not 0 <= game < config.games:
-        raise ValueError(f"--game {game} is not a game of {run_dir}; it holds games 0 to {config.games - 1}.")
+        where = "" if cell is None else f" cell {cell}"
+        raise UnosimInputError(f"--game {game} is not a game of {run_dir}{where}; it holds games 0 to {config.games - 1}.")
     table = read_table(run_dir)
     mask = pc.equal(table["game"], game)
     if cell is not None:
         mask = pc.and_(mask, pc.equal(table["cell"], cell))
     rows = table.filter(mask).to_pylist()
     if not rows:
-        raise ValueError(f"game {game} has no row in {run_dir}.")
+        raise UnosimInputError(f"game {game} has no row in {run_dir}.")
     return config, rows[0]
 
 
@@ -448,7 +453,7 @@ def render_viewer(trace: GameTrace, row: dict[str, Any] | None = None, *, seat: 
     """
     cfg = trace.config
     if seat is not None and not 0 <= seat < cfg.players:
-        raise ValueError(f"--seat {seat} is not a seat of this game; seats are 0 to {cfg.players - 1}.")
+        raise UnosimInputError(f"--seat {seat} is not a seat of this game; seats are 0 to {cfg.players - 1}.")
     steps = game_steps(trace)
     check_final(steps, row if row is not None else trace.record)
     for spec in {str(s) for s in cfg.strategies if _label(str(s)) != str(s)}:

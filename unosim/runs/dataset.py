@@ -99,6 +99,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ..game.errors import UnosimInputError
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -237,25 +239,25 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     if path.is_dir():
         meta_file = path / METADATA_FILE
         if not meta_file.is_file():
-            raise ValueError(
+            raise UnosimInputError(
                 f"{path} is not a unosim dataset: it has no {METADATA_FILE}. Give the directory "
                 "written by `unosim simulate --out` or `unosim run`."
             )
         try:
             meta = json.loads(meta_file.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            raise ValueError(f"{meta_file} is not valid JSON ({exc}); the dataset metadata is damaged.") from None
+            raise UnosimInputError(f"{meta_file} is not valid JSON ({exc}); the dataset metadata is damaged.") from None
         return check_shape(meta, meta_file)
     if path.is_file():
         kv = pq.read_schema(path).metadata or {}
         if METADATA_KEY not in kv:
-            raise ValueError(f"{path} is a parquet file without unosim metadata.")
+            raise UnosimInputError(f"{path} is a parquet file without unosim metadata.")
         try:
             meta = json.loads(kv[METADATA_KEY])
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            raise ValueError(f"the unosim metadata of {path} is not valid JSON ({exc}); the file is damaged.") from None
+            raise UnosimInputError(f"the unosim metadata of {path} is not valid JSON ({exc}); the file is damaged.") from None
         return check_shape(meta, path)
-    raise ValueError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
+    raise UnosimInputError(f"{path} does not exist; give a dataset directory or one of its parquet files.")
 
 
 _MAX_VALUE = {"chunk_size": 10_000_000_000, "chunks": MAX_CHUNKS}
@@ -315,7 +317,7 @@ def check_shape(meta: Any, source: str | Path) -> dict[str, Any]:
     """
     problem = _shape_problem(meta)
     if problem is not None:
-        raise ValueError(
+        raise UnosimInputError(
             f"{source} is not unosim dataset metadata of the expected shape ({problem}); the dataset metadata is "
             "damaged or was not written by unosim: write the dataset again (the same command with --overwrite)."
         )
@@ -342,7 +344,7 @@ def read_table(
     """
     path = Path(path)
     if table not in TABLES:
-        raise ValueError(f"table = {table!r}; choose one of: {', '.join(TABLES)}.")
+        raise UnosimInputError(f"table = {table!r}; choose one of: {', '.join(TABLES)}.")
     if path.is_file():
         if table == "rounds":
             path = path.parent / ROUNDS_DIR / path.name
@@ -350,11 +352,11 @@ def read_table(
             dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
             return pq.read_table(path, columns=columns, read_dictionary=dictionaries, page_checksum_verification=True)
         except (OSError, pa.ArrowException) as exc:
-            raise ValueError(f"chunk file {path} is damaged ({_reason(exc)}). {REPAIR}") from None
+            raise UnosimInputError(f"chunk file {path} is damaged ({_reason(exc)}). {REPAIR}") from None
     meta = read_metadata(path)
     if table == "rounds":
         if not has_rounds(meta):
-            raise ValueError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
+            raise UnosimInputError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
         return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete,
                             dictionary_strings)
     return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete, dictionary_strings)
@@ -367,7 +369,7 @@ def _read_chunks(
     """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
     names = expected_files(meta)
     if missing and not allow_incomplete:
-        raise ValueError(
+        raise UnosimInputError(
             f"dataset {path} is incomplete: {len(missing)} of {len(names)} chunk files are missing "
             f"(first: {missing[0]}). Run the same command again to finish it (it resumes), or pass "
             "allow_incomplete=True to read the chunks that exist."
@@ -399,8 +401,8 @@ def _read_chunks(
         for file in present:  # which file: read them one by one
             problem = _read_problem(file)
             if problem is not None:
-                raise ValueError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
-        raise ValueError(f"dataset {path} cannot be read ({_reason(exc)}). {REPAIR}") from None
+                raise UnosimInputError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
+        raise UnosimInputError(f"dataset {path} cannot be read ({_reason(exc)}). {REPAIR}") from None
     return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
 
 
@@ -413,15 +415,15 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> None:
         try:
             chunk = json.loads((pq.read_metadata(file).metadata or {})[CHUNK_KEY])
         except (OSError, pa.ArrowException, ValueError) as exc:
-            raise ValueError(f"chunk file {file} is damaged ({_reason(exc)}). {REPAIR}") from None
+            raise UnosimInputError(f"chunk file {file} is damaged ({_reason(exc)}). {REPAIR}") from None
         except KeyError:
-            raise ValueError(f"chunk file {file} carries no unosim chunk metadata: it is not part of {path}. "
+            raise UnosimInputError(f"chunk file {file} carries no unosim chunk metadata: it is not part of {path}. "
                              f"{REPAIR}") from None
         if not isinstance(chunk, dict) or "run" not in chunk:
             continue  # written before chunks carried their run: nothing to compare
         problem = _foreign(chunk, {"run": run, **expected[file.name]})
         if problem is not None:
-            raise ValueError(f"chunk file {file} {problem}: it is not part of {path}. {REPAIR}")
+            raise UnosimInputError(f"chunk file {file} {problem}: it is not part of {path}. {REPAIR}")
 
 
 def _positions(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -562,17 +564,17 @@ def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tu
     if not out.exists():
         return meta, False
     if not out.is_dir():
-        raise ValueError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
+        raise UnosimInputError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
     names = sorted(p.name for p in out.iterdir() if p.name != LOCK_FILE)
     if METADATA_FILE not in names:
         foreign = [n for n in names if not (is_chunk_file(n) or is_temp_file(n) or n == ROUNDS_DIR)]
         if foreign:
-            raise ValueError(
+            raise UnosimInputError(
                 f"output directory {out} is not empty and holds no unosim dataset (e.g. {foreign[0]!r}); "
                 "give a new or empty directory."
             )
         if any(is_chunk_file(n) for n in names) and not overwrite:
-            raise ValueError(
+            raise UnosimInputError(
                 f"output directory {out} holds chunk files but no {METADATA_FILE}, so it cannot be "
                 "resumed; give a new directory or use --overwrite to replace them."
             )
@@ -582,13 +584,13 @@ def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tu
     except ValueError as exc:
         if overwrite:
             return meta, True
-        raise ValueError(f"{exc} Use --overwrite to replace it, or give a new directory.") from None
+        raise UnosimInputError(f"{exc} Use --overwrite to replace it, or give a new directory.") from None
     differences = _differences(identity(old), identity(meta))
     changed = _changed_inputs(old, meta)
     if changed and not overwrite:
         others = [d for d in differences if not d.startswith("inputs")]
         shown = " (" + "; ".join(others[:3]) + ("; ..." if len(others) > 3 else "") + ")" if others else ""
-        raise ValueError(
+        raise UnosimInputError(
             f"output directory {out} holds a dataset made with other settings{shown}: {changed}. Restore that file to "
             "resume the run, or give a new --out directory or add --overwrite to start again with the file as it is now."
         )
@@ -597,7 +599,7 @@ def inspect_directory(out: Path, meta: dict[str, Any], *, overwrite: bool) -> tu
     if overwrite:
         return meta, True
     shown = "; ".join(differences[:4]) + ("; ..." if len(differences) > 4 else "")
-    raise ValueError(
+    raise UnosimInputError(
         f"output directory {out} holds a dataset made with other settings ({shown}). Run the same "
         "settings again to resume it, give a new --out directory, or add --overwrite to replace it."
     )
@@ -632,13 +634,13 @@ def locked(out: Path) -> Iterator[None]:
     """
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise ValueError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
+        raise UnosimInputError(f"output {out} is a file; give a directory (new or holding this run's dataset).")
     out.mkdir(parents=True, exist_ok=True)
     lock = filelock.FileLock(str(out / LOCK_FILE))
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
-        raise ValueError(
+        raise UnosimInputError(
             f"output directory {out} is in use by another unosim run (it holds {out / LOCK_FILE}); wait for that "
             "run to finish, or give another --out directory."
         ) from None

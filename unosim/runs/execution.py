@@ -42,6 +42,7 @@ import pyarrow as pa
 from ..engine import driver as engine
 from ..engine.config import RunConfig
 from ..game import inputs
+from ..game.errors import UnosimInputError
 from . import dataset
 from .options import Execution
 from .planning import Part
@@ -79,7 +80,7 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
     try:
         import distributed
     except ImportError:
-        raise ValueError(
+        raise UnosimInputError(
             "the Dask backend needs the optional dependencies: pip install 'unosim[dask]'."
         ) from None
     if isinstance(scheduler, distributed.Client):
@@ -102,7 +103,7 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
     try:
         client = distributed.Client(str(scheduler), timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise ValueError(
+        raise UnosimInputError(
             f"cannot reach the Dask scheduler at {scheduler} ({exc}). Start one with `dask scheduler`, "
             f"start workers with `dask worker {scheduler}`, and pass the address it prints to --scheduler."
         ) from None
@@ -112,7 +113,7 @@ def dask_client(scheduler: Any, jobs: int | None, console: Any) -> tuple[Any, An
         client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
     except TimeoutError:
         client.close()
-        raise ValueError(
+        raise UnosimInputError(
             f"no Dask worker joined the scheduler {scheduler} within {DASK_WORKER_TIMEOUT:.0f} s; start "
             f"workers with `dask worker {scheduler}` (unosim must be importable there)."
         ) from None

@@ -79,6 +79,7 @@ import numpy as np
 
 from ..engine.config import RunConfig
 from ..game import inputs
+from ..game.errors import UnosimInputError
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..strategy.spec import StrategySpec
 from . import dataset
@@ -204,13 +205,13 @@ def load_experiment(path: str | Path) -> Experiment:
     try:
         text = inputs.read_text(path, "experiment file")  # a leading byte-order mark is dropped
     except OSError as exc:
-        raise ValueError(f"cannot read the experiment file {path}: {exc.strerror or exc}.") from None
+        raise UnosimInputError(f"cannot read the experiment file {path}: {exc.strerror or exc}.") from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"the experiment file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
+        raise UnosimInputError(f"the experiment file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
     try:
         data = inputs.parse_toml(text, f"the experiment file {path}")
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path} is not valid TOML: {exc}.") from None
+        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
     experiment = parse_experiment(data, source=str(path), default_name=path.stem)
     return dataclasses.replace(experiment, digest=inputs.digest(text))
 
@@ -305,9 +306,9 @@ def parse_experiment(data: dict[str, Any], *, source: str = "experiment", defaul
                     continue
                 cells.append(Cell(k, preset, n_players, seating, config))
     if len(errors) == 1:
-        raise ValueError(errors[0])
+        raise UnosimInputError(errors[0])
     if errors:
-        raise ValueError(f"{source} has {len(errors)} problems:\n" + "\n".join(f"- {e}" for e in errors))
+        raise UnosimInputError(f"{source} has {len(errors)} problems:\n" + "\n".join(f"- {e}" for e in errors))
 
     settings = {k: v for k, v in data.items() if k != "out"}
     return Experiment(
@@ -333,7 +334,7 @@ def _parse_strategies(check: _Checker, value: Any, players: list[int]) -> tuple[
         try:
             return StrategySpec.parse(text)
         except ValueError as exc:
-            raise ValueError(f"{check.source}: {key} = {_toml(text)} is not allowed: {exc}") from None
+            raise UnosimInputError(f"{check.source}: {key} = {_toml(text)} is not allowed: {exc}") from None
 
     if isinstance(value, str):
         one = spec("strategies", value)
@@ -389,7 +390,7 @@ def _parse_variants(check: _Checker, value: Any, presets: list[str]) -> dict[str
         try:
             out[str(name)] = PRESETS[preset].replace(name=str(name), **options)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{check.source}: variant {name!r} is not allowed: {exc}") from None
+            raise UnosimInputError(f"{check.source}: variant {name!r} is not allowed: {exc}") from None
     return out
 
 
@@ -407,7 +408,7 @@ def _parse_overrides(check: _Checker, value: Any, presets: dict[str, RuleSet]) -
         except (ValueError, TypeError) as exc:
             key = next((k for k in fixed if repr(k) in str(exc) or f"{k}=" in str(exc)), None)
             shown = f"overrides.{key} = {_toml(fixed[key])}" if key else "[overrides]"
-            raise ValueError(f"{check.source}: {shown} is not allowed (preset {preset!r}): {exc}") from None
+            raise UnosimInputError(f"{check.source}: {shown} is not allowed (preset {preset!r}): {exc}") from None
     return dict(value)
 
 

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..game.errors import UnosimInputError
 from ..strategy.parameters import Flag, Interval
 
 __all__ = ["BACKENDS", "IN_PROCESS", "Execution"]
@@ -68,16 +69,16 @@ class Execution:
 
     def __post_init__(self) -> None:
         if self.jobs is not None and not _WHOLE.allows(self.jobs):
-            raise ValueError(f"jobs = {self.jobs!r}; give a whole number ≥ 1 (--jobs N), or leave it unset for all cores.")
+            raise UnosimInputError(f"jobs = {self.jobs!r}; give a whole number ≥ 1 (--jobs N), or leave it unset for all cores.")
         if self.backend not in BACKENDS:
-            raise ValueError(f"backend = {self.backend!r}; choose one of: {', '.join(BACKENDS)}.")
+            raise UnosimInputError(f"backend = {self.backend!r}; choose one of: {', '.join(BACKENDS)}.")
         if self.scheduler is not None and self.backend != "dask":
-            raise ValueError("a scheduler address only applies to the Dask backend; add --backend dask.")
+            raise UnosimInputError("a scheduler address only applies to the Dask backend; add --backend dask.")
         if self.chunk_size is not None and not _WHOLE.allows(self.chunk_size):
-            raise ValueError(f"chunk_size = {self.chunk_size!r}; give a whole number of games ≥ 1, or leave it unset.")
+            raise UnosimInputError(f"chunk_size = {self.chunk_size!r}; give a whole number of games ≥ 1, or leave it unset.")
         for name in ("overwrite", "quiet", "isolate"):
             if not _FLAG.allows(getattr(self, name)):
-                raise ValueError(f"{name} = {getattr(self, name)!r}; give True or False.")
+                raise UnosimInputError(f"{name} = {getattr(self, name)!r}; give True or False.")
 
     @classmethod
     def of(cls, execution: Execution | None = None, **options: Any) -> Execution:

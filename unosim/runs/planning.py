@@ -28,6 +28,7 @@ from ..engine.config import RunConfig
 from ..game import inputs
 from ..game.cards import shipped_decks
 from ..game.encoding import check_supported as check_rules
+from ..game.errors import UnosimInputError
 from ..strategy.spec import StrategySpec
 from ..version import __version__
 from . import dataset
@@ -84,7 +85,7 @@ def check_chunks(games: int, size: int, cells: int = 1) -> int:
     chunks = -(-games // size)
     if chunks * cells > MAX_CHUNKS:
         least = -(-games // (MAX_CHUNKS // cells)) if cells <= MAX_CHUNKS else games
-        raise ValueError(
+        raise UnosimInputError(
             f"chunk_size = {size:,} cuts {games:,} games{f' × {cells:,} cells' if cells > 1 else ''} into "
             f"{chunks * cells:,} chunk files; a run has at most {MAX_CHUNKS:,}: give --chunk-size {least:,} or more "
             "(or leave it unset)."
@@ -201,7 +202,7 @@ def read_inputs(configs: Sequence[RunConfig]) -> tuple[
         try:
             text = inputs.read_text(name, kind)
         except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read the {kind} {name}: {exc}; give a readable UTF-8 file.") from None
+            raise UnosimInputError(f"cannot read the {kind} {name}: {exc}; give a readable UTF-8 file.") from None
         texts[name] = text
         described[name] = {"kind": kind, "sha256": inputs.digest(text)}
 
@@ -261,7 +262,7 @@ def check_supported(parts: tuple[Part, ...]) -> None:
         except ValueError as exc:
             if part.cell is None:
                 raise
-            raise ValueError(
+            raise UnosimInputError(
                 f"cell {part.cell} ({part.config.rules.name} rules, {part.config.players} players): {exc}"
             ) from None
 

@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..game.errors import UnosimInputError
+
 __all__ = ["FILES_KEY", "read_result", "write_files", "write_result", "write_whole"]
 
 FILES_KEY = "files"
@@ -157,19 +159,19 @@ def read_result(path: str | Path, settings_file: str, what: str) -> dict[str, An
     try:
         settings = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{file} cannot be read as the settings of a {what} ({exc}); run the command that wrote "
+        raise UnosimInputError(f"{file} cannot be read as the settings of a {what} ({exc}); run the command that wrote "
                          f"{path} again.") from None
     if not isinstance(settings, dict):
-        raise ValueError(f"{file} is not the settings of a {what} (a JSON {type(settings).__name__}); run the "
+        raise UnosimInputError(f"{file} is not the settings of a {what} (a JSON {type(settings).__name__}); run the "
                          f"command that wrote {path} again.")
     files = settings.pop(FILES_KEY, {})  # absent from directories written before the tables were listed
     if not isinstance(files, dict):
-        raise ValueError(f"{file}: {FILES_KEY} is not a table of file digests; run the command that wrote {path} again.")
+        raise UnosimInputError(f"{file}: {FILES_KEY} is not a table of file digests; run the command that wrote {path} again.")
     for name, digest in files.items():
         table = path / str(name)
         if not table.is_file() or _digest(table) != digest:
             problem = "is missing" if not table.is_file() else "is not the one written with these settings"
-            raise ValueError(
+            raise UnosimInputError(
                 f"{path} is not one whole {what}: {name} {problem} (the tables of another run, or a write that "
                 f"did not finish); nothing of it is read. Run the command that wrote {path} again."
             )

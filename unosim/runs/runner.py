@@ -58,6 +58,7 @@ import pyarrow as pa
 
 from ..engine.config import RunConfig
 from ..game import inputs
+from ..game.errors import UnosimInputError
 from . import dataset, progress
 from .execution import compile_engine, parallel, play_part, stopped_by_sigterm, write_part
 from .options import Execution
@@ -126,7 +127,7 @@ class RunResult:
             return dataset.load(self.path, table=table)
         if table == "rounds":
             if self.rounds is None:
-                raise ValueError("this run played single rounds: it has no rounds table; use table='main'.")
+                raise UnosimInputError("this run played single rounds: it has no rounds table; use table='main'.")
             return dataset.to_frame(self.rounds)
         assert self.table is not None
         return dataset.to_frame(self.table)

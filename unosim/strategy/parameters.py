@@ -21,10 +21,12 @@ import numbers
 from dataclasses import dataclass
 from typing import Any
 
+from ..game.errors import UnosimInputError
+
 __all__ = ["as_constraint", "check", "Constraint", "DistinctNames", "Flag", "Interval", "ParameterError", "signature_params"]
 
 
-class ParameterError(ValueError):
+class ParameterError(UnosimInputError):
     """A strategy parameter's value is not allowed (the message names strategy, parameter and what to use)."""
 
 

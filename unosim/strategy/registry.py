@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .. import strategies
+from ..game.errors import UnosimInputError
 
 if TYPE_CHECKING:
     from .base import Strategy
@@ -89,13 +90,13 @@ def resolve(name: str) -> type[Strategy]:
     if tuned is not None:
         return tuned
     if ":" not in target:
-        raise ValueError(
+        raise UnosimInputError(
             f"unknown strategy {name!r}; known strategies: {', '.join(_known())}, "
             "or give an entry point 'package.module:Class'." + did_you_mean(name, _known())
         )
     module_name, _, cls_name = target.partition(":")
     if module_name.split(".")[0] == "strategies" and importlib.util.find_spec(f"unosim.{module_name}") is not None:
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy {name!r}: the built-in strategies live in the package unosim.strategies now; use "
             f"'unosim.{target}', or its registered name ({', '.join(sorted(REGISTRY))})."
         )
@@ -103,12 +104,12 @@ def resolve(name: str) -> type[Strategy]:
         module = importlib.import_module(module_name)
         cls = getattr(module, cls_name)
     except (ImportError, AttributeError) as exc:
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy {name!r}: cannot load {target!r} ({exc}); known strategies: "
             f"{', '.join(_known())}, or an importable 'package.module:Class'."
         ) from None
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-        raise ValueError(f"strategy {name!r}: {target!r} is not a subclass of unosim.Strategy.")
+        raise UnosimInputError(f"strategy {name!r}: {target!r} is not a subclass of unosim.Strategy.")
     return cls
 
 
@@ -165,7 +166,7 @@ def check_known(name: str, params: dict[str, Any]) -> None:
     allowed = cls.param_names()
     unknown = set(params) - set(allowed)
     if unknown:
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy {name!r} has no parameter {sorted(unknown)[0]!r}; its parameters are: "
             f"{', '.join(allowed) or '(none)'}." + did_you_mean(sorted(unknown)[0], allowed)
         )
@@ -182,9 +183,9 @@ def make(name: str, params: dict[str, Any] | None = None) -> Any:
     except ParameterError:
         raise  # already names the strategy, the parameter and what to use
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
+        raise UnosimInputError(f"strategy {name!r} rejected its parameters {params}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a user's constructor: any failure is reported as bad input
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy {name!r} could not be made: its constructor raised {type(exc).__name__}: {exc}; fix the "
             "strategy's __init__ or choose another strategy."
         ) from None

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from ..game import inputs
 from ..game.cards import CARD_COLOUR, CARD_FACE, CARD_KIND, COLOUR_NAMES, COLOURED_FACE_NAMES, KIND_NAMES, N_TYPES
+from ..game.errors import UnosimInputError
 from ..strategies import RULES_DIR
 
 __all__ = [
@@ -75,7 +76,7 @@ GROUPS = {
 _COLOUR_FACE = re.compile(r"^(red|yellow|green|blue)\s+(.+)$")
 
 
-class RuleFileError(ValueError):
+class RuleFileError(UnosimInputError):
     """A rule file that cannot be played: the message names file, line, key, value and what is allowed."""
 
 

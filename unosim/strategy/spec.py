@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..game.errors import UnosimInputError
+
 __all__ = ["POLICY", "StrategySpec", "parse_strategies", "split_top_level"]
 
 POLICY = "policy"
@@ -48,7 +50,7 @@ class StrategySpec:
             return cls(POLICY, tuple(policy_file.items()))
         m = _SPEC.match(text)
         if not m:
-            raise ValueError(
+            raise UnosimInputError(
                 f"strategy {text!r} is not a name or name(param=value, ...); e.g. greedy, "
                 "random(forget_uno_rate=0.1) or mypkg.mod:MyStrategy."
             )
@@ -59,7 +61,7 @@ class StrategySpec:
                 assert isinstance(call, ast.Call) and not call.args
                 params = {str(kw.arg): ast.literal_eval(kw.value) for kw in call.keywords}
             except (SyntaxError, ValueError, AssertionError):
-                raise ValueError(
+                raise UnosimInputError(
                     f"strategy {text!r}: parameters must be keyword=literal pairs, e.g. random(forget_uno_rate=0.1)."
                 ) from None
         from .registry import check_known
@@ -105,7 +107,7 @@ def parse_strategies(value: str | list[Any] | tuple[Any, ...], players: int) -> 
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
-        raise ValueError(
+        raise UnosimInputError(
             f"{len(specs)} strategies given for {players} players; give one strategy for every seat "
             f"(e.g. --strategies random) or exactly {players}, comma-separated."
         )
@@ -114,7 +116,7 @@ def parse_strategies(value: str | list[Any] | tuple[Any, ...], players: int) -> 
 
         declared = make(spec.name, dict(spec.params)).policy.players
         if declared != players:
-            raise ValueError(
+            raise UnosimInputError(
                 f"strategy {spec} plays tables of {declared} players (its file's players), not {players}: give "
                 f"--players {declared}, or a policy file made for {players} players."
             )

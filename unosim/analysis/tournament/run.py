@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from ...game.errors import UnosimInputError
 from ...runs import dataset
 from ...runs.options import IN_PROCESS, Execution
 from ...runs.planning import Plan, default_chunk_size, existing_chunk_size
@@ -172,7 +173,7 @@ def run_tournament(
     have = existing_deals(out, build_plan(settings, deals, size))
     if have is not None and have > deals:
         if settings.precision is None and not overwrite:
-            raise ValueError(
+            raise UnosimInputError(
                 f"output directory {out} holds this tournament with more games ({have * cells:,}); give "
                 f"--games {have * cells} or more to use it, a new --out directory, or --overwrite to replace it."
             )
@@ -288,7 +289,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
     path = Path(path)
     meta = dataset.read_metadata(path)
     if "tournament" not in meta:
-        raise ValueError(f"{path} holds no tournament; give a directory written by `unosim tournament --out`.")
+        raise UnosimInputError(f"{path} holds no tournament; give a directory written by `unosim tournament --out`.")
     info = meta["tournament"]
     design = Design.from_dict(info["design"])
     match = bool(info["match"])

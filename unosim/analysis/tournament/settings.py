@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.config import MAX_GAMES, RunConfig, whole_number
+from ...game.errors import UnosimInputError
 from ...game.rules import RuleSet
 from ...game.table import Table
 from ...strategy.spec import StrategySpec, parse_strategies, split_top_level
@@ -82,7 +83,7 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
         except ValueError:
             unknown.append(name)
     if unknown:
-        raise ValueError(
+        raise UnosimInputError(
             f"unknown {'strategy' if len(unknown) == 1 else 'strategies'} {', '.join(map(repr, unknown))}: not "
             f"registered and not an importable 'package.module:Class'. Known strategies: {', '.join(sorted(REGISTRY))}."
         )
@@ -92,18 +93,18 @@ def parse_strategy_list(strategies: str | list[Any] | tuple[Any, ...]) -> tuple[
             make(spec.name, dict(spec.params))  # parameter values are checked by the constructor
     labels = [str(s) for s in specs]
     if len(specs) < 2:
-        raise ValueError(
+        raise UnosimInputError(
             f"a tournament needs at least 2 different strategies; got {len(specs)} ({', '.join(labels) or 'none'}). "
             "Give a comma-separated list, e.g. --strategies random,greedy."
         )
     repeated = next((label for label in labels if labels.count(label) > 1), None)
     if repeated is not None:
-        raise ValueError(
+        raise UnosimInputError(
             f"strategy {repeated!r} is listed twice; give each strategy once (with fewer strategies than "
             "seats they repeat at the table by themselves)."
         )
     if len(specs) > MAX_STRATEGIES:
-        raise ValueError(f"{len(specs)} strategies; a tournament takes at most {MAX_STRATEGIES}.")
+        raise UnosimInputError(f"{len(specs)} strategies; a tournament takes at most {MAX_STRATEGIES}.")
     return tuple(specs)
 
 
@@ -136,16 +137,16 @@ def make_settings(
     seed, batch_size = checked.seed, checked.batch_size
     games = whole_number("games", games, 1, MAX_GAMES, "games in all (--games)")
     if precision is not None and (isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5):
-        raise ValueError(
+        raise UnosimInputError(
             f"precision = {precision!r}; give the wanted 95 % half-width of every win rate, a number "
             "above 0 and below 0.5, e.g. --precision 0.005."
         )
     if max_games is not None:
         if precision is None:
-            raise ValueError("--max-games only applies with --precision; use --games for a fixed number of games.")
+            raise UnosimInputError("--max-games only applies with --precision; use --games for a fixed number of games.")
         max_games = whole_number("max_games", max_games, games, MAX_GAMES, f"at least --games ({games:,})")
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 10:
-        raise ValueError(f"bootstrap = {bootstrap!r}; give a whole number of bootstrap replicates ≥ 10.")
+        raise UnosimInputError(f"bootstrap = {bootstrap!r}; give a whole number of bootstrap replicates ≥ 10.")
     specs = parse_strategy_list(strategies)
     design = make_design([str(s) for s in specs], players)
     return Settings(
