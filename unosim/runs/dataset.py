@@ -183,7 +183,7 @@ def is_temp_file(name: str) -> bool:
 def identity(meta: dict[str, Any]) -> dict[str, Any]:
     """The part of the metadata that decides the rows (for resume checks)."""
     found = {k: meta.get(k) for k in IDENTITY_KEYS}
-    found["inputs"] = found["inputs"] or {}  # a dataset written before inputs were recorded: none
+    found["inputs"] = found["inputs"] or {}  # metadata without recorded inputs: none
     return found
 
 
@@ -376,21 +376,21 @@ def _read_chunks(
     if not present:
         return pa.table({})
     _check_belongs(path, meta, present)
-    # One pyarrow dataset over the files (in row order): reads them in parallel, 4× faster
-    # than one read_table per file. The schema is the first file's; a column missing
-    # from a later file reads as nulls.
+    # One pyarrow dataset over the files (in row order) reads them in parallel, where one
+    # read_table per file reads them one after the other. The schema is the first file's; a
+    # column missing from a later file reads as nulls.
     import pyarrow.dataset as ds
 
     # Lists of strings (``strategies``: the same few names in every row) are read as dictionary
-    # arrays: decoding 40 million strings of a 10-million-game run cost 3.6 s of CPU and 440 MB,
-    # their dictionary indices 0.9 s and 200 MB. An element is still a list of names.
+    # arrays: each name is decoded once, not once per row, which saves CPU time and memory on a
+    # large run. An element is still a list of names.
     dictionaries = dictionary_columns(pq.read_schema(present[0]), columns) if dictionary_strings else []
     fmt = ds.ParquetFileFormat(
         read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries),
         default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True),
     )
-    # The system allocator: with pyarrow's default (mimalloc) a full 10-million-game load
-    # took twice the system CPU time (6 s against 3 s) and 2.82 GB against 2.51 GB at peak.
+    # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
+    # memory on a whole load of a large run.
     try:
         table = ds.dataset([str(p) for p in present], format=fmt).to_table(
             columns=columns, memory_pool=pa.system_memory_pool()
@@ -418,7 +418,7 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> None:
             raise ValueError(f"chunk file {file} carries no unosim chunk metadata: it is not part of {path}. "
                              f"{REPAIR}") from None
         if not isinstance(chunk, dict) or "run" not in chunk:
-            continue  # written before chunks carried their run: nothing to compare
+            continue  # a chunk entry without its run: nothing to compare
         problem = _foreign(chunk, {"run": run, **expected[file.name]})
         if problem is not None:
             raise ValueError(f"chunk file {file} {problem}: it is not part of {path}. {REPAIR}")
@@ -674,11 +674,6 @@ class ChunkFile(NamedTuple):
     """The ``unosim.chunk`` entry its file must carry (run, seed, cell, chunk, games); None: only the games are checked."""
 
 
-def finished_files(out: Path, chunks: Iterable[ChunkFile]) -> set[str]:
-    """Chunks already complete (see :func:`check_chunks`)."""
-    return check_chunks(out, chunks)[0]
-
-
 def check_chunks(out: Path, chunks: Iterable[ChunkFile]) -> tuple[set[str], dict[str, str]]:
     """Which chunks are done and which present files are not, and why.
 
@@ -777,7 +772,6 @@ __all__ = [
     "expected_files",
     "file_pattern",
     "dictionary_columns",
-    "finished_files",
     "has_rounds",
     "identity",
     "inspect_directory",

@@ -6,7 +6,7 @@ Chunks and seeds
 A run of ``games`` games is cut into chunks of ``chunk_size`` games; chunk
 ``i`` is the game range ``[i * chunk_size, (i + 1) * chunk_size)``. The
 engine keys every random draw of game *g* by (run seed, *g*)
-(:func:`unosim.engine.driver.play_range`), so a chunk needs no seed of its own
+(:func:`unosim.engine.driver.play_tables`), so a chunk needs no seed of its own
 (no ``SeedSequence`` child per chunk): the same seed and config give the same
 rows for any ``jobs``, backend or chunk size, and any game is replayable from
 its index alone. The chunking is recorded in the dataset
