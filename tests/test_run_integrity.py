@@ -98,7 +98,7 @@ def test_a_single_bit_flip_is_named_by_load_and_report_and_replayed(tmp_path: Pa
 
     with pytest.raises(ValueError, match=r"part-00001\.parquet is damaged"):
         write_report(out)
-    done, rejected = dataset.check_chunks(out, [dataset.ChunkFile("part-00001.parquet", 300, 300, False)])
+    done, rejected = dataset.check_chunk_files(out, [dataset.ChunkFile("part-00001.parquet", 300, 300, False)])
     assert done == set() and "CRC" in rejected["part-00001.parquet"]
     run(_config(), out, jobs=1, chunk_size=300, quiet=False)
     err = " ".join(capsys.readouterr().err.split())

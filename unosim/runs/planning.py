@@ -33,7 +33,7 @@ from ..version import __version__
 from . import dataset
 
 __all__ = [
-    "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "check_chunks", "check_supported",
+    "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "chunk_count", "check_parts_playable",
     "default_chunk_size", "describe_deck", "describe_strategies", "existing_chunk_size", "new_metadata", "read_inputs",
     "with_file_metadata",
 ]
@@ -58,7 +58,7 @@ def default_chunk_size(games: int) -> int:
     return max(size, -(-games // MAX_CHUNKS))
 
 
-def check_chunks(games: int, size: int, cells: int = 1) -> int:
+def chunk_count(games: int, size: int, cells: int = 1) -> int:
     """The chunks of each cell of ``games`` games cut into chunks of ``size``, checked (before any
     plan is built) to be at most :data:`MAX_CHUNKS` in all.
 
@@ -249,7 +249,7 @@ def existing_chunk_size(out: Path | None) -> int | None:
     return size if isinstance(size, int) and size >= 1 else None
 
 
-def check_supported(parts: tuple[Part, ...]) -> None:
+def check_parts_playable(parts: tuple[Part, ...]) -> None:
     """Ask the engine, before any work, whether it plays every configuration of ``parts``."""
     seen = set()
     for part in parts:
