@@ -25,7 +25,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.env import UnoVectorEnv
 from unosim.env import encoding as E
 from unosim.env.policy import LinearPolicy
@@ -67,7 +67,7 @@ def evaluate(path: str, games: int) -> tuple[float, float]:
     for seat in (0, 1):
         lineup = [f"policy:{path}", "random"] if seat == 0 else ["random", f"policy:{path}"]
         config = RunConfig.build(rules="classic", players=2, strategies=lineup, seed=2024, games=games)
-        winners = play_range(config, 0, games).column("winner").to_numpy()
+        winners = play_tables(config, 0, games)[0].column("winner").to_numpy()
         rates.append(float(np.mean(winners == seat)))
     return rates[0], rates[1]
 

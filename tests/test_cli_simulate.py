@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import unosim
 from unosim.cli import app, user_errors
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.game.errors import UnosimInputError
 from unosim.runs import dataset
 from unosim.strategy.registry import REGISTRY
@@ -31,7 +31,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine in this process first."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 def invoke(*args: str):

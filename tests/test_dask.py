@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.runs import dataset, execution, runner
 from unosim.runs.experiment import parse_experiment, run_experiment
 
@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine before the Dask workers need it."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 @pytest.fixture(scope="module")

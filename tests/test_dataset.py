@@ -11,7 +11,7 @@ import pytest
 
 import unosim
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.runs import dataset
 from unosim.runs.experiment import parse_experiment, run_experiment
 from unosim.runs.runner import run
@@ -20,7 +20,7 @@ from unosim.runs.runner import run
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine in this process first."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 @pytest.fixture(scope="module")
@@ -126,10 +126,10 @@ def test_docs_list_every_column_of_a_run() -> None:
     from pathlib import Path
 
     from unosim.engine.config import RunConfig
-    from unosim.engine.driver import play_range
+    from unosim.engine.driver import play_tables
 
     page = (Path(__file__).parents[1] / "docs" / "datasets.md").read_text()
-    table = play_range(RunConfig.build(players=3, games=5), 0, 5)
+    table = play_tables(RunConfig.build(players=3, games=5), 0, 5)[0]
     for name in table.column_names:
         name = "played_<kind>" if name.startswith("played_") else name
         assert f"`{name}`" in page, name

@@ -9,7 +9,7 @@ import pytest
 
 from unosim.api import simulate
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import Engine, StrategyError, play_range
+from unosim.engine.driver import Engine, StrategyError, play_tables
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
 from unosim.strategy.registry import REGISTRY
@@ -21,15 +21,15 @@ CONFIG = RunConfig.build(rules="classic", players=4, strategies="random,greedy,r
 
 
 def test_same_seed_same_records_any_batch_size() -> None:
-    base = play_range(CONFIG, 0, 3000)
+    base = play_tables(CONFIG, 0, 3000)[0]
     for batch in (1, 7, 333, 4096):
         other = RunConfig.build(rules="classic", players=4, strategies="random,greedy,random,greedy", seed=1, games=3000, batch_size=batch)
-        assert play_range(other, 0, 3000).equals(base), batch
+        assert play_tables(other, 0, 3000)[0].equals(base), batch
 
 
 def test_a_game_depends_only_on_its_index() -> None:
-    whole = play_range(CONFIG, 0, 3000)
-    part = play_range(CONFIG, 1234, 10)
+    whole = play_tables(CONFIG, 0, 3000)[0]
+    part = play_tables(CONFIG, 1234, 10)[0]
     assert part.equals(whole.slice(1234, 10))
 
 
@@ -50,22 +50,22 @@ def test_two_runs_of_one_engine_share_no_state() -> None:
 
 
 def test_other_seed_other_games() -> None:
-    a = play_range(CONFIG, 0, 500).column("turns").to_numpy()
-    b = play_range(CONFIG.replace(seed=2), 0, 500).column("turns").to_numpy()
+    a = play_tables(CONFIG, 0, 500)[0].column("turns").to_numpy()
+    b = play_tables(CONFIG.replace(seed=2), 0, 500)[0].column("turns").to_numpy()
     assert not np.array_equal(a, b)
 
 
 def test_common_random_numbers_same_deal_under_other_rules() -> None:
     """The deal of game g is the same under any rule set or line-up (paired comparisons)."""
     other = RunConfig.build(rules="classic-house", players=4, strategies="greedy", seed=1, games=100)
-    a = play_range(CONFIG, 0, 100).to_pydict()
-    b = play_range(other, 0, 100).to_pydict()
+    a = play_tables(CONFIG, 0, 100)[0].to_pydict()
+    b = play_tables(other, 0, 100)[0].to_pydict()
     assert a["opening_hand"] == b["opening_hand"]
     assert a["dealer"] == b["dealer"]
 
 
 def test_replay_reproduces_the_record() -> None:
-    rows = play_range(CONFIG, 0, 300).to_pylist()
+    rows = play_tables(CONFIG, 0, 300)[0].to_pylist()
     for g in (0, 17, 299):
         trace = replay(CONFIG, g)
         for key in ("winner", "turns", "cards_drawn", "cards_played", "hand_points", "opening_hand"):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.env import encoding as E
 from unosim.env.policy import LinearPolicy, PolicyStrategy
 from unosim.game.cards import N_TYPES
@@ -52,7 +52,7 @@ def test_policy_spec_plays_through_the_engine(tmp_path: Path) -> None:
     spec = StrategySpec.parse(f"policy:{path}")
     assert spec.name == POLICY and dict(spec.params) == {"path": str(path)}
     config = RunConfig.build(rules="classic", players=2, strategies=[f"policy:{path}", "random"], seed=3, games=600)
-    winners = play_range(config, 0, 600).column("winner").to_numpy()
+    winners = play_tables(config, 0, 600)[0].column("winner").to_numpy()
     assert 0.45 < float(np.mean(winners == 0)) < 0.9  # a sensible policy: it wins about as often as random or more
 
 
@@ -60,7 +60,7 @@ def test_party_decisions_are_answered(tmp_path: Path) -> None:
     path = tmp_path / "prior4.json"
     _prior(4).save(path)
     config = RunConfig.build(rules="party", players=4, strategies=[f"policy:{path}", "random", "greedy", "random"], seed=1, games=200)
-    table = play_range(config, 0, 200)
+    table = play_tables(config, 0, 200)[0]
     assert table.num_rows == 200
     assert PolicyStrategy(path=str(path)).policy.players == 4
 

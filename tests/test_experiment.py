@@ -10,7 +10,7 @@ import pytest
 
 import unosim
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.runs import dataset
 from unosim.runs.experiment import load_experiment, parse_experiment, run_experiment
 from unosim.runs.runner import run
@@ -34,7 +34,7 @@ strategies = "random"
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine in this process first."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -119,4 +119,4 @@ def test_chunk_metadata_of_the_wrong_shape_is_not_counted_done(tmp_path: Path) -
     meta = dict(table.schema.metadata)
     meta[dataset.CHUNK_KEY] = json.dumps([1, 2]).encode()
     pq.write_table(table.replace_schema_metadata(meta), chunk)
-    assert dataset.finished_files(run, [dataset.ChunkFile(chunk.name, 0, 50, False)]) == set()
+    assert dataset.check_chunk_files(run, [dataset.ChunkFile(chunk.name, 0, 50, False)])[0] == set()

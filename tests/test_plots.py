@@ -35,14 +35,6 @@ def axes():
     return Figure().subplots()
 
 
-def test_mean_ci_is_the_normal_interval() -> None:
-    values = pd.Series([1.0, 2.0, 3.0, 4.0])
-    mean, half = plots.mean_ci(values)
-    assert mean == 2.5
-    assert half == pytest.approx(1.959964 * np.std([1, 2, 3, 4], ddof=1) / 2)
-    assert np.isnan(plots.mean_ci(pd.Series([5.0]))[1])
-
-
 def test_game_length_one_line_per_rule_set(df: pd.DataFrame) -> None:
     ax = plots.game_length(df, axes())
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["classic", "party"]

@@ -24,7 +24,7 @@ from unosim.analysis.compare import Comparison
 from unosim.cli import app
 from unosim.engine import driver
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.game import inputs
 from unosim.runs import dataset
 from unosim.runs.experiment import load_experiment, run_experiment
@@ -39,7 +39,7 @@ DRAW_ALWAYS = 'name = "drawer"\n\n[play]\notherwise = "draw"\n'
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine in this process first."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 def _config(seed: int = 1, **kw: object) -> RunConfig:
@@ -98,7 +98,7 @@ def test_a_single_bit_flip_is_named_by_load_and_report_and_replayed(tmp_path: Pa
 
     with pytest.raises(ValueError, match=r"part-00001\.parquet is damaged"):
         write_report(out)
-    done, rejected = dataset.check_chunks(out, [dataset.ChunkFile("part-00001.parquet", 300, 300, False)])
+    done, rejected = dataset.check_chunk_files(out, [dataset.ChunkFile("part-00001.parquet", 300, 300, False)])
     assert done == set() and "CRC" in rejected["part-00001.parquet"]
     run(_config(), out, jobs=1, chunk_size=300, quiet=False)
     err = " ".join(capsys.readouterr().err.split())

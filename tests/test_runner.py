@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.runs import dataset
 from unosim.runs.planning import default_chunk_size
 from unosim.runs.runner import run
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine here, before worker processes need it."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 def config(**changes: object) -> RunConfig:

@@ -24,7 +24,7 @@ from unosim.analysis.tournament import (
 )
 from unosim.cli import app
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import play_range
+from unosim.engine.driver import play_tables
 from unosim.engine.records import seats as seat_rows
 from unosim.runs import dataset
 
@@ -34,7 +34,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module", autouse=True)
 def warm_engine() -> None:
     """Compile (or load from cache) the engine in this process first."""
-    play_range(RunConfig.build(players=2, games=1), 0, 2)
+    play_tables(RunConfig.build(players=2, games=1), 0, 2)
 
 
 def flat(text: str) -> str:
@@ -108,8 +108,8 @@ def test_each_deal_is_replayed_under_every_rotation(small: TournamentResult) -> 
 
 def test_deals_do_not_depend_on_the_line_up() -> None:
     """The same seed and game index deal the same cards whoever sits down."""
-    a = play_range(RunConfig.build(rules="party", players=4, strategies="random", seed=9, games=50), 0, 50)
-    b = play_range(RunConfig.build(rules="party", players=4, strategies="greedy,random,greedy,random", seed=9, games=50), 0, 50)
+    a = play_tables(RunConfig.build(rules="party", players=4, strategies="random", seed=9, games=50), 0, 50)[0]
+    b = play_tables(RunConfig.build(rules="party", players=4, strategies="greedy,random,greedy,random", seed=9, games=50), 0, 50)[0]
     assert a.column("opening_hand").to_pylist() == b.column("opening_hand").to_pylist()
     assert a.column("dealer").to_pylist() == b.column("dealer").to_pylist()
 

@@ -16,6 +16,6 @@ May import: :mod:`unosim.game` and :mod:`unosim.strategy` — never runs, analys
 from .config import RunConfig
 from .conformance import check
 from .decisions import StrategyError
-from .driver import Engine, compile_kernels, play_range, play_tables
+from .driver import Engine, compile_kernels, play_tables
 
-__all__ = ["Engine", "RunConfig", "StrategyError", "check", "compile_kernels", "play_range", "play_tables"]
+__all__ = ["Engine", "RunConfig", "StrategyError", "check", "compile_kernels", "play_tables"]

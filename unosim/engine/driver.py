@@ -5,7 +5,7 @@ the strategies); each :class:`Run` owns the state of one batch of games
 (:class:`~unosim.engine.batch.Buffers`) and loops: the
 :func:`~unosim.game.kernels.advance.advance` kernel runs every game to its next
 decision, then :class:`~unosim.engine.decisions.Decisions` asks the strategies and checks
-their answers. Two runs of one engine share nothing mutable. :func:`play_range` is
+their answers. Two runs of one engine share nothing mutable. :func:`play_tables` is
 the entry point used by the runner.
 
 The other jobs live beside it: :mod:`unosim.game.encoding` (rules to the kernels'
@@ -40,7 +40,7 @@ from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, 
 from .records import matches_table, records_table, rounds_table
 
 __all__ = [
-    "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_range", "play_tables",
+    "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_tables",
     "plays_house_rules",
 ]
 
@@ -422,17 +422,6 @@ def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None
                 pass
             if not engine.cfg[L.C_ALL_COMPILED]:
                 compile_helpers(run.buffers)
-
-
-def play_range(config: RunConfig, first_game: int, n_games: int) -> pa.Table:
-    """Play games ``first_game .. first_game + n_games - 1`` of the run ``config``.
-
-    Returns one row per game in game order (schema: :mod:`unosim.engine.records`); for a
-    match run (``config.match``) one row per match (the match table; the rounds
-    come from :func:`play_tables`). Results depend only on (config, game index),
-    never on batch size or chunking.
-    """
-    return play_tables(config, first_game, n_games)[0]
 
 
 def play_tables(

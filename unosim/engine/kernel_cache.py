@@ -2,7 +2,7 @@
 
 numba compiles the engine kernel on its first call in a process and keeps the
 machine code in a disk cache (:mod:`unosim.game.kernels`: one directory per version
-of the kernel sources). A cold compile takes tens of seconds and most of a GB of memory, so
+of the kernel sources). A cold compile is long and takes much memory (``docs/performance.md``), so
 processes must not compile it side by side: the first kernel call
 of every process goes through :func:`ensure_compiled`. While the cache
 directory has no marker file yet (a cold cache), that call holds a file lock
@@ -24,7 +24,7 @@ had compiled meanwhile), and the seconds spent.
 
 While it compiles, the process runs Python's garbage collector less often
 (:data:`COMPILE_GC_THRESHOLD`): numba keeps millions of objects alive during a
-compile, and with the default thresholds the collector scanned them again and
+compile, and with the default thresholds the collector would scan them again and
 again.
 
 A cold compile of the engine uses a second core when there is one: numba
@@ -77,9 +77,9 @@ argument types]`` in the order it reaches them, with the :data:`~unosim.game.ker
 the sources it was recorded from (``experiments/compile_plan.py`` records it)."""
 COMPILE_GC_THRESHOLD = (100_000, 50, 50)
 """The garbage collector's thresholds (:func:`gc.set_threshold`) during a cold compile; Python's
-are (700, 10, 10). Measured on a party cold compile: the collector took 20 s of 100 s
-with Python's thresholds (33 full collections), 5 s with these (2), for 0.08 GB more peak memory;
-disabling it took 0.3 s, for 0.3 GB more."""
+are (700, 10, 10). Higher thresholds make full collections rare while a compile keeps millions of
+objects alive, for little more peak memory; the collector stays on, since disabling it would save
+little more time for several times that memory."""
 
 _ready: set[tuple[int, ...]] = set()  # the dispatcher sets called in this process
 
@@ -105,7 +105,7 @@ def is_cold(house: bool = False) -> bool:
 def expected_seconds(house: bool = False) -> int | None:
     """How long a cold compile of the kernels (for games with a house rule on: ``house``) will take
     here: what the last such compile of any version took on this machine, or ``None`` when none has
-    been made here (a first compile takes 20 s to 2 minutes, as the machine goes: no honest guess)."""
+    been made here (a first compile's time depends too much on the machine to guess)."""
     found = [p for p in cache_dir().parent.glob("*/compiled-*.json") if p.name.endswith("-house.json") == house]
     for path in sorted(found, key=lambda p: p.stat().st_mtime, reverse=True):
         try:

@@ -20,7 +20,7 @@ __all__ = [
     "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "MAX_COMPARED", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
     "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
     "cards_per_game", "changed_words", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
-    "mean_ci", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
+    "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
     "seat_advantage_spread", "summary_table",
 ]
 
@@ -44,12 +44,6 @@ def _rows(df: pd.DataFrame, rules: str | None, columns: list[str]) -> pd.DataFra
 def _groups(df: pd.DataFrame, columns: list[str]) -> list[tuple[str, pd.DataFrame]]:
     """(rule set, its rows' ``columns``) for each rule set of the frame."""
     return [(name, _rows(df, None if name == "all" else name, columns)) for name in rule_sets(df)]
-
-
-def mean_ci(values: pd.Series) -> tuple[float, float]:
-    """Mean and 95 % half-width of a sample."""
-    v = values.to_numpy(float)
-    return float(v.mean()), float(Z95 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else float("nan")
 
 
 def game_length(df: pd.DataFrame, ax: Axes | None = None) -> Axes:

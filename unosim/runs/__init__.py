@@ -2,8 +2,10 @@
 
 :mod:`~unosim.runs.planning` cuts a run into chunks and writes its metadata;
 :mod:`~unosim.runs.execution` plays them with joblib or Dask; :mod:`~unosim.runs.runner` ties
-the two and resumes an interrupted run; :mod:`~unosim.runs.dataset` reads and writes the
-dataset's files (``load``); :mod:`~unosim.runs.experiment` runs an experiment file (cells of
+the two and resumes an interrupted run; :mod:`~unosim.runs.files` holds the dataset's format
+and writes its files, :mod:`~unosim.runs.reading` reads them (``load``), :mod:`~unosim.runs.directory`
+keeps the output directory and its lock, :mod:`~unosim.runs.resume` finds the chunks done, and
+:mod:`~unosim.runs.dataset` names all of these in one namespace; :mod:`~unosim.runs.experiment` runs an experiment file (cells of
 rules × player counts × strategies, ``studies/default.toml`` is the default study);
 :mod:`~unosim.runs.progress` draws the progress bar; :mod:`~unosim.runs.options` holds
 :class:`Execution`, how a run is played (workers, backend, chunks, overwrite, quiet), built once by

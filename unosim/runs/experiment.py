@@ -87,7 +87,7 @@ from .options import Execution
 from .planning import (
     Part,
     Plan,
-    check_chunks,
+    chunk_count,
     default_chunk_size,
     describe_deck,
     describe_strategies,
@@ -451,7 +451,7 @@ def run_experiment(
     execution = Execution.of(execution, **options)
     target = Path(out) if out is not None else exp.out
     size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
-    chunks = check_chunks(exp.games, size, len(exp.cells))
+    chunks = chunk_count(exp.games, size, len(exp.cells))
     pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {

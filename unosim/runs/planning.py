@@ -6,7 +6,7 @@ Chunks and seeds
 A run of ``games`` games is cut into chunks of ``chunk_size`` games; chunk
 ``i`` is the game range ``[i * chunk_size, (i + 1) * chunk_size)``. The
 engine keys every random draw of game *g* by (run seed, *g*)
-(:func:`unosim.engine.driver.play_range`), so a chunk needs no seed of its own
+(:func:`unosim.engine.driver.play_tables`), so a chunk needs no seed of its own
 (no ``SeedSequence`` child per chunk): the same seed and config give the same
 rows for any ``jobs``, backend or chunk size, and any game is replayable from
 its index alone. The chunking is recorded in the dataset
@@ -34,7 +34,7 @@ from ..version import __version__
 from . import dataset
 
 __all__ = [
-    "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "check_chunks", "check_supported",
+    "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "chunk_count", "check_parts_playable",
     "default_chunk_size", "describe_deck", "describe_strategies", "existing_chunk_size", "new_metadata", "read_inputs",
     "with_file_metadata",
 ]
@@ -59,7 +59,7 @@ def default_chunk_size(games: int) -> int:
     return max(size, -(-games // MAX_CHUNKS))
 
 
-def check_chunks(games: int, size: int, cells: int = 1) -> int:
+def chunk_count(games: int, size: int, cells: int = 1) -> int:
     """The chunks of each cell of ``games`` games cut into chunks of ``size``, checked (before any
     plan is built) to be at most :data:`MAX_CHUNKS` in all.
 
@@ -250,7 +250,7 @@ def existing_chunk_size(out: Path | None) -> int | None:
     return size if isinstance(size, int) and size >= 1 else None
 
 
-def check_supported(parts: tuple[Part, ...]) -> None:
+def check_parts_playable(parts: tuple[Part, ...]) -> None:
     """Ask the engine, before any work, whether it plays every configuration of ``parts``."""
     seen = set()
     for part in parts:

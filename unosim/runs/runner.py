@@ -22,7 +22,7 @@ Resume
 The dataset metadata (:mod:`unosim.runs.dataset`) is written before the first
 chunk. Started again with the same settings, a run plays only the chunks whose
 file is missing or fails its checks — another run's, damaged, or not reading
-cleanly (:func:`unosim.runs.dataset.check_chunks`); it names those it plays
+cleanly (:func:`unosim.runs.resume.check_chunk_files`); it names those it plays
 again. Temporary files of interrupted writes are deleted, never read.
 A directory holding a dataset made with other settings, or with an input file
 that changed since, is refused unless ``overwrite=True``; a directory holding
@@ -65,8 +65,8 @@ from .options import Execution
 from .planning import (
     Part,
     Plan,
-    check_chunks,
-    check_supported,
+    check_parts_playable,
+    chunk_count,
     default_chunk_size,
     describe_deck,
     describe_strategies,
@@ -173,7 +173,7 @@ def run(
     out = Path(out) if out is not None else None
     size = execution.chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
     size = min(size, config.games)
-    chunks = check_chunks(config.games, size)
+    chunks = chunk_count(config.games, size)
     pattern = dataset.file_pattern(chunks)
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
     texts, meta["inputs"] = read_inputs([config])
@@ -199,7 +199,7 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     (:func:`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
     (:func:`unosim.runs.execution.stopped_by_sigterm`).
     """
-    check_supported(plan.parts)
+    check_parts_playable(plan.parts)
     plan = _isolating(plan, execution.isolate)
     with ExitStack() as stack:
         stack.enter_context(stopped_by_sigterm())
@@ -239,7 +239,7 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
         every = [with_file_metadata(p, meta, plan.inputs) for p in plan.parts]
         if out is not None:
             dataset.prepare_directory(out, meta, clear=clear)
-            done, rejected = dataset.check_chunks(out, (p.file for p in every))
+            done, rejected = dataset.check_chunk_files(out, (p.file for p in every))
         parts = [p for p in every if p.filename not in done]
         compile_engine([p.config for p in parts], console, execution.isolate)
         if (done or rejected) and console is not None:

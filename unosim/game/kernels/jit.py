@@ -2,27 +2,29 @@
 
 Kernels run without numba's reference-counting runtime (``_nrt=False``):
 passing arrays between compiled functions then costs nothing, where with it
-every call paid atomic reference-count updates per array argument (measured:
-30–50 ns per helper call, most of the step time). The price: kernels must
-not allocate arrays; every buffer comes from Python.
+every call pays atomic reference-count updates per array argument, more than
+the work of most small helpers. The price: kernels must not allocate arrays;
+every buffer comes from Python.
 
-Four modes, chosen by measuring both the games per second and the cold compile
-(``experiments/cold_compile.py``):
+Four modes, each a trade between the games per second and the cold compile
+(measure both with ``unosim bench`` and ``experiments/cold_compile.py``; the
+figures are in ``docs/performance.md``):
 
 - :data:`rule`: inlined at its call site in numba's IR. The per-turn rules
   (playing a card, drawing, passing the turn, the compiled decisions) need
-  it: a non-inlined ``play_card`` cost 40 % of the games per second. But numba's
+  it: a call per card played would be a large share of a turn's work. But numba's
   IR inliner costs about a second per inlined call in a function the size of
   :func:`~unosim.game.kernels.advance.advance` (its time grows with the caller), so
   a ``rule`` should be inlined at few sites.
 - :data:`leaf`: a small function compiled once on its own and cached on disk;
   LLVM inlines it at its call sites (the random numbers, card legality, seat
-  arithmetic). With them as ``rule`` the cold compile took 387 s and 5 GB. A
+  arithmetic). Inlined as ``rule`` at their many call sites, they would multiply
+  the cold compile's time and memory. A
   cached function keeps its LLVM IR for linking, so one loaded from the cache
   is inlined exactly as one just compiled: the helper process of a cold
   compile (:mod:`unosim.engine.kernel_cache`) compiles the leaves and kernels while
   the compiling process is busy inlining the ``rule`` functions, and that
-  process loads them (a party cold compile 82 s → 52 s on two cores).
+  process loads them, so a cold compile uses two cores.
 - :func:`leaf_for`: a leaf with a fixed signature, for leaves called with many
   different constants (the trace ``log``).
 - :data:`kernel`: a function called from Python, or a rule that runs once per
@@ -35,8 +37,8 @@ called with constants would be compiled once per constant value. Call sites
 therefore pass constants as ``int64(2)``. A value read from an ``int32`` array
 (a seat in ``slot``, an entry of ``cfg``) is an ``int32``: the call sites of the
 drawing kernels (``give``, ``echo``, ``forced_draw``) pass seats and counts as
-``int64`` too, one compiled copy each instead of three or four (4 s of a party
-cold compile, ``experiments/compile_profile.py``).
+``int64`` too, one compiled copy each instead of three or four, each of which
+would lengthen the cold compile (``experiments/compile_profile.py`` shows them).
 
 The same rule gives the house rules a copy of their own: ``advance`` and the
 functions with house-rule code take a ``house`` argument, None when every house

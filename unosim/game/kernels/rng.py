@@ -11,14 +11,14 @@ of a deal does not depend on how much randomness a strategy uses.
 """
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
 
 from .jit import leaf, rule
 from .layout import F_RNG
 
 __all__ = [
     "GOLDEN", "M1", "M2", "SEAT_SALT", "TWO_M53", "game_key", "mix64", "next_uniform", "rand_below", "run_key",
-    "keyed_uniform", "seat_key", "seat_uniform", "seat_uniforms",
+    "keyed_uniform", "seat_key", "seat_uniform",
 ]
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
@@ -78,14 +78,3 @@ def keyed_uniform(key, seat_ctr, s, seat):
 def seat_uniform(keys, seat_ctr, s, seat):
     """Next uniform of the strategy stream of (game in slot ``s``, ``seat``)."""
     return keyed_uniform(seat_key(keys[s], seat), seat_ctr, s, seat)
-
-
-@njit(cache=True)
-def seat_uniforms(keys, seat_ctr, slots, seats, k):
-    """``k`` strategy-stream uniforms for each (slot, seat) row."""
-    n = slots.shape[0]
-    out = np.empty((n, k), np.float64)
-    for r in range(n):
-        for j in range(k):
-            out[r, j] = seat_uniform(keys, seat_ctr, slots[r], seats[r])
-    return out

@@ -11,8 +11,8 @@ drawing the same uniforms in the same order, so both play identical games
 (rule choice, best card, colour, link) are compiled on their own, not inlined in
 numba's IR: one copy of each keeps the compile short. The entry point of the
 per-turn decisions, :func:`rules_decision`, is inlined at its one call site: as a
-separate call it cost 15 % of a rule bot's games per second (the engine's arrays
-are passed field by field on every call).
+separate call it would pass the engine's arrays field by field on every decision
+of a rule bot.
 
 Program layout (word offsets from the program's start): the header ``P_*``,
 three condition blocks (bluff, challenge, jump-in), then the play rules and
