@@ -17,11 +17,11 @@ under ``strategies/tuned/``).
 from __future__ import annotations
 
 import functools
+import inspect
 import json
-import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -328,91 +328,20 @@ class TunableStrategy(Strategy):
 
         def __getattr__(self, name: str) -> float: ...
 
-    def __init__(
-        self,
-        *,
-        calm_number: float = _CALM["number"],
-        calm_skip: float = _CALM["skip"],
-        calm_reverse: float = _CALM["reverse"],
-        calm_draw_two: float = _CALM["draw_two"],
-        calm_point_taken: float = _CALM["point_taken"],
-        calm_wild: float = _CALM["wild"],
-        calm_wild_draw_four: float = _CALM["wild_draw_four"],
-        calm_wild_pile_up: float = _CALM["wild_pile_up"],
-        calm_wild_drawn_together: float = _CALM["wild_drawn_together"],
-        next_number: float = _NEXT["number"],
-        next_skip: float = _NEXT["skip"],
-        next_reverse: float = _NEXT["reverse"],
-        next_draw_two: float = _NEXT["draw_two"],
-        next_point_taken: float = _NEXT["point_taken"],
-        next_wild: float = _NEXT["wild"],
-        next_wild_draw_four: float = _NEXT["wild_draw_four"],
-        next_wild_pile_up: float = _NEXT["wild_pile_up"],
-        next_wild_drawn_together: float = _NEXT["wild_drawn_together"],
-        near_number: float = _NEAR["number"],
-        near_skip: float = _NEAR["skip"],
-        near_reverse: float = _NEAR["reverse"],
-        near_draw_two: float = _NEAR["draw_two"],
-        near_point_taken: float = _NEAR["point_taken"],
-        near_wild: float = _NEAR["wild"],
-        near_wild_draw_four: float = _NEAR["wild_draw_four"],
-        near_wild_pile_up: float = _NEAR["wild_pile_up"],
-        near_wild_drawn_together: float = _NEAR["wild_drawn_together"],
-        threat: float = 2.0,
-        points_weight: float = 0.5,
-        colour_weight: float = 1.5,
-        wild_keep: float = 2.0,
-        wild_keep_next: float = 0.0,
-        coverage: float = 0.0,
-        drawn_wild_at: float = 108.0,
-        colour_slack: float = 0.0,
-        bluff_at: float = 0.0,
-        suspicion: float = 0.25,
-        challenge_above: float = 0.35,
-        point_size: float = 1.0,
-        point_next: float = 0.0,
-        link_size: float = 1.0,
-        link_self: float = -10.0,
-        link_next: float = 0.0,
-        jump_rate: float = 1.0,
-        jump_keep_last: float = 0.0,
-        jump_feed: float = 0.0,
-        pile_number: float = 2.0,
-        pile_action: float = 1.0,
-        pile_wild: float = -3.0,
-        pile_points: float = 0.5,
-        pile_coverage: float = 0.0,
-        lack_colour: float = 0.0,
-        lack_face: float = 0.0,
-        lack_wild: float = 0.0,
-        lack_wild_keep: float = 0.0,
-        lack_name: float = -1.0,
-        lack_forget: float = 4.0,
-        block_number: float = 0.0,
-        block_name: float = 0.0,
-        block_posterior: float = 0.0,
-        look_rollouts: float = 0.0,
-        look_depth: float = 12.0,
-        look_value_bias: float = lookahead.VALUE_DEFAULTS[0],
-        look_value_move: float = lookahead.VALUE_DEFAULTS[1],
-        look_value_own: float = lookahead.VALUE_DEFAULTS[2],
-        look_value_opponent: float = lookahead.VALUE_DEFAULTS[3],
-        look_number: float = lookahead.POLICY_DEFAULTS[0],
-        look_action: float = lookahead.POLICY_DEFAULTS[1],
-        look_wild: float = lookahead.POLICY_DEFAULTS[2],
-        look_wild_draw_four: float = lookahead.POLICY_DEFAULTS[3],
-        look_number_close: float = lookahead.POLICY_DEFAULTS[4],
-        look_action_close: float = lookahead.POLICY_DEFAULTS[5],
-        look_wild_close: float = lookahead.POLICY_DEFAULTS[6],
-        look_wild_draw_four_close: float = lookahead.POLICY_DEFAULTS[7],
-        look_colour_share: float = lookahead.POLICY_DEFAULTS[8],
-        look_wild_keep: float = lookahead.POLICY_DEFAULTS[9],
-        look_close_at: float = lookahead.POLICY_DEFAULTS[10],
-        forget_uno_rate: float = 0.0,
-        catch_uno_rate: float = 1.0,
-    ) -> None:
-        super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
-        values = dict(locals())
+    base_rates: ClassVar[dict[str, float]] = {"forget_uno_rate": 0.0, "catch_uno_rate": 1.0}
+    """The defaults of the base rates (:class:`unosim.Strategy`)."""
+    parameter_defaults: ClassVar[dict[str, float]] = DEFAULTS
+    """The default of every parameter of :data:`PARAMETERS`: their table's, or a tuned file's."""
+
+    def __init__(self, **params: float) -> None:
+        # The keyword parameters (their names and defaults) are those of PARAMETERS and the base rates:
+        # the signature this constructor shows (param_names, get_params) is built from them below.
+        allowed = {**self.parameter_defaults, **self.base_rates}
+        unknown = [k for k in params if k not in allowed]
+        if unknown:
+            raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {unknown[0]!r}")
+        values = {**allowed, **params}
+        super().__init__(forget_uno_rate=values["forget_uno_rate"], catch_uno_rate=values["catch_uno_rate"])
         for name in NAMES:
             setattr(self, name, values[name])
 
@@ -677,6 +606,21 @@ class TunableStrategy(Strategy):
         return jump.astype(np.float64)
 
 
+def _signature(defaults: dict[str, float]) -> inspect.Signature:
+    """The constructor's signature: one keyword parameter per entry of :data:`PARAMETERS` (with
+    ``defaults``), then the base rates."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    names = {**defaults, **TunableStrategy.base_rates}
+    return inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(k, keyword, default=v, annotation="float") for k, v in names.items()],
+        return_annotation="None",
+    )
+
+
+TunableStrategy.__init__.__signature__ = _signature(DEFAULTS)  # type: ignore[attr-defined]
+
+
 def uncovered(hand: NDArray[np.integer]) -> NDArray[np.int64]:
     """``[n, N_TYPES]``: per card type, how many colours and faces giving up one card of it leaves the hand
     without (0, 1 or 2: the only card held of its colour, of its face; 0 for wilds and cards not held), as in
@@ -753,17 +697,21 @@ def _rebuild(label: str, params_json: str, params: dict[str, Any]) -> TunableStr
 
 @functools.lru_cache(maxsize=64)
 def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
-    params = json.loads(params_json)
-    base = TunableStrategy.__init__
-    init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
-    init.__kwdefaults__ = {**(base.__kwdefaults__ or {}), **{k: float(v) for k, v in params.items()}}
-    init.__qualname__ = "TunedStrategy.__init__"
-    init.__doc__ = base.__doc__
+    """The subclass of :class:`TunableStrategy` playing the tuned parameters ``params_json`` (JSON) by default."""
+    defaults = {**DEFAULTS, **{k: float(v) for k, v in json.loads(params_json).items()}}
+
+    def __init__(self: TunableStrategy, **params: float) -> None:  # noqa: N807
+        TunableStrategy.__init__(self, **params)
+
+    __init__.__signature__ = _signature(defaults)  # type: ignore[attr-defined]
+    __init__.__qualname__ = "TunedStrategy.__init__"
+    __init__.__doc__ = TunableStrategy.__init__.__doc__
 
     def __reduce__(self: TunableStrategy) -> tuple[Any, tuple[str, str, dict[str, Any]]]:  # noqa: N807
         return _rebuild, (label, params_json, self.get_params())
 
     doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
     return type("TunedStrategy", (TunableStrategy,), {
-        "name": label, "__init__": init, "__reduce__": __reduce__, "__doc__": doc, "__module__": __name__,
+        "name": label, "parameter_defaults": defaults, "__init__": __init__, "__reduce__": __reduce__, "__doc__": doc,
+        "__module__": __name__,
     })

@@ -350,3 +350,16 @@ def test_ctrl_c_during_the_evaluation_is_a_clean_interrupt(tmp_path: Path) -> No
     assert "stopped by Ctrl-C" in err
     assert "SystemError" not in err and "CPUDispatcher" not in err and "Traceback" not in err and "raised" not in err
     assert not (out / "tuned.json").exists()
+
+
+def test_the_held_out_figures_do_not_depend_on_the_evaluation_pieces() -> None:
+    """Exact: every game depends only on its deal index (seed of TINY), so pieces of 7 deals or one piece agree."""
+    from unosim.analysis.tuning import evaluate
+
+    settings = make_settings(budget=10_000, **{**TINY, "evaluation_games": 60})
+    params = {**settings.start, "threat": 4.0}
+    whole = evaluate(settings, params, piece_deals=settings.evaluation_deals)
+    assert evaluate(settings, params, piece_deals=7) == whole
+    assert whole["deals"] == settings.evaluation_deals
+    with pytest.raises(ValueError, match="piece_deals = 0"):
+        evaluate(settings, params, piece_deals=0)

@@ -88,6 +88,8 @@ TUNED_FILE = "tuned.json"
 DEFAULT_SIGMA = 0.25
 DEFAULT_GAMES_PER_CANDIDATE = 2000
 DEFAULT_EVALUATION_GAMES = 100_000
+EVALUATION_PIECE_DEALS = 50_000
+"""Deals the held-out evaluation plays at a time (:func:`evaluate`)."""
 _SEARCH, _EVALUATION = 0, 1  # spawn keys of the search and evaluation seeds
 
 
@@ -615,11 +617,15 @@ def tune(
 
 
 def evaluate(
-    settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1, isolate: bool = False
+    settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1, isolate: bool = False,
+    piece_deals: int = EVALUATION_PIECE_DEALS,
 ) -> dict[str, Any]:
-    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`)."""
+    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`),
+    played ``piece_deals`` deals at a time (the progress bar moves once a piece; the figures do not depend on it)."""
+    if piece_deals < 1:
+        raise ValueError(f"piece_deals = {piece_deals} is not allowed; give a whole number of deals from 1.")
     deals = settings.evaluation_deals
-    size = 50_000
+    size = piece_deals
     tuned, start = np.zeros(deals, np.int64), np.zeros(deals, np.int64)
     from ..runs.progress import console, progress_bar
 
