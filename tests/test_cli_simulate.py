@@ -19,10 +19,10 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
 from unosim.game.errors import UnosimInputError
 from unosim.runs import dataset
-from unosim.strategy.registry import REGISTRY
+from unosim.strategy.registry import REGISTRY, installed
 
-KNOWN = ", ".join(sorted(REGISTRY))
-"""Every registered strategy name, as error messages list them."""
+KNOWN = ", ".join(sorted({*REGISTRY, *installed()}))
+"""Every registered and installed strategy name, as error messages list them."""
 
 REPO = Path(__file__).resolve().parents[1]
 runner = CliRunner()
