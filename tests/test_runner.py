@@ -209,7 +209,7 @@ def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.Monke
     compiled = []
     monkeypatch.setattr(kernel_cache, "is_cold", lambda house=False: True)
     monkeypatch.setattr(kernel_cache, "expected_seconds", lambda house=False: before)
-    monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs: compiled.append(len(configs)))
+    monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs, isolate=False: compiled.append(len(configs)))
     log = io.StringIO()
     execution.compile_engine([RunConfig.build(players=2, games=1)], Console(file=log, force_terminal=False))
     lines = log.getvalue().splitlines()
