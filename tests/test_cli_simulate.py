@@ -48,6 +48,7 @@ BAD_SIMULATE = [
     (["--rules", "classic", "--players", "16"], "--set deck_copies=2"),
     (["--strategies", "nosuch"], "unknown strategy 'nosuch'; known strategies: " + KNOWN),
     (["--games", "-5"], "games = -5"),
+    (["--seed", "9223372036854775808"], "seed = 9223372036854775808; a whole number from 0 to"),
     (["--strategies", "random,greedy", "--players", "3"], "2 strategies given for 3 players"),
     (["--rules", "nosuch"], "unknown rules preset 'nosuch'; choose one of: classic, classic-house, party"),
     (["--set", "foo=1"], "unknown rule option 'foo'; the options are"),

@@ -14,9 +14,9 @@ from unosim.engine.driver import play_tables
 from unosim.runs import dataset
 from unosim.runs.experiment import load_experiment, parse_experiment, run_experiment
 from unosim.runs.runner import run
-from unosim.strategy.registry import REGISTRY
+from unosim.strategy.registry import REGISTRY, installed
 
-KNOWN = ", ".join(sorted(REGISTRY))
+KNOWN = ", ".join(sorted({*REGISTRY, *installed()}))
 """Every registered strategy name, as error messages list them."""
 
 REPO = Path(__file__).resolve().parents[1]

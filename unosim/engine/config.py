@@ -12,7 +12,7 @@ from ..game.rules import RuleSet
 from ..game.table import Table
 from ..strategy.spec import StrategySpec, parse_strategies
 
-__all__ = ["DEFAULT_BATCH_CELLS", "MAX_BATCH_SIZE", "MAX_GAMES", "default_batch_size", "RunConfig", "whole_number"]
+__all__ = ["DEFAULT_BATCH_CELLS", "MAX_BATCH_SIZE", "MAX_GAMES", "MAX_SEED", "default_batch_size", "RunConfig", "whole_number"]
 
 DEFAULT_BATCH_CELLS = 1 << 20
 """Batch sizing: hands of a batch hold about this many bytes (1–2 MB, within a core's cache)."""
@@ -20,6 +20,8 @@ MAX_GAMES = 10_000_000_000
 """The most games (or matches) of one run or cell; a bigger study is several runs of different seeds."""
 MAX_BATCH_SIZE = 1 << 20
 """The most game slots stepped together."""
+MAX_SEED = (1 << 63) - 1
+"""The largest run seed: seeds are 64-bit signed integers wherever a run records or derives them."""
 
 
 def whole_number(name: str, value: Any, low: int, high: int | None, advice: str) -> int:
@@ -99,7 +101,7 @@ class RunConfig:
         self.rules.check_table(self.players)
         object.__setattr__(self, "games", whole_number(
             "games", self.games, 1, MAX_GAMES, "the number of games; split a bigger study into runs of different seeds"))
-        object.__setattr__(self, "seed", whole_number("seed", self.seed, 0, None, "a seed"))
+        object.__setattr__(self, "seed", whole_number("seed", self.seed, 0, MAX_SEED, "a seed"))
         if self.batch_size is not None:
             object.__setattr__(self, "batch_size", whole_number(
                 "batch_size", self.batch_size, 1, MAX_BATCH_SIZE, "use a whole number from 1 to 1048576, or leave it unset"))
