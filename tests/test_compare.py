@@ -101,4 +101,4 @@ def test_a_space_in_a_compared_value_reaches_the_report(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "report:" in res.output and "Traceback" not in res.output
     opening = (tmp_path / "cmp" / "report" / "report.md").read_text().split("## Rule comparison", 1)[0]
-    assert "classic name=my house at 2 players: 1" in opening and "classic name=our house at 2 players: 1" in opening
+    assert "classic name=my house: `my house`" in opening and "classic name=our house: `our house`" in opening

@@ -12,9 +12,9 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine, StrategyError, play_tables
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
-from unosim.strategy.registry import REGISTRY
+from unosim.strategy.registry import REGISTRY, installed
 
-KNOWN = ", ".join(sorted(REGISTRY))
+KNOWN = ", ".join(sorted({*REGISTRY, *installed()}))
 """Every registered strategy name, as error messages list them."""
 
 CONFIG = RunConfig.build(rules="classic", players=4, strategies="random,greedy,random,greedy", seed=1, games=3000)

@@ -92,7 +92,7 @@ def test_a_report_with_hostile_rule_and_deck_names_runs_no_script(browser, tmp_p
 def test_a_comparison_of_hostile_option_values_runs_no_script(browser, tmp_path: Path) -> None:
     out = tmp_path / "compare"
     values = ["</script><script>window.pwned=2</script>", "<svg/onload=window.pwned=8>"]  # a value has no space or comma
-    result = runner.invoke(app, ["compare", "--rules", "classic", "--players", "2", "--games", "20", "--option",
+    result = runner.invoke(app, ["compare", "--rules", "classic", "--player-counts", "2", "--games", "20", "--option",
                                  f"name={','.join(values)}", "--out", str(out), "--jobs", "1"])
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["report", str(out)])
