@@ -113,14 +113,14 @@ def user_errors() -> Iterator[None]:
 
     Usable as ``with user_errors(): ...`` or as a decorator ``@user_errors()``.
     """
-    from ..game.errors import UnosimInputError
+    from ..game.errors import UnosimInputError, caused_by
 
     try:
         yield
     except KeyboardInterrupt:
         _interrupted()
     except SystemError as exc:
-        if not _from_ctrl_c(exc) or os.environ.get("UNOSIM_DEBUG"):
+        if caused_by(exc, (KeyboardInterrupt,)) is None or os.environ.get("UNOSIM_DEBUG"):
             raise
         _interrupted()
     except UnosimInputError as exc:
@@ -151,18 +151,6 @@ def _refuse(message: str, code: int) -> NoReturn:
 
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT, as a shell reports a process it interrupted)."""
-
-
-def _from_ctrl_c(exc: BaseException) -> bool:
-    """Whether ``exc`` was raised because of a ``KeyboardInterrupt`` (its cause or context, at any depth)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def _interrupted() -> None:

@@ -21,6 +21,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.errors import caused_by
 from ..game.kernels import layout as L
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
@@ -90,19 +91,7 @@ def _is_real_interrupt(exc: BaseException, before: int) -> bool:
     """Whether ``exc`` is a Ctrl-C received while a strategy ran (``before``: the count at its call): a
     ``KeyboardInterrupt``, or an error it caused (numba reports a Ctrl-C that arrives inside a compiled
     function as a ``SystemError`` whose cause is the ``KeyboardInterrupt``)."""
-    return _SIGINTS[0] != before and _caused_by_interrupt(exc)
-
-
-def _caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is a ``KeyboardInterrupt`` or was raised because of one (its cause or context)."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
+    return _SIGINTS[0] != before and caused_by(exc, (KeyboardInterrupt,)) is not None
 
 
 class StepChanged(Exception):

@@ -38,14 +38,14 @@ from ..engine.config import RunConfig
 from ..engine.driver import Engine
 from ..engine.trace import GameTrace
 from ..game.cards import CARD_COLOUR, CARD_NAMES, COLOUR_NAMES, N_COLOURED, WILD_DRAW_FOUR
-from ..game.errors import UnosimInputError
+from ..game.errors import UnosimInputError, caused_by
 from ..game.kernels import layout as L
 from ..runs.progress import PrintableConsole
 from ..strategies.person import PersonStrategy, encode
 from ..strategy.spec import StrategySpec
 
 __all__ = ["LEFT_BY", "PERSON", "Hangup", "PlayResult", "Quit", "TerminalSeat", "on_hangup", "play_and_write", "play_game", "public_lines",
-           "stopped_by", "summary"]
+           "summary"]
 
 PERSON = "unosim.strategies.person:PersonStrategy"
 """The strategy entry point of a person's seat."""
@@ -79,18 +79,6 @@ def on_hangup(handler: Callable[[int], None]) -> Iterator[None]:
     finally:
         for s, old in before.items():
             signal.signal(s, old)
-
-
-def stopped_by(exc: BaseException, stops: tuple[type[BaseException], ...]) -> BaseException | None:
-    """The exception of ``stops`` that ``exc`` is or carries (the engine reports what a seat raised inside its own error)."""
-    seen: set[int] = set()
-    found: BaseException | None = exc
-    while found is not None and id(found) not in seen:
-        if isinstance(found, stops):
-            return found
-        seen.add(id(found))
-        found = found.__cause__ or found.__context__
-    return None
 
 
 def _card(c: int) -> Text:
@@ -396,7 +384,7 @@ def play_and_write(
             pass
         live_row = records_table(live, game.finish()).to_pylist()[0]
     except BaseException as exc:  # a stop raised in the seat's callback reaches here inside the engine's StrategyError
-        stop = stopped_by(exc, stops)
+        stop = caused_by(exc, stops)
         if stop is None:
             raise
     if after is not None:
