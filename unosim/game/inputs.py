@@ -21,7 +21,7 @@ import json
 import os
 import stat
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,16 @@ def _check_depth(data: Any, what: str) -> None:
         stack.extend((child, depth + 1) for child in children)
 
 
+def _parsed(loads: Callable[[str], Any], text: str, what: str) -> Any:
+    """``loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH` (during the parse or after it)."""
+    try:
+        data = loads(text)
+    except RecursionError:
+        raise _too_deep(what) from None
+    _check_depth(data, what)
+    return data
+
+
 def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
     """``tomllib.loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH`.
 
@@ -138,12 +148,7 @@ def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
     InputFileError
         For nesting too deep (``what`` names the file in the message).
     """
-    try:
-        data = tomllib.loads(text)
-    except RecursionError:
-        raise _too_deep(what) from None
-    _check_depth(data, what)
-    return data
+    return _parsed(tomllib.loads, text, what)
 
 
 def parse_json(text: str, what: str = "the input file") -> Any:
@@ -156,12 +161,7 @@ def parse_json(text: str, what: str = "the input file") -> Any:
     InputFileError
         For nesting too deep (``what`` names the file in the message).
     """
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise _too_deep(what) from None
-    _check_depth(data, what)
-    return data
+    return _parsed(json.loads, text, what)
 
 
 @contextmanager
