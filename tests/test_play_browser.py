@@ -184,6 +184,25 @@ def test_bodies_that_are_too_long_negative_or_nested_are_refused_at_once(tmp_pat
         server.stdout.close()
 
 
+def test_a_question_takes_one_answer_and_a_second_is_refused(tmp_path: Path) -> None:
+    server, port, token = _start(tmp_path / "game")
+    try:
+        deadline, question = time.monotonic() + 60, None
+        while question is None and time.monotonic() < deadline:
+            question = json.loads(_request(port, "GET", f"/state?token={token}")[1])["question"]
+            time.sleep(0.05)
+        assert question is not None
+        data = json.dumps({"id": question["id"], "key": question["options"][0]["key"]}).encode()
+        sent = [_request(port, "POST", f"/answer?token={token}", data, {"Content-Length": str(len(data))})[0] for _ in range(2)]
+        assert sent == [200, 409]  # the second would otherwise be taken as the answer to the next question
+        assert server.poll() is None
+    finally:
+        server.kill()
+        server.wait()
+        assert server.stdout is not None
+        server.stdout.close()
+
+
 @pytest.mark.parametrize(("signum", "how"), [(signal.SIGINT, "Ctrl-C"), (signal.SIGHUP, "the terminal closed")])
 def test_ctrl_c_or_a_closed_terminal_after_some_moves_keeps_the_game(tmp_path: Path, signum: int, how: str) -> None:
     out = tmp_path / "game"

@@ -136,7 +136,8 @@ class BrowserSeat:
             return -1  # nothing to play: draw
         with self.lock:
             self.asked += 1
-            self.question = {"id": self.asked, "decision": decision, "prompt": prompt, "options": options,
+            asked = self.asked
+            self.question = {"id": asked, "decision": decision, "prompt": prompt, "options": options,
                              "window": self.window if default is not None else 0}
         try:
             while True:  # an answer sent before the page left still counts
@@ -150,7 +151,10 @@ class BrowserSeat:
                     continue
                 if got is Left:
                     raise Left()
-                return got
+                qid, value = got
+                if qid == asked:
+                    return value
+                # an answer to an earlier question that arrived as its window closed: not this one's
         finally:
             with self.lock:
                 self.question = None
@@ -163,7 +167,8 @@ class BrowserSeat:
                 return 409, {"error": "that question is no longer open", "open": q["id"] if q else None}
             for option in q["options"]:
                 if option["key"] == key:
-                    self.answers.put(option["value"])
+                    self.answers.put((qid, option["value"]))
+                    self.question = None  # answered: a second answer to it is refused, not kept for the next
                     return 200, {"ok": True}
             return 400, {"error": f"{key!r} is not a legal move here", "legal": [o["key"] for o in q["options"]]}
 
