@@ -25,6 +25,8 @@ from unosim.strategies.tunable import load_tuned
 
 from unosim.analysis.tournament import Z95, cluster_ratio
 from unosim.analysis.tuning import make_settings, play_candidates
+from unosim.runs.execution import parallel
+from unosim.runs.options import Execution
 
 HERE = Path(__file__).parent
 FIELD = "random,greedy,diversity,ranking,wild-saver,colour-keeper,attacker,bluffer"
@@ -36,8 +38,9 @@ def compare(variants: dict[str, dict[str, float]], deals: int, seed: int, jobs: 
     base = load_tuned(BASE)["params"]
     settings = make_settings(rules="party", players=6, against=FIELD, games_per_candidate=6 * deals, seed=seed,
                              budget=10**12)
-    wins = play_candidates(settings, settings.evaluation_seed, [{**base, **v} for v in variants.values()], 0, deals,
-                           jobs)
+    with parallel(Execution(jobs=jobs), None):
+        wins = play_candidates(settings, settings.evaluation_seed, [{**base, **v} for v in variants.values()], 0,
+                               deals, jobs)
     rows = []
     m = np.full(deals, 6.0)
     for label, w in zip(variants, wins, strict=True):

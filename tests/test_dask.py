@@ -58,3 +58,14 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at tcp://127.0.0.1:9 .*dask scheduler"):
         runner.run(config, tmp_path / "a", backend="dask", scheduler="tcp://127.0.0.1:9", quiet=True)
     assert not (tmp_path / "a").exists()
+
+
+def test_tuning_on_dask_plays_the_same_search_as_in_process(cluster) -> None:
+    import unosim
+
+    tiny = {"rules": "classic", "players": 2, "against": "random", "popsize": 4, "games_per_candidate": 200,
+            "evaluation_games": 400, "seed": 3, "budget": 2 * 4 * 200}
+    here = unosim.tune(**tiny)
+    on_dask = unosim.tune(backend="dask", scheduler=cluster.scheduler_address, jobs=2, **tiny)
+    assert on_dask.params == here.params and on_dask.history.equals(here.history)
+    assert on_dask.evaluation == here.evaluation

@@ -53,8 +53,8 @@ running the same command again rebuilds the optimiser by replaying those
 generations from the seed (the candidates asked must equal the ones stored,
 bit for bit) and continues from there (a larger ``budget`` adds generations),
 ending with the same result as an uninterrupted run. The same seed and settings give the same
-result, whatever ``jobs`` (:func:`play_candidates`: worker processes share out each candidate's deals, and every
-game depends only on its deal).
+result, whatever ``jobs`` and backend (:func:`play_candidates`: loky processes or Dask workers share out each
+candidate's deals, and every game depends only on its deal).
 """
 
 from __future__ import annotations
@@ -324,23 +324,25 @@ def _win_counts(
 
 
 def play_candidates(settings: TuneSettings, seed: int, candidates: list[dict[str, float]], first: int, deals: int,
-                    jobs: int = 1, isolate: bool = False) -> list[NDArray[np.int64]]:
+                    pieces: int = 1, isolate: bool = False) -> list[NDArray[np.int64]]:
     """Wins per deal of each candidate on deals ``first .. first + deals - 1`` of ``seed``.
 
-    With ``jobs > 1`` each candidate's deals are split in ``jobs`` consecutive pieces played by a pool of
-    worker processes (joblib), each keeping one evaluator; every game depends only on its deal index, so
-    the wins are the same whatever ``jobs`` is (tested). ``isolate``: the field's user strategies play
+    With ``pieces > 1`` each candidate's deals are split in ``pieces`` consecutive runs of deals
+    played through joblib with the backend the caller configured (:func:`tune` configures it from
+    its :class:`~unosim.runs.options.Execution`: loky processes or Dask workers), each worker
+    keeping one evaluator; every game depends only on its deal index, so the wins are the same
+    whatever ``pieces`` and the backend (tested). ``isolate``: the field's user strategies play
     from processes of their own (:mod:`unosim.engine.isolation`).
     """
-    if jobs == 1:
+    if pieces == 1:
         return [_win_counts(settings, seed, params, first, deals, isolate) for params in candidates]
     from joblib import Parallel, delayed
 
-    step = -(-deals // jobs)
-    pieces = [(lo, min(step, deals - lo)) for lo in range(0, deals, step)]
-    runs = Parallel(n_jobs=jobs)(delayed(_win_counts)(settings, seed, params, first + lo, n, isolate)
-                                 for params in candidates for lo, n in pieces)
-    return [np.concatenate(runs[i * len(pieces):(i + 1) * len(pieces)]) for i in range(len(candidates))]
+    step = -(-deals // pieces)
+    runs = [(lo, min(step, deals - lo)) for lo in range(0, deals, step)]
+    wins = Parallel()(delayed(_win_counts)(settings, seed, params, first + lo, n, isolate)
+                      for params in candidates for lo, n in runs)
+    return [np.concatenate(wins[i * len(runs):(i + 1) * len(runs)]) for i in range(len(candidates))]
 
 
 def win_rate(wins: NDArray[np.integer], seatings: int) -> tuple[float, float]:
@@ -517,9 +519,11 @@ def tune(
         Output directory (the state for resuming). Resumes a run of the same settings there;
         the tuned strategy, summary and plot are written by :func:`unosim.reports.tuning.write_outputs`.
     execution : Execution, optional
-        ``jobs``: worker processes playing the candidates (default 1: this process; None: one per
-        core; the result does not depend on it); ``overwrite``: start again in an ``out`` holding a
-        run of other settings; ``quiet``: no progress bar (default True). Loky only.
+        ``jobs``, ``backend`` and ``scheduler``: where the candidates play, as for every run (default
+        this process; the result does not depend on it); ``overwrite``: start again in an ``out``
+        holding a run of other settings; ``quiet``: no progress bar (default True); ``isolate``:
+        the field's user strategies from processes of their own. No ``chunk_size``: tuning writes
+        no chunk files.
     max_generations : int, optional
         Stop after this many generations in all without evaluating (an interruption, for tests);
         a later call continues.
@@ -536,22 +540,19 @@ def tune(
     ValueError
         Before any game is played, for any bad value.
     """
-    from ..runs.execution import compile_engine
-    from ..runs.progress import console, progress_bar
+    from ..runs.execution import compile_engine, parallel
+    from ..runs.progress import console
 
     started = time.perf_counter()
     execution, request = Execution.take(execution, request, IN_PROCESS)
-    if execution.backend != "loky" or execution.scheduler is not None or execution.chunk_size is not None:
-        raise UnosimInputError("tuning plays its candidates in local processes: give jobs, overwrite, quiet and isolate only "
-                         "(no backend, scheduler or chunk size).")
+    if execution.chunk_size is not None:
+        raise UnosimInputError(f"chunk_size = {execution.chunk_size}: tuning writes no chunk files; leave it unset.")
     if settings is None:
         settings = make_settings(**request)
     elif request:
         raise TypeError(f"tune takes settings or the arguments of make_settings, not both ({', '.join(request)}).")
     quiet, overwrite = execution.quiet, execution.overwrite
-    jobs = execution.jobs or os.cpu_count() or 1
     isolate = execution.isolate
-    space = settings.space
     out = Path(out) if out is not None else None
     if out is not None and out.exists() and not out.is_dir():
         raise UnosimInputError(f"--out {out} is a file; give a directory.")
@@ -564,7 +565,6 @@ def tune(
                  "generation": 0, "asked": [], "fitness": [], "history": []}
     es = _optimiser(settings, state)
     target = settings.generations if max_generations is None else min(settings.generations, max_generations)
-    per_gen = settings.games_per_generation
     shown = console(quiet)
     if resumed and shown is not None:
         shown.print(f"resuming the tuning run in {out}: {state['generation']} of {settings.generations} generations "
@@ -572,68 +572,107 @@ def tune(
                     soft_wrap=True)
     if state["generation"] < target or "evaluation" not in state:  # games to play: compile before any worker starts
         compile_engine([settings.config(r, settings.search_seed) for r in range(settings.players)], shown, isolate)
+    pieces = execution.jobs or os.cpu_count() or 1  # runs of deals per candidate: the games do not depend on it
     try:
-        with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
-                       state["generation"] * per_gen) as bar:
-            while state["generation"] < target:
-                g = state["generation"]
-                xs = es.ask()
-                wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
-                                       settings.deals, jobs, isolate)
-                rates = [win_rate(w, settings.seatings) for w in wins]
-                fitness = [-r for r, _ in rates]
-                es.tell(xs, fitness)
-                state["asked"].append(np.asarray(xs, np.float64).tolist())
-                state["fitness"].append([float(f) for f in fitness])
-                pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
-                state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
-                state["generation"] = g + 1
-                if out is not None:
-                    _save_state(out, state)
-                if bar is not None:
-                    progress, task = bar
-                    row = state["history"][-1]
-                    progress.update(task, advance=per_gen, description=(
-                        f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
-        history = pd.DataFrame(state["history"])
-        params = space.params(es.mean)
-        result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
-                            generations=state["generation"], games=state["generation"] * per_gen, space=space,
-                            settings=settings)
-        if max_generations is not None and state["generation"] < settings.generations:
-            result.seconds = time.perf_counter() - started
-            return result
-        evaluation = state.get("evaluation")
-        if evaluation is None or evaluation.get("params") != params:
-            evaluation = _plain(evaluate(settings, params, quiet=quiet, jobs=jobs, isolate=isolate))
-            state["evaluation"] = evaluation
-            if out is not None:
-                _save_state(out, state)
-        result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
-        result.seconds = time.perf_counter() - started
-        return result
+        with parallel(execution, shown):
+            return _search_and_evaluate(settings, state, es, out, target, max_generations, pieces, isolate, shown, started)
     finally:
         _EVALUATORS.clear()  # the engines of the evaluator this process kept
 
 
-def evaluate(
-    settings: TuneSettings, params: dict[str, float], *, quiet: bool = True, jobs: int = 1, isolate: bool = False,
-    piece_deals: int = EVALUATION_PIECE_DEALS,
-) -> dict[str, Any]:
-    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`),
-    played ``piece_deals`` deals at a time (the progress bar moves once a piece; the figures do not depend on it)."""
+def _search_and_evaluate(settings: TuneSettings, state: dict[str, Any], es: Any, out: Path | None, target: int,
+                         max_generations: int | None, pieces: int, isolate: bool, shown: Any, started: float) -> TuneResult:
+    """The generations of the search up to ``target``, then the held-out evaluation (:func:`tune`'s
+    work, inside its joblib configuration); ``state`` is saved to ``out`` after each step."""
+    from ..runs.progress import progress_bar
+
+    space = settings.space
+    per_gen = settings.games_per_generation
+    with progress_bar(shown, f"tuning · generation {state['generation']}/{target}", target * per_gen,
+                      state["generation"] * per_gen) as bar:
+        while state["generation"] < target:
+            g = state["generation"]
+            xs = es.ask()
+            wins = play_candidates(settings, settings.search_seed, [space.params(x) for x in xs], g * settings.deals,
+                                   settings.deals, pieces, isolate)
+            rates = [win_rate(w, settings.seatings) for w in wins]
+            fitness = [-r for r, _ in rates]
+            es.tell(xs, fitness)
+            state["asked"].append(np.asarray(xs, np.float64).tolist())
+            state["fitness"].append([float(f) for f in fitness])
+            pooled = win_rate(np.sum(wins, axis=0), settings.seatings * len(wins))
+            state["history"].append(_generation_row(g, (g + 1) * per_gen, rates, pooled, float(es.sigma)))
+            state["generation"] = g + 1
+            if out is not None:
+                _save_state(out, state)
+            if bar is not None:
+                progress, task = bar
+                row = state["history"][-1]
+                progress.update(task, advance=per_gen, description=(
+                    f"tuning · generation {g + 1}/{target} · best {row['best']:.4f} · mean {row['mean']:.4f}"))
+    history = pd.DataFrame(state["history"])
+    params = space.params(es.mean)
+    result = TuneResult(params=params, start=settings.start, evaluation={}, history=history, path=out,
+                        generations=state["generation"], games=state["generation"] * per_gen, space=space,
+                        settings=settings)
+    if max_generations is not None and state["generation"] < settings.generations:
+        result.seconds = time.perf_counter() - started
+        return result
+    evaluation = state.get("evaluation")
+    if evaluation is None or evaluation.get("params") != params:
+        evaluation = _plain(_evaluate(settings, params, shown, pieces, isolate))
+        state["evaluation"] = evaluation
+        if out is not None:
+            _save_state(out, state)
+    result.evaluation = {k: v for k, v in evaluation.items() if k != "params"}
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def evaluate(settings: TuneSettings, params: dict[str, float], *, execution: Execution | None = None,
+             piece_deals: int = EVALUATION_PIECE_DEALS, **options: Any) -> dict[str, Any]:
+    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`).
+
+    Parameters
+    ----------
+    settings : TuneSettings
+        What was tuned (:func:`make_settings`): its evaluation seed and size.
+    params : dict
+        The parameters to evaluate.
+    execution : Execution, optional
+        ``jobs``, ``backend`` and ``scheduler``: where the games are played (default: this
+        process; the figures do not depend on it); ``quiet``: no progress bar (default True);
+        ``isolate``: the field's user strategies from processes of their own.
+    piece_deals : int
+        Deals played at a time (the progress bar moves once a piece; the figures do not depend on it).
+    **options
+        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+    """
+    from ..runs.execution import parallel
+    from ..runs.progress import console
+
+    execution, unknown = Execution.take(execution, options, IN_PROCESS)
+    if unknown:
+        raise TypeError(f"evaluate takes the fields of Execution, not {', '.join(unknown)}.")
+    shown = console(execution.quiet)
+    with parallel(execution, shown):
+        return _evaluate(settings, params, shown, execution.jobs or os.cpu_count() or 1, execution.isolate, piece_deals)
+
+
+def _evaluate(settings: TuneSettings, params: dict[str, float], shown: Any, pieces: int, isolate: bool,
+              piece_deals: int = EVALUATION_PIECE_DEALS) -> dict[str, Any]:
+    """:func:`evaluate` inside the caller's joblib configuration, ``pieces`` runs of deals at a time."""
+    from ..runs.progress import progress_bar
+
     if piece_deals < 1:
         raise ValueError(f"piece_deals = {piece_deals} is not allowed; give a whole number of deals from 1.")
     deals = settings.evaluation_deals
-    size = piece_deals
     tuned, start = np.zeros(deals, np.int64), np.zeros(deals, np.int64)
-    from ..runs.progress import console, progress_bar
-
-    with progress_bar(console(quiet), "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
-        for lo in range(0, deals, size):
-            n = min(size, deals - lo)
+    with progress_bar(shown, "held-out evaluation", 2 * deals * settings.seatings, 0) as bar:
+        for lo in range(0, deals, piece_deals):
+            n = min(piece_deals, deals - lo)
             tuned[lo:lo + n], start[lo:lo + n] = play_candidates(settings, settings.evaluation_seed,
-                                                                 [params, settings.start], lo, n, jobs, isolate)
+                                                                 [params, settings.start], lo, n, pieces, isolate)
             if bar is not None:
                 bar[0].update(bar[1], advance=2 * n * settings.seatings)
     rate, se = win_rate(tuned, settings.seatings)

@@ -181,7 +181,7 @@ USEFUL_GENERATIONS = 10
 
 @command("tune")
 @user_errors()
-@o.shared("jobs", "overwrite", "quiet", "isolate")
+@o.shared("jobs", "backend", "scheduler", "overwrite", "quiet", "isolate")
 def tune_command(
     rules: o.Rules = "classic",
     players: o.Players = 2,
