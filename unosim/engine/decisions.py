@@ -20,9 +20,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..game.cards import CARD_NAMES, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.errors import caused_by
 from ..game.kernels import layout as L
+from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_up_rows
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
 from .batch import Buffers
@@ -34,36 +35,24 @@ if TYPE_CHECKING:
 
 __all__ = ["Decisions", "Rows", "StepChanged", "StrategyError", "TamperingError", "check_cards", "compile_helpers", "gather_state"]
 
-_NEEDS_COLOUR = np.zeros(N_TYPES, np.bool_)
-_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
 _WHOLE_MAX = 2**31 - 1
 """Largest magnitude a card, seat or colour answer may have before it is checked (refused beyond)."""
 
 
 @njit(cache=True)
-def check_cards(cards, legal, info, bluff, needs_colour, dec):  # pragma: no cover - compiled
+def check_cards(cards, legal, info, bluff, dec):  # pragma: no cover - compiled
     """Check each row's card against the engine's row: -1 (draw, or take a mini pile), a legal card, or
     with ``bluff`` a Wild Draw Four that may be played as a bluff; write it into ``dec[:, D_CARD]`` and
-    clear the link pair and the UNO call. Returns the first illegal row (-1: none), the rows whose card
-    names a colour, and those of a Wild Drawn Together."""
+    clear the link pair and the UNO call. Returns the first illegal row (-1: none)."""
     n, k = legal.shape
-    named = np.empty(n, np.intp)
-    linked = np.empty(n, np.intp)
-    n_named = n_linked = 0
     for r in range(n):
         c = cards[r]
         if c < -1 or c >= k or (c >= 0 and not legal[r, c] and not (bluff and c == WILD_DRAW_FOUR and info[r, L.I_BLUFFABLE])):
-            return r, named[:0], linked[:0]
+            return r
         dec[r, L.D_CARD] = c
         dec[r, L.D_A] = -1
         dec[r, L.D_FORGET] = 0
-        if c >= 0 and needs_colour[c]:
-            named[n_named] = r
-            n_named += 1
-        if c == WILD_DRAWN_TOGETHER:
-            linked[n_linked] = r
-            n_linked += 1
-    return -1, named[:n_named], linked[:n_linked]
+    return -1
 
 
 class StrategyError(RuntimeError):
@@ -469,16 +458,14 @@ class Decisions:
                 raise self._fail(k, decision, obs, row, f"answer {arr[row].item()!r} is not yes or no; return True/False (or 1/0)")
         return arr.astype(np.bool_)
 
-    def _cards(self, k: int, decision: str, obs: Rows, cards: NDArray[np.int64],
-               dec: NDArray[np.int32]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Check the cards played (:func:`check_cards`) into ``dec``; the rows that name a colour and link."""
-        row, named, linked = check_cards(cards, obs.legal, obs.info, True, _NEEDS_COLOUR, dec)
+    def _cards(self, k: int, decision: str, obs: Rows, cards: NDArray[np.int64], dec: NDArray[np.int32]) -> None:
+        """Check the cards played (:func:`check_cards`) into ``dec``."""
+        row = check_cards(cards, obs.legal, obs.info, True, dec)
         if row >= 0:
             legal = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             c = int(cards[row])
             name = CARD_NAMES[c] if 0 <= c < N_TYPES else "not a card type"
             raise self._fail(k, decision, obs, row, f"card {c} ({name}) may not be played; legal: {legal or 'none'}, or -1 to draw")
-        return named, linked
 
     def _colours(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64]) -> NDArray[Any]:
         """Ask ``choose_colour`` and check the answer (0..3 per row)."""
@@ -489,42 +476,47 @@ class Decisions:
             raise self._fail(k, "choose_colour", obs, row, f"colour {colours[row]} is not 0..3")
         return colours
 
-    def _follow_ups(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64], dec: NDArray[np.int32]) -> None:
-        """Check the cards played into ``dec``, then ask the colour of wilds, the link of a Wild Drawn
-        Together and the UNO call, each only of the rows that need it."""
-        named, rows = self._cards(k, "play_drawn" if obs.phase == L.PH_DRAWN else "play", obs, cards, dec)
-        if len(named):
-            dec[named, L.D_COLOUR] = self._colours(strat, k, obs.subset(named), cards[named])
-        if len(rows):  # P-6; with fewer than two seats to link (relink_must_differ) the link just ends
-            rows = rows[obs.subset(rows).link_choices.sum(axis=1) >= 2]
-        if len(rows):
-            sub = obs.subset(rows)
-            allowed = sub.link_choices
-            pairs = self._whole(k, "choose_link", sub, self._ask(k, "choose_link", sub), (len(rows), 2))
-            bad = (pairs < 0).any(axis=1) | (pairs >= obs.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
-            if not bad.any():
-                at = np.arange(len(rows))
-                bad = ~allowed[at, pairs[:, 0]] | ~allowed[at, pairs[:, 1]]
-            if bad.any():
-                row = int(np.flatnonzero(bad)[0])
-                may = np.flatnonzero(allowed[row]).tolist()
-                raise self._fail(k, "choose_link", sub, row, f"pair {pairs[row].tolist()} is not two distinct seats of {may} (P-6)")
-            dec[rows, L.D_A], dec[rows, L.D_B] = pairs[:, 0], pairs[:, 1]
-        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
+    def _follow_ups(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64], sheds: NDArray[np.bool_],
+                    dec: NDArray[np.int32], calls: NDArray[np.int32]) -> None:
+        """Ask the follow-ups of the answers ``cards`` (``sheds``: which put a card down) in their order
+        (:mod:`unosim.game.kernels.follow_ups`): the colour of a wild, the link of a Wild Drawn
+        Together, the UNO call (into ``calls``, 0 on entry), each only of the rows that need it."""
+        n_linkable = np.zeros(len(obs), np.int64)
+        linking = np.flatnonzero(cards == WILD_DRAWN_TOGETHER)
+        if len(linking):
+            n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
+        bits = np.empty(len(obs), np.int64)
+        follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
+        for step in FOLLOW_UP_ORDER:
+            rows = np.flatnonzero(bits & (1 << step))
+            if not len(rows):
+                continue
+            if step == FOLLOW_COLOUR:
+                dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
+            elif step == FOLLOW_LINK:
+                self._link(k, obs.subset(rows), rows, dec)
+            elif step == FOLLOW_UNO and self.asks_forget_uno[k]:  # U-1
+                sub = obs.subset(rows)
+                calls[rows] = self._flags(k, "forget_uno", sub, self._ask(k, "forget_uno", sub))
 
-    def _uno_calls(self, strat: Strategy, k: int, obs: Rows, shedding: NDArray[np.bool_], out: NDArray[np.int32]) -> None:
-        """U-1: ``forget_uno`` for the rows whose card (played, added to a mini pile, or jumped in)
-        leaves one card in hand; ``out`` (0 on entry) gets 1 where the call is forgotten."""
-        if not self.asks_forget_uno[k]:
-            return
-        going_to_one = shedding & (obs.hand_size == 2)
-        if going_to_one.any():
-            rows = np.flatnonzero(going_to_one)
-            sub = obs.subset(rows)
-            out[rows] = self._flags(k, "forget_uno", sub, self._ask(k, "forget_uno", sub))
+    def _link(self, k: int, sub: Rows, rows: NDArray[np.intp], dec: NDArray[np.int32]) -> None:
+        """P-6: the two seats a Wild Drawn Together links, checked against the seats it may link."""
+        allowed = sub.link_choices
+        pairs = self._whole(k, "choose_link", sub, self._ask(k, "choose_link", sub), (len(rows), 2))
+        bad = (pairs < 0).any(axis=1) | (pairs >= sub.players).any(axis=1) | (pairs[:, 0] == pairs[:, 1])
+        if not bad.any():
+            at = np.arange(len(rows))
+            bad = ~allowed[at, pairs[:, 0]] | ~allowed[at, pairs[:, 1]]
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            may = np.flatnonzero(allowed[row]).tolist()
+            raise self._fail(k, "choose_link", sub, row, f"pair {pairs[row].tolist()} is not two distinct seats of {may} (P-6)")
+        dec[rows, L.D_A], dec[rows, L.D_B] = pairs[:, 0], pairs[:, 1]
 
     def _turn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        self._follow_ups(strat, k, obs, self._whole(k, "play", obs, self._ask(k, "play", obs), (len(obs),)), dec)
+        cards = self._whole(k, "play", obs, self._ask(k, "play", obs), (len(obs),))
+        self._cards(k, "play", obs, cards, dec)
+        self._follow_ups(strat, k, obs, cards, cards >= 0, dec, dec[:, L.D_FORGET])
 
     def _drawn(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         if self.asks_play_drawn[k]:
@@ -532,7 +524,9 @@ class Decisions:
         else:  # a trusted declaration: the answer of Strategy.play_drawn, without the call
             flags = obs.legal[np.arange(len(obs)), obs.drawn]
         dec[:, L.D_FLAG] = flags
-        self._follow_ups(strat, k, obs, np.where(flags, obs.drawn, -1).astype(np.int64), dec)
+        cards = np.where(flags, obs.drawn, -1).astype(np.int64)
+        self._cards(k, "play_drawn", obs, cards, dec)
+        self._follow_ups(strat, k, obs, cards, cards >= 0, dec, dec[:, L.D_FORGET])
 
     def _colour(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         dec[:, L.D_COLOUR] = self._colours(strat, k, obs, np.full(len(obs), -1))
@@ -549,14 +543,14 @@ class Decisions:
     def _pileup(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         cards = self._whole(k, "add_to_pile", obs, self._ask(k, "add_to_pile", obs), (len(obs),))
         may_take = obs.may_take  # the engine's own row: nothing may be added, or pileup_may_refuse (P-5)
-        row = check_cards(cards, obs.legal, obs.info, False, _NEEDS_COLOUR, dec)[0]
+        row = check_cards(cards, obs.legal, obs.info, False, dec)
         if row < 0:
             takes = np.flatnonzero((cards == -1) & ~may_take)
             row = int(takes[0]) if len(takes) else -1
         if row >= 0:
             able = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             raise self._fail(k, "add_to_pile", obs, row, f"card {int(cards[row])} may not be added; must add one of {able} (P-5)")
-        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
+        self._follow_ups(strat, k, obs, cards, cards >= 0, dec, dec[:, L.D_FORGET])
 
     def _vote(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         targets = self._whole(k, "point_at", obs, self._ask(k, "point_at", obs), (len(obs),))
@@ -580,21 +574,19 @@ class Decisions:
             raise self._fail(k, "jump_in", obs, row, f"reaction weight {w[row]} is negative; use 0 for no jump-in")
         weights[:] = w
         dec[:, L.D_FLAG] = 0
-        self._uno_calls(strat, k, obs, w > 0, dec[:, L.D_FLAG])
+        self._follow_ups(strat, k, obs, np.full(len(obs), -1, np.int64), w > 0, dec, dec[:, L.D_FLAG])
 
     def _stack(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         """H-1: a card to stack (then a Wild Draw Four's colour, and the UNO call of a stack to one card) or -1 to take."""
         answer = self._ask(k, "stack", obs, obs.legal.copy())
         cards = np.full(len(obs), -1, np.int64) if answer is None else self._whole(k, "stack", obs, answer, (len(obs),))
-        row, named, _ = check_cards(cards, obs.legal, obs.info, False, _NEEDS_COLOUR, dec)
+        row = check_cards(cards, obs.legal, obs.info, False, dec)
         if row >= 0:
             may = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
             c = int(cards[row])
             name = CARD_NAMES[c] if 0 <= c < N_TYPES else "not a card type"
             raise self._fail(k, "stack", obs, row, f"card {c} ({name}) may not be stacked; stack one of {may}, or -1 to take (H-1)")
-        if len(named):
-            dec[named, L.D_COLOUR] = self._colours(strat, k, obs.subset(named), cards[named])
-        self._uno_calls(strat, k, obs, cards >= 0, dec[:, L.D_FORGET])
+        self._follow_ups(strat, k, obs, cards, cards >= 0, dec, dec[:, L.D_FORGET])
 
     def _swap(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         """H-2: the seat the player of a 7 swaps hands with."""
@@ -616,7 +608,9 @@ def compile_helpers(b: Buffers) -> None:
     rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
     rows.observe(b.rules).random(1)
     rows.subset(np.zeros(0, np.intp)).observe(b.rules)
-    check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, _NEEDS_COLOUR, b.dec[0, :0])
+    check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, b.dec[0, :0])
+    none = np.zeros(0, np.int64)
+    follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 
 
 def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> int:

@@ -24,9 +24,11 @@ encodes the observations and masks (:func:`encode`):
 The slot state ``st`` (``[n_slots, N_ST]`` int64) holds per slot: the step asked (``ST_KIND``, a
 kind id of :data:`unosim.env.encoding.KIND_NAMES`, -1 none), the card a follow-up is about
 (``ST_CARD``), the row in the row buffers (``ST_ROW``), its decision phase (``ST_PHASE``) and the
-follow-ups still to ask (``ST_PEND``, bits ``1 << kind``). The action numbers and the order of the
+follow-ups still to ask (``ST_PEND``, bits ``1 << FOLLOW_*`` of
+:mod:`unosim.game.kernels.follow_ups`, which also orders them). The action numbers and the order of the
 observation blocks are defined here, once, and :mod:`unosim.env.encoding` names them: the disk
-cache of these kernels follows this file only, so the compiled code and its constants never part.
+cache of these kernels follows this file (and the engine's kernels, whose digest names the cache
+directory), so the compiled code and its constants never part.
 
 Compiled (about 15 s) when an environment is first made on a machine, then loaded from the disk
 cache with the engine's kernels; without NRT, as the engine's (:mod:`unosim.game.kernels.jit`).
@@ -36,9 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
+from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_ups
 from ..game.kernels.jit import kernel
 
 __all__ = [
@@ -73,8 +76,6 @@ BLOCK_ORDER = ("kind", "hand", "top", "discard", "colour", "reversed", "hand_siz
 
 _TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L.PH_JUMPIN, L.PH_STACK, L.PH_SWAP))
 """The decision phases whose row names a seat (``I_ARG``): the observation's ``target`` block."""
-_NEEDS_COLOUR = np.zeros(K, np.bool_)
-_NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
 
 
 @kernel
@@ -127,14 +128,19 @@ def _count(bits):  # pragma: no cover - compiled
     return n
 
 
+_STEP_KIND = np.full(3, -1, np.int64)
+_STEP_KIND[[FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO]] = COLOUR, LINK, UNO
+"""The decision kind that asks each follow-up (:mod:`unosim.game.kernels.follow_ups`)."""
+
+
 @kernel
 def _next_step(st, s):  # pragma: no cover - compiled
-    """Move slot ``s`` on to its next follow-up (colour, link, UNO call), or to no step."""
+    """Move slot ``s`` on to its next follow-up, in the engine's order, or to no step."""
     pend = st[s, ST_PEND]
-    for kind in (COLOUR, LINK, UNO):
-        if pend & (1 << kind):
-            st[s, ST_PEND] = pend & ~(1 << kind)
-            st[s, ST_KIND] = kind
+    for step in FOLLOW_UP_ORDER:
+        if pend & (1 << step):
+            st[s, ST_PEND] = pend & ~(1 << step)
+            st[s, ST_KIND] = _STEP_KIND[step]
             return 1
     st[s, ST_KIND] = -1
     return 0
@@ -155,7 +161,6 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
         r = st[s, ST_ROW]
         hsize = row_info[parity, r, L.I_HSIZE]
         card = -1
-        shed = False
         if kind == PLAY or kind == DRAWN:
             if kind == PLAY:
                 card = a if a < K else -1
@@ -168,16 +173,9 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_CARD] = card
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
-            if card >= 0:
-                pend = 0
-                if _NEEDS_COLOUR[card]:
-                    pend |= 1 << COLOUR
-                if card == WILD_DRAWN_TOGETHER and _count(_linkable(slot, s, players, relink_must_differ)) >= 2:
-                    pend |= 1 << LINK
-                if hsize == 2:
-                    pend |= 1 << UNO
-                st[s, ST_PEND] = pend
-                st[s, ST_CARD] = card
+            n_linkable = _count(_linkable(slot, s, players, relink_must_differ)) if card == WILD_DRAWN_TOGETHER else 0
+            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, n_linkable)
+            st[s, ST_CARD] = card
         elif kind == COLOUR:
             dec[parity, r, L.D_COLOUR] = a - A_COLOUR0
         elif kind == CHALLENGE:
@@ -191,10 +189,8 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_CARD] = card
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
-            shed = card >= 0
-            if shed and kind == STACK and _NEEDS_COLOUR[card]:  # a Wild Draw Four stacked: its colour first
-                st[s, ST_PEND] = 1 << COLOUR
-                st[s, ST_CARD] = card
+            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, 0)
+            st[s, ST_CARD] = card
         elif kind == SWAP:  # H-2
             dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
         elif kind == VOTE:
@@ -203,7 +199,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             jump = a == A_JUMP_IN
             dec_w[parity, r] = 1.0 if jump else 0.0
             dec[parity, r, L.D_FLAG] = 0
-            shed = jump
+            st[s, ST_PEND] = follow_ups(kind, -1, jump, hsize, 0)
         elif kind == LINK:
             q = a - link0
             dec[parity, r, L.D_A] = (seat + pairs[q, 0]) % players
@@ -214,8 +210,6 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
                 dec[parity, r, L.D_FLAG] = a == A_FORGET_UNO
             else:
                 dec[parity, r, L.D_FORGET] = a == A_FORGET_UNO
-        if shed and hsize == 2:
-            st[s, ST_PEND] |= 1 << UNO
         waiting += _next_step(st, s)
     return waiting
 
