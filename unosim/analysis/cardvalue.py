@@ -68,6 +68,7 @@ from threadpoolctl import threadpool_limits
 from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
 from ..game.errors import UnosimInputError
 from ..runs import dataset
+from ..runs.reading import restore_hands
 from .stats import ClusteredOLS, OLSResult, adjust_p_values, p_value
 
 COLUMNS = ["players", "dealer", "winner", "opening_hand"]
@@ -371,7 +372,7 @@ def _stream(files: list[Path], kinds: Kinds) -> Callable[[], Iterator[SeatChunk]
     def chunks() -> Iterator[SeatChunk]:
         for f in files:
             for batch in pq.ParquetFile(f).iter_batches(batch_size=_BATCH_ROWS, columns=COLUMNS):
-                yield seat_chunk(batch, kinds)
+                yield seat_chunk(restore_hands(pa.Table.from_batches([batch])), kinds)
 
     return chunks
 

@@ -89,6 +89,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from ..game.cards import KIND_NAMES
 from ..game.kernels import layout as L
@@ -99,7 +100,7 @@ if TYPE_CHECKING:
     from .batch import Played
     from .config import RunConfig
 
-__all__ = ["HOUSE_COLUMNS", "matches_table", "records_table", "rounds_table", "seats"]
+__all__ = ["HOUSE_COLUMNS", "matches_table", "opening_hand_bytes", "opening_hand_lists", "records_table", "rounds_table", "seats"]
 
 _COUNTS = {
     "challenges": L.R_CHALLENGES,
@@ -212,17 +213,70 @@ def _game_columns(
         cols[f"played_{kind}"] = pa.array(rec[:, L.R_KIND0 + k].astype(np.int16))
     cols["strategies"] = _strategies(config, n)
     cols["hand_points"] = _per_seat(hand_points, pa.int16())
-    H = opening.shape[2]
-    flat = opening.reshape(n * P, H)
-    dealt = flat[:, 0] >= 0  # a seat eliminated from the match (E-4) was dealt no hand: an empty list
-    if dealt.all():
-        inner = _per_seat(flat, pa.int8())
-    else:
-        inner_offsets = np.concatenate([[0], np.cumsum(np.where(dealt, H, 0))]).astype(np.int32)
-        inner = pa.ListArray.from_arrays(pa.array(inner_offsets), pa.array(flat[dealt].reshape(-1), type=pa.int8()))
-    offsets = pa.array(np.arange(0, (n + 1) * P, P, dtype=np.int32))
-    cols["opening_hand"] = pa.ListArray.from_arrays(offsets, inner)
+    cols["opening_hand"] = opening_hand_lists(_byte_rows(opening.reshape(n, -1).astype(np.int8)), np.full(n, P))
     return cols
+
+
+def opening_hand_lists(stored: pa.Array, players: NDArray[np.integer]) -> pa.ListArray:
+    """The ``opening_hand`` column from its stored form (:func:`opening_hand_bytes`).
+
+    Row ``i`` of ``stored`` holds ``players[i]`` hands of equally many cards, seat after seat, one
+    byte a card; a hand whose first byte is -1 was never dealt (E-4 elimination) and becomes an
+    empty list. The cards are not copied when every seat was dealt.
+    """
+    stored = stored.combine_chunks() if isinstance(stored, pa.ChunkedArray) else stored
+    n = len(stored)
+    offsets = np.frombuffer(stored.buffers()[1], np.int32, n + 1, stored.offset * 4).astype(np.int64)
+    first, last = int(offsets[0]), int(offsets[-1])
+    data = stored.buffers()[2] if last > first else pa.py_buffer(b"")
+    cards = np.frombuffer(data, np.int8, last - first, first)
+    players = np.asarray(players, np.int64)
+    per_seat = np.repeat(np.diff(offsets) // np.maximum(players, 1), players)  # each hand's size
+    seat_index = np.arange(len(per_seat)) - np.repeat(np.cumsum(players) - players, players)
+    starts = np.repeat(offsets[:-1] - first, players) + seat_index * per_seat
+    dealt = per_seat > 0
+    dealt[dealt] = cards[starts[dealt]] >= 0
+    if dealt.all():
+        flat = pa.Array.from_buffers(pa.int8(), last - first, [None, data], offset=first)
+        sizes = per_seat
+    else:
+        flat = pa.array(cards[np.repeat(dealt, per_seat)], pa.int8())
+        sizes = np.where(dealt, per_seat, 0)
+    inner = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)), flat)
+    return pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(players)]).astype(np.int32)), inner)
+
+
+def _byte_rows(rows: NDArray[np.int8]) -> pa.BinaryArray:
+    """One byte string per row of a 2-d int8 array."""
+    n, width = rows.shape
+    offsets = np.arange(0, (n + 1) * width, width, dtype=np.int32)
+    return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(rows))])
+
+
+def opening_hand_bytes(column: pa.Array) -> pa.BinaryArray:
+    """The stored form of an ``opening_hand`` column: one byte string a row, each seat's hand in
+    turn (as many bytes as cards), a hand never dealt written as -1 bytes of the row's hand size.
+
+    Parquet decodes one byte string a row several times faster than a list of lists of bytes:
+    this is what a 10-million-game dataset's load is made of. :func:`opening_hand_lists` reads it back.
+    """
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    import pyarrow.compute as pc
+
+    players = pc.list_value_length(column).to_numpy(zero_copy_only=False).astype(np.int64)
+    hands = pc.list_flatten(column)
+    sizes = pc.list_value_length(hands).to_numpy(zero_copy_only=False).astype(np.int64)
+    cards = pc.list_flatten(hands).to_numpy(zero_copy_only=False).astype(np.int8)
+    row_starts = np.cumsum(players) - players
+    size = np.maximum.reduceat(sizes, row_starts) if len(sizes) else np.zeros(0, np.int64)  # the row's hand size
+    per_seat = np.repeat(size, players)
+    if (sizes == per_seat).all():
+        out = cards
+    else:  # never-dealt hands padded with -1
+        out = np.full(int(per_seat.sum()), -1, np.int8)
+        out[np.repeat(sizes > 0, per_seat)] = cards
+    offsets = np.concatenate([[0], np.cumsum(players * size)]).astype(np.int32)
+    return pa.Array.from_buffers(pa.binary(), len(players), [None, pa.py_buffer(offsets), pa.py_buffer(out)])
 
 
 def seats(frame: pd.DataFrame) -> pd.DataFrame:

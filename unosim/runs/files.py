@@ -42,7 +42,7 @@ Metadata
 ``_unosim.json`` (and the key ``unosim`` of every parquet file's key-value
 metadata) holds::
 
-    format, format_version    "unosim-dataset", 1
+    format, format_version    "unosim-dataset", 2
     kind                      "run" or "experiment"
     unosim_version            version of the package that wrote it
     created                   ISO time the dataset was started
@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..engine.records import opening_hand_bytes
 from ..game.errors import UnosimInputError
 
 if TYPE_CHECKING:
@@ -89,7 +90,13 @@ METADATA_FILE = "_unosim.json"
 
 FORMAT = "unosim-dataset"
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: ``opening_hand`` stored as one byte string a row (:data:`STORED_HANDS`); 1: as lists of lists."""
+
+STORED_HANDS = "opening_hand"
+"""The column stored in another form than it loads in: one byte string a row, each seat's hand in
+turn, one byte a card type, a hand never dealt as -1 bytes (:func:`unosim.engine.records.opening_hand_bytes`).
+Readers of this package give it back as ``list<list<int8>>``."""
 
 METADATA_KEY = b"unosim"
 
@@ -214,7 +221,11 @@ def write_metadata(directory: Path, meta: dict[str, Any]) -> None:
 
 
 def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> None:
-    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata."""
+    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata, and
+    ``opening_hand`` in its stored form (:func:`unosim.engine.records.opening_hand_bytes`)."""
+    if STORED_HANDS in table.column_names and not pa.types.is_binary(table.schema.field(STORED_HANDS).type):
+        at = table.schema.get_field_index(STORED_HANDS)
+        table = table.set_column(at, STORED_HANDS, opening_hand_bytes(table.column(at)))
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **file_metadata})
     _write_atomic(Path(path), lambda fh: pq.write_table(table, fh, compression=_COMPRESSION, write_page_checksum=True))
 
@@ -401,6 +412,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "has_rounds",
+    "STORED_HANDS",
     "identity",
     "IDENTITY_KEYS",
     "is_chunk_file",

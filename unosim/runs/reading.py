@@ -11,12 +11,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ..engine.records import opening_hand_lists
 from ..game.errors import UnosimInputError
 from .files import (
     CHUNK_KEY,
     METADATA_KEY,
     REPAIR,
     ROUNDS_DIR,
+    STORED_HANDS,
     TABLES,
     dictionary_columns,
     error_reason,
@@ -51,7 +53,8 @@ def read_table(
             path = path.parent / ROUNDS_DIR / path.name
         try:
             dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
-            return pq.read_table(path, columns=columns, read_dictionary=dictionaries, page_checksum_verification=True)
+            stored = pq.read_table(path, columns=_stored(columns), read_dictionary=dictionaries, page_checksum_verification=True)
+            return restore_hands(stored, columns)
         except (OSError, pa.ArrowException) as exc:
             raise UnosimInputError(f"chunk file {path} is damaged ({error_reason(exc)}). {REPAIR}") from None
     meta = read_metadata(path)
@@ -97,7 +100,7 @@ def _read_chunks(
     # memory on a whole load of a large run.
     try:
         table = ds.dataset([str(p) for p in present], format=fmt).to_table(
-            columns=columns, memory_pool=pa.system_memory_pool()
+            columns=_stored(columns), memory_pool=pa.system_memory_pool()
         )
     except (OSError, pa.ArrowException) as exc:
         for file in present:  # which file: read them one by one
@@ -105,7 +108,27 @@ def _read_chunks(
             if problem is not None:
                 raise UnosimInputError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
         raise UnosimInputError(f"dataset {path} cannot be read ({error_reason(exc)}). {REPAIR}") from None
-    return table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+    return restore_hands(table, columns).replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+
+
+def _stored(columns: list[str] | None) -> list[str] | None:
+    """The columns to read from the files for ``columns``: with ``players`` when the stored opening
+    hands need it (:func:`restore_hands`)."""
+    if columns is not None and STORED_HANDS in columns and "players" not in columns:
+        return [*columns, "players"]
+    return columns
+
+
+def restore_hands(table: pa.Table, columns: list[str] | None = None) -> pa.Table:
+    """``table``, read from chunk files, with ``opening_hand`` as it loads (``list<list<int8>>``;
+    :data:`~unosim.runs.files.STORED_HANDS`) and only the ``columns`` asked for (all: None)."""
+    if STORED_HANDS in table.column_names and pa.types.is_binary(table.schema.field(STORED_HANDS).type):
+        at = table.schema.get_field_index(STORED_HANDS)
+        players = table.column("players").combine_chunks().to_numpy(zero_copy_only=False)
+        table = table.set_column(at, STORED_HANDS, opening_hand_lists(table.column(at), players))
+    if columns is not None and table.column_names != list(columns):
+        table = table.select(list(columns))
+    return table
 
 
 
