@@ -133,3 +133,28 @@ def test_docs_list_every_column_of_a_run() -> None:
     for name in table.column_names:
         name = "played_<kind>" if name.startswith("played_") else name
         assert f"`{name}`" in page, name
+
+
+def test_opening_hands_are_stored_as_bytes_and_load_as_lists(tmp_path: Path) -> None:
+    import numpy as np
+    import pyarrow as pa
+
+    from unosim.engine.records import opening_hand_bytes, opening_hand_lists
+
+    config = RunConfig.build(players=3, games=300, seed=5)
+    run(config, tmp_path / "a", jobs=1, chunk_size=100, quiet=True)
+    first = tmp_path / "a" / "part-00000.parquet"
+    assert pq.read_schema(first).field("opening_hand").type == pa.binary()
+    in_memory = play_tables(config, 0, 300)[0]
+    assert dataset.read_table(tmp_path / "a").column("opening_hand").equals(in_memory.column("opening_hand"))
+    assert unosim.load(tmp_path / "a", columns=["opening_hand"]).columns.tolist() == ["opening_hand"]
+    # a chunk as the first format wrote it (lists of lists) reads the same
+    stored = pq.read_table(first)
+    at = stored.schema.get_field_index("opening_hand")
+    listed = opening_hand_lists(stored.column(at), stored.column("players").to_numpy())
+    pq.write_table(stored.set_column(at, "opening_hand", listed), tmp_path / "first-format.parquet")
+    assert dataset.read_table(tmp_path / "first-format.parquet").column("opening_hand").equals(in_memory.column("opening_hand").slice(0, 100))
+    # hands never dealt (E-4) are empty lists, kept through the stored form; rows of different sizes
+    hands = pa.array([[[1, 2, 0], [], [0, 0, 0]], [[5, 5, 5], [6, 6, 6]], [[], [3, 0, 1]], [[7] * 7, [8] * 7]],
+                     pa.list_(pa.list_(pa.int8())))
+    assert opening_hand_lists(opening_hand_bytes(hands), np.array([3, 2, 2, 2])).equals(hands)
