@@ -217,31 +217,43 @@ def _game_columns(
     return cols
 
 
-def opening_hand_lists(stored: pa.Array, players: NDArray[np.integer]) -> pa.ListArray:
+def opening_hand_lists(stored: pa.Array | pa.ChunkedArray, players: NDArray[np.integer]) -> pa.Array | pa.ChunkedArray:
     """The ``opening_hand`` column from its stored form (:func:`opening_hand_bytes`).
 
     Row ``i`` of ``stored`` holds ``players[i]`` hands of equally many cards, seat after seat, one
     byte a card; a hand whose first byte is -1 was never dealt (E-4 elimination) and becomes an
-    empty list. The cards are not copied when every seat was dealt.
+    empty list. A chunked column gives a chunked column; the cards are not copied when every seat
+    of a chunk was dealt.
     """
-    stored = stored.combine_chunks() if isinstance(stored, pa.ChunkedArray) else stored
+    players = np.asarray(players, np.int64)
+    if isinstance(stored, pa.ChunkedArray):
+        ends = np.cumsum([len(c) for c in stored.chunks])
+        return pa.chunked_array([_hand_lists(c, players[e - len(c):e]) for c, e in zip(stored.chunks, ends, strict=True)],
+                                pa.list_(pa.list_(pa.int8())))
+    return _hand_lists(stored, players)
+
+
+def _hand_lists(stored: pa.Array, players: NDArray[np.int64]) -> pa.ListArray:
+    """:func:`opening_hand_lists` of one array."""
     n = len(stored)
     offsets = np.frombuffer(stored.buffers()[1], np.int32, n + 1, stored.offset * 4).astype(np.int64)
     first, last = int(offsets[0]), int(offsets[-1])
     data = stored.buffers()[2] if last > first else pa.py_buffer(b"")
     cards = np.frombuffer(data, np.int8, last - first, first)
-    players = np.asarray(players, np.int64)
-    per_seat = np.repeat(np.diff(offsets) // np.maximum(players, 1), players)  # each hand's size
+    lengths = np.diff(offsets)
+    if n and (players == players[0]).all() and (lengths == lengths[0]).all():  # one table size: offsets by arange
+        p, size = int(players[0]), int(lengths[0]) // max(int(players[0]), 1)
+        if size and (cards[::size] >= 0).all():
+            flat = pa.Array.from_buffers(pa.int8(), last - first, [None, data], offset=first)
+            inner = pa.ListArray.from_arrays(pa.array(np.arange(0, last - first + 1, size, dtype=np.int32)), flat)
+            return pa.ListArray.from_arrays(pa.array(np.arange(0, n * p + 1, p, dtype=np.int32)), inner)
+    per_seat = np.repeat(lengths // np.maximum(players, 1), players)  # each hand's size
     seat_index = np.arange(len(per_seat)) - np.repeat(np.cumsum(players) - players, players)
     starts = np.repeat(offsets[:-1] - first, players) + seat_index * per_seat
     dealt = per_seat > 0
     dealt[dealt] = cards[starts[dealt]] >= 0
-    if dealt.all():
-        flat = pa.Array.from_buffers(pa.int8(), last - first, [None, data], offset=first)
-        sizes = per_seat
-    else:
-        flat = pa.array(cards[np.repeat(dealt, per_seat)], pa.int8())
-        sizes = np.where(dealt, per_seat, 0)
+    flat = pa.array(cards[np.repeat(dealt, per_seat)], pa.int8())
+    sizes = np.where(dealt, per_seat, 0)
     inner = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)), flat)
     return pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(players)]).astype(np.int32)), inner)
 
