@@ -152,10 +152,16 @@ def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False
 
 def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
     """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
-    with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
-        table, rounds = engine.play_tables(
-            part.config, part.first_game, part.n_games, verify=part.verify, isolate=part.isolate
-        )
+    try:
+        with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
+            table, rounds = engine.play_tables(
+                part.config, part.first_game, part.n_games, verify=part.verify, isolate=part.isolate
+            )
+    finally:
+        if part.isolate:  # no isolated strategy's process, nor any it forked, outlives its chunk's games
+            from ..engine.isolation import stop_children
+
+            stop_children()
     if table.num_rows != part.n_games:
         raise RuntimeError(
             f"the engine returned {table.num_rows} rows for {part.n_games} games "

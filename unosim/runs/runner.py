@@ -202,6 +202,12 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     check_parts_playable(plan.parts)
     plan = _isolating(plan, execution.isolate)
     with ExitStack() as stack:
+        if execution.isolate:
+            from ..engine import isolation, sandbox
+
+            sandbox.make_undumpable()  # no process of this user opens this one's memory
+            isolation.stop_children()  # those that checked the strategies: none lives on while chunks are written
+            stack.callback(isolation.stop_children)  # also on an error or Ctrl-C
         stack.enter_context(stopped_by_sigterm())
         stack.enter_context(inputs.pinned(dict(plan.inputs)))
         if out is not None:
