@@ -276,7 +276,10 @@ def _child(name: str, params: dict[str, Any]) -> _Child:
     key = (name, json.dumps(params, sort_keys=True))
     with _LOCK:
         child = _CHILDREN.get(key)
-        if child is None or child.proc.poll() is not None:
+        if child is not None and child.proc.poll() is not None:
+            child.stop()  # ended: what it left (its group, its private directory) goes too
+            child = None
+        if child is None:
             child = _CHILDREN[key] = _Child(name, params)
     return child
 
@@ -295,7 +298,7 @@ def stop_children() -> None:
 def _kernel_cache() -> Path | None:
     """The engine's kernel cache, when the kernels are imported (kept off the child's ``sys.path``)."""
     kernel_cache = sys.modules.get("unosim.engine.kernel_cache")
-    return Path(kernel_cache.cache_dir()) if kernel_cache is not None else None  # type: ignore[attr-defined]
+    return Path(kernel_cache.cache_dir()) if kernel_cache is not None else None
 
 
 _STOP_SECONDS = 5
