@@ -255,3 +255,20 @@ def test_a_module_only_the_engine_may_read_is_copied_for_its_process(tmp_path: P
     assert sandbox.copy_module("mine.sub", [str(tmp_path)], into, user) == into
     assert (into / "mine.py").read_text() == "X = 1\n"
     assert sandbox.copy_module("not_there", [str(tmp_path)], tmp_path / "other", user) is None
+
+
+def test_a_link_in_the_module_is_copied_as_a_link_not_as_what_it_points_to(tmp_path: Path) -> None:
+    """Copied by root, a link to a file only root may read must not become a readable copy."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root only")
+    package = tmp_path / "src" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "data.txt").symlink_to(secret)
+    (tmp_path / "src" / "single.py").symlink_to(secret)
+    into = tmp_path / "private"
+    into.mkdir()
+    user = (os.getuid(), os.getgid())
+    sandbox.copy_module("pkg", [str(tmp_path / "src")], into / "a", user)
+    sandbox.copy_module("single", [str(tmp_path / "src")], into / "b", user)
+    assert (into / "a" / "pkg" / "data.txt").is_symlink() and (into / "b" / "single.py").is_symlink()

@@ -223,13 +223,15 @@ def copy_module(module: str, paths: list[str], into: Path, user: tuple[int, int]
         files = [p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     else:
         files = [source]
-    if sum(p.stat().st_size for p in files) > MAX_COPY_BYTES:
+    if sum(p.lstat().st_size for p in files) > MAX_COPY_BYTES:
         return None
     into.mkdir(mode=0o700)
+    # Symbolic links are copied as links, never followed: this process may be root, and a link to a
+    # file only root may read must not become a copy the unprivileged user reads.
     if is_package:
-        shutil.copytree(source, into / source.name, ignore=shutil.ignore_patterns("__pycache__"), symlinks=False)
+        shutil.copytree(source, into / source.name, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
     else:
-        shutil.copyfile(source, into / source.name)
+        shutil.copyfile(source, into / source.name, follow_symlinks=False)
     _chown_tree(into, user)
     return into
 
