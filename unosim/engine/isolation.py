@@ -241,9 +241,9 @@ class _Child:
         try:
             try:
                 write_frame(self.out, {"op": "stop"})
-                self.out.close()
-            except (OSError, ValueError):
+            except (OSError, ValueError):  # it ended already
                 pass
+            _close(self.out)
             try:
                 self.proc.wait(timeout=_STOP_SECONDS)
             except subprocess.TimeoutExpired:
@@ -251,8 +251,17 @@ class _Child:
                 self.proc.wait()
         finally:
             sandbox.end_group(self.proc.pid)
-            self.inp.close()
+            _close(self.inp)
             shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _close(stream: IO[bytes]) -> None:
+    """Close a pipe to or from a child, which may have ended (a write still buffered is then dropped; the
+    pipe is closed all the same)."""
+    try:
+        stream.close()
+    except OSError:
+        pass
 
 
 _INPUT_ERRORS = ("ValueError", "UnosimInputError", "ParameterError", "RuleFileError")
