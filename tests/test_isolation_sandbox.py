@@ -272,3 +272,13 @@ def test_a_link_in_the_module_is_copied_as_a_link_not_as_what_it_points_to(tmp_p
     sandbox.copy_module("pkg", [str(tmp_path / "src")], into / "a", user)
     sandbox.copy_module("single", [str(tmp_path / "src")], into / "b", user)
     assert (into / "a" / "pkg" / "data.txt").is_symlink() and (into / "b" / "single.py").is_symlink()
+
+
+def test_as_another_user_the_child_keeps_that_user_and_imports_the_module_in_place(hostile: dict, monkeypatch) -> None:
+    """The branch a non-root engine takes (here forced, whoever runs the tests): no user change, no
+    copy of the module, the same clean environment and private directory."""
+    monkeypatch.setattr(sandbox, "unprivileged_user", lambda: None)
+    report = _make(hostile, monkeypatch)
+    assert report["uid"] == os.getuid()
+    assert "UNOSIM_TEST_SECRET" not in report["env"] and report["env"]["HOME"].startswith(report["cwd"])
+    assert not (Path(report["cwd"]) / "module").exists()
