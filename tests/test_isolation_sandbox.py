@@ -210,18 +210,22 @@ def test_the_child_dies_with_a_killed_engine(tmp_path: Path) -> None:
     """An engine killed outright (SIGKILL: no clean-up runs) takes its isolated processes with it."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from unosim.engine import isolation; "
             "isolation.isolated('cheating_strategies:KeepsObservation', {}); "
-            "print(*(c.proc.pid for c in isolation._CHILDREN.values()), flush=True); import time; time.sleep(60)")
+            "child = next(iter(isolation._CHILDREN.values())); print(child.proc.pid, child.private, flush=True); "
+            "import time; time.sleep(60)")
     with subprocess.Popen([sys.executable, "-c", code, str(Path(__file__).parent)], stdout=subprocess.PIPE,
                           text=True) as engine:
         try:
             assert engine.stdout is not None
-            child = int(engine.stdout.readline())
+            pid, private = engine.stdout.readline().split()
+            child = int(pid)
             assert _alive(child)
             engine.kill()
             engine.wait()
             assert _gone(child), "the isolated process outlived the engine that started it"
         finally:
             engine.kill()
+            if "private" in locals():
+                shutil.rmtree(private, ignore_errors=True)  # left behind, as documented, by an engine killed outright
 
 
 def test_a_run_ends_the_forked_processes_before_its_chunks_and_they_verify(
