@@ -648,7 +648,7 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
         If the file is missing, not JSON, not a tuned-strategy file, or names unknown parameters.
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise UnosimInputError(f"tuned strategy file {str(path)!r} does not exist; give the path of a file written by "
                          "`unosim tune` (OUT/tuned.json), e.g. --strategies tuned:runs/tune/tuned.json.")
     try:

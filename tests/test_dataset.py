@@ -85,6 +85,8 @@ def test_files_read_as_they_are_with_pyarrow_polars_duckdb(which: str, request: 
 def test_read_metadata_from_directory_and_file(run_dir: Path, experiment_dir: Path) -> None:
     meta = dataset.read_metadata(run_dir)
     assert meta["kind"] == "run" and meta["config"]["players"] == 3
+    recorded = meta.pop(dataset.DIGESTS_KEY)  # the chunk digests are in _unosim.json only
+    assert sorted(recorded) == dataset.expected_files(meta)
     assert dataset.read_metadata(run_dir / "part-00002.parquet") == meta
     exp_meta = dataset.read_metadata(experiment_dir)
     assert exp_meta["kind"] == "experiment" and len(exp_meta["cells"]) == 2

@@ -1,7 +1,8 @@
 """``--isolate`` isolates: a user's module is imported only in its own process, and speaks plain data.
 
 ``recording_strategy`` and ``patching_strategy`` append ``<pid> imported|called <argv[0]>`` to the file
-named by ``UNOSIM_TEST_RECORD``; ``patching_strategy`` also patches the engine of whatever process
+named by ``UNOSIM_TEST_RECORD`` (passed on to the isolated processes through ``UNOSIM_ISOLATED_ENV``, in
+a directory every user may write: run as root, they play as ``nobody``); ``patching_strategy`` also patches the engine of whatever process
 imports it (seat 0 then wins nearly every game). Under ``--isolate`` every record comes from a process
 started as ``python -m unosim.engine.isolation``, and the games are those of the honest base strategy.
 """
@@ -11,9 +12,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +44,21 @@ HONEST = "unosim.strategy.base:Strategy"
 PATCHER = "patching_strategy:PatchesEngine"
 
 
+@pytest.fixture
+def record() -> Iterator[Path]:
+    """A record file in a directory any user may write (an isolated process may run as ``nobody``)."""
+    shared = Path(tempfile.mkdtemp(prefix="unosim-record-"))
+    shared.chmod(0o1777)
+    yield shared / "record.txt"
+    shutil.rmtree(shared, ignore_errors=True)
+
+
+def _recording_env(record: Path) -> dict[str, str]:
+    return dict(os.environ, UNOSIM_TEST_RECORD=str(record), UNOSIM_ISOLATED_ENV="UNOSIM_TEST_RECORD")
+
+
 def _cli(record: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, UNOSIM_TEST_RECORD=str(record))
+    env = _recording_env(record)
     return subprocess.run([sys.executable, "-m", "unosim", *args, "--quiet"], cwd=TESTS, env=env, capture_output=True,
                           text=True, check=True)
 
@@ -60,9 +77,8 @@ def _only_in_children(record: Path) -> None:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_simulate_isolated_imports_the_module_only_in_its_process_and_the_patch_changes_nothing(
-    tmp_path: Path, jobs: str
+    tmp_path: Path, jobs: str, record: Path
 ) -> None:
-    record = tmp_path / "record.txt"
     _cli(record, "simulate", "--games", "300", "--players", "2", "--seed", "4", "--jobs", jobs, "--strategies",
          f"{PATCHER},random", "--out", str(tmp_path / "run"), "--isolate")
     _only_in_children(record)
@@ -71,10 +87,9 @@ def test_simulate_isolated_imports_the_module_only_in_its_process_and_the_patch_
     assert read_metadata(tmp_path / "run")["execution"] == {"isolated": [PATCHER], "verified": False}
 
 
-def test_without_isolation_the_patch_runs_in_the_engine_and_wins(tmp_path: Path) -> None:
+def test_without_isolation_the_patch_runs_in_the_engine_and_wins(tmp_path: Path, record: Path) -> None:
     """The control: in process, the module is imported by the command's own process and its patch
     makes seat 0 win nearly every game (so the test above can fail)."""
-    record = tmp_path / "record.txt"
     _cli(record, "simulate", "--games", "300", "--players", "2", "--seed", "4", "--jobs", "1", "--strategies",
          f"{PATCHER},random", "--out", str(tmp_path / "run"))
     assert any(argv != CHILD and what == "imported" for _, what, argv in _records(record))
@@ -96,11 +111,10 @@ def honest_tournament(tmp_path_factory: pytest.TempPathFactory) -> dict[str, flo
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_tournament_isolated_imports_the_module_only_in_its_process_and_ranks_as_the_honest_strategy(
-    tmp_path: Path, jobs: str, honest_tournament: dict[str, float]
+    tmp_path: Path, jobs: str, honest_tournament: dict[str, float], record: Path
 ) -> None:
     from unosim.reports.tournament import basis_markdown
 
-    record = tmp_path / "record.txt"
     _cli(record, *TOURNAMENT, "--jobs", jobs, "--strategies", f"{PATCHER},random", "--out", str(tmp_path / "t"), "--isolate")
     _only_in_children(record)
     isolated = load_tournament(tmp_path / "t")
@@ -111,11 +125,10 @@ def test_tournament_isolated_imports_the_module_only_in_its_process_and_ranks_as
     assert f"`{PATCHER}` isolated in a process of its own" in basis_markdown(isolated)
 
 
-def test_tune_isolated_imports_the_field_module_only_in_its_process(tmp_path: Path) -> None:
-    record = tmp_path / "record.txt"
+def test_tune_isolated_imports_the_field_module_only_in_its_process(record: Path) -> None:
     code = ("import unosim; unosim.tune(rules='classic', players=2, against='recording_strategy:Records', popsize=4, "
             "games_per_candidate=50, evaluation_games=100, seed=3, budget=400, isolate=True, jobs=2)")
-    subprocess.run([sys.executable, "-c", code], cwd=TESTS, env=dict(os.environ, UNOSIM_TEST_RECORD=str(record)),
+    subprocess.run([sys.executable, "-c", code], cwd=TESTS, env=_recording_env(record),
                    check=True, capture_output=True)
     _only_in_children(record)
 

@@ -247,3 +247,122 @@ def test_a_dollar_in_a_name_is_text_in_tournament_and_tuning_plots() -> None:
     for fig in (tournament_figure(board, matrix, 0.5, "rules a$^$b"), progress_figure(history, "tuned $\\bad$ · 2 players")):
         fig.savefig(io.BytesIO(), format="png")  # raised ValueError (a TeX parse error) before
         assert any("$" in t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+
+# ---------------------------------------------------------------- names written into reports, files and the terminal
+HOSTILE_NAMES = ["a`b", "``x``", "`", "ends`", "evil\x1b[2Jname", "line\nbreak|cell", "[link=http://x]click[/link]"]
+
+
+def _code_span_text(span: str) -> str:
+    """The text a CommonMark code span shows: between its opening and closing fences (of one length),
+    one padding space each side dropped."""
+    fence = re.match("`+", span).group()
+    assert span.endswith(fence) and len(span) > 2 * len(fence)
+    inner = span[len(fence):-len(fence)]
+    assert not re.search(f"(?<!`){fence}(?!`)", inner), f"{span!r}: a run of the fence's length closes it early"
+    return inner[1:-1] if inner.startswith(" ") and inner.endswith(" ") and inner.strip() else inner
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_backtick_or_control_character_in_a_name_stays_inside_its_markdown_code_span(name: str) -> None:
+    from unosim.game.names import code_span, text_line
+    from unosim.reports.basis import describe_rules
+
+    span = code_span(name)
+    assert _code_span_text(span) == text_line(name)
+    assert "\x1b" not in span and "\n" not in span
+    line = describe_rules({"name": name})
+    assert line.startswith(span + " (from preset") and "\x1b" not in line
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_hostile_strategy_name_is_one_cell_of_the_leaderboard_markdown(name: str) -> None:
+    import pandas as pd
+
+    from unosim.reports.tournament import leaderboard_markdown
+
+    board = pd.DataFrame([{"rank": 1, "strategy": name, "win_rate": 0.5, "win_rate_lo": 0.4, "win_rate_hi": 0.6,
+                           "points": 1.0, "points_pm": 0.1, "hand_points": 2.0, "hand_points_pm": 0.2, "rating": 0.0,
+                           "rating_lo": -0.1, "rating_hi": 0.1, "seat_games": 10}])
+    row = leaderboard_markdown(board).splitlines()[2]
+    assert "\x1b" not in row and len(re.findall(r"(?<!\\)\|", row)) == 8, row  # seven cells, no more
+    assert "`" not in row.replace("\\`", ""), row
+
+
+def test_control_characters_of_names_are_escaped_in_differences_csv(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from unosim.analysis.compare import Comparison
+
+    evil = "party\x1b]0;owned\x07\r\nx"
+    levels = pd.DataFrame({"players": [2], "variant": [evil], "metric": ["turns"], "mean": [1.0]})
+    differences = pd.DataFrame({"players": [2], "variant": [evil], "metric": ["turns"], "diff": [0.5]})
+    Comparison(levels, differences, {"variants": ["classic", evil]}).save(tmp_path)
+    for name in ("differences.csv", "levels.csv"):
+        text = (tmp_path / name).read_text()
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), repr(text)
+        assert "party\\x1b]0;owned\\x07\\x0d\\x0ax" in text
+    assert Comparison.read(tmp_path).differences["diff"].tolist() == [0.5]
+
+
+def test_rich_markup_in_names_is_shown_as_text_in_terminal_tables() -> None:
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from unosim.cli.base import out_console
+    from unosim.cli.strategies import _print_leaderboard
+
+    name = "[link=http://x]click[/link][bold]loud"
+    board = pd.DataFrame([{"rank": 1, "strategy": name, "win_rate": 0.5, "win_rate_lo": 0.4, "win_rate_hi": 0.6,
+                           "points": 1.0, "points_pm": 0.1, "hand_points": 2.0, "hand_points_pm": 0.2, "rating": 0.0,
+                           "rating_lo": -0.1, "rating_hi": 0.1, "seat_games": 10}])
+    result = SimpleNamespace(match=False, title="[red]title", fair_share=0.5, leaderboard=board)
+    with out_console.capture() as captured:
+        _print_leaderboard(result)
+    text = captured.get()
+    assert name in text and "[red]title" in text, text
+
+
+def test_a_tuned_file_that_is_a_pipe_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(app, ["simulate", "--players", "2", "--games", "10", "--jobs", "1", "--quiet",
+                                      "--strategies", f"tuned:{fifo},random"], env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert "is not a regular file (it is a pipe)" in result.output and "does not exist" not in result.output
+    _one_paragraph(" ".join(result.output.split()))
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ([1, 2], r"--set 1 is not OPTION=VALUE"),
+    (5, r"overrides = 5; give OPTION=VALUE texts"),
+    (["max_turns="], r"--set max_turns= gives option 'max_turns' no value"),
+])  # fmt: skip
+def test_environment_overrides_of_the_wrong_kind_are_one_clear_error(overrides: object, message: str) -> None:
+    from unosim.env import UnoEnv
+    from unosim.game.errors import UnosimInputError
+
+    with pytest.raises(UnosimInputError, match=message) as info:
+        UnoEnv(overrides=overrides)
+    _one_paragraph(str(info.value))
+
+
+def test_an_empty_set_value_is_refused_by_the_command_line() -> None:
+    result = CliRunner().invoke(app, ["simulate", "--players", "2", "--games", "10", "--jobs", "1", "--quiet",
+                                      "--set", "name="], env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert "--set name= gives option 'name' no value" in " ".join(result.output.split())
+
+
+def test_a_rule_set_name_with_escape_codes_and_backticks_stays_text_in_report_md(tmp_path: Path) -> None:
+    name = "evil`` x\x1b]0;pwned\x07\x1b[2J"
+    run = tmp_path / "run"
+    result = CliRunner().invoke(app, ["simulate", "--players", "2", "--games", "300", "--strategies", "random",
+                                      "--seed", "1", "--set", f"name={name}", "--out", str(run), "--quiet"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(app, ["report", str(run)])
+    assert result.exit_code == 0, result.output
+    text = (run / "report" / "report.md").read_text()
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), repr(text)
+    assert "```evil`` x\\x1b]0;pwned\\x07\\x1b[2J```" in text  # whole, in a span its backticks cannot close

@@ -424,3 +424,37 @@ def test_a_report_that_fails_half_way_leaves_the_previous_report(tmp_path: Path,
     assert "# first" in (report / "report.md").read_text()
     second = write_report(run_dir, report, title="second")
     assert [p.name for p in second] == [p.name for p in first] and "# second" in (report / "report.md").read_text()
+
+
+def test_every_chunk_written_is_recorded_with_its_digest(tmp_path: Path) -> None:
+    out = tmp_path / "a"
+    _write(_config(), out)
+    recorded = dataset.read_metadata(out)[dataset.DIGESTS_KEY]
+    assert sorted(recorded) == dataset.expected_files(dataset.read_metadata(out))
+    assert all(recorded[name] == dataset.file_digest(out / name) for name in recorded)
+
+
+def test_a_chunk_rewritten_after_it_was_written_is_refused_by_name_and_played_again(tmp_path: Path) -> None:
+    """A whole, readable chunk file of the same run put in another's place (what a process left behind
+    could do) passes every other check: its digest finds it."""
+    out = tmp_path / "a"
+    _write(_config(), out)
+    before = unosim.load(out)
+    rewritten = pq.read_table(out / "part-00001.parquet")
+    pq.write_table(rewritten.replace_schema_metadata(rewritten.schema.metadata), out / "part-00001.parquet",
+                   compression="gzip")  # the same rows and metadata, other bytes
+    with pytest.raises(ValueError, match=r"part-00001\.parquet changed after it was written: its sha256 is"):
+        unosim.load(out)
+    with pytest.raises(ValueError, match=r"part-00001\.parquet changed after it was written"):
+        dataset.read_table(out / "part-00001.parquet")
+    _write(_config(), out)  # resuming plays it again
+    pd.testing.assert_frame_equal(unosim.load(out), before)
+
+
+def test_a_dataset_without_recorded_digests_still_reads(tmp_path: Path) -> None:
+    out = tmp_path / "a"
+    _write(_config(), out)
+    meta = dataset.read_metadata(out)
+    del meta[dataset.DIGESTS_KEY]
+    dataset.write_metadata(out, meta)
+    assert len(unosim.load(out)) == 900

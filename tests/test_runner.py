@@ -79,8 +79,10 @@ def test_metadata_describes_the_run(tmp_path: Path) -> None:
     assert meta["chunking"]["chunk_size"] == 1_000 and meta["chunking"]["chunks"] == 3
     assert len(meta["deck"]["counts"]) > 0 and meta["created"]
     assert RunConfig.from_dict(meta["config"]) == cfg
+    digests = meta.pop(dataset.DIGESTS_KEY)  # in _unosim.json only, added as the chunks are written
     for i in range(3):
         kv = pq.read_schema(tmp_path / "a" / f"part-{i:05d}.parquet").metadata
+        assert digests[f"part-{i:05d}.parquet"] == dataset.file_digest(tmp_path / "a" / f"part-{i:05d}.parquet")
         assert json.loads(kv[b"unosim"]) == meta
         assert json.loads(kv[b"unosim.chunk"]) == {"run": dataset.run_hash(meta), "seed": 7, "cell": None, "chunk": i,
                                                    "first_game": 1000 * i, "n_games": 1000}

@@ -33,6 +33,7 @@ import pandas as pd
 
 from ..game import inputs
 from ..game.errors import UnosimInputError
+from ..game.names import text_cells
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..runs.options import Execution
 from ..runs.results import read_result, write_result
@@ -100,8 +101,8 @@ class Comparison:
         """Write ``levels.csv``, ``differences.csv`` and then ``_compare.json`` into ``out``, whole or not at all
         (:func:`unosim.runs.results.write_result`: a failed write leaves the previous comparison)."""
         return write_result(out, COMPARE_FILE, self.settings, {
-            "levels.csv": lambda p: self.levels.to_csv(p, index=False),
-            "differences.csv": lambda p: self.differences.to_csv(p, index=False),
+            "levels.csv": lambda p: text_cells(self.levels).to_csv(p, index=False),
+            "differences.csv": lambda p: text_cells(self.differences).to_csv(p, index=False),
         })
 
     @classmethod

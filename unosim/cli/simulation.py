@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..game.errors import UnosimInputError
@@ -67,13 +68,13 @@ def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None
     for col, justify in (("seat", "right"), ("strategy", "left"), ("win rate", "right"), ("95 % CI", "right")):
         seats.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for r in by_seat.itertuples():
-        seats.add_row(str(r.seat), r.strategy, f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]")
+        seats.add_row(str(r.seat), escape(r.strategy), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]")
     pooled = Table(title="win rate by strategy (per seat-game, pooled over its seats, clustered by game)")
     for col, justify in (("strategy", "left"), ("seats", "right"), ("win rate", "right"), ("95 % CI", "right"),
                          ("fair share", "right")):
         pooled.add_column(col, justify=justify, overflow="fold")  # type: ignore[arg-type]
     for r in by_strategy.itertuples():
-        pooled.add_row(r.strategy, str(r.seats), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]", f"{r.fair_share:.4f}")
+        pooled.add_row(escape(r.strategy), str(r.seats), f"{r.win_rate:.4f}", f"[{r.low:.4f}, {r.high:.4f}]", f"{r.fair_share:.4f}")
     out_console.print(seats)
     out_console.print(pooled)
 

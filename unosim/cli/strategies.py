@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -94,7 +95,7 @@ def tournament_command(
 def _print_leaderboard(result: Any) -> None:
     """The leaderboard as a rich table with 95 % intervals."""
     unit = "match" if result.match else "game"
-    table = Table(title=f"Leaderboard — {result.title}", caption=f"fair share 1/P = {result.fair_share:.4f}; "
+    table = Table(title=f"Leaderboard — {escape(str(result.title))}", caption=f"fair share 1/P = {result.fair_share:.4f}; "
                   f"intervals 95 %, clustered by deal; rating = Bradley–Terry log-strength")
     columns = ["#", "strategy", "win rate", "95 % CI", f"points won / {unit}",
                f"points in hand / {'round' if result.match else 'game'}", "rating", "rating 95 % CI"]
@@ -102,7 +103,7 @@ def _print_leaderboard(result: Any) -> None:
         table.add_column(col, justify="left" if col == "strategy" else "right", overflow="fold")
     for r in result.leaderboard.itertuples(index=False):
         table.add_row(
-            str(r.rank), r.strategy, f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
+            str(r.rank), escape(str(r.strategy)), f"{r.win_rate:.4f}", f"[{r.win_rate_lo:.4f}, {r.win_rate_hi:.4f}]",
             f"{r.points:.2f} ± {r.points_pm:.2f}", f"{r.hand_points:.2f} ± {r.hand_points_pm:.2f}",
             f"{r.rating:+.3f}", f"[{r.rating_lo:+.3f}, {r.rating_hi:+.3f}]",
         )
@@ -129,7 +130,8 @@ def check_command(
     from ..engine.conformance import check
 
     report = check(strategy, games=games, seed=seed)
-    table = Table(title=f"unosim check {report.strategy} ({report.tables} tables, {report.games:,} games, {report.seconds:.1f} s)")
+    shown = escape(str(report.strategy))
+    table = Table(title=f"unosim check {shown} ({report.tables} tables, {report.games:,} games, {report.seconds:.1f} s)")
     for col in ("check", "result", "detail"):
         table.add_column(col)
     for name, result, detail in report.rows():

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from . import options as o
@@ -122,11 +123,12 @@ def compare(
                          **settings)
     skill = result.settings["skill"]
     out = Path(target) if target is not None else None
-    table = Table(title=f"paired differences against {result.settings['variants'][0]} ({result.settings['games']:,} games each)")
+    baseline = escape(str(result.settings["variants"][0]))
+    table = Table(title=f"paired differences against {baseline} ({result.settings['games']:,} games each)")
     for col in ("players", "variant", "metric", "difference [95 % CI]", "variance reduction"):
         table.add_column(col, justify="right", overflow="fold")
     for row in result.differences.itertuples():
-        table.add_row(str(row.players), row.variant, metric_label(row.metric, skill),
+        table.add_row(str(row.players), escape(str(row.variant)), metric_label(row.metric, skill),
                       f"{row.diff:+.3f} [{row.low:+.3f}, {row.high:+.3f}]",
                       "–" if row.variance_reduction != row.variance_reduction else f"{row.variance_reduction:.2f}×")
     out_console.print(table)

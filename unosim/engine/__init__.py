@@ -8,7 +8,9 @@ inside the kernels, :mod:`~unosim.engine.rule_programs` for rule files). A run's
 :mod:`~unosim.engine.batch`; :mod:`~unosim.engine.records` turns finished games into Arrow
 tables; :mod:`~unosim.engine.trace` and :mod:`~unosim.engine.position` replay a game and play on
 from a set position; :mod:`~unosim.engine.kernel_cache` compiles the kernels once per machine;
-:mod:`~unosim.engine.conformance` checks a user's strategy against the API's contract.
+:mod:`~unosim.engine.conformance` checks a user's strategy against the API's contract;
+:mod:`~unosim.engine.isolation` plays a user's strategy from a process of its own, which
+:mod:`~unosim.engine.sandbox` starts and ends.
 
 May import: :mod:`unosim.game` and :mod:`unosim.strategy` — never runs, analysis or reports.
 """

@@ -42,14 +42,17 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import importlib
 import json
 import math
 import os
+import shutil
 import struct
 import subprocess
 import sys
 import threading
 import traceback
+from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 import numpy as np
@@ -57,14 +60,16 @@ from numpy.typing import NDArray
 
 from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
+from ..strategy import registry
 from ..strategy.base import Strategy
 from ..strategy.observation import FIELDS, Observation, SeatStreams
+from . import sandbox
 from .fast_paths import DECISIONS
 
 __all__ = [
     "DTYPES", "MAX_BODY", "MAX_HEADER", "STAND_IN", "Isolated", "IsolationError", "ProtocolError", "RemoteError", "StandIn",
     "isolated",
-    "read_frame", "serve", "write_frame",
+    "read_frame", "serve", "stop_children", "write_frame",
 ]
 
 DTYPES = frozenset({"|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f4", "<f8"})
@@ -186,13 +191,23 @@ class _Child:
 
     def __init__(self, name: str, params: dict[str, Any]) -> None:
         self.name, self.params = name, params
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p or os.getcwd() for p in sys.path))  # the parent's imports
+        user, cache = sandbox.unprivileged_user(), _kernel_cache()
+        self.private = sandbox.private_directory(user, cache)
         try:
+            paths = sandbox.module_paths(registry.target_of(name).partition(":")[0], self.private, user, cache)
+            env = sandbox.child_environment(self.private, os.getpid(), user)
+            sandbox.make_undumpable()  # a child of this user cannot open this process's memory
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "unosim.engine.isolation"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                [sys.executable, "-I", "-B", "-c", _BOOTSTRAP, str(Path(__file__).parents[2]), json.dumps(paths)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=self.private, start_new_session=True,
+                close_fds=True,
             )  # fmt: skip
         except OSError as exc:
+            shutil.rmtree(self.private, ignore_errors=True)
             raise IsolationError(f"could not start a process for strategy {name!r}: {exc}") from None
+        except BaseException:
+            shutil.rmtree(self.private, ignore_errors=True)
+            raise
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.out: IO[bytes] = self.proc.stdin
         self.inp: IO[bytes] = self.proc.stdout
@@ -221,16 +236,32 @@ class _Child:
         return reply, got
 
     def stop(self) -> None:
-        """End the child (it exits on the stop message or on end of input)."""
+        """End the child (it exits on the stop message or on end of input; killed after a grace time),
+        then every process left in its process group, and remove its private directory."""
         try:
-            write_frame(self.out, {"op": "stop"})
-            self.out.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+            try:
+                write_frame(self.out, {"op": "stop"})
+            except (OSError, ValueError):  # it ended already
+                pass
+            _close(self.out)
+            try:
+                self.proc.wait(timeout=_STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        finally:
+            sandbox.end_group(self.proc.pid)
+            _close(self.inp)
+            shutil.rmtree(self.private, ignore_errors=True)
+
+
+def _close(stream: IO[bytes]) -> None:
+    """Close a pipe to or from a child, which may have ended (a write still buffered is then dropped; the
+    pipe is closed all the same)."""
+    try:
+        stream.close()
+    except OSError:
+        pass
 
 
 _INPUT_ERRORS = ("ValueError", "UnosimInputError", "ParameterError", "RuleFileError")
@@ -254,16 +285,36 @@ def _child(name: str, params: dict[str, Any]) -> _Child:
     key = (name, json.dumps(params, sort_keys=True))
     with _LOCK:
         child = _CHILDREN.get(key)
-        if child is None or child.proc.poll() is not None:
+        if child is not None and child.proc.poll() is not None:
+            child.stop()  # ended: what it left (its group, its private directory) goes too
+            child = None
+        if child is None:
             child = _CHILDREN[key] = _Child(name, params)
     return child
 
 
 @atexit.register
-def _stop_children() -> None:
-    for child in list(_CHILDREN.values()):
+def stop_children() -> None:
+    """End every isolated strategy's process this process started, and the processes they left (their
+    process groups): at the end of every chunk, before its file is written, and of every run."""
+    with _LOCK:
+        children = list(_CHILDREN.values())
+        _CHILDREN.clear()
+    for child in children:
         child.stop()
-    _CHILDREN.clear()
+
+
+def _kernel_cache() -> Path | None:
+    """The engine's kernel cache, when the kernels are imported (kept off the child's ``sys.path``)."""
+    kernel_cache = sys.modules.get("unosim.engine.kernel_cache")
+    return Path(kernel_cache.cache_dir()) if kernel_cache is not None else None
+
+
+_STOP_SECONDS = 5
+_BOOTSTRAP = ("import sys, runpy; sys.path.append(sys.argv.pop(1)); "
+              "runpy.run_module('unosim.engine.isolation', run_name='__main__', alter_sys=True)")
+"""The child's first code (``python -I -B -c``): the engine's package directory last on the path (an
+uninstalled checkout still runs), then this module as ``__main__``."""
 
 
 class Isolated(Strategy):
@@ -435,8 +486,6 @@ def _answer(value: Any, counters: NDArray[Any]) -> tuple[dict[str, Any], dict[st
 
 def serve(inp: BinaryIO, out: BinaryIO) -> None:
     """The child's loop: make the strategy, answer its decisions, until ``stop`` or end of input."""
-    from ..strategy import registry
-
     strategy: Strategy | None = None
     rules: RuleSet | None = None
     while True:
@@ -469,8 +518,27 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
         write_frame(out, reply, sent)
 
 
+_PRELOAD = ("abc", "bisect", "collections", "contextlib", "copy", "dataclasses", "datetime", "decimal", "enum",
+            "fractions", "functools", "heapq", "itertools", "json", "math", "operator", "pathlib", "random", "re",
+            "statistics", "string", "textwrap", "time", "typing", "warnings")
+"""Standard modules the child imports before it gives up root, for a strategy to import after."""
+
+
 def _main() -> None:
-    """Entry of the child process: the protocol on the original standard output, prints to standard error."""
+    """Entry of the child process: give up root (when the engine is root) and the engine's death, add the
+    strategy module's paths, then the protocol on the original standard output, prints to standard error."""
+    settings = sandbox.settings()
+    user = settings.get("user")
+    if user is not None:
+        for name in _PRELOAD:  # the interpreter's own library may be where the unprivileged user cannot read
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                pass
+        sandbox.give_up_root((int(user[0]), int(user[1])))
+    sandbox.die_with_parent(int(settings.get("parent", os.getppid())))
+    paths = [str(p) for p in json.loads(sys.argv[1])] if len(sys.argv) > 1 else []
+    sys.path[:] = [*paths, *(p for p in sys.path if p not in paths)]
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.buffer, protocol)

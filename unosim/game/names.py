@@ -5,6 +5,9 @@ separators, terminal escape codes. Every writer passes it through one of these o
 
 - :func:`file_stem`: a file name inside its folder (no separator, no ``..``, no control character);
 - :func:`printable`: text for a terminal (control characters shown as escapes, never sent);
+- :func:`text_line`: one line of a text file (Markdown, CSV): every control character escaped,
+  line breaks and tabs too (:func:`text_cells`: every text cell of a table); :func:`code_span`: that
+  line as a Markdown code span no name can close;
 - :func:`script_json`: JSON to embed in a page's ``<script>`` (no ``<``, ``>``, ``&`` to end it).
 
 HTML text and attributes are escaped by the pages' templates (jinja2 with autoescape) and by
@@ -18,7 +21,7 @@ import re
 import unicodedata
 from typing import Any
 
-__all__ = ["file_stem", "printable", "script_json"]
+__all__ = ["code_span", "file_stem", "printable", "script_json", "text_cells", "text_line"]
 
 _UNSAFE_FILE = re.compile(r"[^\w.+=,@-]+")
 _MAX_STEM = 120
@@ -72,6 +75,50 @@ def printable(text: str) -> str:
     'evil\\\\x1b[2J'
     """
     return _CONTROL.sub(_escape, str(text))
+
+
+_LINE_BREAKS = re.compile("[\t\n]")
+
+
+def text_line(text: str) -> str:
+    """``text`` as one line of a text file: :func:`printable`, and line feeds and tabs escaped too.
+
+    Examples
+    --------
+    >>> text_line("a\nb\x1b")
+    'a\\x0ab\\x1b'
+    """
+    return _LINE_BREAKS.sub(_escape, printable(text))
+
+
+def text_cells(frame: Any) -> Any:
+    """A copy of the pandas DataFrame ``frame`` whose text cells are :func:`text_line` (for a CSV file)."""
+    frame = frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype.kind not in "biufcmM":  # text of any dtype (object, string)
+            frame[column] = frame[column].map(lambda v: text_line(v) if isinstance(v, str) else v)
+    return frame
+
+
+_BACKTICKS = re.compile("`+")
+
+
+def code_span(text: str) -> str:
+    """``text`` (through :func:`text_line`) as a Markdown code span that shows it whole: fenced by one
+    backtick more than its longest run of backticks, padded with a space when it starts or ends with one
+    (CommonMark), so no name can close the span early.
+
+    Examples
+    --------
+    >>> code_span("greedy")
+    '`greedy`'
+    >>> code_span("a`b")
+    '``a`b``'
+    """
+    line = text_line(text)
+    fence = "`" * (1 + max((len(m) for m in _BACKTICKS.findall(line)), default=0))
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
 
 
 def script_json(value: Any) -> str:

@@ -138,16 +138,34 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
     def with_overrides(self, assignments: list[str] | dict[str, str]) -> RuleSet:
-        """Apply textual ``OPTION=VALUE`` overrides (as given to ``--set``)."""
+        """Apply textual ``OPTION=VALUE`` overrides (as given to ``--set``): a list of such strings (one string
+        alone is one override) or a dict of option to value.
+
+        Raises
+        ------
+        UnosimInputError
+            For overrides of another type, an item that is not ``OPTION=VALUE`` text, an empty value, an
+            unknown option or a value it does not take.
+        """
+        if isinstance(assignments, str):
+            assignments = [assignments]
         if isinstance(assignments, dict):
-            pairs = list(assignments.items())
-        else:
+            pairs = [(str(k), (v if isinstance(v, str) else str(v)).strip()) for k, v in assignments.items()]
+        elif isinstance(assignments, (list, tuple)):
             pairs = []
             for item in assignments:
-                if "=" not in item:
+                if not isinstance(item, str) or "=" not in item:
                     raise UnosimInputError(f"--set {item!r} is not OPTION=VALUE; e.g. --set wd4_challenge=false.")
                 key, value = item.split("=", 1)
                 pairs.append((key.strip(), value.strip()))
+        else:
+            raise UnosimInputError(
+                f"overrides = {assignments!r:.80} ({type(assignments).__name__}); give rule overrides as a list of "
+                "'OPTION=VALUE' strings (['max_turns=300']) or a dict ({'max_turns': 300}).")
+        for key, value in pairs:
+            if value == "":
+                raise UnosimInputError(f"--set {key}= gives option {key!r} no value; write OPTION=VALUE "
+                                       f"({_example(key)}), or leave the option out to keep its value.")
         return self.replace(**{k: parse_option(k, v) for k, v in pairs})
 
     # ------------------------------------------------------------------ views
@@ -257,6 +275,12 @@ def choice_code(option: str, value: str) -> int:
     if value not in CHOICES[option]:
         raise UnosimInputError(f"{option}={value!r} is not allowed; allowed: {', '.join(CHOICES[option])}.")
     return CHOICES[option].index(value)
+
+
+def _example(name: str) -> str:
+    """The example of option ``name`` (``--set deck=party``), or of any option for an unknown name."""
+    examples = {f.name: f.metadata["example"].split("`")[1] for f in fields(RuleSet)}
+    return f"e.g. --set {examples.get(name, examples['hand_size'])}"
 
 
 def _unknown_option_message(name: str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..game.names import code_span, text_line
 from ..game.rules import PRESETS, RuleSet
 from ..version import __version__
 
@@ -57,10 +58,10 @@ def describe_rules(rules: RuleSet | dict[str, Any]) -> str:
     """One line: the rule set's name, its preset and every changed option (``OPTION=VALUE``)."""
     name = str(_as_dict(rules).get("name", "?"))
     preset, changes = changed_options(rules)
-    label = f"`{name}`" if name == preset else f"`{name}` (from preset `{preset}`)"
+    label = code_span(name) if name == preset else f"{code_span(name)} (from preset {code_span(preset)})"
     if not changes:
         return f"{label}, as shipped"
-    return f"{label} with " + ", ".join(f"`{k}={_value(v)}`" for k, v in changes.items())
+    return f"{label} with " + ", ".join(code_span(f"{k}={_value(v)}") for k, v in changes.items())
 
 
 def _value(v: Any) -> str:
@@ -69,7 +70,7 @@ def _value(v: Any) -> str:
 
 def seats_text(strategies: list[Any]) -> str:
     """The strategy of each seat, ``"random at every seat"`` when they are all the same."""
-    names = [str(s) if not isinstance(s, dict) else _spec_text(s) for s in strategies]
+    names = [text_line(str(s) if not isinstance(s, dict) else _spec_text(s)) for s in strategies]
     if len(set(names)) == 1:
         return f"{names[0]} at every seat"
     return ", ".join(f"seat {i}: {n}" for i, n in enumerate(names))

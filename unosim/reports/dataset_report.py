@@ -38,7 +38,7 @@ from matplotlib.figure import Figure
 
 from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
-from ..game.names import file_stem
+from ..game.names import file_stem, printable
 from ..runs import dataset
 from ..runs.results import write_whole
 from . import basis, explain, plots
@@ -570,7 +570,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
         else:
             page.append(heading + "".join(body + figures + tables))
     page.append("</body></html>")
-    (out / "report.md").write_text("\n".join(md))
+    (out / "report.md").write_text(printable("\n".join(md)))  # no control character of a name reaches the file
     (out / "report.html").write_text("\n".join(page))
     return files + [out / "report.md", out / "report.html"]
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game.names import code_span
+
 __all__ = ["KIND_RULES", "copies_note"]
 
 KIND_RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
@@ -75,7 +77,7 @@ def copies_note(kind: str, rules: dict[str, Any] | None) -> tuple[str, str]:
     if kind not in KIND_RULES:
         return "—", "a number-like placebo kind: no rule makes a second copy differ"
     ids, options, does = KIND_RULES[kind]
-    shown = ", ".join(f"`{o}={_text(rules[o])}`" if o in rules else f"`{o}`" for o in options)
+    shown = ", ".join(code_span(f"{o}={_text(rules[o])}") if o in rules else code_span(o) for o in options)
     return f"{ids}: {shown}", f"{does}; a player plays one card a turn, so a second copy is often held, not used"
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ..analysis.findings import Estimate, Finding
+from ..game.names import code_span
 
 __all__ = ["FINDINGS_TITLE", "FINDINGS_TEXT", "anchor", "decimals", "findings_text", "rounded", "sentence", "sentences"]
 
@@ -61,7 +62,7 @@ def _and(items: list[str]) -> str:
 
 
 def _rules(items: list[dict]) -> str:
-    return _and([f"`{i['rules']}`" for i in items])
+    return _and([code_span(i['rules']) for i in items])
 
 
 def _kind(kind: str) -> str:
@@ -80,7 +81,7 @@ def _unit(metric: str) -> str:
 def _growth(f: Finding) -> str:
     items = f.facts["per_rules"]
     named = len(items) > 1 or items[0]["rules"] != "all"
-    where = (lambda r: f" in `{r}`") if named else (lambda r: "")
+    where = (lambda r: f" in {code_span(r)}") if named else (lambda r: "")
     longer = [f"{rounded(i['estimate'], 'turns', sign=True)}{where(i['rules'])}" for i in items]
     span = f"From {items[0]['from']} to {items[0]['to']} players"
     up = [i for i in items if i["estimate"].clear and i["estimate"].value > 0]
@@ -104,7 +105,7 @@ def _growth(f: Finding) -> str:
 
 
 def _cell(rules: str, players: int, several: bool) -> str:
-    return f"`{rules}` at {players} players" if several else f"{players} players"
+    return f"{code_span(rules)} at {players} players" if several else f"{players} players"
 
 
 def _shortest(f: Finding) -> str:
@@ -121,14 +122,14 @@ def _shortest(f: Finding) -> str:
 
 def _length(f: Finding) -> str:
     x = f.facts
-    rules = "" if x["rules"] == "all" else f" of `{x['rules']}`"
+    rules = "" if x["rules"] == "all" else f" of {code_span(x['rules'])}"
     return f"A game{rules} at {x['players']} players lasts {rounded(x['turns'], 'turns')} on average {_link(f.target, 'table')}."
 
 
 def _first_player(f: Finding) -> str:
     items = f.facts["per_rules"]
     named = len(items) > 1 or items[0]["rules"] != "all"
-    where = (lambda r: f" in `{r}`") if named else (lambda r: "")
+    where = (lambda r: f" in {code_span(r)}") if named else (lambda r: "")
     if "to" not in items[0]:
         parts = [f"{rounded(i['at_from'], 'pp', sign=True)}{where(i['rules'])}" for i in items]
         clear = [i for i in items if i["at_from"].clear]
@@ -147,7 +148,7 @@ def _first_player(f: Finding) -> str:
     for i in items:
         c = i["change"]
         key = "does not clearly change" if not c.clear else "clearly grows" if c.value > 0 else "clearly shrinks"
-        groups[key].append(f"`{i['rules']}`")
+        groups[key].append(code_span(i['rules']))
     said = [f"it {k}" + (f" in {_and(v)}" if named else "") + (f" ({rounded(items[0]['change'], 'pp', sign=True)})"
                                                                  if not named else "")
             for k, v in groups.items() if v]
@@ -179,7 +180,7 @@ def _card_value(f: Finding) -> str:
     named = len(x["per_rules"]) > 1
     parts = []
     for i in x["per_rules"]:
-        part = f"{_kind(i['kind'])}" + (f" in `{i['rules']}`" if named else "") + f" ({rounded(i['value'], 'pp', sign=True)}"
+        part = f"{_kind(i['kind'])}" + (f" in {code_span(i['rules'])}" if named else "") + f" ({rounded(i['value'], 'pp', sign=True)}"
         if "runner_up" in i:
             r = i["runner_up"]
             part += (f", clearly ahead of {_kind(r['kind'])}" if i["clear"] else
@@ -196,15 +197,15 @@ def _rule_change(f: Finding, skill: str) -> str:
     metric = _metric(x["metric"], skill)
     d = x["diff"]
     at = f"At {x['players']} players" if not x["over_all_players"] else f"Over every player count (largest at {x['players']})"
-    text = (f"{at}, `{x['variant']}` moves {metric} most: {rounded(d, _unit(x['metric']), sign=True)} against "
-            f"`{x['baseline']}`")
+    text = (f"{at}, {code_span(x['variant'])} moves {metric} most: {rounded(d, _unit(x['metric']), sign=True)} against "
+            f"{code_span(x['baseline'])}")
     if not d.clear:
         text += ", and even that is not a clear change"
     elif "runner_up" in x:
         r = x["runner_up"]
         where = f" at {r['players']} players" if x["over_all_players"] else ""
-        text += (f", clearly more than the next, `{r['variant']}`{where} ({rounded(r['diff'], sign=True)})" if x["clear"]
-                 else f", though not clearly more than `{r['variant']}`{where} ({rounded(r['diff'], sign=True)})")
+        text += (f", clearly more than the next, {code_span(r['variant'])}{where} ({rounded(r['diff'], sign=True)})" if x["clear"]
+                 else f", though not clearly more than {code_span(r['variant'])}{where} ({rounded(r['diff'], sign=True)})")
     return f"{text} {_link(f.target)}."
 
 
@@ -232,13 +233,13 @@ def _leader(f: Finding) -> str:
     x = f.facts
     w = x["win_rate"]
     pct = Estimate(100 * w.value, 100 * w.low, 100 * w.high, w.clear)
-    text = (f"`{x['strategy']}` leads the {x['strategies']} strategies: it wins {rounded(pct, '%')} of its seat-games "
+    text = (f"{code_span(x['strategy'])} leads the {x['strategies']} strategies: it wins {rounded(pct, '%')} of its seat-games "
             f"against a fair share of {100 * x['fair_share']:.1f} %")
     text += "" if w.clear else ", not clearly more than a fair share"
     if "beat" in x:
         b = x["beat"]
         share = Estimate(100 * b.value, 100 * b.low, 100 * b.high, b.clear)
-        text += (f"; of the games won by it or `{x['runner_up']}`, the runner-up, it wins {rounded(share, '%')}"
+        text += (f"; of the games won by it or {code_span(x['runner_up'])}, the runner-up, it wins {rounded(share, '%')}"
                  + ("" if b.clear else ", not clearly more than half"))
     return f"{text} {_link(f.target)}."
 

@@ -20,6 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
+from ..game.names import code_span, printable, text_cells, text_line
 from ..runs.results import write_whole
 
 HEATMAP_CMAP = "RdBu"
@@ -99,6 +100,11 @@ def _interval(value: float, lo: float, hi: float, digits: int = 4) -> str:
     return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def _cell(name: Any) -> str:
+    """A name as the text of a Markdown table cell: one line, no backtick or bar to start a code span or a cell."""
+    return text_line(name).replace("`", "\\`").replace("|", "\\|")
+
+
 def leaderboard_markdown(board: pd.DataFrame) -> str:
     """The leaderboard as a Markdown table (estimates with 95 % intervals)."""
     lines = [
@@ -107,7 +113,7 @@ def leaderboard_markdown(board: pd.DataFrame) -> str:
     ]
     for r in board.itertuples(index=False):
         lines.append(
-            f"| {r.rank} | {r.strategy} | {_interval(r.win_rate, r.win_rate_lo, r.win_rate_hi)} | "
+            f"| {r.rank} | {_cell(r.strategy)} | {_interval(r.win_rate, r.win_rate_lo, r.win_rate_hi)} | "
             f"{r.points:.2f} ± {r.points_pm:.2f} | {r.hand_points:.2f} ± {r.hand_points_pm:.2f} | "
             f"{_interval(r.rating, r.rating_lo, r.rating_hi, 3)} | {r.seat_games:,} |"
         )
@@ -153,7 +159,7 @@ def basis_markdown(result: Any) -> str:
         f"table {t}: " + ", ".join(design.strategies[i] for i in design.tables[t]) for t in range(len(design.tables)))
     unit = "matches" if result.match else "games"
     return basis.basis_lines(
-        rules=[basis.describe_rules(rules) if rules is not None else f"`{result.rules}`"],
+        rules=[basis.describe_rules(rules) if rules is not None else code_span(result.rules)],
         copies=str(rules.get("deck_copies", "—")) if rules is not None else "—",
         seats=f"{', '.join(design.strategies)}; every table in each of its rotations ({seatings})",
         games=f"{result.games:,} {unit} ({result.deals:,} deals × {result.design_cells} seatings)", seed=result.seed,
@@ -166,7 +172,7 @@ def _user_code_line(result: Any) -> str:
     isolated = set(getattr(result, "isolated", ()))
     if not user:
         return "none (every strategy is unosim's own)"
-    parts = [f"`{s}` " + ("isolated in a process of its own" if s in isolated else
+    parts = [f"{code_span(s)} " + ("isolated in a process of its own" if s in isolated else
                           "in the engine's process, its effects verified after every step (not isolated)") for s in user]
     return "; ".join(parts)
 
@@ -225,10 +231,10 @@ def _write_files(result: Any, out: Path) -> list[Path]:
     board, pairs = result.leaderboard, result.head_to_head
     order = list(board["strategy"])
     files = _write_html(result, out)
-    board.to_csv(out / "leaderboard.csv", index=False)
-    pairs.to_csv(out / "head_to_head.csv", index=False)
-    (out / "leaderboard.md").write_text(f"# Leaderboard\n\n{result.title}\n\n{basis_markdown(result)}\n\n"
-                                        + leaderboard_markdown(board))
+    text_cells(board).to_csv(out / "leaderboard.csv", index=False)
+    text_cells(pairs).to_csv(out / "head_to_head.csv", index=False)
+    (out / "leaderboard.md").write_text(printable(f"# Leaderboard\n\n{text_line(result.title)}\n\n"
+                                                  f"{basis_markdown(result)}\n\n" + leaderboard_markdown(board)))
     files += [out / "leaderboard.csv", out / "head_to_head.csv", out / "leaderboard.md"]
     for name, fig in _figures(result, result.title):
         for fmt in FORMATS:

@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..analysis.tuning import TuneResult
+from ..game.names import code_span
 from ..runs.results import write_files
 from . import basis
 from .dataset_report import names_as_text
@@ -100,7 +101,7 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     thresholds = ""
     if settings.space.prefix == "rules":
         thresholds = "| threshold | in the file | tuned |\n|---|---:|---:|\n" + "".join(
-            f"| `{n}` | {result.start[n]:g} | {result.params[n]:g} |\n" for n in settings.names) + "\n"
+            f"| {code_span(n)} | {result.start[n]:g} | {result.params[n]:g} |\n" for n in settings.names) + "\n"
     summary = (
         f"# {settings.label}: tuned {settings.space.describe()}\n\n"
         f"## {basis.BASIS_TITLE}\n\n{opening}\n\n"

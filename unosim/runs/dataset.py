@@ -12,6 +12,7 @@ from __future__ import annotations
 from .directory import inspect_directory, locked, prepare_directory
 from .files import (
     CHUNK_KEY,
+    DIGESTS_KEY,
     FORMAT,
     FORMAT_VERSION,
     LOCK_FILE,
@@ -23,12 +24,15 @@ from .files import (
     TABLES,
     check_shape,
     dictionary_columns,
+    digest_problem,
     expected_files,
+    file_digest,
     file_pattern,
     has_rounds,
     identity,
     missing_files,
     read_metadata,
+    record_digests,
     run_hash,
     to_json,
     write_chunk,
@@ -39,6 +43,10 @@ from .resume import ChunkFile, check_chunk_files
 
 __all__ = [
     "CHUNK_KEY",
+    "DIGESTS_KEY",
+    "digest_problem",
+    "file_digest",
+    "record_digests",
     "MAX_CHUNKS",
     "check_shape",
     "ChunkFile",

@@ -150,12 +150,21 @@ def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False
     console.print(f"compiled the engine in {time.perf_counter() - started:.0f} s", markup=False, highlight=False)
 
 
-def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, pa.Table | None] | None]:
-    """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None)."""
-    with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
-        table, rounds = engine.play_tables(
-            part.config, part.first_game, part.n_games, verify=part.verify, isolate=part.isolate
-        )
+def play_part(
+    part: Part, directory: str | None
+) -> tuple[str, tuple[pa.Table, pa.Table | None] | None, dict[str, str]]:
+    """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None);
+    with the sha256 of each file written (:func:`write_part`)."""
+    try:
+        with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
+            table, rounds = engine.play_tables(
+                part.config, part.first_game, part.n_games, verify=part.verify, isolate=part.isolate
+            )
+    finally:
+        if part.isolate:  # no isolated strategy's process, nor any it forked, outlives its chunk's games
+            from ..engine.isolation import stop_children
+
+            stop_children()
     if table.num_rows != part.n_games:
         raise RuntimeError(
             f"the engine returned {table.num_rows} rows for {part.n_games} games "
@@ -164,17 +173,20 @@ def play_part(part: Part, directory: str | None) -> tuple[str, tuple[pa.Table, p
     table = add_columns(table, part.columns)
     rounds = add_columns(rounds, part.columns) if rounds is not None else None
     if directory is None:
-        return part.filename, (table, rounds)
-    write_part(part, Path(directory), table, rounds)
-    return part.filename, None
+        return part.filename, (table, rounds), {}
+    return part.filename, None, write_part(part, Path(directory), table, rounds)
 
 
-def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) -> None:
-    """Write a chunk's files atomically: the rounds of a match run first, then the main table."""
+def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) -> dict[str, str]:
+    """Write a chunk's files atomically: the rounds of a match run first, then the main table. Return the
+    sha256 of the bytes written to each, by its path in the dataset (``rounds/<chunk file>``, ``<chunk file>``)."""
+    digests = {}
     if rounds is not None:
         (out / dataset.ROUNDS_DIR).mkdir(exist_ok=True)
-        dataset.write_chunk(rounds, out / dataset.ROUNDS_DIR / part.filename, dict(part.file_metadata))
-    dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
+        name = f"{dataset.ROUNDS_DIR}/{part.filename}"
+        digests[name] = dataset.write_chunk(rounds, out / name, dict(part.file_metadata))
+    digests[part.filename] = dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
+    return digests
 
 
 def add_columns(table: pa.Table, columns: tuple[tuple[str, Any], ...]) -> pa.Table:

@@ -59,6 +59,20 @@ metadata) holds::
     inputs                    every input file read when the run started: path to
                               {"kind", "sha256"} (rule files, deck files, the
                               experiment file; a strategy module also its name)
+    chunk_sha256              every chunk file written, by its path in the dataset
+                              (``part-00000.parquet``, ``rounds/part-00000.parquet``), to
+                              the sha256 of the bytes written (:data:`DIGESTS_KEY`); added
+                              as chunks finish, not part of the run's identity
+
+Chunk digests
+-------------
+The sha256 of a chunk file is taken of the bytes as they are written (in memory, before they reach
+the disk) and recorded by the process that runs the dataset (:func:`record_digests`); readers
+(:func:`unosim.load`, the reports, resume) refuse a chunk file whose bytes are no longer those,
+naming it (:func:`digest_problem`). This finds a chunk changed after it was written — by a process
+left behind, by hand, by a disk — but it is no signature: whoever may write the dataset's directory
+may write its ``_unosim.json`` too. A dataset written before chunks were recorded has no
+``chunk_sha256`` and is read without this check.
 
 In a parquet file of an experiment, ``cells`` holds only that file's cell. The
 key ``unosim.chunk`` of each file holds ``{"run", "seed", "cell", "chunk",
@@ -105,6 +119,10 @@ METADATA_KEY = b"unosim"
 CHUNK_KEY = b"unosim.chunk"
 
 """Parquet key-value metadata key holding the chunk's position in the dataset."""
+
+DIGESTS_KEY = "chunk_sha256"
+
+"""Metadata key holding the sha256 of every chunk file written (module doc, *Chunk digests*)."""
 
 LOCK_FILE = ".unosim.lock"
 
@@ -220,14 +238,52 @@ def write_metadata(directory: Path, meta: dict[str, Any]) -> None:
 
 
 
-def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> None:
-    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata, and
-    ``opening_hand`` in its stored form (:func:`unosim.engine.records.opening_hand_bytes`)."""
+def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> str:
+    """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata and
+    ``opening_hand`` in its stored form (:func:`unosim.engine.records.opening_hand_bytes`); return
+    the sha256 (hex) of the bytes written."""
     if STORED_HANDS in table.column_names and not pa.types.is_binary(table.schema.field(STORED_HANDS).type):
         at = table.schema.get_field_index(STORED_HANDS)
         table = table.set_column(at, STORED_HANDS, opening_hand_bytes(table.column(at)))
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **file_metadata})
-    _write_atomic(Path(path), lambda fh: pq.write_table(table, fh, compression=_COMPRESSION, write_page_checksum=True))
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=_COMPRESSION, write_page_checksum=True)
+    data = sink.getvalue()
+    _write_atomic(Path(path), lambda fh: fh.write(memoryview(data)))
+    return hashlib.sha256(memoryview(data)).hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """sha256 (hex) of the file at ``path``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def record_digests(directory: Path, meta: dict[str, Any], digests: dict[str, str]) -> None:
+    """Write ``_unosim.json`` as ``meta`` with ``digests`` (chunk path in the dataset to sha256) under
+    :data:`DIGESTS_KEY`, atomically."""
+    write_metadata(directory, {**meta, DIGESTS_KEY: dict(sorted(digests.items()))})
+
+
+def digest_problem(path: Path, name: str, meta: dict[str, Any]) -> str | None:
+    """Why chunk file ``path`` (``name`` in its dataset, e.g. ``rounds/part-00000.parquet``) is not the one
+    the dataset recorded writing (module doc, *Chunk digests*), or None. A dataset that records no
+    digests (written before they were recorded) has nothing to compare."""
+    recorded = meta.get(DIGESTS_KEY)
+    if not isinstance(recorded, dict):
+        return None
+    expected = recorded.get(name)
+    if not isinstance(expected, str):
+        return ("is not recorded as written by this dataset's run (a run stopped before it recorded the chunk, or "
+                "a file put there afterwards)")
+    found = file_digest(path)
+    if found != expected:
+        return (f"changed after it was written: its sha256 is {found[:12]}..., the run recorded {expected[:12]}... "
+                "when it wrote it")
+    return None
 
 
 
@@ -405,7 +461,10 @@ __all__ = [
     "check_shape",
     "CHUNK_KEY",
     "dictionary_columns",
+    "digest_problem",
+    "DIGESTS_KEY",
     "error_reason",
+    "file_digest",
     "expected_files",
     "file_pattern",
     "foreign_chunk_problem",
@@ -424,6 +483,7 @@ __all__ = [
     "missing_files",
     "read_metadata",
     "read_problem",
+    "record_digests",
     "REPAIR",
     "ROUNDS_DIR",
     "run_hash",

@@ -15,12 +15,15 @@ from ..engine.records import opening_hand_lists
 from ..game.errors import UnosimInputError
 from .files import (
     CHUNK_KEY,
+    DIGESTS_KEY,
+    METADATA_FILE,
     METADATA_KEY,
     REPAIR,
     ROUNDS_DIR,
     STORED_HANDS,
     TABLES,
     dictionary_columns,
+    digest_problem,
     error_reason,
     expected_files,
     foreign_chunk_problem,
@@ -54,22 +57,24 @@ def read_table(
         try:
             dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
             stored = pq.read_table(path, columns=_stored(columns), read_dictionary=dictionaries, page_checksum_verification=True)
-            return restore_hands(stored, columns)
+            single = restore_hands(stored, columns)
         except (OSError, pa.ArrowException) as exc:
             raise UnosimInputError(f"chunk file {path} is damaged ({error_reason(exc)}). {REPAIR}") from None
+        _check_in_its_dataset(path)
+        return single
     meta = read_metadata(path)
     if table == "rounds":
         if not has_rounds(meta):
             raise UnosimInputError(f"dataset {path} holds single rounds, not matches: it has no rounds table; use table='main'.")
         return _read_chunks(path / ROUNDS_DIR, meta, missing_files(path, meta, table="rounds"), columns, allow_incomplete,
-                            dictionary_strings)
+                            dictionary_strings, prefix=f"{ROUNDS_DIR}/")
     return _read_chunks(path, meta, missing_files(path, meta), columns, allow_incomplete, dictionary_strings)
 
 
 
 def _read_chunks(
     path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool,
-    dictionary_strings: bool = False,
+    dictionary_strings: bool = False, prefix: str = "",
 ) -> pa.Table:
     """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
     names = expected_files(meta)
@@ -108,6 +113,7 @@ def _read_chunks(
             if problem is not None:
                 raise UnosimInputError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
         raise UnosimInputError(f"dataset {path} cannot be read ({error_reason(exc)}). {REPAIR}") from None
+    _check_digests(meta, present, prefix)  # after the read, which names a damaged page as such
     return restore_hands(table, columns).replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
 
 
@@ -150,6 +156,37 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> None:
         problem = foreign_chunk_problem(chunk, {"run": run, **expected[file.name]})
         if problem is not None:
             raise UnosimInputError(f"chunk file {file} {problem}: it is not part of {path}. {REPAIR}")
+
+
+
+def _check_in_its_dataset(path: Path) -> None:
+    """Refuse a chunk file of a dataset directory (its ``_unosim.json`` beside it) whose bytes are not those
+    the dataset recorded writing; a file elsewhere has nothing to compare."""
+    rounds = path.parent.name == ROUNDS_DIR
+    directory, prefix = (path.parent.parent, f"{ROUNDS_DIR}/") if rounds else (path.parent, "")
+    if not (directory / METADATA_FILE).is_file():
+        return
+    try:
+        meta = read_metadata(directory)
+    except UnosimInputError:
+        return
+    if path.name in expected_files(meta):
+        _check_digests(meta, [path], prefix)
+
+
+
+def _check_digests(meta: dict[str, Any], files: list[Path], prefix: str) -> None:
+    """Refuse a chunk file whose bytes are not those its run recorded writing (:func:`digest_problem`);
+    the files are hashed side by side."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not isinstance(meta.get(DIGESTS_KEY), dict):
+        return
+    with ThreadPoolExecutor(max_workers=min(8, len(files))) as pool:
+        problems = list(pool.map(lambda file: digest_problem(file, prefix + file.name, meta), files))
+    for file, problem in zip(files, problems, strict=True):
+        if problem is not None:
+            raise UnosimInputError(f"chunk file {file} {problem}. {REPAIR}")
 
 
 

@@ -202,6 +202,12 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     check_parts_playable(plan.parts)
     plan = _isolating(plan, execution.isolate)
     with ExitStack() as stack:
+        if execution.isolate:
+            from ..engine import isolation, sandbox
+
+            sandbox.make_undumpable()  # no process of this user opens this one's memory
+            isolation.stop_children()  # those that checked the strategies: none lives on while chunks are written
+            stack.callback(isolation.stop_children)  # also on an error or Ctrl-C
         stack.enter_context(stopped_by_sigterm())
         stack.enter_context(inputs.pinned(dict(plan.inputs)))
         if out is not None:
@@ -228,11 +234,36 @@ def _isolating(plan: Plan, isolate: bool) -> Plan:
     return dataclasses.replace(plan, meta=meta, parts=parts)
 
 
+_RECORD_SECONDS = 1.0
+"""The chunk digests are written into the metadata at most this often while a run plays, and at its end."""
+
+
+def _done_digests(out: Path, files: list[Any], done: set[str], rejected: dict[str, str]) -> dict[str, str]:
+    """The digests of the chunks already done in ``out`` (``files``: their :class:`ChunkFile`): as recorded;
+    a chunk whose file changed since is taken from ``done`` into ``rejected`` (it is played again), one done
+    but not recorded (its run stopped before recording it) is recorded now."""
+    recorded = dataset.read_metadata(out).get(dataset.DIGESTS_KEY)
+    recorded = recorded if isinstance(recorded, dict) else {}
+    digests: dict[str, str] = {}
+    for file in files:
+        names = [f"{dataset.ROUNDS_DIR}/{file.filename}"] if file.has_rounds else []
+        found = {name: dataset.file_digest(out / name) for name in [*names, file.filename]}
+        changed = [name for name, digest in found.items() if recorded.get(name, digest) != digest]
+        if changed:
+            done.discard(file.filename)
+            rejected[changed[0]] = "changed after it was written (its sha256 is not the one recorded)"
+        else:
+            digests.update(found)
+    return digests
+
+
 def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, workers: tuple[int, bool]) -> RunResult:
     started = time.perf_counter()
     meta, clear = plan.meta, False
     if out is not None:
         meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
+    meta = {k: v for k, v in meta.items() if k != dataset.DIGESTS_KEY}  # recorded anew below, not in the chunks
+    digests: dict[str, str] = {}
     with nullcontext(workers) as (n_jobs, write_in_workers):
         done: set[str] = set()
         rejected: dict[str, str] = {}
@@ -240,6 +271,8 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
         if out is not None:
             dataset.prepare_directory(out, meta, clear=clear)
             done, rejected = dataset.check_chunk_files(out, (p.file for p in every))
+            digests = _done_digests(out, [p.file for p in every if p.filename in done], done, rejected)
+            dataset.record_digests(out, meta, digests)
         parts = [p for p in every if p.filename not in done]
         compile_engine([p.config for p in parts], console, execution.isolate)
         if (done or rejected) and console is not None:
@@ -266,14 +299,23 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
             tasks = (joblib.delayed(play_part)(p, target) for p in parts)
             pool = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
             by_name = {p.filename: p for p in parts}
-            for filename, played in pool(tasks):
-                part = by_name[filename]
-                if played is not None and out is not None:
-                    write_part(part, out, *played)
-                elif played is not None:
-                    tables[filename] = played
-                if bar is not None:
-                    bar[0].advance(bar[1], part.n_games)
+            recorded = time.monotonic()
+            try:
+                for filename, played, written in pool(tasks):
+                    part = by_name[filename]
+                    if played is not None and out is not None:
+                        written = write_part(part, out, *played)
+                    elif played is not None:
+                        tables[filename] = played
+                    digests.update(written)
+                    if written and out is not None and time.monotonic() - recorded >= _RECORD_SECONDS:
+                        dataset.record_digests(out, meta, digests)
+                        recorded = time.monotonic()
+                    if bar is not None:
+                        bar[0].advance(bar[1], part.n_games)
+            finally:  # also when stopped: the chunks written so far are recorded
+                if out is not None:
+                    dataset.record_digests(out, meta, digests)
     result_table = rounds_table = None
     if out is None:
         result_table = pa.concat_tables([tables[p.filename][0] for p in plan.parts], promote_options="default")
