@@ -92,14 +92,19 @@ def compare(
     ] = None,
     games: o.Games = 10_000,
     seed: o.Seed = 0,
-    skill: Annotated[str, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random).")] = "greedy",
+    skill: Annotated[
+        str,
+        typer.Option("--skill-player", "--skill", metavar="STRATEGY",
+                     help="The player the skill edge measures: any strategy spec at seat 0 in the skill runs (against "
+                          "random), e.g. 'search(playouts=256)'."),
+    ] = "greedy",
     out: o.MaybeOut = None,
     **options: Any,
 ) -> None:
     """Play rule sets on the same deals; report paired differences with 95 % intervals.
 
     Metrics: game length (turns), the first player's edge, the truncated share and the
-    skill edge (seat 0 playing --skill against random), each with the variance
+    skill edge (seat 0 playing --skill-player against random), each with the variance
     reduction the pairing achieved. --games: games per rule set, player count and line-up, on
     the deals of --seed for every rule set (common random numbers); --out: the datasets, tables
     and the report. An option given on the command line wins over the comparison file.
