@@ -34,7 +34,8 @@ def _colours(rule_sets: list[str]) -> dict[str, str]:
     colour = {r: rules_colour(r) for r in rule_sets}
     if len(set(colour.values())) == len(rule_sets):
         return colour
-    free = [c for c in (*SERIES_COLOURS, *_MORE_COLOURS) if c.lower() not in {v.lower() for v in RULES_COLOURS.values()}]
+    taken = {v.lower() for v in RULES_COLOURS.values()} | {"#f0e442"}  # the presets' colours, and a yellow too pale for a line
+    free = [c for c in (*SERIES_COLOURS, *_MORE_COLOURS) if c.lower() not in taken]
     others = [r for r in rule_sets if r not in RULES_COLOURS]
     return {**{r: RULES_COLOURS[r] for r in rule_sets if r in RULES_COLOURS},
             **{r: free[i % len(free)] for i, r in enumerate(others)}}
@@ -64,7 +65,7 @@ def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None) -
         g = data[data["rule_set"] == rule_set].sort_values("players")
         style = "-" if rule_set in RULES_COLOURS else (0, (4, 1.5))  # the presets solid, the other rule sets dashed
         ax.plot(g["players"], g["skill_share"], ls=style, marker="o", ms=3, lw=1.4, color=colour[rule_set], label=rule_set)
-        ax.fill_between(g["players"], g["share_low"], g["share_high"], color=colour[rule_set], alpha=0.10, lw=0)
+        ax.fill_between(g["players"], g["share_low"], g["share_high"], color=colour[rule_set], alpha=0.08, lw=0)
     ax.axhline(1, color="grey", lw=1, ls="--")
     counts = sorted(int(p) for p in data["players"].unique())
     ax.set_xscale("log", base=2)
