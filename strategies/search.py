@@ -164,9 +164,9 @@ class SearchStrategy(Strategy):
         Search drawing as an answer when a card may be played (False: draw only with nothing to play).
     lacks : int
         At 2 players, deal the opponent's hand in the worlds without the colours, faces and wilds it is known
-        to lack (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and could not play), for
-        lacks learnt at most ``lacks`` cards of its ago; the cards it took since are dealt from every unseen
-        card. 0 (the default): worlds dealt uniformly.
+        to lack (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and could not play), while it
+        has taken at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
+        0 (the default): worlds dealt uniformly.
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
