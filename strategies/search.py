@@ -167,6 +167,9 @@ class SearchStrategy(Strategy):
         to lack (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and could not play), while it
         has taken at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
         0 (the default): worlds dealt uniformly.
+    wild_credit : float
+        A playout stopped at its depth counts each wild a seat holds as ``1 - wild_credit`` cards (0: a card like
+        any other).
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
@@ -184,11 +187,12 @@ class SearchStrategy(Strategy):
         "draw_by_choice": (bool,),
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
+        "wild_credit": (float, 0.0, 1.0),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 lacks: int = 0, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+                 lacks: int = 0, wild_credit: float = 0.0, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
@@ -198,6 +202,7 @@ class SearchStrategy(Strategy):
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
         self.lacks = lacks
+        self.wild_credit = wild_credit
         self.searched = 0
         """Decisions searched so far (with more than one answer), for benchmarks."""
         self.search_seconds = 0.0
@@ -320,7 +325,9 @@ class SearchStrategy(Strategy):
             played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept)
             if played is None:
                 return None
-            np.add.at(totals, (job_row, job_answer), self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE]))
+            wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
+            np.add.at(totals, (job_row, job_answer),
+                      self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
@@ -332,7 +339,7 @@ class SearchStrategy(Strategy):
         return best
 
     def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
-                alive: NDArray[np.int64]) -> NDArray[np.float64]:
+                alive: NDArray[np.int64], wilds: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
         """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, the seat's share of
         ``size ** -share_power`` over the seats in the round."""
         winners, sizes = played
@@ -341,7 +348,10 @@ class SearchStrategy(Strategy):
         if open_.any():
             players = sizes.shape[1]
             inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
-            weight = np.where(inside, np.maximum(sizes[open_], 1).astype(np.float64) ** -self.share_power, 0.0)
+            size = sizes[open_].astype(np.float64)
+            if wilds is not None:  # a wild held counts as less than a card: it can always be played
+                size = size - self.wild_credit * wilds[open_]
+            weight = np.where(inside, np.maximum(size, 0.5) ** -self.share_power, 0.0)
             value[open_] = weight[np.arange(len(weight)), seat[open_]] / weight.sum(axis=1)
         return value
 

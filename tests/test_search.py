@@ -24,6 +24,9 @@ def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.n
 
 def test_registered_with_checked_parameters() -> None:
     assert isinstance(registry.make("search", {"playouts": 8}), SearchStrategy)
+    assert registry.make("search", {"lacks": 4, "wild_credit": 0.5}).wild_credit == 0.5
+    with pytest.raises(ValueError, match="wild_credit"):
+        SearchStrategy(wild_credit=2.0)
     with pytest.raises(ValueError, match="policy"):
         SearchStrategy(policy="clever")
     with pytest.raises(ValueError, match="playouts"):
