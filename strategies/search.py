@@ -9,7 +9,9 @@ Carlo) with sequential halving over the answers:
    pile, top card included) are dealt at random to the other hands, each getting as many as it holds,
    and the rest is the draw pile (the engine draws from the pile's counts, so the pile has no order to
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
-   turn, hand sizes, links, the pending chain, seats in the round) comes from the observation.
+   turn, hand sizes, links, the pending chain, seats in the round) comes from the observation. With
+   ``lacks`` (2 players) the opponent's hand is dealt without the colours, faces and wilds it was seen to
+   lack (it drew and could not play), as far as its hand predates that (:class:`LackMemory`).
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
    table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
@@ -60,7 +62,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.game.cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from unosim.game.cards import FACES_PER_COLOUR, N_COLOURED, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from unosim.game.kernels import layout as L
 from unosim.strategy.base import DRAW, TAKE, Strategy
 from unosim.strategy.observation import Observation
@@ -86,10 +88,16 @@ from unosim.strategy.playouts import (
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
+from .opponent_memory import WILDS, LackMemory
+
 __all__ = ["OneOf", "SearchStrategy"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
+_TYPE_COLOUR = np.full(N_TYPES, -1, np.int64)
+_TYPE_COLOUR[:N_COLOURED] = np.arange(N_COLOURED) // FACES_PER_COLOUR
+_TYPE_FACE = np.full(N_TYPES, WILDS, np.int64)
+_TYPE_FACE[:N_COLOURED] = np.arange(N_COLOURED) % FACES_PER_COLOUR
 _WORLDS_PER_ROUND = 1 << 20
 """World numbers of one round of sequential halving start at ``round * _WORLDS_PER_ROUND`` (fresh worlds)."""
 
@@ -154,6 +162,14 @@ class SearchStrategy(Strategy):
         playouts' opponents never challenge, so a bluff would look free.
     draw_by_choice : bool
         Search drawing as an answer when a card may be played (False: draw only with nothing to play).
+    lacks : int
+        At 2 players, deal the opponent's hand in the worlds without the colours, faces and wilds it is known
+        to lack (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and could not play), while it
+        has taken at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
+        0 (the default): worlds dealt uniformly.
+    wild_credit : float
+        A playout stopped at its depth counts each wild a seat holds as ``1 - wild_credit`` cards (0: a card like
+        any other).
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
@@ -170,11 +186,13 @@ class SearchStrategy(Strategy):
         "share_power": (float, 0.0, 10.0),
         "draw_by_choice": (bool,),
         "bluff": (bool,),
+        "lacks": (int, 0, 1000),
+        "wild_credit": (float, 0.0, 1.0),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+                 lacks: int = 0, wild_credit: float = 0.0, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
@@ -183,6 +201,8 @@ class SearchStrategy(Strategy):
         self.share_power = share_power
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
+        self.lacks = lacks
+        self.wild_credit = wild_credit
         self.searched = 0
         """Decisions searched so far (with more than one answer), for benchmarks."""
         self.search_seconds = 0.0
@@ -190,6 +210,8 @@ class SearchStrategy(Strategy):
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
+        self._memory: LackMemory | None = None
+        self._constraint: tuple[NDArray[np.int8], NDArray[np.int64]] | None = None
 
     @property
     def plays_legal_drawn_card(self) -> bool:
@@ -197,10 +219,10 @@ class SearchStrategy(Strategy):
         return False
 
     @property
-    def forced_draw_uniforms(self) -> int:
+    def forced_draw_uniforms(self) -> int | None:
         """:meth:`play` draws one uniform per row and answers :data:`~unosim.strategy.base.DRAW` when nothing is
-        playable (nothing to search)."""
-        return 1
+        playable (nothing to search); not declared with ``lacks``, whose memory must see every turn."""
+        return None if self.lacks > 0 else 1
 
     # ------------------------------------------------------------ the search
     def _engine(self, obs: Observation) -> Playouts:
@@ -209,6 +231,32 @@ class SearchStrategy(Strategy):
         if engine is None:
             engine = self._engines[key] = Playouts(obs.rules, obs.players, self.policy, self.others, self.depth * obs.players)
         return engine
+
+    def _uses_memory(self, obs: Observation) -> bool:
+        return self.lacks > 0 and obs.players == 2
+
+    def _observe(self, obs: Observation) -> NDArray[np.int64] | None:
+        """At 2 players with ``lacks``: update the memory from a turn observation, set the worlds' constraint
+        (the opponent's known lacks) for the search that follows; the memory entry of each row."""
+        self._constraint = None
+        if not self._uses_memory(obs):
+            return None
+        if self._memory is None:
+            self._memory = LackMemory()
+        opponent = (1 - obs.seat).astype(np.int64)
+        entries = self._memory.observe(obs, opponent)
+        colour, face = self._memory.known(entries, self.lacks)
+        lacks = np.zeros((len(obs), N_TYPES), np.int8)
+        lacks[:, :N_COLOURED] = colour[:, _TYPE_COLOUR[:N_COLOURED]] | face[:, _TYPE_FACE[:N_COLOURED]]
+        lacks[:, N_COLOURED:] = face[:, WILDS][:, None]
+        ages = np.concatenate([self._memory.lack_colour[entries], self._memory.lack_face[entries]], axis=1)
+        ages = np.where(np.concatenate([colour, face], axis=1), ages, 0).max(axis=1)
+        rows = np.arange(len(obs))
+        kept = np.zeros((len(obs), obs.players), np.int64)
+        known = lacks.any(axis=1)
+        kept[rows, opponent] = np.where(known, np.maximum(obs.hand_sizes[rows, opponent].astype(np.int64) - ages, 0), 0)
+        self._constraint = (lacks, kept)
+        return entries
 
     def _public(self, obs: Observation) -> NDArray[np.int64]:
         """The table of each row, as the playouts set it (columns ``P_*``)."""
@@ -273,10 +321,13 @@ class SearchStrategy(Strategy):
                 worlds.append(w)
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
             job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
-            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table)
+            lacks, kept = self._constraint if self._constraint is not None else (None, None)
+            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept)
             if played is None:
                 return None
-            np.add.at(totals, (job_row, job_answer), self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE]))
+            wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
+            np.add.at(totals, (job_row, job_answer),
+                      self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
@@ -288,7 +339,7 @@ class SearchStrategy(Strategy):
         return best
 
     def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
-                alive: NDArray[np.int64]) -> NDArray[np.float64]:
+                alive: NDArray[np.int64], wilds: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
         """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, the seat's share of
         ``size ** -share_power`` over the seats in the round."""
         winners, sizes = played
@@ -297,7 +348,10 @@ class SearchStrategy(Strategy):
         if open_.any():
             players = sizes.shape[1]
             inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
-            weight = np.where(inside, np.maximum(sizes[open_], 1).astype(np.float64) ** -self.share_power, 0.0)
+            size = sizes[open_].astype(np.float64)
+            if wilds is not None:  # a wild held counts as less than a card: it can always be played
+                size = size - self.wild_credit * wilds[open_]
+            weight = np.where(inside, np.maximum(size, 0.5) ** -self.share_power, 0.0)
             value[open_] = weight[np.arange(len(weight)), seat[open_]] / weight.sum(axis=1)
         return value
 
@@ -326,10 +380,17 @@ class SearchStrategy(Strategy):
             if self.draw_by_choice or not row:
                 row.append((DRAW, -1, 0, -1, -1))
             answers.append(row)
+        entries = self._observe(obs)
         best = self._search(obs, answers)
+        self._constraint = None
+        picked: NDArray[np.integer]
         if best is None:
-            return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
-        return self._remember(obs, answers, best, 0)
+            picked = sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
+        else:
+            picked = self._remember(obs, answers, best, 0)
+        if entries is not None and self._memory is not None:
+            self._memory.moved(obs, entries, picked)
+        return picked
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
         self._colour.clear()
@@ -350,9 +411,12 @@ class SearchStrategy(Strategy):
             answers.append(row)
         best = self._search(obs, answers)
         if best is None:
-            return obs.legal[np.arange(len(obs)), obs.drawn]
-        picked = self._remember(obs, answers, best, 2)
-        return picked.astype(bool)
+            play = obs.legal[np.arange(len(obs)), obs.drawn]
+        else:
+            play = self._remember(obs, answers, best, 2).astype(bool)
+        if self._uses_memory(obs) and self._memory is not None:
+            self._memory.drawn_played(obs, play)
+        return play
 
     def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
         self._colour.clear()
@@ -406,6 +470,8 @@ class SearchStrategy(Strategy):
             colour = self._colour.pop((int(obs.game[i]), int(obs.seat[i])), None)
             if colour is not None:
                 out[i] = colour
+        if self._uses_memory(obs) and self._memory is not None:
+            self._memory.named(obs, self._memory.current(obs, wilds=cards), out)
         return out
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:

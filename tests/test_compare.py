@@ -57,6 +57,27 @@ def test_cli_compare_prints_the_paired_differences() -> None:
     assert res.output.count("[") >= 4  # one interval per metric
 
 
+def test_cli_compare_measures_the_skill_edge_with_any_strategy_spec(tmp_path: Path) -> None:
+    """--skill-player takes a strategy spec with parameters; the skill runs play it at seat 0 and the
+    metric, the settings and the report name it. --skill is the same option."""
+    spec = "search(playouts=8)"
+    res = CliRunner().invoke(app, ["compare", "--rules", "classic", "--player-counts", "2", "--option", "seven_zero=false,true",
+                                   "--games", "12", "--seed", "2", "--jobs", "1", "--skill-player", spec, "--out",
+                                   str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    assert f"skill edge of {spec} vs random" in " ".join(res.output.split())
+    result = Comparison.read(tmp_path / "cmp")
+    assert result.settings["skill"] == spec
+    opening = (tmp_path / "cmp" / "report" / "report.md").read_text().split("## Rule comparison", 1)[0]
+    assert f"skill runs: {spec} at seat 0" in opening
+    for i in range(2):
+        played = unosim.load(tmp_path / "cmp" / "runs" / f"v{i}-p02-skill", columns=["strategies"])["strategies"]
+        assert all(list(lineup) == [spec, "random"] for lineup in played)
+    old = CliRunner().invoke(app, ["compare", "--rules", "classic", "--player-counts", "2", "--option", "seven_zero=false,true",
+                                   "--games", "12", "--seed", "2", "--jobs", "1", "--skill", spec])
+    assert old.exit_code == 0 and f"skill edge of {spec}" in " ".join(old.output.split())
+
+
 @pytest.mark.parametrize("args, message", [
     (["--players", "1-4", "--option", "speed_play=true,false"], "players"),
     (["--option", "speed_play"], "OPTION=VALUE"),

@@ -24,6 +24,9 @@ def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.n
 
 def test_registered_with_checked_parameters() -> None:
     assert isinstance(registry.make("search", {"playouts": 8}), SearchStrategy)
+    assert registry.make("search", {"lacks": 4, "wild_credit": 0.5}).wild_credit == 0.5
+    with pytest.raises(ValueError, match="wild_credit"):
+        SearchStrategy(wild_credit=2.0)
     with pytest.raises(ValueError, match="policy"):
         SearchStrategy(policy="clever")
     with pytest.raises(ValueError, match="playouts"):
@@ -69,6 +72,18 @@ def test_same_games_at_any_batch_size_under_every_rule_set(rules: str, players: 
     one = _records(config, 1, check=True)
     assert (one[:, L.R_WINNER] >= -1).all()
     np.testing.assert_array_equal(one, _records(config, 4))
+
+
+def test_known_lacks_keep_the_games_the_same_at_any_batch_size() -> None:
+    """With ``lacks`` the worlds at 2 players deal the opponent's hand without what it was seen to lack;
+    the memory is kept per (game, seat), so the games still do not depend on the batch size."""
+    config = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16, lacks=4)", "random"], seed=5,
+                             games=8, overrides={"wd4_legal_when": "always", "wd4_challenge": False})
+    one = _records(config, 1, check=True)
+    np.testing.assert_array_equal(one, _records(config, 8))
+    plain = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16)", "random"], seed=5, games=8,
+                            overrides={"wd4_legal_when": "always", "wd4_challenge": False})
+    assert not np.array_equal(one, _records(plain, 8))  # the constraint changes some decision
 
 
 def test_beats_random_at_two_players() -> None:

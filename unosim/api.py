@@ -340,6 +340,21 @@ def cardvalue_swap(
     return result
 
 
+def skill(out: str | Path | None = None, **kwargs: Any) -> Any:
+    """Win rates of each measured player against ``random`` per rule set and player count, with the skill
+    share (win rate over 1/P); returns a ``SkillStudy`` (see :func:`unosim.analysis.skill.skill_study`).
+    With ``out``, ``skill.csv`` goes there and the report (``report.md``, ``skill_share.png``) to
+    ``out/report``."""
+    from .analysis.skill import skill_study
+    from .reports.skill import write_report
+
+    result = skill_study(**kwargs)
+    if out is not None:
+        result.save(out)
+        write_report(result, Path(out) / "report")
+    return result
+
+
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison or
     tournament into ``out`` (default ``path/report``); return the files written
@@ -382,6 +397,6 @@ def tune(
 
 
 __all__ = [
-    "card_values", "cardvalue_swap", "compare", "load", "replay", "report", "run", "run_experiment", "simulate", "study", "tournament",
-    "tune", "view",
+    "card_values", "cardvalue_swap", "compare", "load", "replay", "report", "run", "run_experiment", "simulate", "skill", "study",
+    "tournament", "tune", "view",
 ]

@@ -10,7 +10,7 @@ the variants share a deck). Two runs per (variant, players):
 
 * every seat ``random``: game length (turns), the first player's edge (win rate of
   seat offset 1 minus the fair share ``1/P``) and the truncated share (E-5);
-* seat 0 plays the stronger strategy (``skill``, default ``greedy``), the others
+* seat 0 plays the stronger strategy (``skill``, any strategy spec, default ``greedy``), the others
   ``random``: the *skill edge*, seat 0's win rate minus ``1/P`` — how much skill
   matters under the rules (the dealer is drawn per game, so seat 0 sits at every
   offset).
@@ -255,7 +255,7 @@ SPEC_KEYS = {
                 'with stacking = "mixed" (instead of options)',
     "games": "a whole number ≥ 2 (games per rule set, player count and line-up)",
     "seed": "a whole number ≥ 0",
-    "skill": "a strategy name",
+    "skill": 'a strategy spec, e.g. "greedy" or "search(playouts=256)"',
     "out": "a directory path as text",
 }
 """Keys of a comparison file (``experiments/speed_play.toml``) and what they allow."""
@@ -346,7 +346,7 @@ def compare(
     seed : int
         Run seed shared by every variant (common random numbers).
     skill : str
-        The strategy at seat 0 in the skill runs.
+        The strategy at seat 0 in the skill runs: any strategy spec (``"greedy"``, ``"search(playouts=256)"``).
     variants : dict or list, optional
         Named variants instead of every combination of ``options`` (:func:`named_variants`;
         the first is the baseline; ``rules`` is the preset of those that name none), e.g.

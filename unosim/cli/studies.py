@@ -1,4 +1,4 @@
-"""``study``, ``report``, ``compare``, ``cardvalue-swap`` and ``tune``: the studies and their reports."""
+"""``study``, ``report``, ``compare``, ``skill``, ``cardvalue-swap`` and ``tune``: the studies and their reports."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.table import Table
 from . import options as o
 from .base import command, err_console, out_console, user_errors
 
-__all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "study", "tune_command"]
+__all__ = ["USEFUL_GENERATIONS", "cardvalue_swap", "compare", "report", "skill", "study", "tune_command"]
 
 
 # ---------------------------------------------------------------- study and report
@@ -93,14 +93,19 @@ def compare(
     ] = None,
     games: o.Games = 10_000,
     seed: o.Seed = 0,
-    skill: Annotated[str, typer.Option("--skill", help="Strategy at seat 0 in the skill runs (against random).")] = "greedy",
+    skill: Annotated[
+        str,
+        typer.Option("--skill-player", "--skill", metavar="STRATEGY",
+                     help="The player the skill edge measures: any strategy spec at seat 0 in the skill runs (against "
+                          "random), e.g. 'search(playouts=256)'."),
+    ] = "greedy",
     out: o.MaybeOut = None,
     **options: Any,
 ) -> None:
     """Play rule sets on the same deals; report paired differences with 95 % intervals.
 
     Metrics: game length (turns), the first player's edge, the truncated share and the
-    skill edge (seat 0 playing --skill against random), each with the variance
+    skill edge (seat 0 playing --skill-player against random), each with the variance
     reduction the pairing achieved. --games: games per rule set, player count and line-up, on
     the deals of --seed for every rule set (common random numbers); --out: the datasets, tables
     and the report. An option given on the command line wins over the comparison file.
@@ -134,6 +139,64 @@ def compare(
     out_console.print(table)
     if out is not None:
         out_console.print(f"report: {out / 'report' / 'report.html'}", highlight=False)
+
+
+# ---------------------------------------------------------------- skill study
+@command()
+@user_errors()
+@o.shared("jobs")
+def skill(
+    ctx: typer.Context,
+    spec: Annotated[
+        Path | None, typer.Argument(metavar="[SKILL.toml]", help="A skill study file (see experiments/skill.toml).",
+                                    show_default=False)
+    ] = None,
+    players: o.PlayerCounts = "2,3,4,6,8,12,16",
+    measure: Annotated[
+        list[str] | None,
+        typer.Option("--measure", metavar="STRATEGY",
+                     help="A strategy to measure against random (repeatable; default search(playouts=256) and greedy).",
+                     show_default=False),
+    ] = None,
+    games: o.Games = 200,
+    seed: o.Seed = 0,
+    out: o.MaybeOut = None,
+    **options: Any,
+) -> None:
+    """How much skill pays: each measured player at seat 0 against random at every other seat, per rule
+    set (classic, classic-house, party and each house rule of classic) and player count.
+
+    Prints the skill share (win rate over the fair share 1/P) of each player; --out writes skill.csv
+    and the report (report.md, skill_share.png) to OUT/report. --games: games per rule set, player
+    count and measured player (the players meet the same deals). An option given on the command
+    line wins over the study file.
+
+    [dim]Example: unosim skill experiments/skill.toml --out runs/skill[/]
+    """
+    from ..analysis.skill import load_spec, summary
+    from ..api import skill as run_skill
+
+    given: dict[str, Any] = {"players": players, "measured": list(measure) if measure else None, "games": games,
+                             "seed": seed, "out": out}
+    settings = {k: v for k, v in given.items() if v is not None or k == "out"}
+    if spec is not None:  # the file's settings, but for the options given on the command line
+        typed = {{"measure": "measured"}.get(name, name) for name in ctx.params
+                 if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"}
+        settings.update(load_spec(spec))
+        settings.update({name: value for name, value in given.items() if name in typed})
+    target = settings.pop("out", None)
+    result = run_skill(target, **settings, **options)
+    for player in result.settings["measured"]:
+        grid = summary(result.table, player)
+        table = Table(title=f"{player} against random: win rate ÷ fair share ({result.settings['games']:,} games each)")
+        table.add_column("rule set", justify="left", overflow="fold")
+        for p in grid.columns:
+            table.add_column(f"{p}", justify="right")
+        for rule_set, row in grid.iterrows():
+            table.add_row(str(rule_set), *(f"{v:.2f}" for v in row))
+        out_console.print(table)
+    if target is not None:
+        out_console.print(f"report: {Path(target) / 'report' / 'report.md'}", highlight=False)
 
 
 # ---------------------------------------------------------------- card values by swap experiment

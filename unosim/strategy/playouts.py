@@ -74,14 +74,17 @@ def _uniform(state):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers,
+def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
                 slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, dec, scratch):  # pragma: no cover
     """Set slot ``s`` to decision ``job_row[s]`` in world ``job_world[s]`` with answer ``job_answer[s]`` given.
 
     Parameters: per decision row ``i``, ``public[i]`` (columns ``P_*``), ``sizes[i]`` every seat's hand
     size, ``own[i]`` the seat's own cards, ``unseen[i]`` the counts of the cards it has not seen (the
     other hands and the draw pile), ``seeds[i]`` its 64-bit seed, ``answers[i, j]`` its answers
-    ``(card, colour, flag, link a, link b)``. A world is dealt once, into the first of its slots (slots
+    ``(card, colour, flag, link a, link b)``, ``lacks[i, t]`` nonzero for the card types the other seats
+    are known to lack and ``kept[i, p]`` how many of seat ``p``'s cards are dealt without them (the cards it
+    held when the lack was seen; its later draws are dealt from every unseen card; 0: no constraint; a
+    seat left with no allowed card gets any). A world is dealt once, into the first of its slots (slots
     of one world must follow each other), and copied into the others. Answers go into the decision rows
     of buffer 1 (``dec[1, s]``, ``F_ROW = s``): :func:`advance` called with parity 0 reads them.
     Returns False when a row's unseen cards do not cover the other hands (no world can be dealt).
@@ -117,10 +120,22 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
                     hands[s, p, t] = own[i, t] if p == me else 0
                 if p == me:
                     continue
-                for _ in range(sizes[i, p]):
+                for d in range(sizes[i, p]):
                     if left == 0:
                         return False
                     j = min(int(_uniform(state) * left), left - 1)
+                    if d < kept[i, p]:  # instead a uniform card among those the seat may hold, if any
+                        allowed = 0
+                        for q in range(left):
+                            allowed += lacks[i, scratch[q]] == 0
+                        if allowed > 0:
+                            r = min(int(_uniform(state) * allowed), allowed - 1)
+                            for q in range(left):
+                                if lacks[i, scratch[q]] == 0:
+                                    if r == 0:
+                                        j = q
+                                        break
+                                    r -= 1
                     c = scratch[j]
                     left -= 1
                     scratch[j] = scratch[left]
@@ -272,15 +287,19 @@ class Playouts:
     def play(self, job_row: NDArray[np.int64], job_world: NDArray[np.int64], job_answer: NDArray[np.int64],
              public: NDArray[np.int64], sizes: NDArray[np.int64], own: NDArray[np.int64], unseen: NDArray[np.int64],
              discard: NDArray[np.int64], seeds: NDArray[np.uint64],
-             answers: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.int32]] | None:
-        """Play one game on from each job's position (see :func:`fill_worlds`); the winning seat of each
-        (-1: the playout stopped at its depth, or the round at ``max_turns``) and the hand sizes it ended
-        with, or None when some row's worlds cannot be dealt."""
+             answers: NDArray[np.int64], lacks: NDArray[np.int8] | None = None,
+             kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32]] | None:
+        """Play one game on from each job's position (see :func:`fill_worlds`; ``lacks`` and ``kept``: no
+        constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
+        at ``max_turns``) and the hand sizes it ended with, or None when some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
+        if lacks is None or kept is None:
+            lacks = np.zeros((public.shape[0], N_TYPES), np.int8)
+            kept = np.zeros(sizes.shape, np.int64)
         if n > self.capacity:
             self._allocate(max(n, 2 * self.capacity))
         scratch = np.zeros(max(int(unseen.sum(axis=1).max(initial=0)), 1), np.int16)
-        ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers,
+        ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
                          self.slot, self.game, self.keys, self.hands, self.hsize, self.piles, self.seat_strat,
                          self.seat_ctr, self.seat_dec, self.seat_w, self.dec, scratch)
         if not ok:
