@@ -288,5 +288,6 @@ def _is_sorted(frame: pd.DataFrame, keys: list[str]) -> bool:
 __all__ = [
     "load",
     "read_table",
+    "restore_hands",
     "to_frame",
 ]
