@@ -225,12 +225,12 @@ def opening_hand_lists(stored: pa.Array | pa.ChunkedArray, players: NDArray[np.i
     empty list. A chunked column gives a chunked column; the cards are not copied when every seat
     of a chunk was dealt.
     """
-    players = np.asarray(players, np.int64)
+    seats: NDArray[np.int64] = np.asarray(players, np.int64)
     if isinstance(stored, pa.ChunkedArray):
         ends = np.cumsum([len(c) for c in stored.chunks])
-        return pa.chunked_array([_hand_lists(c, players[e - len(c):e]) for c, e in zip(stored.chunks, ends, strict=True)],
+        return pa.chunked_array([_hand_lists(c, seats[e - len(c):e]) for c, e in zip(stored.chunks, ends, strict=True)],
                                 pa.list_(pa.list_(pa.int8())))
-    return _hand_lists(stored, players)
+    return _hand_lists(stored, seats)
 
 
 def _hand_lists(stored: pa.Array, players: NDArray[np.int64]) -> pa.ListArray:
