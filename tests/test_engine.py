@@ -152,3 +152,46 @@ def test_a_users_deck_file_is_played(tmp_path) -> None:
         bad = tmp_path / "bad.toml"
         bad.write_text("[wild]\njoker = 2\n")
         simulate(rules="classic", players=4, games=10, deck=str(bad))
+
+
+def test_advance_takes_the_batch_in_named_records() -> None:
+    """The kernel's arrays travel in the records of ``kernels.state``: ``advance`` takes at most ten
+    parameters, and every array of the batch is in exactly one record."""
+    import inspect
+
+    from unosim.game.kernels import state
+    from unosim.game.kernels.advance import advance
+
+    assert len(inspect.signature(advance.py_func).parameters) <= 10
+    fields = [f for record in (state.Games, state.Seats, state.Rows, state.Records, state.Work) for f in record._fields]
+    assert len(fields) == len(set(fields)) == len(state._NDIM)
+
+
+@pytest.mark.parametrize("overrides", [None, {"stacking": "mixed"}], ids=["official", "house"])
+def test_the_engine_compiles_advance_once_for_the_records_it_builds(overrides) -> None:
+    """``Engine`` compiles ``advance`` through ``compile_advance`` (no game played), for the types
+    ``advance_types`` declares; playing then finds that copy: the records a run builds (also after its
+    buffers grow, and with tracing) have exactly those types, and no other copy is compiled."""
+    from unosim.game.encoding import house_flag
+    from unosim.game.kernels.advance import advance
+    from unosim.game.kernels.state import advance_types
+
+    config = RunConfig.build(rules="party", players=4, games=40, seed=2, overrides=overrides, match=True)
+    engine = Engine(config, batch_size=4, trace=True)
+    assert engine.house is house_flag(engine.rules_cfg) is (L.HOUSE_OFF if overrides is None else L.HOUSE_ON)
+    expected = advance_types(engine.house)
+    assert expected in advance.signatures
+    before = set(advance.signatures)
+    run = engine.start(0, 40)
+    while run.step():
+        pass
+    assert run.rec.shape[0] > 2 * 40  # the round buffers grew: the records were built again
+    assert set(advance.signatures) == before
+    assert run.records.rec is run.rec and run.work.deck is run.deck
+
+
+def test_house_selects_one_of_two_copies() -> None:
+    from unosim.game.kernels.state import advance_types
+
+    with pytest.raises(ValueError, match="HOUSE_OFF or layout.HOUSE_ON"):
+        advance_types(0)

@@ -55,20 +55,26 @@ print(sum(stub.stats.cache_misses.values()), sum(stub.stats.cache_hits.values())
 
 LATE = """
 import json, sys
-from numba.core import dispatcher
+from numba.core import dispatcher, sigutils
 from numba.core.caching import NullCache
 from unosim.runs import runner
 from unosim.engine.config import RunConfig
 
-calls, stage = [], ["compile"]
-first_call = dispatcher.Dispatcher._compile_for_args  # a Python call with argument types not seen yet
+calls, stage, depth = [], ["compile"], [0]
+compile_sig = dispatcher.Dispatcher.compile  # a Python call with argument types not seen yet, or an explicit compile
 
-def recorded(self, *args, **kws):
-    func = self.py_func
-    calls.append((stage[0], f"{func.__module__}.{func.__qualname__}", not isinstance(self._cache, NullCache)))
-    return first_call(self, *args, **kws)
+def recorded(self, sig):
+    args, _ = sigutils.normalize_signature(sig)
+    if depth[0] == 0 and tuple(args) not in self.overloads:  # from Python, not a callee typed inside a compile
+        func = self.py_func
+        calls.append((stage[0], f"{func.__module__}.{func.__qualname__}", not isinstance(self._cache, NullCache)))
+    depth[0] += 1
+    try:
+        return compile_sig(self, sig)
+    finally:
+        depth[0] -= 1
 
-dispatcher.Dispatcher._compile_for_args = recorded
+dispatcher.Dispatcher.compile = recorded
 compile_engine = runner.compile_engine
 
 def then_play(*args):

@@ -25,10 +25,11 @@ from numpy.typing import NDArray
 
 from ..game.encoding import check_supported, encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
-from ..game.kernels.advance import advance
+from ..game.kernels.advance import advance, compile_advance
 from ..game.kernels.deal import deal_round, new_game, set_position
 from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
+from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..strategy import registry
 from ..strategy.base import Strategy
 from ..strategy.spec import StrategySpec
@@ -100,7 +101,7 @@ class Engine:
         self._pristine["deck"] = self.deck.copy()
         self.rkey = np.uint64(run_key(config.seed))
         # compiles once per machine (file lock), else loads; the house rules' copy on its own
-        kernel_cache.ensure_compiled(Run(self, 0, 0).advance, house=self.house is not None)
+        kernel_cache.ensure_compiled(lambda: compile_advance(self.house), house=self.house is L.HOUSE_ON)
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
@@ -183,8 +184,39 @@ class Engine:
         """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
         return Run(self, first, n_games)
 
+def _held(record: str, field: str) -> Any:
+    """An attribute of :class:`Run` that is the array ``field`` of its record ``record``; setting it
+    replaces the record (the kernels then get the new array)."""
+
+    def get(run: Run) -> Any:
+        return getattr(getattr(run, record), field)
+
+    def put(run: Run, value: Any) -> None:
+        setattr(run, record, getattr(run, record)._replace(**{field: value}))
+
+    return property(get, put, doc=f"``{record}.{field}``")
+
+
 class Run:
-    """One batch being played: the state arrays, the records, and the step loop."""
+    """One batch being played: the state arrays, the records, and the step loop.
+
+    The kernels take the arrays in the records of :mod:`unosim.game.kernels.state`, built here once:
+    ``games``, ``seats`` and ``rows`` from the :class:`~unosim.engine.batch.Buffers`, ``records`` (the
+    records of the games played and the event log) and ``work`` (the counters, the run's cards, the work
+    buffers); ``rec``, ``points``, ``opening``, ``deck`` … name their arrays.
+    """
+
+    rec = _held("records", "rec")
+    points = _held("records", "rec_points")
+    opening = _held("records", "rec_open")
+    match_scores = _held("records", "match_scores")
+    ev = _held("records", "ev")
+    nev = _held("records", "nev")
+    ctr = _held("work", "ctr")
+    deck = _held("work", "deck")
+    scratch = _held("work", "scratch")
+    actors = _held("work", "actors")
+    err = _held("work", "err")
 
     def __init__(self, engine: Engine, first: int, n_games: int) -> None:
         cfg = engine.config
@@ -198,24 +230,32 @@ class Run:
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup
         self.buffers = b
-        self.deck = engine.deck.copy()  # the cards dealt (a set-up position replaces it, unosim.engine.position)
+        self.games = Games(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening)
+        self.seats = Seats(b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w)
+        self.rows = Rows(b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base, b.group_count)
+        deck = engine.deck.copy()  # the cards dealt (a set-up position replaces it, unosim.engine.position)
         self.match = cfg.match
         rows = 2 * max(n_games, batch) if self.match else n_games  # matches: round rows, grown when full
-        self.rec = np.zeros((rows, L.N_REC), np.int32)
-        self.points = np.zeros((rows, P), np.int16)
-        self.opening = np.zeros((rows, P, H), np.int8)
-        self.match_scores = np.zeros((n_games, P + 1) if self.match else (1, 1), np.int32)  # totals, then the winner
         # tracing: most events one phase step of a slot can log (a first card re-flipped up to 4 times the deck
         # size, with reshuffles; draws, echoes and wrong jump-ins of every seat); see _advance_once
-        self.step_events = 8 * int(self.deck.sum()) + 8 * P + 64
-        self.ev = np.zeros((max(batch * 512, 2 * self.step_events) if engine.trace else 1, L.N_EV_COLS), np.int32)
+        self.step_events = 8 * int(deck.sum()) + 8 * P + 64
+        self.records = Records(
+            rec=np.zeros((rows, L.N_REC), np.int32),
+            rec_points=np.zeros((rows, P), np.int16),
+            rec_open=np.zeros((rows, P, H), np.int8),
+            match_scores=np.zeros((n_games, P + 1) if self.match else (1, 1), np.int32),  # totals, then the winner
+            ev=np.zeros((max(batch * 512, 2 * self.step_events) if engine.trace else 1, L.N_EV_COLS), np.int32),
+            nev=np.zeros(1, np.int64),
+        )
         self.events: list[NDArray[np.int32]] = []
-        self.nev = np.zeros(1, np.int64)
-        self.ctr = np.zeros(L.N_CTR, np.int64)
+        self.work = Work(
+            ctr=np.zeros(L.N_CTR, np.int64),
+            deck=deck,
+            scratch=np.zeros(int(deck.sum()), np.int16),
+            actors=np.zeros(max(P, 64), np.int64),
+            err=np.full(1, -1, np.int64),
+        )
         self.ctr[L.CT_NEXT], self.ctr[L.CT_END] = first, first + n_games
-        self.err = np.full(1, -1, np.int64)
-        self.scratch = np.zeros(int(self.deck.sum()), np.int16)
-        self.actors = np.zeros(max(P, 64), np.int64)
         self.parity = 0
 
     def advance(self) -> int:
@@ -238,12 +278,8 @@ class Run:
             if self.ev.shape[0] < 2 * need:
                 self.ev = np.zeros((2 * need, L.N_EV_COLS), np.int32)
             self.ctr[L.CT_TRACE_ROOM] = self.ev.shape[0] - need
-        n_rows = advance(
-            b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w, b.opening,
-            self.rec, self.points, self.opening, self.match_scores, self.first, self.ctr, e.rkey, self.deck, e.cfg,
-            self.ev, self.nev, self.parity, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w,
-            b.group_base, b.group_count, self.err, self.scratch, self.actors, e.house,
-        )
+        n_rows = advance(self.games, self.seats, self.rows, self.records, self.work, e.cfg, self.first, e.rkey, self.parity,
+                         e.house)
         if self.err[0] >= 0:
             raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
         if e.trace:
@@ -391,7 +427,7 @@ def plays_house_rules(config: RunConfig) -> bool:
     """Whether the run ``config`` turns on a house rule that has code of its own in the kernels
     (:func:`unosim.game.encoding.house_flag`): its games run on the kernels' house-rule copy, which
     compiles on its own."""
-    return house_flag(encode_rules(config.rules, config.players)) is not None
+    return house_flag(encode_rules(config.rules, config.players)) is L.HOUSE_ON
 
 
 def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None:

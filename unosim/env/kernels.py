@@ -361,10 +361,14 @@ def _zero(a):  # pragma: no cover - compiled
 
 
 @kernel
-def _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
-               match_scores, ctr, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count, err, scratch,
-               actors):  # pragma: no cover - compiled
+def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - compiled
     """Put the run's state back as ``Engine.start(pst[P_FIRST], 1)`` makes it (a fresh ``Run``)."""
+    slot, game, keys, hands, hsize, piles, opening = games
+    seat_ctr, seat_dec, seat_w = seats.seat_ctr, seats.seat_dec, seats.seat_w
+    row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count = (
+        rows.row_slot, rows.row_seat, rows.row_legal, rows.row_info, rows.dec, rows.dec_w, rows.group_count)
+    rec, rec_points, rec_open, match_scores, ev, nev = records
+    ctr, scratch, actors, err = work.ctr, work.scratch, work.actors, work.err
     for a in (slot.reshape(-1), row_slot.reshape(-1), row_seat.reshape(-1), row_info.reshape(-1), dec.reshape(-1),
               hsize.reshape(-1), seat_ctr.reshape(-1), seat_dec.reshape(-1), rec.reshape(-1), match_scores.reshape(-1),
               ev.reshape(-1)):
@@ -393,9 +397,7 @@ def _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, s
 
 @kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
-         slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
-         match_scores, ctr, rkey, deck, cfg, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base,
-         group_count, err, scratch, actors, house, obs):  # pragma: no cover - compiled
+         games, seats, rows, records, work, cfg, rkey, house, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.
 
     ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
@@ -409,6 +411,11 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
     (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``. ``pst[P_PLAYED]``
     is 1 when the engine was run (or resumed) in the call.
     """
+    slot, game, hands, hsize, piles = games.slot, games.game, games.hands, games.hsize, games.piles
+    row_slot, row_legal, row_info, dec, dec_w = rows.row_slot, rows.row_legal, rows.row_info, rows.dec, rows.dec_w
+    group_base, group_count = rows.group_base, rows.group_count
+    rec, rec_points, nev = records.rec, records.rec_points, records.nev
+    ctr, err = work.ctr, work.err
     mode = pst[P_MODE]
     seat, players, link0, swap0 = pst[P_SEAT], pst[P_PLAYERS], pst[P_LINK0], pst[P_SWAP0]
     relink, wait = pst[P_RELINK] != 0, pst[P_WAIT] != 0
@@ -419,9 +426,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
             ended[s] = False
             winners[s] = -2
     if mode == M_RESET:
-        _reset_run(pst, slot, game, keys, hands, hsize, piles, seat_ctr, seat_dec, seat_w, opening, rec, rec_points, rec_open,
-                   match_scores, ctr, ev, nev, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count, err, scratch,
-                   actors)
+        _reset_run(pst, games, seats, rows, records, work)
         for s in range(n):
             current[s] = -1
             idle[s] = False
@@ -462,9 +467,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
         nev[0] = 0
         ctr[L.CT_WAIT] = 0
         ctr[L.CT_PAUSED] = 0
-        n_rows = advance(slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening, rec, rec_points,
-                         rec_open, match_scores, pst[P_FIRST], ctr, rkey[0], deck, cfg, ev, nev, parity, row_slot, row_seat,
-                         row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors, house)
+        n_rows = advance(games, seats, rows, records, work, cfg, pst[P_FIRST], rkey[0], parity, house)
         if err[0] >= 0:
             pst[P_STATUS] = S_CHECK
             return S_CHECK

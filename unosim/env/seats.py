@@ -347,20 +347,17 @@ class SeatLanes:
         self.bind()
         self.pst[K.P_MODE] = K.M_ENCODE
         obs = np.zeros((batch, self.obs_size), np.int16)
-        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,), house=game.engine.house is not None)
+        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,), house=game.engine.house is L.HOUSE_ON)
         self._play = _entry_point(K.play, (*self._args, obs))
 
     def bind(self) -> None:
         """Take the arrays of ``game.run`` (a new run, or one whose record buffers grew)."""
         run = self.game.run
         assert run is not None
-        b, e = run.buffers, run.engine
+        e = run.engine
         self.rkey[0] = e.rkey
         self.pst[self._k.P_FIRST] = run.first
-        self._args = (*self._env, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_strat, b.seat_ctr, b.seat_dec,
-                      b.seat_w, b.opening, run.rec, run.points, run.opening, run.match_scores, run.ctr, self.rkey, run.deck,
-                      e.cfg, run.ev, run.nev, b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base,
-                      b.group_count, run.err, run.scratch, run.actors, e.house)
+        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house)
         self._bound = run
         if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
             self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))

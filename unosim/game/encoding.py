@@ -64,13 +64,10 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
 
 
 def house_flag(rules_cfg: NDArray[np.int32]) -> int | None:
-    """The kernels' ``house`` argument for the rules' part of ``cfg``: None when every house rule is
-    off (:data:`HOUSE_SLOTS`), else 1.
-
-    numba compiles a kernel once per type of its arguments and prunes a branch on ``house is not
-    None`` when ``house`` is None, so the official games compile and run without the house rules'
-    code (a shorter cold compile), and a run with one on compiles its own copy once."""
-    return 1 if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else None
+    """The kernels' ``house`` argument for the rules' part of ``cfg``: ``layout.HOUSE_OFF`` when every
+    house rule is off (:data:`HOUSE_SLOTS`), else ``layout.HOUSE_ON``; its type selects the kernels'
+    compiled copy (the comment at ``HOUSE_OFF`` says how)."""
+    return L.HOUSE_ON if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else L.HOUSE_OFF
 
 
 def encode_flags(*, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:

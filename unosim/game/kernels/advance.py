@@ -85,6 +85,7 @@ from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
 from .rows import row_actors, write_row
 from .speed import apply_jumpin, start_jumpin
+from .state import advance_types
 from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
 
@@ -93,7 +94,7 @@ PREFETCH_AHEAD = 4
 DEC_AHEAD = 2
 """Slots ahead whose decision row :func:`advance` prefetches (their slot row was asked for earlier)."""
 
-__all__ = ["advance", "compiled_multi", "decision", "scatter_multi"]
+__all__ = ["advance", "compile_advance", "compiled_multi", "decision", "scatter_multi"]
 
 
 @rule
@@ -170,26 +171,26 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
 
 
 @kernel
-def advance(
-    slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, opening,
-    rec, rec_points, rec_open, match_scores, first, ctr, rkey, deck, cfg,
-    ev, nev, parity, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count, err, scratch, actors, house,
-):
+def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
     """Advance every slot to its next decision; return the number of rows written.
 
-    Rows are written into buffer ``parity`` (the first axis of the row
-    arrays); decisions are read from the other one. ``group_count`` holds the
-    previous call's row counts on entry and this call's on return.
-    ``scratch`` (deck size) and ``actors`` (at least 64: seats acting, or the
-    candidate cards of a compiled policy) are work buffers: kernels do not
+    The arrays come in the records of :mod:`unosim.game.kernels.state` (``games``, ``seats``, ``rows``,
+    ``records``, ``work``), unpacked here. Rows are written into buffer ``parity`` (the first axis of
+    the row arrays); decisions are read from the other one. ``group_count`` holds the previous call's
+    row counts on entry and this call's on return. ``scratch`` (deck size) and ``actors`` (at least
+    64: seats acting, or the candidate cards of a compiled policy) are work buffers: kernels do not
     allocate. ``ctr`` holds the batch counters ``CT_*``. Match runs (``cfg[C_MATCH]``) write one
-    record row per round and the match results into ``match_scores`` (see ``layout``);
-    single-round runs write row ``game - first`` and leave ``match_scores`` untouched.
-    ``house`` is None when every house rule is off (:func:`unosim.game.encoding.house_flag`), else 1:
-    numba compiles one copy per type, and in the copy for None it prunes every branch on
-    ``house is not None`` (here and in the rules and kernels it is passed to), so the official games
-    neither compile nor run the house rules' code.
+    record row per round and the match results into ``match_scores`` (see ``layout``); single-round
+    runs write row ``game - first`` and leave ``match_scores`` untouched. New games are keyed by the
+    run's key ``rkey``. ``house`` is ``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``: its type selects the
+    compiled copy, with or without the house rules' code (here and in the rules and kernels it is
+    passed to).
     """
+    slot, game, keys, hands, hsize, piles, opening = games
+    seat_strat, seat_ctr, seat_dec, seat_w = seats
+    row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count = rows
+    rec, rec_points, rec_open, match_scores, ev, nev = records
+    ctr, deck, scratch, actors, err = work
     ns = cfg[C_N_STRATS]
     prev = 1 - parity
     scatter_multi(prev, row_slot, row_seat, dec, dec_w, group_base, group_count, seat_dec, seat_w, ns)
@@ -299,3 +300,9 @@ def advance(
             total += m
             break
     return total
+
+
+def compile_advance(house: int | None) -> None:
+    """Compile :func:`advance` (or load it from the disk cache) for the records the engine builds, in the
+    copy ``house`` selects (``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``), without playing a game."""
+    advance.compile(advance_types(house))

@@ -41,10 +41,11 @@ drawing kernels (``give``, ``echo``, ``forced_draw``) pass seats and counts as
 would lengthen the cold compile (``experiments/compile_profile.py`` shows them).
 
 The same rule gives the house rules a copy of their own: ``advance`` and the
-functions with house-rule code take a ``house`` argument, None when every house
-rule is off and 1 otherwise (:func:`unosim.game.encoding.house_flag`). numba
-prunes a branch on ``house is not None`` in the copy compiled for None, so the
-official games neither compile the house rules' kernels nor carry their code.
+functions with house-rule code take a ``house`` argument, ``layout.HOUSE_OFF``
+(None) when every house rule is off and ``layout.HOUSE_ON`` (1) otherwise, chosen
+once per run by :func:`unosim.game.encoding.house_flag`. numba prunes a branch on
+``house is not None`` in the copy compiled for None, so the official games neither
+compile the house rules' kernels nor carry their code.
 """
 
 from typing import Any

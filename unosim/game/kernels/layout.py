@@ -54,6 +54,9 @@ reaction weight answered on a jump-in row, scattered into ``seat_w``.
 ``K = N_TYPES`` card types (``unosim.game.cards``), ``P`` players, ``H`` hand size.
 The top card of the discard pile is ``slot[:, F_TOP]``, not part of ``DISC``.
 
+The kernels take these arrays grouped in the named records of :mod:`unosim.game.kernels.state`
+(``Games``, ``Seats``, ``Rows``, ``Records``, ``Work``).
+
 Phases (``slot[:, F_PHASE]``): decision phases ask a strategy; the others are
 passed through inside one ``advance`` call.
 """
@@ -74,8 +77,9 @@ __all__ = [
     "F_LINK_A", "F_LINK_B", "F_LINK_ECHO_DRAWS", "F_MINI_COLOUR", "F_MINI_N", "F_NEXT", "F_PENDING", "F_PHASE", "F_PILEUP_CARDS",
     "F_PILEUPS", "F_PLAYED", "F_POINT_TAKEN_DRAWS", "F_RNG", "F_ROUND", "F_ROW", "F_SEAT", "F_SEVEN_SWAPS", "F_STACK",
     "F_STACK_CARDS", "F_STACK_MAX", "F_STACKS", "F_TOP", "F_TRUNCATED", "F_TURN", "F_TURNS", "F_UNO_PENALTIES", "F_WINNER",
-    "F_WRONG_JUMP_INS", "F_ZERO_PASSES", "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE", "I_MAY_TAKE", "I_NLEGAL",
-    "I_PENALTY", "I_PHASE", "I_TOP", "I_TURN", "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_FLAGS", "N_RULES", "N_CTR", "N_DEC",
+    "F_WRONG_JUMP_INS", "F_ZERO_PASSES", "HOUSE_OFF", "HOUSE_ON", "I_ARG", "I_BLUFFABLE", "I_COLOUR", "I_DIR", "I_DRAWN", "I_HSIZE",
+    "I_MAY_TAKE", "I_NLEGAL", "I_PENALTY", "I_PHASE", "I_TOP", "I_TURN", "MAX_ROUNDS", "MINI", "MULTI_ACTOR", "N_CFG", "N_FLAGS",
+    "N_RULES", "N_CTR", "N_DEC",
     "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS", "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN",
     "PH_EFFECTS", "PH_END", "PH_IDLE", "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_STACK", "PH_START_TURN", "PH_SWAP",
     "PH_TURN", "PH_VOTE", "PH_WIN", "PH_WINDOW", "PHASE_NAMES", "R_ACTION_JUMP_INS", "R_BLOCKED", "R_CHALLENGES", "R_CHALLENGES_WON",
@@ -312,6 +316,14 @@ C_POLICY0 = 35  # C_POLICY0 + k: compiled policy of strategy k (0: ask Python), 
 C_ALL_COMPILED = C_POLICY0 + 16  # 1: every strategy of the line-up has a compiled policy
 C_FORCED0 = C_ALL_COMPILED + 1  # C_FORCED0 + k: 0 ask; u + 1: strategy k draws on a turn with nothing to play, after u uniforms
 N_CFG = C_FORCED0 + 16
+
+# ---- the house rules' copy of the kernels -------------------------------------
+# ``advance`` and every kernel with house-rule code take a ``house`` argument, whose *type* selects the
+# compiled copy, not its value: numba compiles a function once per argument type, and in the copy for
+# None it prunes every branch on ``house is not None``, so the official games neither compile nor run
+# the house rules' code (a shorter cold compile). game.encoding.house_flag picks one of the two.
+HOUSE_OFF = None  # every house rule off: the official games' copy
+HOUSE_ON = 1  # a house rule on (H-1..H-4): the copy with their code (any int64 would select it)
 
 ROW_AUTO = -2  # F_ROW of a decision the strategy declared in advance: PH_DRAWN play the card, PH_TURN draw
 
