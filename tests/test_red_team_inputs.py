@@ -366,3 +366,19 @@ def test_a_rule_set_name_with_escape_codes_and_backticks_stays_text_in_report_md
     text = (run / "report" / "report.md").read_text()
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", text), repr(text)
     assert "```evil`` x\\x1b]0;pwned\\x07\\x1b[2J```" in text  # whole, in a span its backticks cannot close
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_a_strategy_module_that_raises_on_import_is_bad_input_not_a_bug(tmp_path: Path, isolate: bool) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "badmod.py").write_text('raise RuntimeError("boom at import")\n')
+    unosim = str(Path(sys.executable).with_name("unosim"))
+    done = subprocess.run([unosim, "simulate", "--players", "2", "--games", "10", "--strategies", "badmod:X,greedy",
+                           "--jobs", "1", "--out", str(tmp_path / "out"), *(["--isolate"] if isolate else [])],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2, done.stderr
+    assert "importing the module 'badmod' raised RuntimeError: boom at import" in done.stderr
+    assert "bug:" not in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()

@@ -108,6 +108,11 @@ def resolve(name: str) -> type[Strategy]:
             f"strategy {name!r}: cannot load {target!r} ({exc}); known strategies: "
             f"{', '.join(_known())}, or an importable 'package.module:Class'."
         ) from None
+    except Exception as exc:  # noqa: BLE001 - a user's module: any failure while importing it is bad input
+        raise UnosimInputError(
+            f"strategy {name!r}: importing the module {module_name!r} raised {type(exc).__name__}: {exc}; fix the "
+            "module (the error is raised by its own code as it is imported) or choose another strategy."
+        ) from None
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise UnosimInputError(f"strategy {name!r}: {target!r} is not a subclass of unosim.Strategy.")
     return cls
