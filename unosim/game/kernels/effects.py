@@ -162,8 +162,8 @@ def apply_challenge(s, challenge, slot, game, keys, hands, hsize, piles, cfg, ev
     victim = slot[s, F_ACTOR]
     player = slot[s, F_SEAT]
     g = game[s]
-    stacking = house is not None and cfg[C_STACKING] != STACKING_NONE
-    total = slot[s, F_STACK] if stacking else 4
+    stacking = cfg[C_STACKING] != STACKING_NONE  # each branch on it also tests ``house``: the official copy prunes them
+    total = slot[s, F_STACK] if house is not None and stacking else 4
     if challenge:
         slot[s, F_CHALLENGES] += 1
         bluff = slot[s, F_BLUFF]
