@@ -53,6 +53,8 @@ CHOICE_FIGURES = [
 WORKLOADS = [
     ("classic, 4 players, random (compiled)", ["--rules", "classic", "--players", "4"]),
     ("classic, 4 players, random (Python path)", ["--rules", "classic", "--players", "4", "--python-path"]),
+    ("classic, 4 players, rule file `attacker.toml` (compiled interpreter)",
+     ["--rules", "classic", "--players", "4", "--strategies", "rules:attacker"]),
     ("party, 8 players, random", ["--rules", "party", "--players", "8"]),
     ("party, 16 players, random", ["--rules", "party", "--players", "16"]),
     ("party, 6 players, six-strategy tournament", ["--tournament"]),
@@ -92,6 +94,14 @@ def _bench(args: list[str], seconds: float) -> float:
     return float(out["games_per_second"])
 
 
+def _env_rounds(seconds: float) -> float:
+    """Rounds per second :class:`~unosim.env.vector.UnoVectorEnv` (1,024 games, classic 4, random masked actions) gives."""
+    cmd = [sys.executable, "-m", "unosim", "bench", "--env", "--rules", "classic", "--players", "4", "--batch-size", "1024",
+           "--seconds", str(seconds), "--json"]
+    out = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    return float(next(r for r in out["rows"] if r["env"].startswith("UnoVectorEnv"))["rounds_per_second"])
+
+
 def _cold_compile(*extra: str) -> dict[str, float]:
     cmd = [sys.executable, str(ROOT / "experiments" / "cold_compile.py"), "--json", *extra]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
@@ -124,7 +134,7 @@ def main() -> None:
         exe = _yardstick(Path(build))
         rates: dict[str, list[float]] = {name: [] for name, _ in WORKLOADS}
         ratios: dict[str, list[float]] = {name: [] for name, _ in WORKLOADS}
-        c_rates = []
+        c_rates, env_rates, env_shares, rule_shares = [], [], [], []
         for _ in range(args.rounds):
             c = _c_rate(exe, args.seconds)
             c_rates.append(c)
@@ -132,10 +142,19 @@ def main() -> None:
                 rate = _bench(bench_args, args.seconds)
                 rates[name].append(rate)
                 ratios[name].append(rate / c)
+            engine = rates[WORKLOADS[0][0]][-1]
+            rule_shares.append(rates[WORKLOADS[2][0]][-1] / engine)
+            env_rates.append(_env_rounds(args.seconds))
+            env_shares.append(env_rates[-1] / engine)
         for name, bench_args in WORKLOADS:
             command = "unosim bench " + " ".join(bench_args) + f" --seconds {args.seconds:g}"
             rows.append((name, f"{statistics.median(rates[name]):,.0f} games/s", f"{statistics.median(ratios[name]):.3f}",
                          f"`{command}`"))
+        rows.append(("rule file ÷ compiled `random` (the first and third rows, same round)",
+                     f"{statistics.median(rule_shares):.3f}", "", "the rows' own commands"))
+        rows.append(("`UnoVectorEnv(1024)`, classic 4, random masked actions: rounds/s, and ÷ the engine's games/s",
+                     f"{statistics.median(env_rates):,.0f} rounds/s ({statistics.median(env_shares):.3f} of the engine)", "",
+                     f"`unosim bench --env --rules classic --players 4 --batch-size 1024 --seconds {args.seconds:g}`"))
         rows.append(("C yardstick, classic 4 players", f"{statistics.median(c_rates):,.0f} games/s", "1",
                      f"`benchmarks/uno_limit.c 4 {args.seconds:g}`"))
     cold = _cold_compile()
