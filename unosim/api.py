@@ -131,9 +131,9 @@ def run(
 def load(
     path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
 ) -> pd.DataFrame:
-    """Load a dataset directory as a DataFrame (see :func:`unosim.runs.dataset.load`); ``table="rounds"``
+    """Load a dataset directory as a DataFrame (see :func:`unosim.runs.reading.load`); ``table="rounds"``
     loads the rounds of a match dataset."""
-    from .runs.dataset import load as _load
+    from .runs.reading import load as _load
 
     return _load(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
 
@@ -360,7 +360,7 @@ def report(path: str | Path, out: str | Path | None = None, *, card_values: bool
     tournament into ``out`` (default ``path/report``); return the files written
     (see :func:`unosim.reports.dataset_report.write_report`, :func:`unosim.reports.tournament.write_report`)."""
     from .reports.dataset_report import write_report
-    from .runs.dataset import read_metadata
+    from .runs.files import read_metadata
 
     try:  # (analysis.tournament.is_tournament without importing the engine)
         tournament = "tournament" in read_metadata(path)

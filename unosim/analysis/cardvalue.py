@@ -67,7 +67,7 @@ from threadpoolctl import threadpool_limits
 
 from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
 from ..game.errors import UnosimInputError
-from ..runs import dataset
+from ..runs.files import expected_files, has_rounds, missing_files, read_metadata
 from ..runs.reading import restore_hands
 from .stats import ClusteredOLS, OLSResult, adjust_p_values, p_value
 
@@ -343,18 +343,18 @@ class _Cell:
 
 def _cells(path: Path) -> list[_Cell]:
     """The (rules, players) cells of a dataset of single rounds, with their chunk files."""
-    meta = dataset.read_metadata(path)
-    if dataset.has_rounds(meta):
+    meta = read_metadata(path)
+    if has_rounds(meta):
         raise UnosimInputError(
             f"{path} holds matches; card values are estimated from single rounds (a dataset written "
             "without --match / match = true)."
         )
-    missing = set(dataset.missing_files(path, meta))
+    missing = set(missing_files(path, meta))
     if missing:
         raise UnosimInputError(
             f"dataset {path} is incomplete ({len(missing)} chunk files missing); run the same command again to finish it."
         )
-    names = dataset.expected_files(meta)
+    names = expected_files(meta)
     if meta["kind"] == "run":
         config = meta["config"]
         return [_Cell(config["rules"]["name"], config["players"], meta["deck"]["counts"], config["rules"]["hand_size"],

@@ -310,7 +310,7 @@ def _play(variant: Variant, players: int, strategies: list[str], games: int, see
     result = run(config, out, execution)
     columns = ["turns", "winner", "winner_offset", "truncated"]
     if result.path is not None:
-        from ..runs.dataset import load
+        from ..runs.reading import load
 
         return load(result.path, columns=columns)
     assert result.table is not None

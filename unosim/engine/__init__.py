@@ -3,7 +3,7 @@
 :mod:`~unosim.engine.driver` holds :class:`Engine` — it compiles the line-up, steps the kernels
 of :mod:`unosim.game.kernels` and asks the seats' strategies for their decisions
 (:mod:`~unosim.engine.decisions`, :mod:`~unosim.engine.fast_paths` for the strategies that play
-inside the kernels, :mod:`~unosim.engine.rule_programs` for rule files). A run's configuration is
+inside the kernels, rule files among them through :mod:`unosim.strategy.rule_programs`). A run's configuration is
 :class:`RunConfig` (:mod:`~unosim.engine.config`); the batch state is
 :mod:`~unosim.engine.batch`; :mod:`~unosim.engine.records` turns finished games into Arrow
 tables; :mod:`~unosim.engine.trace` and :mod:`~unosim.engine.position` replay a game and play on

@@ -134,7 +134,7 @@ class Engine:
             for k, strat in enumerate(self.strategies):
                 pol = compiled_policy(strat)
                 if pol == POLICY_RULES:
-                    from .rule_programs import encode_program
+                    from ..strategy.rule_programs import encode_program
 
                     pol += L.N_CFG + sum(len(words) for words in programs)
                     programs.append(encode_program(rule_program(strat)))

@@ -363,7 +363,7 @@ def play_and_write(
     PlayResult
     """
     from ..engine.records import records_table
-    from ..runs.dataset import read_table
+    from ..runs.reading import read_table
     from ..runs.runner import run
 
     if not 0 <= seat < config.players:

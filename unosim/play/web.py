@@ -325,7 +325,7 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
         None when the game could not be written.
     """
     from ..reports.viewer import page_template, write_viewer
-    from ..runs.dataset import read_metadata
+    from ..runs.files import read_metadata
 
     check_port(port)
     person = BrowserSeat(config, seat, window)

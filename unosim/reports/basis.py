@@ -167,7 +167,7 @@ def dataset_basis(meta: dict[str, Any]) -> tuple[str, pd.DataFrame | None]:
     Parameters
     ----------
     meta : dict
-        The dataset's metadata (:func:`unosim.runs.dataset.read_metadata`).
+        The dataset's metadata (:func:`unosim.runs.files.read_metadata`).
 
     Returns
     -------

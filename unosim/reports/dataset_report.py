@@ -39,7 +39,8 @@ from matplotlib.figure import Figure
 from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
 from ..game.names import file_stem, printable
-from ..runs import dataset
+from ..runs.files import has_rounds, read_metadata
+from ..runs.reading import read_table, to_frame
 from ..runs.results import write_whole
 from . import basis, explain, plots
 from . import findings as words
@@ -276,14 +277,14 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         result = SwapResult.read(path)
         return with_findings(analysis_findings.swap_findings(result.values),
                              [swap_basis(result.settings), swap_section(result)])
-    meta = dataset.read_metadata(path)
+    meta = read_metadata(path)
     basis_section, appendix = dataset_basis_sections(meta)
-    matches = dataset.has_rounds(meta)
+    matches = has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
-    data = dataset.read_table(path, columns=columns, table="rounds" if matches else "main")
+    data = read_table(path, columns=columns, table="rounds" if matches else "main")
     if "rules" in data.column_names:  # a few names repeated: as strings, 75 million games' held 1.1 GB
         data = data.set_column(data.column_names.index("rules"), "rules", pc.dictionary_encode(data["rules"]))
-    frame = dataset.to_frame(data, consume=True)
+    frame = to_frame(data, consume=True)
     del data
     sections = [basis_section, player_count_section(frame)]
     found = analysis_findings.dataset_findings(frame, rules=str(_configs(meta)[0]["rules"]["name"]))

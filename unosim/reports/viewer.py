@@ -370,7 +370,8 @@ def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[
     """
     import pyarrow.compute as pc
 
-    from ..runs.dataset import has_rounds, read_metadata, read_table
+    from ..runs.files import has_rounds, read_metadata
+    from ..runs.reading import read_table
 
     meta = read_metadata(run_dir)
     if has_rounds(meta):

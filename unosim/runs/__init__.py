@@ -4,8 +4,8 @@
 :mod:`~unosim.runs.execution` plays them with joblib or Dask; :mod:`~unosim.runs.runner` ties
 the two and resumes an interrupted run; :mod:`~unosim.runs.files` holds the dataset's format
 and writes its files, :mod:`~unosim.runs.reading` reads them (``load``), :mod:`~unosim.runs.directory`
-keeps the output directory and its lock, :mod:`~unosim.runs.resume` finds the chunks done, and
-:mod:`~unosim.runs.dataset` names all of these in one namespace; :mod:`~unosim.runs.experiment` runs an experiment file (cells of
+keeps the output directory and its lock, :mod:`~unosim.runs.resume` finds the chunks done;
+:mod:`~unosim.runs.experiment` runs an experiment file (cells of
 rules × player counts × strategies, ``studies/default.toml`` is the default study);
 :mod:`~unosim.runs.progress` draws the progress bar; :mod:`~unosim.runs.options` holds
 :class:`Execution`, how a run is played (workers, backend, chunks, overwrite, quiet), built once by
@@ -15,9 +15,11 @@ whole or not at all.
 May import: :mod:`unosim.game`, :mod:`unosim.strategy` and :mod:`unosim.engine`.
 """
 
-from .dataset import load, read_metadata
 from .experiment import Experiment, load_experiment, parse_experiment, run_experiment
+from .files import read_metadata
 from .options import Execution
+from .reading import load, read_table
 from .runner import RunResult, run
 
-__all__ = ["Execution", "Experiment", "RunResult", "load", "load_experiment", "parse_experiment", "read_metadata", "run", "run_experiment"]
+__all__ = ["Execution", "Experiment", "RunResult", "load", "load_experiment", "parse_experiment", "read_metadata", "read_table", "run",
+           "run_experiment"]

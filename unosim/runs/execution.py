@@ -43,7 +43,7 @@ from ..engine import driver as engine
 from ..engine.config import RunConfig
 from ..game import inputs
 from ..game.errors import UnosimInputError
-from . import dataset
+from . import files
 from .options import Execution
 from .planning import Part
 
@@ -182,10 +182,10 @@ def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) 
     sha256 of the bytes written to each, by its path in the dataset (``rounds/<chunk file>``, ``<chunk file>``)."""
     digests = {}
     if rounds is not None:
-        (out / dataset.ROUNDS_DIR).mkdir(exist_ok=True)
-        name = f"{dataset.ROUNDS_DIR}/{part.filename}"
-        digests[name] = dataset.write_chunk(rounds, out / name, dict(part.file_metadata))
-    digests[part.filename] = dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
+        (out / files.ROUNDS_DIR).mkdir(exist_ok=True)
+        name = f"{files.ROUNDS_DIR}/{part.filename}"
+        digests[name] = files.write_chunk(rounds, out / name, dict(part.file_metadata))
+    digests[part.filename] = files.write_chunk(table, out / part.filename, dict(part.file_metadata))
     return digests
 
 

@@ -61,7 +61,7 @@ whenever the presets share a deck).
 
 Dataset
 -------
-One dataset for the whole experiment (:mod:`unosim.runs.dataset`): files
+One dataset for the whole experiment (:mod:`unosim.runs.files`): files
 ``cell-KKK-part-NNNNN.parquet``; every row gets the columns ``cell``, ``rules``
 (the preset name) and ``players`` first. Resume works as for a single run.
 """
@@ -82,7 +82,7 @@ from ..game import inputs
 from ..game.errors import UnosimInputError
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..strategy.spec import StrategySpec
-from . import dataset
+from . import files
 from .options import Execution
 from .planning import (
     Part,
@@ -452,7 +452,7 @@ def run_experiment(
     target = Path(out) if out is not None else exp.out
     size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
     chunks = chunk_count(exp.games, size, len(exp.cells))
-    pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
+    pattern = files.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {
         "name": exp.name,

@@ -31,7 +31,7 @@ from ..game.encoding import check_supported as check_rules
 from ..game.errors import UnosimInputError
 from ..strategy.spec import StrategySpec
 from ..version import __version__
-from . import dataset
+from . import files, resume
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "chunk_count", "check_parts_playable",
@@ -48,7 +48,7 @@ SEEDING_NOTE = (
 )
 
 
-MAX_CHUNKS = dataset.MAX_CHUNKS
+MAX_CHUNKS = files.MAX_CHUNKS
 """The most chunk files of one run (all cells together): planning holds one small object per chunk."""
 
 
@@ -114,10 +114,10 @@ class Part:
     """Play user strategies from processes of their own (:class:`unosim.engine.Engine` ``isolate``)."""
 
     @property
-    def file(self) -> dataset.ChunkFile:
+    def file(self) -> resume.ChunkFile:
         """The chunk file(s) this part writes, as the dataset checks them (after :func:`with_file_metadata`)."""
-        chunk = json.loads(dict(self.file_metadata).get(dataset.CHUNK_KEY, b"{}"))
-        return dataset.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match, chunk)
+        chunk = json.loads(dict(self.file_metadata).get(files.CHUNK_KEY, b"{}"))
+        return resume.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match, chunk)
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,8 @@ class Plan:
 def new_metadata(kind: str, *, chunk_size: int, chunks: int, pattern: str) -> dict[str, Any]:
     """The common head of a dataset's metadata."""
     return {
-        "format": dataset.FORMAT,
-        "format_version": dataset.FORMAT_VERSION,
+        "format": files.FORMAT,
+        "format_version": files.FORMAT_VERSION,
         "kind": kind,
         "unosim_version": __version__,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -241,10 +241,10 @@ def _module_source(module: str) -> str | None:
 
 def existing_chunk_size(out: Path | None) -> int | None:
     """Chunk size of the dataset already in ``out`` (to resume with it), if any."""
-    if out is None or not (out / dataset.METADATA_FILE).is_file():
+    if out is None or not (out / files.METADATA_FILE).is_file():
         return None
     try:
-        size = dataset.read_metadata(out)["chunking"]["chunk_size"]
+        size = files.read_metadata(out)["chunking"]["chunk_size"]
     except (ValueError, KeyError, TypeError):
         return None
     return size if isinstance(size, int) and size >= 1 else None
@@ -271,21 +271,21 @@ def with_file_metadata(part: Part, meta: dict[str, Any], texts: tuple[tuple[str,
     """Attach the key-value metadata the chunk's parquet file carries (and the input texts its worker plays).
 
     Besides the dataset metadata, the file's ``unosim.chunk`` entry names the run it belongs to
-    (``run``: :func:`unosim.runs.dataset.run_hash` of the dataset metadata), its seed, cell and chunk
+    (``run``: :func:`unosim.runs.files.run_hash` of the dataset metadata), its seed, cell and chunk
     index and its games: a chunk of another run, or of another place in this one, is refused.
     """
     file_meta = meta
     if part.cell is not None:
         file_meta = {**meta, "cells": [meta["cells"][part.cell]]}
     chunk = {
-        "run": dataset.run_hash(meta), "seed": part.config.seed, "cell": part.cell, "chunk": part.chunk,
+        "run": files.run_hash(meta), "seed": part.config.seed, "cell": part.cell, "chunk": part.chunk,
         "first_game": part.first_game, "n_games": part.n_games,
     }
     return replace(
         part,
         inputs=texts,
         file_metadata=(
-            (dataset.METADATA_KEY, dataset.to_json(file_meta).encode()),
-            (dataset.CHUNK_KEY, json.dumps(chunk).encode()),
+            (files.METADATA_KEY, files.to_json(file_meta).encode()),
+            (files.CHUNK_KEY, json.dumps(chunk).encode()),
         ),
     )

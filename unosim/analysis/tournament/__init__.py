@@ -76,7 +76,7 @@ extend the same dataset; a run interrupted and started again resumes.
 
 Dataset
 -------
-An experiment dataset (:mod:`unosim.runs.dataset`) with one cell per (table,
+An experiment dataset (:mod:`unosim.runs.files`) with one cell per (table,
 rotation); the metadata has a ``tournament`` entry (strategies, design, deals,
 settings) and every row the columns ``cell``, ``table`` and ``rotation`` first.
 ``game`` is the deal: rows with the same ``game`` share the deal; ``strategies``

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ...game.errors import UnosimInputError
-from ...runs import dataset
+from ...runs import files, reading
 from ...runs.options import IN_PROCESS, Execution
 from ...runs.planning import Plan, default_chunk_size, existing_chunk_size
 from ...runs.runner import execute
@@ -102,7 +102,7 @@ class TournamentResult:
     def to_pandas(self) -> pd.DataFrame:
         """The per-game rows (matches with ``match``), sorted by cell and deal."""
         if self.path is not None:
-            return dataset.load(self.path)
+            return reading.load(self.path)
         assert self.table is not None
         return self.table.to_pandas().sort_values(["cell", "game"], kind="stable").reset_index(drop=True)
 
@@ -273,7 +273,7 @@ def labelled(tables: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame],
 def is_tournament(path: str | Path) -> bool:
     """Whether ``path`` is a dataset directory written by a tournament."""
     try:
-        return "tournament" in dataset.read_metadata(path)
+        return "tournament" in files.read_metadata(path)
     except ValueError:
         return False
 
@@ -287,7 +287,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
         If ``path`` is not a complete tournament dataset.
     """
     path = Path(path)
-    meta = dataset.read_metadata(path)
+    meta = files.read_metadata(path)
     if "tournament" not in meta:
         raise UnosimInputError(f"{path} holds no tournament; give a directory written by `unosim tournament --out`.")
     info = meta["tournament"]
@@ -308,10 +308,10 @@ def load_tournament(path: str | Path) -> TournamentResult:
 def _read_rows(path: Path, match: bool) -> tuple[pa.Table, pa.Table | None]:
     """The columns the analysis needs (main table, and the rounds of a match tournament)."""
     if match:
-        main = dataset.read_table(path, columns=["cell", "game", "match_winner", "scores"])
-        rounds = dataset.read_table(path, columns=["cell", "game", "hand_points"], table="rounds")
+        main = reading.read_table(path, columns=["cell", "game", "match_winner", "scores"])
+        rounds = reading.read_table(path, columns=["cell", "game", "hand_points"], table="rounds")
         return main, rounds
-    return dataset.read_table(path, columns=["cell", "game", "winner", "winner_points", "hand_points"]), None
+    return reading.read_table(path, columns=["cell", "game", "winner", "winner_points", "hand_points"]), None
 
 
 __all__ = ["TournamentResult", "display_labels", "is_tournament", "labelled", "load_tournament", "run_tournament"]
