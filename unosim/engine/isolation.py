@@ -62,7 +62,7 @@ from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 from ..strategy import registry
 from ..strategy.base import Strategy
-from ..strategy.observation import FIELDS, Observation, SeatStreams
+from ..strategy.observation import FIELDS, Observation, SeatStreams, stream_arrays
 from . import sandbox
 from .fast_paths import DECISIONS
 
@@ -359,10 +359,9 @@ class Isolated(Strategy):
     def _ask(self, decision: str, obs: Observation, *args: Any) -> Any:
         child = self._child
         assert child is not None
-        streams = obs._streams
-        sent = streams._counters
-        arrays = {name: obs._values[name] for name in FIELDS}
-        arrays.update(keys=streams._keys, counters=sent, at=streams._at)
+        values, keys, sent, at = stream_arrays(obs)
+        arrays = {name: values[name] for name in FIELDS}
+        arrays.update(keys=keys, counters=sent, at=at)
         arrays.update((f"arg{i}", np.asarray(a)) for i, a in enumerate(args))
         header: dict[str, Any] = {"op": "ask", "decision": decision, "phase": obs.phase_id, "players": obs.players,
                                   "args": len(args)}
@@ -375,7 +374,7 @@ class Isolated(Strategy):
         if counters is None or counters.dtype != sent.dtype or counters.shape != sent.shape or (counters < sent).any():
             raise ProtocolError(f"the isolated process sent back stream counters that are not the {sent.shape} "
                                 f"{sent.dtype} counters it was sent, advanced.")
-        streams._counters[...] = counters  # the draws the strategy made, given back as the engine gives them back
+        sent[...] = counters  # the draws the strategy made, given back as the engine gives them back
         if reply.get("value") == "none":
             return None
         if reply.get("value") == "array" and "value" in got:

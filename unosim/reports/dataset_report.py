@@ -558,7 +558,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
         tables = []
         for table_caption, table in section.tables:
             shown = _readable_table(table)
-            md.append(f"### {table_caption}\n\n{plots._markdown(shown)}")
+            md.append(f"### {table_caption}\n\n{plots.markdown_table(shown)}")
             tables.append(f"<h3 id='{words.anchor(table_caption)}'>{html.escape(table_caption)}</h3>"
                           + shown.to_html(index=False, border=0, na_rep=""))
         heading = f"<h2 id='{words.anchor(section.title)}'>{html.escape(section.title)}</h2>"

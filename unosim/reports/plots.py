@@ -20,7 +20,7 @@ __all__ = [
     "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "MAX_COMPARED", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
     "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
     "cards_per_game", "changed_words", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
-    "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
+    "markdown_table", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
     "seat_advantage_spread", "summary_table",
 ]
 
@@ -456,7 +456,8 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _markdown(table: pd.DataFrame) -> str:
+def markdown_table(table: pd.DataFrame) -> str:
+    """``table`` as a Markdown table, one row per row, the index left out."""
     cols = list(table.columns)
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]

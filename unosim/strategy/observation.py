@@ -66,6 +66,7 @@ from ..game.rules import RuleSet
 
 __all__ = [
     "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_discard", "gather_hands", "gather_keys", "gather_seats",
+    "stream_arrays",
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
@@ -159,6 +160,14 @@ class SeatStreams:
     def subset(self, rows: NDArray[np.intp]) -> SeatStreams:
         """The streams of ``rows`` only (drawing from them advances these streams' counters)."""
         return SeatStreams(self._keys[rows], self._counters, self._at[rows])
+
+
+def stream_arrays(obs: Observation) -> tuple[dict[str, NDArray], NDArray[np.uint64], NDArray[np.int32], NDArray[np.intp]]:
+    """What an observation is made of, for code that sends it to another process: its fields (read-only,
+    by name), and its streams' seat keys, counters and rows. The counters are the engine's own array,
+    which the draws advance: write the counters a copy advanced back into it."""
+    streams = obs._streams
+    return obs._values, streams._keys, streams._counters, streams._at
 
 
 class TableFields:
