@@ -20,3 +20,10 @@ __all__ = [
     "N_TYPES", "PRESETS", "RuleSet", "RunConfig", "Strategy", "UnosimInputError", "__version__", "card_name", "card_values",
     "cardvalue_swap", "check", "compare", "load", "load_deck", "report", "run_experiment", "simulate", "tournament", "tune",
 ]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.api": ("replay", "run", "study", "view"),
+}

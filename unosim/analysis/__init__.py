@@ -14,4 +14,30 @@ May import: :mod:`unosim.game`, :mod:`unosim.strategy`, :mod:`unosim.engine`, :m
 never the reports: results are data, drawn by :mod:`unosim.reports`.
 """
 
-__all__: list[str] = []
+from .cardswap import SwapResult, swap_values
+from .cardvalue import card_values
+from .compare import Comparison, compare
+from .tournament import TournamentResult, load_tournament, run_tournament
+from .tuning import TuneResult, tune
+
+__all__ = [
+    "Comparison", "SwapResult", "TournamentResult", "TuneResult", "card_values", "compare", "load_tournament", "run_tournament",
+    "swap_values", "tune",
+]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.analysis.bench": ("TOURNAMENT_STRATEGIES", "bench", "bench_tournament", "grid"),
+    "unosim.analysis.cardswap": ("SWAP_FILE",),
+    "unosim.analysis.compare": ("COMPARE_FILE", "Variant", "load_spec", "metric_label"),
+    "unosim.analysis.env_bench": ("bench_env",),
+    "unosim.analysis.findings": (),
+    "unosim.analysis.rule_files": ("evaluate", "watch"),
+    "unosim.analysis.search_bench": ("bench_search",),
+    "unosim.analysis.stats": ("adjust_p_values", "p_value"),
+    "unosim.analysis.tournament": ("make_settings",),
+    "unosim.analysis.tuning": ("make_settings",),
+    "unosim.analysis.winrates": ("win_rates",),
+}

@@ -21,3 +21,16 @@ from .decisions import StrategyError
 from .driver import Engine, compile_kernels, play_tables
 
 __all__ = ["Engine", "RunConfig", "StrategyError", "check", "compile_kernels", "play_tables"]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.engine.config": ("MAX_GAMES", "whole_number"),
+    "unosim.engine.driver": (),
+    "unosim.engine.fast_paths": ("compiled_policy",),
+    "unosim.engine.isolation": ("isolated",),
+    "unosim.engine.kernel_cache": (),
+    "unosim.engine.records": ("records_table",),
+    "unosim.engine.trace": ("GameTrace", "replay"),
+}

@@ -61,7 +61,6 @@ import numba
 from filelock import FileLock
 
 from ..game import kernels
-from ..game.kernels import SOURCE_DIGEST
 
 __all__ = [
     "COMPILE_GC_THRESHOLD", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "compiling_message", "ensure_compiled",
@@ -93,7 +92,7 @@ def marker(house: bool = False) -> Path:
     """The file written after a successful compile of this version of the kernels: for the official
     games, or (``house``) for games with a house rule on, which compile a copy of their own
     (:func:`unosim.game.encoding.house_flag`)."""
-    return cache_dir() / f"compiled-{SOURCE_DIGEST}{'-house' if house else ''}.json"
+    return cache_dir() / f"compiled-{kernels.SOURCE_DIGEST}{'-house' if house else ''}.json"
 
 
 def is_cold(house: bool = False) -> bool:
@@ -194,7 +193,7 @@ def load_plan() -> list[tuple[str, str, str]] | None:
         plan = json.loads(PLAN.read_text())
     except (OSError, ValueError):
         return None
-    if plan.get("digest") != SOURCE_DIGEST:
+    if plan.get("digest") != kernels.SOURCE_DIGEST:
         return None
     return [tuple(entry) for entry in plan["kernels"]]
 

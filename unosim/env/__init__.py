@@ -27,3 +27,10 @@ __all__ = [
     "KIND_NAMES", "VERSION", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedEnv", "SeatedGame", "Spaces", "Step",
     "UnoAECEnv", "UnoEnv", "UnoParallelEnv", "UnoVectorEnv",
 ]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.env.encoding": ("WAIT",),
+}

@@ -19,3 +19,27 @@ from .rules import PRESETS, RuleSet
 from .table import Table
 
 __all__ = ["N_TYPES", "PRESETS", "Deck", "RuleSet", "Table", "UnosimInputError", "card_name", "load_deck", "shipped_decks"]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.game.cards": ("CARD_COLOUR", "CARD_FACE", "CARD_KIND", "CARD_NAMES", "CARD_POINTS", "COLOURED_FACE_NAMES", "COLOUR_NAMES",
+                          "DRAW_TWO", "FACES_PER_COLOUR", "IS_NUMBER", "IS_WILD", "KIND_NAMES", "NAMES_A_COLOUR", "N_COLOURED",
+                          "N_COLOURS", "SKIP", "WILD", "WILD_DRAWN_TOGETHER", "WILD_DRAW_FOUR"),
+    "unosim.game.encoding": ("check_supported", "encode_flags", "encode_rules", "house_flag"),
+    "unosim.game.errors": ("caused_by",),
+    "unosim.game.inputs": (),
+    "unosim.game.kernels": (),
+    "unosim.game.kernels.advance": ("advance",),
+    "unosim.game.kernels.blocks": (),
+    "unosim.game.kernels.deal": ("deal_round", "new_game", "set_position"),
+    "unosim.game.kernels.jit": ("kernel",),
+    "unosim.game.kernels.layout": (),
+    "unosim.game.kernels.policy": ("POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES"),
+    "unosim.game.kernels.rng": ("keyed_uniform", "mix64", "run_key", "seat_key"),
+    "unosim.game.kernels.rule_policy": (),
+    "unosim.game.kernels.tally": (),
+    "unosim.game.names": ("file_stem", "printable", "script_json"),
+    "unosim.game.rules": ("MAX_DECK_COPIES", "MAX_PLAYERS", "MIN_PLAYERS"),
+}

@@ -13,3 +13,12 @@ from .dataset_report import write_report
 from .tournament import plot as plot_tournament
 
 __all__ = ["plot_tournament", "write_report"]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.reports.tournament": ("write_report",),
+    "unosim.reports.tuning": ("worse_than_start", "write_outputs"),
+    "unosim.reports.viewer": ("load_game", "page_template", "write_viewer"),
+}

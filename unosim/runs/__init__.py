@@ -23,3 +23,19 @@ from .runner import RunResult, run
 
 __all__ = ["Execution", "Experiment", "RunResult", "load", "load_experiment", "parse_experiment", "read_metadata", "read_table", "run",
            "run_experiment"]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.runs.execution": ("compile_engine",),
+    "unosim.runs.experiment": ("STUDIES_DIR",),
+    "unosim.runs.files": (),
+    "unosim.runs.options": ("IN_PROCESS",),
+    "unosim.runs.planning": ("Part", "Plan", "default_chunk_size", "describe_deck", "describe_strategies", "existing_chunk_size",
+                             "new_metadata"),
+    "unosim.runs.progress": ("PrintableConsole", "console", "progress_bar"),
+    "unosim.runs.reading": (),
+    "unosim.runs.results": ("read_result", "write_files", "write_result", "write_whole"),
+    "unosim.runs.runner": ("execute",),
+}

@@ -23,3 +23,21 @@ __all__ = [
     "Observation", "RuleFileError", "RuleProgram", "RuleStrategy", "Strategy", "StrategySpec", "load_program", "parse_program",
     "parse_strategies", "shipped_rule_files",
 ]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.strategy.base": ("DRAW", "TAKE", "stack_preferred"),
+    "unosim.strategy.observation": ("FIELDS", "SeatStreams", "TableFields", "gather_discard", "gather_hands", "gather_keys",
+                                    "gather_seats", "stream_arrays"),
+    "unosim.strategy.parameters": ("Constraint", "DistinctNames", "Flag", "Interval", "ParameterError"),
+    "unosim.strategy.playouts": ("N_PUBLIC", "PLAYOUT_POLICIES", "P_ALIVE", "P_COLOUR", "P_DIR", "P_LAST", "P_LINK_A", "P_LINK_B",
+                                 "P_NEXT", "P_PENALTY", "P_PENDING", "P_PHASE", "P_SEAT", "P_TOP", "P_TURN", "P_TURNS", "Playouts"),
+    "unosim.strategy.primitives": ("CARD_SCORE_POINTS", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",
+                                   "sample_counts"),
+    "unosim.strategy.registry": (),
+    "unosim.strategy.rule_language": ("KeyLocator", "SHIPPED_DIR", "VARIABLES", "resolve_path"),
+    "unosim.strategy.rule_programs": ("encode_program",),
+    "unosim.strategy.spec": ("split_top_level",),
+}

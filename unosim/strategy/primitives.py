@@ -17,7 +17,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_COLOUR, CARD_POINTS, N_TYPES
-from ..game.kernels.blocks import ONES8, TOP_BYTE, bytes_at_most, eight_bytes, nonzero_bytes
+from ..game.kernels import blocks
 
 _COLOUR = CARD_COLOUR.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.int64)
@@ -72,7 +72,7 @@ def _sample_counts(counts, mask, u, totals, words):
 @njit(cache=True)
 def _masked_word(counts, mask, r, t):
     """The masked counts of columns ``t .. t + 7`` of row ``r`` as the bytes of one word."""
-    return eight_bytes(counts, r, t) & (nonzero_bytes(eight_bytes(mask, r, t)) * np.uint64(0xFF))
+    return blocks.eight_bytes(counts, r, t) & (blocks.nonzero_bytes(blocks.eight_bytes(mask, r, t)) * np.uint64(0xFF))
 
 
 @njit(cache=True)
@@ -87,10 +87,10 @@ def _word_scan(counts, mask, r, x):
         if w & SMALL_COUNTS_OVER:
             return -2
         w = (w >> np.uint64(8 * (t - at))) << np.uint64(8 * (t - at))
-        p = w * ONES8
-        s = np.int64(p >> TOP_BYTE)
+        p = w * blocks.ONES8
+        s = np.int64(p >> blocks.TOP_BYTE)
         if x < s:
-            return at + bytes_at_most(p, x)
+            return at + blocks.bytes_at_most(p, x)
         x -= s
     return -1
 
