@@ -16,13 +16,13 @@ never the reports: results are data, drawn by :mod:`unosim.reports`.
 
 from .cardswap import SwapResult, swap_values
 from .cardvalue import card_values
-from .compare import Comparison, compare
+from .compare import Comparison
 from .tournament import TournamentResult, load_tournament, run_tournament
 from .tuning import TuneResult, tune
 
 __all__ = [
-    "Comparison", "SwapResult", "TournamentResult", "TuneResult", "card_values", "compare", "load_tournament", "run_tournament",
-    "swap_values", "tune",
+    "Comparison", "SwapResult", "TournamentResult", "TuneResult", "card_values", "load_tournament", "run_tournament", "swap_values",
+    "tune",
 ]
 
 # The modules of this package that other packages may import beside the face (__all__), and the
@@ -31,7 +31,7 @@ __all__ = [
 PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.analysis.bench": ("TOURNAMENT_STRATEGIES", "bench", "bench_tournament", "grid"),
     "unosim.analysis.cardswap": ("SWAP_FILE",),
-    "unosim.analysis.compare": ("COMPARE_FILE", "Variant", "load_spec", "metric_label"),
+    "unosim.analysis.compare": ("COMPARE_FILE", "Variant", "compare", "load_spec", "metric_label"),
     "unosim.analysis.env_bench": ("bench_env",),
     "unosim.analysis.findings": (),
     "unosim.analysis.rule_files": ("evaluate", "watch"),

@@ -19,13 +19,14 @@ from .base import SeatedEnv
 from .encoding import KIND_NAMES, VERSION, Spaces
 from .multi import UnoAECEnv
 from .parallel import UnoParallelEnv
+from .policy import LinearPolicy, PolicyStrategy
 from .seats import Actions, Outcome, SeatedGame, Step
 from .single import DecisionSpace, IllegalAction, UnoEnv
 from .vector import UnoVectorEnv
 
 __all__ = [
-    "KIND_NAMES", "VERSION", "Actions", "DecisionSpace", "IllegalAction", "Outcome", "SeatedEnv", "SeatedGame", "Spaces", "Step",
-    "UnoAECEnv", "UnoEnv", "UnoParallelEnv", "UnoVectorEnv",
+    "KIND_NAMES", "VERSION", "Actions", "DecisionSpace", "IllegalAction", "LinearPolicy", "Outcome", "PolicyStrategy", "SeatedEnv",
+    "SeatedGame", "Spaces", "Step", "UnoAECEnv", "UnoEnv", "UnoParallelEnv", "UnoVectorEnv",
 ]
 
 # The modules of this package that other packages may import beside the face (__all__), and the
