@@ -1,7 +1,7 @@
-"""Strategies shipped with unosim (registered in :mod:`unosim.strategy.registry`), installed as ``unosim.strategies``.
+"""Strategies shipped with unosim (registered in `unosim.strategy.registry`), installed as ``unosim.strategies``.
 
-Beside the modules: the shipped rule-strategy files (:data:`RULES_DIR`, ``rules:NAME``) and the
-tuned strategies (:data:`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a
+Beside the modules: the shipped rule-strategy files (`RULES_DIR`, ``rules:NAME``) and the
+tuned strategies (`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a
 checkout or from an installed wheel.
 """
 

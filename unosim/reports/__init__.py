@@ -1,12 +1,12 @@
 """Reports: plots, tables and the ``report.md`` / ``report.html`` pages written from results.
 
-:mod:`~unosim.reports.plots` draws a dataset's plots (game length, seat advantage, card values,
-comparisons); :mod:`~unosim.reports.dataset_report` recognises what a dataset directory holds and
-writes its report; :mod:`~unosim.reports.tournament` draws and writes a tournament's leaderboard
-and head-to-head; :mod:`~unosim.reports.tuning` a tuning run's progress and outputs.
+`unosim.reports.plots` draws a dataset's plots (game length, seat advantage, card values,
+comparisons); `unosim.reports.dataset_report` recognises what a dataset directory holds and
+writes its report; `unosim.reports.tournament` draws and writes a tournament's leaderboard
+and head-to-head; `unosim.reports.tuning` a tuning run's progress and outputs.
 
 May import every layer below (game, strategy, engine, runs, analysis); nothing imports it but
-the faces (:mod:`unosim.api`, :mod:`unosim.cli`).
+the faces (`unosim.api`, `unosim.cli`).
 """
 
 from .dataset_report import write_report

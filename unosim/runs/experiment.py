@@ -61,7 +61,7 @@ whenever the presets share a deck).
 
 Dataset
 -------
-One dataset for the whole experiment (:mod:`unosim.runs.files`): files
+One dataset for the whole experiment (`unosim.runs.files`): files
 ``cell-KKK-part-NNNNN.parquet``; every row gets the columns ``cell``, ``rules``
 (the preset name) and ``players`` first. Resume works as for a single run.
 """
@@ -432,15 +432,15 @@ def run_experiment(
     Parameters
     ----------
     experiment : str, Path or Experiment
-        The experiment TOML file (or an already loaded :class:`Experiment`).
+        The experiment TOML file (or an already loaded [`Experiment`][unosim.runs.Experiment]).
     out : str or Path, optional
         Dataset directory; default the file's ``out``. With neither, the rows
         are returned in memory (``RunResult.table``).
     execution : Execution, optional
-        How to play it, as for :func:`unosim.runs.runner.run`; its ``chunk_size`` defaults
+        How to play it, as for [`unosim.runs.run`][unosim.runs.run]; its ``chunk_size`` defaults
         to the file's ``chunk_size``, else as for a run.
     **options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------

@@ -2,37 +2,37 @@
 
 This is the driver; each job is in its own module:
 
-- :mod:`unosim.runs.planning` cuts a run into chunks (:class:`~unosim.runs.planning.Part`) and builds its
-  dataset metadata (:class:`~unosim.runs.planning.Plan`). Chunks are plain game ranges: every
+- `unosim.runs.planning` cuts a run into chunks (`Part`) and builds its
+  dataset metadata (`Plan`). Chunks are plain game ranges: every
   random draw of game *g* is keyed by (run seed, *g*), so rows do not depend on chunking,
   jobs or backend.
-- :mod:`unosim.runs.execution` plays chunks through joblib (loky processes, or a Dask cluster).
-- :mod:`unosim.runs.dataset` owns the output directory: new, resumed, refused or overwritten,
+- `unosim.runs.execution` plays chunks through joblib (loky processes, or a Dask cluster).
+- `unosim.runs.directory` owns the output directory: new, resumed, refused or overwritten,
   and the atomic chunk files.
-- :mod:`unosim.runs.progress` shows games/s and the time left.
+- `unosim.runs.progress` shows games/s and the time left.
 
 Matches
 -------
 A match run (``config.match``) writes two files per chunk: the rounds to
 ``rounds/<chunk file>`` first, then the matches to ``<chunk file>``; a chunk
-counts as done only when both are complete (see :mod:`unosim.runs.dataset`).
+counts as done only when both are complete (see `unosim.runs.resume`).
 
 Resume
 ------
-The dataset metadata (:mod:`unosim.runs.dataset`) is written before the first
+The dataset metadata (`unosim.runs.files`) is written before the first
 chunk. Started again with the same settings, a run plays only the chunks whose
 file is missing or fails its checks — another run's, damaged, or not reading
-cleanly (:func:`unosim.runs.resume.check_chunk_files`); it names those it plays
+cleanly (`unosim.runs.resume.check_chunk_files`); it names those it plays
 again. Temporary files of interrupted writes are deleted, never read.
 A directory holding a dataset made with other settings, or with an input file
 that changed since, is refused unless ``overwrite=True``; a directory holding
 other files is always refused; a directory another run is writing is refused
-at once (:func:`unosim.runs.directory.locked`).
+at once (`unosim.runs.directory.locked`).
 
 Inputs
 ------
 The rule files and deck files of a run are read once, when it starts
-(:func:`unosim.runs.planning.read_inputs`): their hashes go into the metadata,
+(`unosim.runs.planning.read_inputs`): their hashes go into the metadata,
 their texts to every worker with its chunk, so a file edited mid-run changes
 nothing of the run.
 
@@ -86,7 +86,7 @@ __all__ = ["RunResult", "execute", "run"]
 
 @dataclass(frozen=True)
 class RunResult:
-    """Outcome of :func:`run` or :func:`unosim.runs.experiment.run_experiment`.
+    """Outcome of [`run`][unosim.runs.run] or [`unosim.runs.run_experiment`][unosim.runs.run_experiment].
 
     Attributes
     ----------
@@ -158,7 +158,7 @@ def run(
     extra_columns : dict, optional
         Constant columns put first in every row (name to scalar value).
     **options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``
         (``jobs=1, quiet=True``).
 
     Returns
@@ -197,9 +197,9 @@ def run(
 def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them).
 
-    ``out`` is locked (:func:`unosim.runs.directory.locked`) and the input texts of ``plan`` pinned
-    (:func:`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
-    (:func:`unosim.runs.execution.stopped_by_sigterm`).
+    ``out`` is locked (`unosim.runs.directory.locked`) and the input texts of ``plan`` pinned
+    (`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
+    (`unosim.runs.execution.stopped_by_sigterm`).
     """
     check_parts_playable(plan.parts)
     plan = _isolating(plan, execution.isolate)
@@ -241,7 +241,7 @@ _RECORD_SECONDS = 1.0
 
 
 def _done_digests(out: Path, files: list[Any], done: set[str], rejected: dict[str, str]) -> dict[str, str]:
-    """The digests of the chunks already done in ``out`` (``files``: their :class:`ChunkFile`): as recorded;
+    """The digests of the chunks already done in ``out`` (``files``: their `ChunkFile`): as recorded;
     a chunk whose file changed since is taken from ``done`` into ``rejected`` (it is played again), one done
     but not recorded (its run stopped before recording it) is recorded now."""
     recorded = read_metadata(out).get(DIGESTS_KEY)

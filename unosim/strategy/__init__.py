@@ -1,16 +1,16 @@
 """Strategies: the API a strategy is written against, and the ways to name and build one.
 
-:mod:`~unosim.strategy.base` holds :class:`Strategy`, the base class a user subclasses;
-:mod:`~unosim.strategy.observation` the read-only view of a batch of decisions it receives;
-:mod:`~unosim.strategy.primitives` the vectorised helpers (legal plays, colour counts, …) the
-built-ins share; :mod:`~unosim.strategy.parameters` the constraints a strategy's parameters are
-checked with; :mod:`~unosim.strategy.registry` and :mod:`~unosim.strategy.spec` resolve
+`unosim.strategy.base` holds [`Strategy`][unosim.strategy.Strategy], the base class a user subclasses;
+`unosim.strategy.observation` the read-only view of a batch of decisions it receives;
+`unosim.strategy.primitives` the vectorised helpers (legal plays, colour counts, …) the
+built-ins share; `unosim.strategy.parameters` the constraints a strategy's parameters are
+checked with; `unosim.strategy.registry` and `unosim.strategy.spec` resolve
 ``name(key=value)`` texts to classes. Strategies written as priority-rule files (TOML) live here
-too: :mod:`~unosim.strategy.rule_language` reads and checks a file (format: ``docs/rule_bots.md``)
-and :mod:`~unosim.strategy.rule_strategy` plays it (:class:`RuleStrategy`). The built-in
-strategies themselves are the package :mod:`unosim.strategies`, on the same floor.
+too: `unosim.strategy.rule_language` reads and checks a file (format: ``docs/rule_bots.md``)
+and `unosim.strategy.rule_strategy` plays it ([`RuleStrategy`][unosim.strategy.RuleStrategy]). The built-in
+strategies themselves are the package `unosim.strategies`, on the same floor.
 
-May import: :mod:`unosim.game` and :mod:`unosim.strategies` — never the engine, runs, analysis or reports.
+May import: [`unosim.game`][unosim.game] and `unosim.strategies` — never the engine, runs, analysis or reports.
 """
 
 from .base import Strategy

@@ -3,12 +3,12 @@
 A search strategy (``strategies/search.py``) scores the answers of a decision by playing games on
 from the position, in worlds consistent with what its seat saw. This module holds the machinery:
 
-- :func:`fill_worlds` deals each world (the cards the seat has not seen, dealt at random to the
+- `fill_worlds` deals each world (the cards the seat has not seen, dealt at random to the
   other hands by their sizes; the rest is the draw pile) and sets one slot per (world, answer) to
   the decision's position, the answer already written into the slot's decision row;
-- :class:`Playouts` owns a batch of slots of its own (never the real game's: a separate copy of
+- `Playouts` owns a batch of slots of its own (never the real game's: a separate copy of
   every state array, built here) and plays every slot to the end of its round with the
-  :func:`~unosim.game.kernels.advance.advance` kernel, the searching seat deciding by one compiled
+  `advance` kernel, the searching seat deciding by one compiled
   policy and the other seats by another (``random`` or ``greedy``); it returns each slot's winner.
 
 The slots of one world share its random-stream key (common random numbers): two answers played in
@@ -87,7 +87,7 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
     held when the lack was seen; its later draws are dealt from every unseen card; 0: no constraint; a
     seat left with no allowed card gets any). A world is dealt once, into the first of its slots (slots
     of one world must follow each other), and copied into the others. Answers go into the decision rows
-    of buffer 1 (``dec[1, s]``, ``F_ROW = s``): :func:`advance` called with parity 0 reads them.
+    of buffer 1 (``dec[1, s]``, ``F_ROW = s``): `advance` called with parity 0 reads them.
     Returns False when a row's unseen cards do not cover the other hands (no world can be dealt).
     """
     n = job_row.shape[0]
@@ -213,7 +213,7 @@ class Playouts:
     players : int
         Seats at the table.
     policy : str
-        The compiled policy the searching seat plays in the playouts (a name of :data:`PLAYOUT_POLICIES`).
+        The compiled policy the searching seat plays in the playouts (a name of `PLAYOUT_POLICIES`).
     others : str
         The compiled policy the other seats play.
     depth : int
@@ -290,7 +290,7 @@ class Playouts:
              discard: NDArray[np.int64], seeds: NDArray[np.uint64],
              answers: NDArray[np.int64], lacks: NDArray[np.int8] | None = None,
              kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32]] | None:
-        """Play one game on from each job's position (see :func:`fill_worlds`; ``lacks`` and ``kept``: no
+        """Play one game on from each job's position (see `fill_worlds`; ``lacks`` and ``kept``: no
         constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
         at ``max_turns``) and the hand sizes it ended with, or None when some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])

@@ -1,4 +1,4 @@
-"""Rule programs as int32 words for the compiled interpreter (:mod:`unosim.game.kernels.rule_policy`)."""
+"""Rule programs as int32 words for the compiled interpreter (`unosim.game.kernels.rule_policy`)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _needs(p: RuleProgram, jump: bool = False) -> int:
 
 
 def encode_program(p: RuleProgram) -> NDArray[np.int32]:
-    """The words of program ``p`` in the layout of :mod:`unosim.game.kernels.rule_policy`."""
+    """The words of program ``p`` in the layout of `unosim.game.kernels.rule_policy`."""
     head = [0] * K.P_BLUFF
     head[K.P_N_PLAY], head[K.P_N_PILE] = len(p.play), len(p.pile)
     head[K.P_OTHERWISE_DRAW] = int(p.otherwise_draw)
