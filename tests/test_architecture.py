@@ -302,10 +302,15 @@ def test_public_modules_name_real_modules_and_exports() -> None:
 
 def lent_names(package: str) -> set[str]:
     """The names other packages may import from ``package``: its face, the names its public modules
-    lend and each module lent whole, which counts once (a namespace: ``L.F_TOP``)."""
+    lend and each module lent whole, which counts once (a namespace: ``L.F_TOP``) unless another
+    package imports names from it one by one, each of which counts then."""
     names = set(_exports(package) or ())
-    for module, lent in public_modules(package).items():
-        names |= set(lent) if lent else {module.rsplit(".", 1)[1]}
+    lent = public_modules(package)
+    for module, lends in lent.items():
+        names |= set(lends) if lends else {module.rsplit(".", 1)[1]}
+    for module, target, name in _imports():
+        if name and lent.get(target) == () and package_of(target) == package != package_of(module):
+            names.add(name)
     return names
 
 

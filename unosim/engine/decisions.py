@@ -22,8 +22,8 @@ from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.errors import caused_by
+from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
-from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_up_rows
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
 from .batch import Buffers
@@ -486,16 +486,16 @@ class Decisions:
         if len(linking):
             n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
         bits = np.empty(len(obs), np.int64)
-        follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
-        for step in FOLLOW_UP_ORDER:
+        F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
+        for step in F.FOLLOW_UP_ORDER:
             rows = np.flatnonzero(bits & (1 << step))
             if not len(rows):
                 continue
-            if step == FOLLOW_COLOUR:
+            if step == F.FOLLOW_COLOUR:
                 dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
-            elif step == FOLLOW_LINK:
+            elif step == F.FOLLOW_LINK:
                 self._link(k, obs.subset(rows), rows, dec)
-            elif step == FOLLOW_UNO and self.asks_forget_uno[k]:  # U-1
+            elif step == F.FOLLOW_UNO and self.asks_forget_uno[k]:  # U-1
                 sub = obs.subset(rows)
                 calls[rows] = self._flags(k, "forget_uno", sub, self._ask(k, "forget_uno", sub))
 
@@ -610,7 +610,7 @@ def compile_helpers(b: Buffers) -> None:
     rows.subset(np.zeros(0, np.intp)).observe(b.rules)
     check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, b.dec[0, :0])
     none = np.zeros(0, np.int64)
-    follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
+    F.follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 
 
 def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> int:

@@ -39,9 +39,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_ups
 from ..game.kernels.jit import kernel
 
 __all__ = [
@@ -129,7 +129,7 @@ def _count(bits):  # pragma: no cover - compiled
 
 
 _STEP_KIND = np.full(3, -1, np.int64)
-_STEP_KIND[[FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO]] = COLOUR, LINK, UNO
+_STEP_KIND[[F.FOLLOW_COLOUR, F.FOLLOW_LINK, F.FOLLOW_UNO]] = COLOUR, LINK, UNO
 """The decision kind that asks each follow-up (`unosim.game.kernels.follow_ups`)."""
 
 
@@ -137,7 +137,7 @@ _STEP_KIND[[FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO]] = COLOUR, LINK, UNO
 def _next_step(st, s):  # pragma: no cover - compiled
     """Move slot ``s`` on to its next follow-up, in the engine's order, or to no step."""
     pend = st[s, ST_PEND]
-    for step in FOLLOW_UP_ORDER:
+    for step in F.FOLLOW_UP_ORDER:
         if pend & (1 << step):
             st[s, ST_PEND] = pend & ~(1 << step)
             st[s, ST_KIND] = _STEP_KIND[step]
@@ -174,7 +174,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
             n_linkable = _count(_linkable(slot, s, players, relink_must_differ)) if card == WILD_DRAWN_TOGETHER else 0
-            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, n_linkable)
+            st[s, ST_PEND] = F.follow_ups(kind, card, card >= 0, hsize, n_linkable)
             st[s, ST_CARD] = card
         elif kind == COLOUR:
             dec[parity, r, L.D_COLOUR] = a - A_COLOUR0
@@ -189,7 +189,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_CARD] = card
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
-            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, 0)
+            st[s, ST_PEND] = F.follow_ups(kind, card, card >= 0, hsize, 0)
             st[s, ST_CARD] = card
         elif kind == SWAP:  # H-2
             dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
@@ -199,7 +199,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             jump = a == A_JUMP_IN
             dec_w[parity, r] = 1.0 if jump else 0.0
             dec[parity, r, L.D_FLAG] = 0
-            st[s, ST_PEND] = follow_ups(kind, -1, jump, hsize, 0)
+            st[s, ST_PEND] = F.follow_ups(kind, -1, jump, hsize, 0)
         elif kind == LINK:
             q = a - link0
             dec[parity, r, L.D_A] = (seat + pairs[q, 0]) % players

@@ -34,6 +34,7 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.game.kernels.advance": ("advance",),
     "unosim.game.kernels.blocks": (),
     "unosim.game.kernels.deal": ("deal_round", "new_game", "set_position"),
+    "unosim.game.kernels.follow_ups": (),
     "unosim.game.kernels.jit": ("kernel",),
     "unosim.game.kernels.layout": (),
     "unosim.game.kernels.policy": ("POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES"),

@@ -28,7 +28,7 @@ __all__ = ["Execution", "Experiment", "RunResult", "load", "load_experiment", "p
 # names each lends them; () lends the module only, imported whole as a namespace.
 # tests/test_architecture.py refuses any other import from outside the package.
 PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
-    "unosim.runs.execution": ("compile_engine",),
+    "unosim.runs.execution": ("compile_engine", "parallel"),
     "unosim.runs.experiment": ("STUDIES_DIR",),
     "unosim.runs.files": (),
     "unosim.runs.options": ("IN_PROCESS",),
