@@ -26,5 +26,5 @@ __all__ = [
 # names each lends them; () lends the module only, imported whole as a namespace.
 # tests/test_architecture.py refuses any other import from outside the package.
 PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
-    "unosim.api": ("replay", "run", "study", "view"),
+    "unosim.api": ("replay", "run", "skill", "study", "view"),
 }

@@ -29,8 +29,9 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.engine.config": ("MAX_GAMES", "whole_number"),
     "unosim.engine.driver": (),
     "unosim.engine.fast_paths": ("compiled_policy",),
-    "unosim.engine.isolation": ("isolated",),
+    "unosim.engine.isolation": (),
     "unosim.engine.kernel_cache": (),
-    "unosim.engine.records": ("records_table",),
+    "unosim.engine.records": ("opening_hand_bytes", "opening_hand_lists", "records_table"),
+    "unosim.engine.sandbox": (),
     "unosim.engine.trace": ("GameTrace", "replay"),
 }

@@ -38,9 +38,9 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.game.kernels.jit": ("kernel",),
     "unosim.game.kernels.layout": (),
     "unosim.game.kernels.policy": ("POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES"),
-    "unosim.game.kernels.rng": ("keyed_uniform", "mix64", "run_key", "seat_key"),
+    "unosim.game.kernels.rng": (),
     "unosim.game.kernels.rule_policy": (),
     "unosim.game.kernels.tally": (),
-    "unosim.game.names": ("file_stem", "printable", "script_json"),
+    "unosim.game.names": ("code_span", "file_stem", "printable", "script_json", "text_cells", "text_line"),
     "unosim.game.rules": ("MAX_DECK_COPIES", "MAX_PLAYERS", "MIN_PLAYERS"),
 }

@@ -61,7 +61,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.kernels import layout as L
-from ..game.kernels.rng import keyed_uniform, seat_key
+from ..game.kernels import rng
 from ..game.rules import RuleSet
 
 __all__ = [
@@ -124,7 +124,7 @@ def gather_keys(keys, slots, seats):  # pragma: no cover - compiled
     """The strategy-stream key (``rng.seat_key``) of each (slot, seat) row."""
     out = np.empty(slots.shape[0], np.uint64)
     for r in range(slots.shape[0]):
-        out[r] = seat_key(keys[slots[r]], seats[r])
+        out[r] = rng.seat_key(keys[slots[r]], seats[r])
     return out
 
 
@@ -134,7 +134,7 @@ def _stream_uniforms(seat_keys, counters, at, k):  # pragma: no cover - compiled
     out = np.empty((at.shape[0], k), np.float64)
     for r in range(at.shape[0]):
         for j in range(k):
-            out[r, j] = keyed_uniform(seat_keys[r], counters, at[r], 0)
+            out[r, j] = rng.keyed_uniform(seat_keys[r], counters, at[r], 0)
     return out
 
 

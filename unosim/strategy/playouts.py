@@ -26,9 +26,9 @@ from numpy.typing import NDArray
 from ..game.cards import N_TYPES
 from ..game.encoding import encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
+from ..game.kernels import rng
 from ..game.kernels.advance import advance
 from ..game.kernels.policy import POLICY_GREEDY, POLICY_RANDOM, POLICY_RULES
-from ..game.kernels.rng import mix64
 from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..game.rules import RuleSet
 from .rule_language import load_program, shipped_rule_files
@@ -64,14 +64,14 @@ N_PUBLIC = 14
 @njit(cache=True)
 def world_key(seed, world):  # pragma: no cover - compiled
     """The 64-bit key of world ``world`` of a decision whose seed is ``seed``."""
-    return mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(world) + np.uint64(0x632BE59BD9B4E019)))
+    return rng.mix64(rng.mix64(np.uint64(seed)) ^ rng.mix64(np.uint64(world) + np.uint64(0x632BE59BD9B4E019)))
 
 
 @njit(cache=True)
 def _uniform(state):  # pragma: no cover - compiled
     """The next uniform in [0, 1) of the stream ``state`` (a one-element counter array)."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
-    return float(mix64(state[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return float(rng.mix64(state[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -173,7 +173,7 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
         slot[s, L.F_STACK] = public[i, P_PENALTY]
         slot[s, L.F_CHAIN] = 1 if public[i, P_PENALTY] > 0 else 0
         game[s] = s
-        keys[s] = mix64(key ^ np.uint64(0x2545F4914F6CDD1D))
+        keys[s] = rng.mix64(key ^ np.uint64(0x2545F4914F6CDD1D))
         for p in range(players):
             seat_strat[s, p] = 0 if p == me else 1
             seat_ctr[s, p] = 0
