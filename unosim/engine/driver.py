@@ -24,12 +24,12 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from ..game.encoding import check_supported, encode_flags, encode_rules, house_flag
+from ..game.kernels import deal
 from ..game.kernels import layout as L
+from ..game.kernels import state as S
 from ..game.kernels.advance import advance, compile_advance
-from ..game.kernels.deal import deal_round, new_game, set_position
 from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
-from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..strategy import registry
 from ..strategy.base import Strategy
 from ..strategy.spec import StrategySpec
@@ -230,16 +230,16 @@ class Run:
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup
         self.buffers = b
-        self.games = Games(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening)
-        self.seats = Seats(b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w)
-        self.rows = Rows(b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base, b.group_count)
+        self.games = S.Games(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening)
+        self.seats = S.Seats(b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w)
+        self.rows = S.Rows(b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base, b.group_count)
         deck = engine.deck.copy()  # the cards dealt (a set-up position replaces it, unosim.engine.position)
         self.match = cfg.match
         rows = 2 * max(n_games, batch) if self.match else n_games  # matches: round rows, grown when full
         # tracing: most events one phase step of a slot can log (a first card re-flipped up to 4 times the deck
         # size, with reshuffles; draws, echoes and wrong jump-ins of every seat); see _advance_once
         self.step_events = 8 * int(deck.sum()) + 8 * P + 64
-        self.records = Records(
+        self.records = S.Records(
             rec=np.zeros((rows, L.N_REC), np.int32),
             rec_points=np.zeros((rows, P), np.int16),
             rec_open=np.zeros((rows, P, H), np.int8),
@@ -248,7 +248,7 @@ class Run:
             nev=np.zeros(1, np.int64),
         )
         self.events: list[NDArray[np.int32]] = []
-        self.work = Work(
+        self.work = S.Work(
             ctr=np.zeros(L.N_CTR, np.int64),
             deck=deck,
             scratch=np.zeros(int(deck.sum()), np.int16),
@@ -311,8 +311,8 @@ class Run:
         for s in range(n):  # a Python loop once per game, next to the thousands of kernel steps of playing it
             g = self.ctr[L.CT_NEXT]
             self.ctr[L.CT_NEXT] = g + 1
-            dealer = new_game(s, g, e.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, e.cfg)
-            deal_round(s, dealer, self.deck, self.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
+            dealer = deal.new_game(s, g, e.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, e.cfg)
+            deal.deal_round(s, dealer, self.deck, self.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
                        e.cfg, self.ev, self.nev)
 
     def dealt(self) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
@@ -342,7 +342,7 @@ class Run:
         self.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # the run's cards (card conservation)
         self.deck[top] += 1
         self.scratch = np.zeros(int(self.deck.sum()), np.int16)
-        set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
+        deal.set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
                      b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr)
 
     def state(self, slot: int = 0) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8], NDArray[np.int8]]:

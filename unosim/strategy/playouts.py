@@ -27,9 +27,9 @@ from ..game.cards import N_TYPES
 from ..game.encoding import encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
 from ..game.kernels import rng
+from ..game.kernels import state as S
 from ..game.kernels.advance import advance
 from ..game.kernels.policy import POLICY_GREEDY, POLICY_RANDOM, POLICY_RULES
-from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..game.rules import RuleSet
 from .rule_language import load_program, shipped_rule_files
 from .rule_programs import encode_program
@@ -310,13 +310,13 @@ class Playouts:
         ctr[L.CT_NEXT] = ctr[L.CT_END] = n
         self.group_count[:] = 0
         self.rec[:n, L.R_WINNER] = -1
-        games = Games(self.slot[:n], self.game[:n], self.keys[:n], self.hands[:n], self.hsize[:n], self.piles[:n],
+        games = S.Games(self.slot[:n], self.game[:n], self.keys[:n], self.hands[:n], self.hsize[:n], self.piles[:n],
                       self.opening[:n])
-        seats = Seats(self.seat_strat[:n], self.seat_ctr[:n], self.seat_dec[:n], self.seat_w[:n])
-        rows = Rows(self.row_slot, self.row_seat, self.row_legal, self.row_info, self.dec, self.dec_w, self.group_base,
+        seats = S.Seats(self.seat_strat[:n], self.seat_ctr[:n], self.seat_dec[:n], self.seat_w[:n])
+        rows = S.Rows(self.row_slot, self.row_seat, self.row_legal, self.row_info, self.dec, self.dec_w, self.group_base,
                     self.group_count)
-        records = Records(self.rec[:n], self.points[:n], self.rec_open[:n], self.match_scores, self.ev, self.nev)
-        work = Work(ctr, self.deck, self.scratch, self.actors, self.err)
+        records = S.Records(self.rec[:n], self.points[:n], self.rec_open[:n], self.match_scores, self.ev, self.nev)
+        work = S.Work(ctr, self.deck, self.scratch, self.actors, self.err)
         parity = 0
         while True:
             n_rows = advance(games, seats, rows, records, work, self.cfg, 0, np.uint64(0), parity, self.house)
