@@ -1,13 +1,21 @@
-"""Strategies shipped with unosim (registered in :mod:`unosim.strategy.registry`), installed as ``unosim.strategies``.
+"""Strategies shipped with unosim (registered in `unosim.strategy.registry`), installed as ``unosim.strategies``.
 
-Beside the modules: the shipped rule-strategy files (:data:`RULES_DIR`, ``rules:NAME``) and the
-tuned strategies (:data:`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a
+Beside the modules: the shipped rule-strategy files (`RULES_DIR`, ``rules:NAME``) and the
+tuned strategies (`TUNED_DIR`, ``tuned-*``), found here whether unosim runs from a
 checkout or from an installed wheel.
 """
 
 from pathlib import Path
 
 __all__ = ["RULES_DIR", "TUNED_DIR"]
+
+# The modules of this package that other packages may import beside the face (__all__), and the
+# names each lends them; () lends the module only, imported whole as a namespace.
+# tests/test_architecture.py refuses any other import from outside the package.
+PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
+    "unosim.strategies.person": ("PersonStrategy", "encode"),
+    "unosim.strategies.tunable": (),
+}
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 """The shipped rule-strategy files (``rules:NAME`` plays ``RULES_DIR / NAME.toml``)."""

@@ -70,7 +70,7 @@ class AttackerStrategy(Strategy):
     threat : int
         Hand size at or below which the next player is attacked (1 to 108; default 2).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "attacker"

@@ -88,7 +88,7 @@ class BlufferStrategy(Strategy):
     challenge_above : float
         Challenge when the estimated chance of a bluff exceeds this (0 to 1; default 0.35).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "bluffer"

@@ -53,7 +53,7 @@ class ColourKeeperStrategy(Strategy):
     Parameters
     ----------
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "colour-keeper"

@@ -112,7 +112,7 @@ class DiversityStrategy(Strategy):
     Parameters
     ----------
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "diversity"

@@ -31,8 +31,8 @@ class GreedyStrategy(Strategy):
 
     @property
     def forced_draw_uniforms(self) -> int:
-        """:meth:`play` draws one uniform per row (:func:`~unosim.strategy.primitives.sample_best`) and answers
-        :data:`~unosim.strategy.base.DRAW` when nothing is playable."""
+        """`play` draws one uniform per row (`sample_best`) and answers
+        `DRAW` when nothing is playable."""
         return 1
 
     def play(self, obs: Observation) -> NDArray[np.integer]:

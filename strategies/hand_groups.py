@@ -6,12 +6,12 @@ except that every time it drew since the card came into its hand, its hand answe
 it faced: the card is none of those answers; and every time it played from its hand, a hand with fewer
 answers to that table was the likelier (it picks one of its legal cards at random). So the hand splits
 into groups, the cards taken together (the deal, each draw), each with its own weight per card type: 0
-for the answers of every table faced with a draw since, :data:`PLAY_TILT` for each table played on since.
-:func:`advance` keeps the groups of each game up to date from what the opponent did between two of this
-seat's turns (the cards it put on the discard pile, the cards it took: see :func:`advance` for how a turn
-is reconstructed); :func:`answer_chances` gives the chance that it holds no answer to a card, a product
+for the answers of every table faced with a draw since, `PLAY_TILT` for each table played on since.
+`advance` keeps the groups of each game up to date from what the opponent did between two of this
+seat's turns (the cards it put on the discard pile, the cards it took: see `advance` for how a turn
+is reconstructed); `answer_chances` gives the chance that it holds no answer to a card, a product
 over the groups of hypergeometric chances on the weighted counts. A card played from the hand leaves the
-group most likely to have held it. Groups with the same weights merge; when all :data:`GROUPS` are in
+group most likely to have held it. Groups with the same weights merge; when all `GROUPS` are in
 use, the two smallest merge, keeping the larger weight of each card type. Wild Draw Fours are taken to be
 always legal (``wd4_legal_when=always``).
 """

@@ -1,16 +1,16 @@
 """Decision-time search for 2-player games: sampled worlds, short playouts (``tunable``'s ``look_*`` parameters).
 
 Each candidate move of a decision row (a legal card type held; a wild once per colour worth naming: each
-colour held, or all four when none is) is scored by :func:`best_moves` over ``rollouts`` sampled worlds:
+colour held, or all four when none is) is scored by `best_moves` over ``rollouts`` sampled worlds:
 
 1. **A world.** The opponent's hand is drawn from the posterior over it
-   (:mod:`~unosim.strategies.hand_groups`: groups of cards taken together, each drawn from the unseen cards
+   (`unosim.strategies.hand_groups`: groups of cards taken together, each drawn from the unseen cards
    in proportion to its weight per card type); the other unseen cards are the draw pile, shuffled.
 2. **A playout.** The candidate is played, then both seats play on for ``depth`` turns (T-7): the opponent
    as ``random`` does (a uniform legal physical card, a uniform colour, drawing only with nothing legal and
-   playing a legal drawn card, never challenging), this seat by :func:`_own_pick` (a simple policy of
+   playing a legal drawn card, never challenging), this seat by `_own_pick` (a simple policy of
    card-kind scores, calm and with the opponent close to going out, a colour-share weight and wild saving:
-   :data:`POLICY_NAMES`; it names the colour it holds most).
+   `POLICY_NAMES`; it names the colour it holds most).
 3. **A value.** A seat that empties its hand wins (1 or 0); otherwise the position reached is worth the
    chance of winning from it, a logistic in the hand sizes: ``1 / (1 + exp(-(v[0] + v[1] * (this seat
    moves) + v[2] * ln(own cards) + v[3] * ln(opponent's cards))))``.
@@ -24,8 +24,8 @@ first in type order. The randomness of each row comes from one uniform of the ro
 (its ``seeds``), so results do not depend on batching.
 
 The rules the playouts follow are the 2-player rules of the classic presets, with the options that can
-change a playout read from the rule set (:func:`model`): the Wild Draw Four's legality (W-2), matching
-action cards by symbol (T-1) and Reverse as Skip (A-2). :func:`model` returns ``None`` where the playouts
+change a playout read from the rule set (`model`): the Wild Draw Four's legality (W-2), matching
+action cards by symbol (T-1) and Reverse as Skip (A-2). `model` returns ``None`` where the playouts
 would not follow the rules (more than two players, party cards in the deck, speed play, drawing until
 playable, a deck other than whole classic decks); the strategy then decides without searching.
 """
@@ -43,14 +43,14 @@ from unosim.game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURE
 __all__ = ["best_moves", "model", "POLICY_DEFAULTS", "POLICY_NAMES", "VALUE_DEFAULTS", "WD4_RULES"]
 
 WD4_RULES = ("always", "no_color_match", "no_color_match_incl_wilds", "no_color_or_number_match")
-"""``wd4_legal_when`` values, in the order of their code in :func:`model`'s array."""
+"""``wd4_legal_when`` values, in the order of their code in `model`'s array."""
 VALUE_DEFAULTS = (0.107, 0.165, -0.552, 0.659)
 """Coefficients of the value of a position (bias, this seat to move, ln own cards, ln opponent's cards),
 fitted by maximum likelihood to 200,000 games of the playout policy against ``random`` (classic, Wild
 Draw Four always legal)."""
 POLICY_NAMES = ("number", "action", "wild", "wild_draw_four", "number_close", "action_close", "wild_close",
                 "wild_draw_four_close", "colour_share", "wild_keep", "close_at")
-"""This seat's playout policy (:func:`_own_pick`): card scores, calm and with the opponent close to going out."""
+"""This seat's playout policy (`_own_pick`): card scores, calm and with the opponent close to going out."""
 POLICY_DEFAULTS = (1.0, 3.2, -2.0, -1.0, 1.0, 5.2, -2.0, 5.0, 1.5, 2.0, 2.0)
 _PARTY_KINDS = [KIND_NAMES.index(k) for k in ("point_taken", "wild_pile_up", "wild_drawn_together")]
 _SKIP, _REVERSE, _DRAW_TWO = 10, 11, 12
@@ -94,7 +94,7 @@ def _below(state, n):  # pragma: no cover - compiled
 @njit(cache=True, inline='always')
 def _legal(t, top, colour, hands, seat, rule):  # pragma: no cover - compiled
     """Whether seat ``seat`` of ``hands`` may play card type ``t`` on ``top`` with ``colour`` (T-1, W-2; ``rule``
-    from :func:`model`). The hands are rows of one array (a row taken as a view would cost a reference count
+    from `model`). The hands are rows of one array (a row taken as a view would cost a reference count
     per call)."""
     if t >= N_COLOURED:
         if t != WILD_DRAW_FOUR or rule[0] == 0:
@@ -119,7 +119,7 @@ def _legal(t, top, colour, hands, seat, rule):  # pragma: no cover - compiled
 @njit(cache=True, inline='always')
 def _answers(top, colour, rule, out):  # pragma: no cover - compiled
     """Fill ``out`` with the card types that may answer ``top`` with ``colour`` by T-1 (the active colour's, the
-    same face in the other colours, the two classic wilds: the Wild Draw Four subject to :func:`_legal`), in
+    same face in the other colours, the two classic wilds: the Wild Draw Four subject to `_legal`), in
     type order within each group; their number."""
     m = 0
     for f in range(FACES_PER_COLOUR):
@@ -168,7 +168,7 @@ def _draw(order, disc, pile, rng, shuffled):  # pragma: no cover - compiled
 
 @njit(cache=True, inline='always')
 def _random_pick(hands, seat, top, colour, rule, answers, m, state):  # pragma: no cover - compiled
-    """``random``'s card: uniform over the legal physical cards held (-1: none); ``answers[:m]`` from :func:`_answers`."""
+    """``random``'s card: uniform over the legal physical cards held (-1: none); ``answers[:m]`` from `_answers`."""
     n = 0
     for j in range(m):
         t = answers[j]
@@ -213,7 +213,7 @@ def _most_held(hands, seat, state):  # pragma: no cover - compiled
 @njit(cache=True, inline='always')
 def _own_pick(hands, size, top, colour, opponent, rule, answers, m, policy):  # pragma: no cover - compiled
     """This seat's (seat 0 of ``hands``) card in a playout (-1: none legal): the highest score among the legal cards held, ties to the
-    first in ``answers[:m]`` (from :func:`_answers`). ``policy`` (:data:`POLICY_NAMES`): a number card scores
+    first in ``answers[:m]`` (from `_answers`). ``policy`` (`POLICY_NAMES`): a number card scores
     ``number``, an action card ``action``, a Wild ``wild``, a Wild Draw Four ``wild_draw_four``, or the
     ``*_close`` weights when the opponent holds at most ``close_at`` cards; a coloured card adds
     ``colour_share`` times its colour's share of the hand; wilds are held while a coloured card is legal and
@@ -271,7 +271,7 @@ def _effect(t, mover, hands, sizes, order, disc, pile, rng, shuffled, rule):  # 
 def _playout(hands, sizes, order, disc, pile, rng, shuffled, top, colour, mover, depth, rule, value, policy, answers,
              state):  # pragma: no cover
     """Play ``depth`` turns from the position (seat 0: this seat); seat 0's chance of winning at the end.
-    ``answers``: scratch for :func:`_answers`."""
+    ``answers``: scratch for `_answers`."""
     for _ in range(depth):
         m = _answers(top, colour, rule, answers)
         if mover == 0:
@@ -371,14 +371,14 @@ def best_moves(hand, legal, unseen, discard, top, colour, held, size, weight, id
     unseen : ``[n, N_TYPES]`` the cards this seat has not seen (the opponent's hand and the draw pile)
     discard : ``[n, N_TYPES]`` the discard pile, top card included
     top, colour, held : ``[n]`` the table, and the opponent's hand size
-    size, weight, idx : the posterior's groups (:mod:`~unosim.strategies.hand_groups`) and each row's entry
+    size, weight, idx : the posterior's groups (`unosim.strategies.hand_groups`) and each row's entry
         (-1: nothing known, a uniform hand)
     seeds : ``[n]`` uint64, each row's stream
     only : ``[n]`` -1: choose among the legal cards; else the card already chosen, whose colour is asked
-    rule : :func:`model`'s array
+    rule : `model`'s array
     rollouts, depth : worlds per decision, turns per playout
-    value : the value coefficients (:data:`VALUE_DEFAULTS`)
-    policy : this seat's playout policy (:data:`POLICY_NAMES`, :func:`_own_pick`)
+    value : the value coefficients (`VALUE_DEFAULTS`)
+    policy : this seat's playout policy (`POLICY_NAMES`, `_own_pick`)
 
     Returns
     -------

@@ -2,7 +2,7 @@
 
 An opponent who never draws while holding a playable card (``random``, ``tunable``, most built-ins) and
 draws one card that it cannot play has just shown that it holds **no card of the active colour, none
-with the top card's face, and no wild** (the card drawn included). :class:`LackMemory` watches each game
+with the top card's face, and no wild** (the card drawn included). `LackMemory` watches each game
 from one seat's turn observations and infers exactly that: between two of this seat's turns, either the
 opponent's hand grew by exactly one card, nothing was added to the discard pile and the table is still
 the one the opponent faced after this seat's own move (it drew and could not play), or its hand size is
@@ -14,12 +14,12 @@ opponent is seen to play.
 Memory is kept per (game, seat), in arrays; an entry is trusted only if it is consistent with the new
 observation (own hand and discard pile can only have grown since this seat's last move: a reshuffled
 draw pile, a mini pile or a new game with the same index all fail the check and start afresh), and only
-if it was touched recently (a live 2-player game comes back to a seat within :data:`STALE_CALLS` calls),
+if it was touched recently (a live 2-player game comes back to a seat within `STALE_CALLS` calls),
 so that a strategy object reused for another run of the same game indices (common random numbers)
 starts each game afresh, and results do not depend on how games are batched or split across workers.
 
 With ``posterior=True`` each entry also keeps a posterior over the opponent's whole hand
-(:mod:`~unosim.strategies.hand_groups`), moved on by the same observations (:meth:`LackMemory.answers`).
+(`unosim.strategies.hand_groups`), moved on by the same observations (`LackMemory.answers`).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from .hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget
 __all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "unseen_cards", "WILDS"]
 
 STALE_CALLS = 128
-"""An entry untouched for this many :meth:`LackMemory.observe` calls belongs to a finished game."""
+"""An entry untouched for this many `LackMemory.observe` calls belongs to a finished game."""
 UNKNOWN = -1
 """Lack counter value: nothing known (else: cards the opponent has taken since it was seen to lack)."""
 WILDS = FACES_PER_COLOUR
@@ -125,16 +125,16 @@ def _update(idx, hand, disc, opp_size, top, colour, oldest, tick, hand_after, di
 class LackMemory:
     """Per-(game, seat) memory of the colours and faces the 2-player opponent lacks.
 
-    Use: :meth:`observe` on every ``turn`` observation (returns the entry of each row and updates the
-    inference), then :meth:`moved` with the card played (or -1, drawing), :meth:`drawn_played` when a
-    drawn card is played, :meth:`named` with the colour chosen for a wild.
+    Use: `observe` on every ``turn`` observation (returns the entry of each row and updates the
+    inference), then `moved` with the card played (or -1, drawing), `drawn_played` when a
+    drawn card is played, `named` with the colour chosen for a wild.
 
     Parameters
     ----------
     capacity : int
         Entries allocated at first (the arrays grow when all are live).
     posterior : bool
-        Also keep the posterior over the opponent's hand (:meth:`answers`).
+        Also keep the posterior over the opponent's hand (`answers`).
     """
 
     key: NDArray[np.int64]
@@ -233,7 +233,7 @@ class LackMemory:
     def _advance(self, obs: Observation, idx: NDArray[np.int64], reset: NDArray[np.bool_],
                  opp_size: NDArray[np.int32]) -> None:
         """Update the posterior of the entries ``idx`` over the opponent's moves since this seat's last one
-        (:func:`~unosim.strategies.hand_groups.advance`); nothing known where ``reset`` or where the moves
+        (`advance`); nothing known where ``reset`` or where the moves
         could not be reconstructed."""
         old = np.flatnonzero(~reset)
         failed = np.zeros(0, np.int64)
@@ -283,7 +283,7 @@ class LackMemory:
     def answers(self, obs: Observation, idx: NDArray[np.int64], unseen: NDArray[np.int64] | None = None
                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """The posterior chance that the opponent can play nothing on each card and on a wild of each colour
-        (as :func:`block_chances`, from the groups of the entries ``idx``; needs ``posterior``; ``unseen`` as
+        (as `block_chances`, from the groups of the entries ``idx``; needs ``posterior``; ``unseen`` as
         there)."""
         return answer_chances(self.group_size, self.group_weight, idx, unseen_cards(obs) if unseen is None else unseen)
 
@@ -304,7 +304,7 @@ class LackMemory:
 
     def current(self, obs: Observation, wilds: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
         """The entry of each row recorded by this seat's move in progress (its turn observed, then
-        :meth:`moved`), else -1: the discard pile is the one recorded, or with ``wilds`` (the wild of each
+        `moved`), else -1: the discard pile is the one recorded, or with ``wilds`` (the wild of each
         row whose colour is asked, -1 for none) the one recorded without that wild, which awaits its
         colour. An entry of another game with the same index is thus never taken for this one."""
         idx = self.rows(obs, create=False)
@@ -331,7 +331,7 @@ class LackMemory:
         self.colour_after[idx] = np.where(_COLOUR[cards] >= 0, _COLOUR[cards], -2)
 
     def named(self, obs: Observation, idx: NDArray[np.int64], colours: NDArray[np.integer]) -> None:
-        """Record the colour named for a wild on the entries ``idx`` (from :meth:`current`; -1: none)."""
+        """Record the colour named for a wild on the entries ``idx`` (from `current`; -1: none)."""
         ok = idx >= 0
         self.colour_after[idx[ok]] = np.asarray(colours, np.int64)[ok]
 
@@ -359,7 +359,7 @@ _TYPE_FACE[N_COLOURED:, WILDS] = 1
 
 def unseen_cards(obs: Observation) -> NDArray[np.int64]:
     """``[n, N_TYPES]`` cards not in the own hand nor on the discard pile, of as many whole classic decks as
-    ``obs`` shows (:func:`~unosim.strategies.bluffer.decks_in_view`)."""
+    ``obs`` shows (`decks_in_view`)."""
     return np.maximum(decks_in_view(obs)[:, None] * _CLASSIC[None] - obs.hand - obs.discard, 0)
 
 
@@ -369,7 +369,7 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     """Chance that the opponent can play nothing on each card, and on a wild of each colour.
 
     The opponent's hand is taken to be a uniform draw from the cards this seat has not seen (whole classic
-    decks, as :func:`~unosim.strategies.bluffer.colour_unseen_shares`): all but ``taken`` of its cards
+    decks, as `colour_unseen_shares`): all but ``taken`` of its cards
     (the cards it took since its lacks were learnt; default 0) from them without the colours and faces it
     is known to lack (``lack_colour`` ``[n, 4]``, ``lack_face`` ``[n, 15]``, the last column: wilds), the
     others from all of them. A card of colour c and face f is answered by any card of colour c, any of

@@ -1,7 +1,7 @@
 """``person``: a seat played by a person, and that seat's decisions played back.
 
-:class:`PersonStrategy` answers every decision from its recorded ``answers``
-in order; past their end it asks its :attr:`PersonStrategy.ask` callback (a
+`PersonStrategy` answers every decision from its recorded ``answers``
+in order; past their end it asks its `PersonStrategy.ask` callback (a
 terminal, a browser) when one is attached, and records the answer, or else
 plays the base strategy's defaults. The recorded answers are its only
 parameter, so a game a person played is written as a run like any other: the
@@ -44,7 +44,7 @@ def encode(answers: list[tuple[str, Any]]) -> str:
 
 
 def decode(text: str) -> list[tuple[str, Any]]:
-    """Inverse of :func:`encode` (pairs of seats come back as tuples)."""
+    """Inverse of `encode` (pairs of seats come back as tuples)."""
     pairs: list[tuple[str, Any]] = []
     for token in text.split():
         decision, _, value = token.partition(":")

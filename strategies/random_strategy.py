@@ -35,7 +35,7 @@ class RandomStrategy(Strategy):
     challenge_rate : float
         Probability of challenging a Wild Draw Four (W-2).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "random"
@@ -65,18 +65,18 @@ class RandomStrategy(Strategy):
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """With no keeping and no bluffing, :meth:`play_drawn` is the base class's."""
+        """With no keeping and no bluffing, `play_drawn` is the base class's."""
         return self.keep_rate == 0 and self.bluff_rate == 0
 
     @property
     def never_challenges(self) -> bool:
-        """With no challenges, :meth:`challenge` is the base class's."""
+        """With no challenges, `challenge` is the base class's."""
         return self.challenge_rate == 0
 
     @property
     def forced_draw_uniforms(self) -> int:
-        """:meth:`play` draws one uniform per row, one more for bluffs and one more for drawing by
-        choice when their rates are on, and answers :data:`~unosim.strategy.base.DRAW` when nothing is playable."""
+        """`play` draws one uniform per row, one more for bluffs and one more for drawing by
+        choice when their rates are on, and answers `DRAW` when nothing is playable."""
         return 1 + (self.bluff_rate > 0) + (self.draw_rate > 0)
 
     def play(self, obs: Observation) -> NDArray[np.integer]:

@@ -58,9 +58,9 @@ class RankingStrategy(Strategy):
         Card kinds, best first, each at most once, from ``number``, ``skip``,
         ``reverse``, ``draw_two``, ``point_taken``, ``wild``,
         ``wild_draw_four``, ``wild_pile_up``, ``wild_drawn_together``.
-        Default :data:`DEFAULT_ORDER`.
+        Default `DEFAULT_ORDER`.
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "ranking"

@@ -1,6 +1,6 @@
 """Per-card-type score tables and helpers shared by the built-in strategies.
 
-A score table gives one integer per card type; :func:`unosim.strategy.primitives.sample_best`
+A score table gives one integer per card type; `unosim.strategy.primitives.sample_best`
 then picks a legal card of highest score (ties in proportion to copies held).
 """
 

@@ -1,7 +1,7 @@
 """``search``: decision-time search with playouts on the engine itself, for every rule set and table size.
 
 At a searched decision each legal answer is scored by games played on from the decision's position
-by the compiled engine (:mod:`unosim.strategy.playouts`), in worlds consistent with what the seat saw,
+by the compiled engine (`unosim.strategy.playouts`), in worlds consistent with what the seat saw,
 and the best is played. This is flat Monte Carlo over determinizations (perfect-information Monte
 Carlo) with sequential halving over the answers:
 
@@ -11,7 +11,7 @@ Carlo) with sequential halving over the answers:
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation. With
    ``lacks`` (2 players) the opponent's hand is dealt without the colours, faces and wilds it was seen to
-   lack (it drew and could not play), as far as its hand predates that (:class:`LackMemory`).
+   lack (it drew and could not play), as far as its hand predates that (`LackMemory`).
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
    table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
@@ -164,7 +164,7 @@ class SearchStrategy(Strategy):
         Search drawing as an answer when a card may be played (False: draw only with nothing to play).
     lacks : int
         At 2 players, deal the opponent's hand in the worlds without the colours, faces and wilds it is known
-        to lack (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and could not play), while it
+        to lack (`LackMemory`: it drew and could not play), while it
         has taken at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
         0 (the default): worlds dealt uniformly.
     wild_credit : float
@@ -174,7 +174,7 @@ class SearchStrategy(Strategy):
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "search"
@@ -220,7 +220,7 @@ class SearchStrategy(Strategy):
 
     @property
     def forced_draw_uniforms(self) -> int | None:
-        """:meth:`play` draws one uniform per row and answers :data:`~unosim.strategy.base.DRAW` when nothing is
+        """`play` draws one uniform per row and answers `DRAW` when nothing is
         playable (nothing to search); not declared with ``lacks``, whose memory must see every turn."""
         return None if self.lacks > 0 else 1
 
@@ -288,7 +288,7 @@ class SearchStrategy(Strategy):
             self.search_seconds += time.perf_counter() - start
 
     def _halve(self, obs: Observation, answers: list[list[tuple[int, int, int, int, int]]]) -> NDArray[np.int64] | None:
-        """:meth:`_search` itself: sequential halving over the answers of every row at once."""
+        """`_search` itself: sequential halving over the answers of every row at once."""
         n = len(obs)
         seeds = (obs.random() * 9007199254740992.0).astype(np.uint64)
         counts = np.array([len(a) for a in answers], np.int64)

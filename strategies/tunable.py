@@ -1,15 +1,15 @@
 """``tunable``: a strategy whose every decision is steered by numeric parameters, for ``unosim tune``.
 
-The parameters span the decisions that matter (see :class:`TunableStrategy`);
-:data:`PARAMETERS` lists each with its range and default, and :func:`to_params`
-/ :func:`to_vector` map between a vector in the unit cube (what the optimiser
-searches) and the parameters. :func:`relevant` says which parameters a rule set
+The parameters span the decisions that matter (see `TunableStrategy`);
+`PARAMETERS` lists each with its range and default, and `to_params`
+/ `to_vector` map between a vector in the unit cube (what the optimiser
+searches) and the parameters. `relevant` says which parameters a rule set
 can make matter (party cards, challenges, speed play), so that ``unosim tune``
 searches only those and keeps the others at their defaults.
 
 A tuned strategy is a file written by ``unosim tune`` (JSON, see
-:func:`load_tuned`); ``--strategies tuned:PATH`` plays it and
-:func:`tuned_class` turns it into a subclass of :class:`TunableStrategy` whose
+`load_tuned`); ``--strategies tuned:PATH`` plays it and
+`tuned_class` turns it into a subclass of `TunableStrategy` whose
 defaults are the file's parameters (the shipped ``tuned-*`` names are such files
 under ``strategies/tuned/``).
 """
@@ -162,7 +162,7 @@ PARAMETERS: tuple[Param, ...] = (
             f"playout policy: {name.replace('_', ' ')} (strategies/lookahead.py, _own_pick)")
       for name, default in zip(lookahead.POLICY_NAMES, lookahead.POLICY_DEFAULTS, strict=True)),
 )
-"""Every parameter of :class:`TunableStrategy`, in the order of the search vector."""
+"""Every parameter of `TunableStrategy`, in the order of the search vector."""
 
 NAMES: tuple[str, ...] = tuple(p.name for p in PARAMETERS)
 DEFAULTS: dict[str, float] = {p.name: p.default for p in PARAMETERS}
@@ -170,7 +170,7 @@ _BY_NAME = {p.name: p for p in PARAMETERS}
 
 
 def relevant(rules: Any, players: int = 4) -> list[str]:
-    """Names of the parameters that can change a game under ``rules`` (a :class:`~unosim.game.rules.RuleSet`) at ``players``.
+    """Names of the parameters that can change a game under ``rules`` (a [`RuleSet`][unosim.RuleSet]) at ``players``.
 
     A card-kind parameter matters when the deck holds that kind; challenge and bluff thresholds when
     ``wd4_challenge`` is on and the deck holds a Wild Draw Four; jump-in parameters with ``speed_play``;
@@ -206,7 +206,7 @@ def to_params(x: NDArray[np.floating], names: list[str] | tuple[str, ...] = NAME
               base: dict[str, float] | None = None) -> dict[str, float]:
     """Parameters from a search vector: ``x[i]`` in [0, 1] (clipped) maps linearly onto the range of ``names[i]``.
 
-    Parameters not in ``names`` take their value from ``base`` (default: :data:`DEFAULTS`). Values are
+    Parameters not in ``names`` take their value from ``base`` (default: `DEFAULTS`). Values are
     rounded to 6 significant decimals so that they print and save exactly.
     """
     params = dict(DEFAULTS if base is None else base)
@@ -217,7 +217,7 @@ def to_params(x: NDArray[np.floating], names: list[str] | tuple[str, ...] = NAME
 
 
 def to_vector(params: dict[str, float], names: list[str] | tuple[str, ...] = NAMES) -> NDArray[np.float64]:
-    """Inverse of :func:`to_params`: the unit-cube coordinates of ``params`` (defaults where absent)."""
+    """Inverse of `to_params`: the unit-cube coordinates of ``params`` (defaults where absent)."""
     out = []
     for name in names:
         p = _BY_NAME[name]
@@ -232,7 +232,7 @@ class TunableStrategy(Strategy):
     play when, keeping wilds, staying in a colour, attacking the leaders,
     bluffing and challenging, party targeting) as weights, so that
     ``unosim tune`` can search for the strongest combination by simulation.
-    Every parameter is a float in the range :data:`PARAMETERS` gives.
+    Every parameter is a float in the range `PARAMETERS` gives.
 
     Decisions
     ---------
@@ -243,7 +243,7 @@ class TunableStrategy(Strategy):
         the next player does; ``near_*``: another opponent does), plus
         ``points_weight`` per 50 points, plus ``colour_weight`` times the share
         of the hand in the card's colour, minus ``coverage`` per colour and per
-        face the card is the last held of (:func:`uncovered`: the hand would
+        face the card is the last held of (`uncovered`: the hand would
         no longer match them; diversity's idea), plus ``jump_feed`` per copy
         of a number card not seen (with speed play: the copies an opponent
         could jump in with). Wilds are left out while more than
@@ -254,27 +254,27 @@ class TunableStrategy(Strategy):
         while holding a legal card.
     memory (2 players)
         With any ``lack_*`` or ``block_*`` parameter away from its default
-        (:attr:`remembers`), the strategy remembers, per game, the colours,
+        (`remembers`), the strategy remembers, per game, the colours,
         faces and wilds the opponent is known to lack
-        (:class:`~unosim.strategies.opponent_memory.LackMemory`: it drew and
+        (`LackMemory`: it drew and
         could not play, or drew and played the card drawn; forgotten once it
         has taken more than ``lack_forget`` cards since). Then a coloured card
         of a lacked colour gets ``lack_colour``, one of a lacked face
         ``lack_face``, a wild ``lack_wild`` while a colour is lacked (and the
         wild threshold is at least ``lack_wild_keep``), and a number card
         ``block_number`` times the chance that the opponent holds nothing to
-        answer it (:func:`~unosim.strategies.opponent_memory.block_chances`).
+        answer it (`block_chances`).
         With ``block_posterior`` above 0 that chance (for numbers and
         colours named) is mixed, in that share, with the one of a posterior
         over the opponent's whole hand
-        (:mod:`~unosim.strategies.hand_groups`: every draw and play it made
+        (`unosim.strategies.hand_groups`: every draw and play it made
         since each of its cards was taken).
         The defaults remember nothing and play as before.
     search (2 players)
         With ``look_rollouts`` above 0, under rules the playouts follow
-        (:func:`~unosim.strategies.lookahead.model`: 2 players, classic cards, no speed play, one card
+        (`model`: 2 players, classic cards, no speed play, one card
         drawn per turn), the card to play and the colour to name are chosen by a search at decision time
-        (:func:`~unosim.strategies.lookahead.best_moves`): every legal card (a wild once per colour held)
+        (`best_moves`): every legal card (a wild once per colour held)
         is played out in ``look_rollouts`` worlds drawn from the posterior over the opponent's hand, for
         ``look_depth`` turns, and the position reached is valued by a logistic in the hand sizes
         (``look_value_*``). The weights above still choose where the search has a single candidate, the
@@ -316,9 +316,9 @@ class TunableStrategy(Strategy):
     Parameters
     ----------
     calm_number, ..., near_wild_drawn_together, threat, ..., pile_points, lack_colour, ..., look_close_at : float
-        See :data:`PARAMETERS` (name, range, default, meaning).
+        See `PARAMETERS` (name, range, default, meaning).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "tunable"
@@ -329,9 +329,9 @@ class TunableStrategy(Strategy):
         def __getattr__(self, name: str) -> float: ...
 
     base_rates: ClassVar[dict[str, float]] = {"forget_uno_rate": 0.0, "catch_uno_rate": 1.0}
-    """The defaults of the base rates (:class:`unosim.Strategy`)."""
+    """The defaults of the base rates ([`unosim.Strategy`][unosim.Strategy])."""
     parameter_defaults: ClassVar[dict[str, float]] = DEFAULTS
-    """The default of every parameter of :data:`PARAMETERS`: their table's, or a tuned file's."""
+    """The default of every parameter of `PARAMETERS`: their table's, or a tuned file's."""
 
     def __init__(self, **params: float) -> None:
         # The keyword parameters (their names and defaults) are those of PARAMETERS and the base rates:
@@ -389,7 +389,7 @@ class TunableStrategy(Strategy):
         return round(self.look_rollouts) >= 1
 
     def _memory(self, obs: Observation) -> LackMemory | None:
-        """The per-game memory (2 players, :attr:`remembers`), created on first use; never pickled."""
+        """The per-game memory (2 players, `remembers`), created on first use; never pickled."""
         if obs.players != 2 or not self.remembers:
             return None
         memory = self.__dict__.get("_cache_memory")
@@ -469,7 +469,7 @@ class TunableStrategy(Strategy):
         return np.maximum(cache[obs.rules][None, :] - obs.hand - obs.discard, 0)
 
     def _search_model(self, obs: Observation) -> NDArray[np.int64] | None:
-        """The playouts' rule model (:func:`~unosim.strategies.lookahead.model`) when the search is on and the
+        """The playouts' rule model (`model`) when the search is on and the
         rules allow it, else None (cached per rule set)."""
         if not self.searches:
             return None
@@ -482,7 +482,7 @@ class TunableStrategy(Strategy):
 
     def _search(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64], only: NDArray[np.integer],
                 rule: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Cards and colours chosen by the search (:func:`~unosim.strategies.lookahead.best_moves`) for the rows
+        """Cards and colours chosen by the search (`best_moves`) for the rows
         of ``obs`` (``entries``: their memory entries, -1 for none; ``only``: -1, or the card whose colour is
         asked). Draws one uniform per row."""
         seeds = (obs.random() * 2.0**53).astype(np.uint64)
@@ -494,20 +494,20 @@ class TunableStrategy(Strategy):
                                     seeds, only, rule, round(self.look_rollouts), round(self.look_depth), value, policy)
 
     def _plan(self, obs: Observation, cards: NDArray[np.integer], colours: NDArray[np.integer]) -> None:
-        """Keep the colour the search chose for each wild played, for :meth:`choose_colour` (asked next)."""
+        """Keep the colour the search chose for each wild played, for `choose_colour` (asked next)."""
         rows = np.flatnonzero(colours >= 0)
         keys = (obs.game[rows].astype(np.int64) * 16 + obs.seat[rows]).tolist()
         self.__dict__["_cache_plan"] = dict(zip(keys, colours[rows].tolist()))
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """True when :meth:`play_drawn` plays every legal drawn card, never bluffs and needs not see the
-        card played (no memory: :attr:`remembers` is False); the defaults."""
+        """True when `play_drawn` plays every legal drawn card, never bluffs and needs not see the
+        card played (no memory: `remembers` is False); the defaults."""
         return self.drawn_wild_at >= 108 and self.bluff_at < 1 and not self.remembers
 
     def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
         """H-1: always stacks: among the Draw Twos when one may be stacked (else the Wild Draw Four), the
-        highest by the kind weights of the situation and the colour bonus, as :meth:`play` scores them."""
+        highest by the kind weights of the situation and the colour bonus, as `play` scores them."""
         kinds, _ = self._tables()
         size = np.maximum(obs.hand_size, 1).astype(np.float64)
         bonus = np.rint(SCALE * self.colour_weight * colour_counts(obs.hand) / size[:, None]).astype(np.int64)
@@ -549,7 +549,7 @@ class TunableStrategy(Strategy):
     def _heuristic_colour(self, obs: Observation, memory: LackMemory, entries: NDArray[np.int64],
                           candidates: NDArray[np.bool_], held: NDArray[np.float64], most: NDArray[np.float64]
                           ) -> NDArray[np.integer]:
-        """The colour named by the weights, with the memory (see :meth:`choose_colour`)."""
+        """The colour named by the weights, with the memory (see `choose_colour`)."""
         lack, lack_face = memory.known(np.maximum(entries, 0), self.lack_forget)
         lack &= (entries >= 0)[:, None]
         lack_face &= (entries >= 0)[:, None]
@@ -607,7 +607,7 @@ class TunableStrategy(Strategy):
 
 
 def _signature(defaults: dict[str, float]) -> inspect.Signature:
-    """The constructor's signature: one keyword parameter per entry of :data:`PARAMETERS` (with
+    """The constructor's signature: one keyword parameter per entry of `PARAMETERS` (with
     ``defaults``), then the base rates."""
     keyword = inspect.Parameter.KEYWORD_ONLY
     names = {**defaults, **TunableStrategy.base_rates}
@@ -624,7 +624,7 @@ TunableStrategy.__init__.__signature__ = _signature(DEFAULTS)  # type: ignore[at
 def uncovered(hand: NDArray[np.integer]) -> NDArray[np.int64]:
     """``[n, N_TYPES]``: per card type, how many colours and faces giving up one card of it leaves the hand
     without (0, 1 or 2: the only card held of its colour, of its face; 0 for wilds and cards not held), as in
-    :func:`~unosim.strategies.diversity.coverage_score`."""
+    `coverage_score`."""
     coloured = hand[:, :N_COLOURED].reshape(len(hand), N_COLOURS, FACES_PER_COLOUR).astype(np.int64)
     last_colour = coloured.sum(axis=2) == 1
     last_face = coloured.sum(axis=1) == 1
@@ -681,7 +681,7 @@ def load_tuned(path: str | Path) -> dict[str, Any]:
 
 
 def tuned_class(label: str, path: str | Path) -> type[TunableStrategy]:
-    """A subclass of :class:`TunableStrategy` named ``label`` whose defaults are the parameters in ``path``.
+    """A subclass of `TunableStrategy` named ``label`` whose defaults are the parameters in ``path``.
 
     Built once per (label, file contents); its instances pickle with the label, the tuned defaults
     and their parameters, so a worker rebuilds the same class without the file.
@@ -697,7 +697,7 @@ def _rebuild(label: str, params_json: str, params: dict[str, Any]) -> TunableStr
 
 @functools.lru_cache(maxsize=64)
 def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
-    """The subclass of :class:`TunableStrategy` playing the tuned parameters ``params_json`` (JSON) by default."""
+    """The subclass of `TunableStrategy` playing the tuned parameters ``params_json`` (JSON) by default."""
     defaults = {**DEFAULTS, **{k: float(v) for k, v in json.loads(params_json).items()}}
 
     def __init__(self: TunableStrategy, **params: float) -> None:  # noqa: N807
@@ -710,7 +710,7 @@ def _tuned_class(label: str, params_json: str) -> type[TunableStrategy]:
     def __reduce__(self: TunableStrategy) -> tuple[Any, tuple[str, str, dict[str, Any]]]:  # noqa: N807
         return _rebuild, (label, params_json, self.get_params())
 
-    doc = f"``{label}``: :class:`TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
+    doc = f"``{label}``: `TunableStrategy` with the tuned parameters of its file as defaults.\n\n{TunableStrategy.__doc__}"
     return type("TunedStrategy", (TunableStrategy,), {
         "name": label, "parameter_defaults": defaults, "__init__": __init__, "__reduce__": __reduce__, "__doc__": doc,
         "__module__": __name__,

@@ -49,7 +49,7 @@ class WildSaverStrategy(Strategy):
     k : int
         Non-wild cards at or below which wilds may be played freely (0 to 108; default 2).
     forget_uno_rate, catch_uno_rate : float
-        See :class:`unosim.Strategy`.
+        See [`unosim.Strategy`][unosim.Strategy].
     """
 
     name = "wild-saver"

@@ -2,7 +2,11 @@
 by an import statement or by a module path in a string (``"unosim.x.y:Class"``, as resolved at
 run time); every module says what it exports (``__all__``), modules import only exported names
 from each other, and no two modules import each other, directly or round a loop — not even
-lazily inside a function or only for type checking."""
+lazily inside a function or only for type checking.
+
+Between packages the faces hold: a module imports from another package only what that package
+lends — the names of its face (the ``__all__`` of its ``__init__``) and the names its
+``PUBLIC_MODULES`` declare — and never a private (``_name``) name or module."""
 
 from __future__ import annotations
 
@@ -204,3 +208,131 @@ def test_no_import_cycles() -> None:
         if module not in state:
             visit(module)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def package_of(module: str) -> str:
+    """The package a module belongs to: ``unosim.<name>`` inside a subpackage, ``unosim`` for the top-level modules."""
+    parts = module.split(".")
+    if len(parts) > 1 and f"unosim.{parts[1]}" in MODULES and MODULES[f"unosim.{parts[1]}"].name == "__init__.py":
+        return f"unosim.{parts[1]}"
+    return "unosim"
+
+
+def public_modules(package: str) -> dict[str, tuple[str, ...]]:
+    """The ``PUBLIC_MODULES`` a package's ``__init__`` declares (none: an empty dict)."""
+    for node in TREES[package].body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == "PUBLIC_MODULES" for t in targets) and node.value is not None:
+            return {module: tuple(names) for module, names in ast.literal_eval(node.value).items()}
+    return {}
+
+
+def face_sources(package: str) -> set[tuple[str, str]]:
+    """(defining module, name) of every name a package's face re-exports: importing the name from the
+    module that defines it is importing it from the face."""
+    exports = _exports(package) or set()
+    found = set()
+    for node in TREES[package].body:
+        if isinstance(node, ast.ImportFrom):
+            target = _target(package, node)
+            found |= {(target, a.name) for a in node.names if (a.asname or a.name) in exports and target}
+    return found
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def foreign_imports(imports: list[tuple[str, str, str | None]]) -> list[str]:
+    """Every import of something another package does not lend: a private name or module, a name
+    outside its face and its ``PUBLIC_MODULES``, or a module it lends only by some of its names (a
+    module lent whole, ``()``, lends every name it exports)."""
+    found = []
+    for module, target, name in imports:
+        target = _module_of(target)
+        package = package_of(target)
+        if package == package_of(module):
+            continue
+        lent = public_modules(package)
+        where = f"{module} imports {target}" + (f".{name}" if name else "")
+        if any(_private(part) for part in target.split(".")) or (name is not None and _private(name)):
+            found.append(f"{where}: a private name of {package}")
+        elif target == package:
+            continue  # the face: the names of its __all__ (test_modules_import_only_exported_names)
+        elif name is None and lent.get(target) != ():
+            found.append(f"{where}: {package} does not lend the module whole (PUBLIC_MODULES: {target!r}: ())")
+        elif name is not None and (target, name) not in face_sources(package) and name not in lent.get(target, ()) and (
+                lent.get(target) != () or name not in (_exports(target) or ())):
+            found.append(f"{where}: neither in the face of {package} nor lent by its PUBLIC_MODULES")
+    return sorted(set(found))
+
+
+def private_reaches(module: str, tree: ast.AST) -> list[str]:
+    """Every ``x._name`` in ``module`` where ``x`` is a module or a name imported from another package."""
+    foreign = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = _target(module, node)
+            if target and target.split(".")[0] == "unosim" and package_of(_module_of(target)) != package_of(module):
+                foreign |= {a.asname or a.name for a in node.names}
+    return sorted({f"{module}:{node.lineno} reaches into {ast.unparse(node)}" for node in ast.walk(tree)
+                   if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in foreign
+                   and _private(node.attr)})
+
+
+def test_no_reach_into_another_package_s_private_names() -> None:
+    offences = [found for module, tree in TREES.items() for found in private_reaches(module, tree)]
+    assert not offences, "\n".join(offences)
+    planted = ast.parse("from ..game.kernels import layout as L\nx = L._private\n")
+    assert private_reaches("unosim.engine.driver", planted)
+
+
+def test_packages_import_only_what_others_lend() -> None:
+    offences = foreign_imports(_imports())
+    assert not offences, "imports of what another package does not lend:\n" + "\n".join(offences)
+
+
+def test_public_modules_name_real_modules_and_exports() -> None:
+    for package in {package_of(m) for m in MODULES}:
+        for module, names in public_modules(package).items():
+            assert module in MODULES and package_of(module) == package, f"{package}.PUBLIC_MODULES names {module}, not one of its modules"
+            missing = set(names) - (_exports(module) or set())
+            assert not missing, f"{package}.PUBLIC_MODULES lends {sorted(missing)} of {module}, which does not export them"
+
+
+def lent_names(package: str) -> set[str]:
+    """The names other packages may import from ``package``: its face, the names its public modules
+    lend and each module lent whole, which counts once (a namespace: ``L.F_TOP``) unless another
+    package imports names from it one by one, each of which counts then."""
+    names = set(_exports(package) or ())
+    lent = public_modules(package)
+    for module, lends in lent.items():
+        names |= set(lends) if lends else {module.rsplit(".", 1)[1]}
+    for module, target, name in _imports():
+        if name and lent.get(target) == () and package_of(target) == package != package_of(module):
+            names.add(name)
+    return names
+
+
+def test_the_game_lends_few_names() -> None:
+    lent = lent_names("unosim.game")
+    assert len(lent) <= 60, f"unosim.game lends {len(lent)} names to the other packages: {sorted(lent)}"
+
+
+@pytest.mark.parametrize("module, target, name", [
+    ("unosim.engine.isolation", "unosim.strategy.observation", "_stream_uniforms"),  # a private name
+    ("unosim.reports.plots", "unosim.analysis.cardvalue", "COLUMNS"),  # a name its package does not lend
+    ("unosim.engine.decisions", "unosim.game.kernels.finish", None),  # a module its package does not lend
+    ("unosim.runs.planning", "unosim.game.rules", None),  # a module lent only by some of its names
+])
+def test_a_foreign_import_is_caught(module: str, target: str, name: str | None) -> None:
+    assert foreign_imports([(module, target, name)])
+
+
+def test_what_a_package_lends_passes() -> None:
+    assert not foreign_imports([
+        ("unosim.engine.driver", "unosim.game.kernels.layout", None),  # a module lent whole
+        ("unosim.engine.driver", "unosim.game.kernels.advance", "advance"),  # a name a public module lends
+        ("unosim.runs.planning", "unosim.game.rules", "RuleSet"),  # a name of the face, from its module
+        ("unosim.analysis.bench", "unosim.version", "__version__"),  # a dunder is no private name
+    ])

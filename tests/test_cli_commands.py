@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from unosim.cli import app
 from unosim.engine.config import RunConfig
 from unosim.engine.trace import replay
-from unosim.runs import dataset
+from unosim.runs import files, reading
 from unosim.runs.runner import run
 
 runner = CliRunner()
@@ -56,8 +56,8 @@ def test_replay_of_a_tournament_game_matches_its_dataset_row(tmp_path: Path) -> 
     played = invoke("tournament", "--rules", "classic", "--players", "3", "--strategies", "random,greedy,attacker",
                     "--games", "60", "--seed", "4", "--bootstrap", "10", "--jobs", "1", "--out", out)
     assert played.exit_code == 0, played.output
-    rows = dataset.load(out).set_index(["cell", "game"])
-    cells = len(dataset.read_metadata(out)["cells"])
+    rows = reading.load(out).set_index(["cell", "game"])
+    cells = len(files.read_metadata(out)["cells"])
     assert cells > 1
     cell, game = cells - 1, 5
     result = invoke("replay", "--run", out, "--cell", cell, "--game", game)
@@ -145,7 +145,7 @@ def study_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_study_writes_every_cell_and_the_report(study_dir: Path) -> None:
-    df = dataset.load(study_dir)
+    df = reading.load(study_dir)
     cells = df.groupby(["rules", "players"]).size()
     assert set(df["rules"]) == {"classic", "classic-house", "party"}
     assert sorted(set(df["players"])) == list(range(2, 17))

@@ -18,7 +18,7 @@ from unosim.cli import app, user_errors
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
 from unosim.game.errors import UnosimInputError
-from unosim.runs import dataset
+from unosim.runs import files
 from unosim.strategy.registry import REGISTRY, installed
 
 KNOWN = ", ".join(sorted({*REGISTRY, *installed()}))
@@ -105,7 +105,7 @@ def test_simulate_writes_a_dataset_equal_to_the_python_api(tmp_path: Path) -> No
     assert "config.seed: 1 there, 2 now" in flat(other.output)
     replaced = invoke("simulate", *args[:-2], "--seed", "2", "--out", str(out), "--quiet", "--overwrite")
     assert replaced.exit_code == 0
-    assert dataset.read_metadata(out)["config"]["seed"] == 2
+    assert files.read_metadata(out)["config"]["seed"] == 2
 
 
 def test_simulate_set_deck_and_in_memory_summary(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ def test_simulate_set_deck_and_in_memory_summary(tmp_path: Path) -> None:
     result = invoke("simulate", "--players", "16", "--set", "deck_copies=2", "--set", "wd4_challenge=false",
                     "--games", "40", "--quiet", "--out", str(out))  # fmt: skip
     assert result.exit_code == 0, result.output
-    rules = dataset.read_metadata(out)["config"]["rules"]
+    rules = files.read_metadata(out)["config"]["rules"]
     assert rules["deck_copies"] == 2 and rules["wd4_challenge"] is False
     deck = REPO / "unosim" / "game" / "decks" / "classic.toml"
     shown = invoke("simulate", "--games", "50", "--deck", str(deck), "--jobs", "1")

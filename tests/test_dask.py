@@ -8,7 +8,7 @@ import pytest
 
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
-from unosim.runs import dataset, execution, runner
+from unosim.runs import execution, files, reading, runner
 from unosim.runs.experiment import parse_experiment, run_experiment
 
 distributed = pytest.importorskip("distributed")
@@ -35,13 +35,13 @@ def test_dask_dataset_equals_loky_dataset(cluster, tmp_path: Path) -> None:
     )
     runner.run(config, tmp_path / "loky", jobs=2, chunk_size=300, quiet=True)
     assert on_dask.chunks == on_dask.chunks_played == 7
-    assert dataset.read_table(tmp_path / "dask").equals(dataset.read_table(tmp_path / "loky"))
-    assert dataset.read_metadata(tmp_path / "dask")["config"] == dataset.read_metadata(tmp_path / "loky")["config"]
+    assert reading.read_table(tmp_path / "dask").equals(reading.read_table(tmp_path / "loky"))
+    assert files.read_metadata(tmp_path / "dask")["config"] == files.read_metadata(tmp_path / "loky")["config"]
 
     (tmp_path / "dask" / "part-00003.parquet").unlink()
     resumed = runner.run(config, tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address, quiet=True)
     assert resumed.chunks_played == 1
-    assert dataset.read_table(tmp_path / "dask").equals(dataset.read_table(tmp_path / "loky"))
+    assert reading.read_table(tmp_path / "dask").equals(reading.read_table(tmp_path / "loky"))
 
 
 def test_dask_experiment_and_client_object(cluster, tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_dask_experiment_and_client_object(cluster, tmp_path: Path) -> None:
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
         run_experiment(exp, tmp_path / "dask", backend="dask", scheduler=client, quiet=True)
     run_experiment(exp, tmp_path / "loky", jobs=1, quiet=True)
-    assert dataset.read_table(tmp_path / "dask").equals(dataset.read_table(tmp_path / "loky"))
+    assert reading.read_table(tmp_path / "dask").equals(reading.read_table(tmp_path / "loky"))
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ import pytest
 import unosim
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
-from unosim.runs import dataset
+from unosim.runs import files, reading
 from unosim.runs.experiment import parse_experiment, run_experiment
 from unosim.runs.runner import run
 
@@ -83,16 +83,16 @@ def test_files_read_as_they_are_with_pyarrow_polars_duckdb(which: str, request: 
 
 
 def test_read_metadata_from_directory_and_file(run_dir: Path, experiment_dir: Path) -> None:
-    meta = dataset.read_metadata(run_dir)
+    meta = files.read_metadata(run_dir)
     assert meta["kind"] == "run" and meta["config"]["players"] == 3
-    recorded = meta.pop(dataset.DIGESTS_KEY)  # the chunk digests are in _unosim.json only
-    assert sorted(recorded) == dataset.expected_files(meta)
-    assert dataset.read_metadata(run_dir / "part-00002.parquet") == meta
-    exp_meta = dataset.read_metadata(experiment_dir)
+    recorded = meta.pop(files.DIGESTS_KEY)  # the chunk digests are in _unosim.json only
+    assert sorted(recorded) == files.expected_files(meta)
+    assert files.read_metadata(run_dir / "part-00002.parquet") == meta
+    exp_meta = files.read_metadata(experiment_dir)
     assert exp_meta["kind"] == "experiment" and len(exp_meta["cells"]) == 2
-    file_meta = dataset.read_metadata(experiment_dir / "cell-001-part-00000.parquet")
+    file_meta = files.read_metadata(experiment_dir / "cell-001-part-00000.parquet")
     assert file_meta["cells"] == [exp_meta["cells"][1]]
-    assert dataset.expected_files(exp_meta) == [
+    assert files.expected_files(exp_meta) == [
         "cell-000-part-00000.parquet",
         "cell-000-part-00001.parquet",
         "cell-001-part-00000.parquet",
@@ -118,9 +118,9 @@ def test_not_a_dataset(tmp_path: Path) -> None:
 
 
 def test_file_pattern_widens_for_many_chunks() -> None:
-    assert dataset.file_pattern(10).format(chunk=3) == "part-00003.parquet"
-    assert dataset.file_pattern(1_000_000).format(chunk=3) == "part-000003.parquet"
-    assert dataset.file_pattern(4, cells=2000).format(cell=7, chunk=1) == "cell-0007-part-00001.parquet"
+    assert files.file_pattern(10).format(chunk=3) == "part-00003.parquet"
+    assert files.file_pattern(1_000_000).format(chunk=3) == "part-000003.parquet"
+    assert files.file_pattern(4, cells=2000).format(cell=7, chunk=1) == "cell-0007-part-00001.parquet"
 
 
 def test_docs_list_every_column_of_a_run() -> None:
@@ -148,14 +148,14 @@ def test_opening_hands_are_stored_as_bytes_and_load_as_lists(tmp_path: Path) -> 
     first = tmp_path / "a" / "part-00000.parquet"
     assert pq.read_schema(first).field("opening_hand").type == pa.binary()
     in_memory = play_tables(config, 0, 300)[0]
-    assert dataset.read_table(tmp_path / "a").column("opening_hand").equals(in_memory.column("opening_hand"))
+    assert reading.read_table(tmp_path / "a").column("opening_hand").equals(in_memory.column("opening_hand"))
     assert unosim.load(tmp_path / "a", columns=["opening_hand"]).columns.tolist() == ["opening_hand"]
     # a chunk as the first format wrote it (lists of lists) reads the same
     stored = pq.read_table(first)
     at = stored.schema.get_field_index("opening_hand")
     listed = opening_hand_lists(stored.column(at), stored.column("players").to_numpy())
     pq.write_table(stored.set_column(at, "opening_hand", listed), tmp_path / "first-format.parquet")
-    first_format = dataset.read_table(tmp_path / "first-format.parquet")
+    first_format = reading.read_table(tmp_path / "first-format.parquet")
     assert first_format.column("opening_hand").equals(in_memory.column("opening_hand").slice(0, 100))
     # hands never dealt (E-4) are empty lists, kept through the stored form; rows of different sizes
     hands = pa.array([[[1, 2, 0], [], [0, 0, 0]], [[5, 5, 5], [6, 6, 6]], [[], [3, 0, 1]], [[7] * 7, [8] * 7]],

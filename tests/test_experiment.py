@@ -11,7 +11,7 @@ import pytest
 import unosim
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
-from unosim.runs import dataset
+from unosim.runs import reading
 from unosim.runs.experiment import load_experiment, parse_experiment, run_experiment
 from unosim.runs.runner import run
 from unosim.strategy.registry import REGISTRY, installed
@@ -96,14 +96,14 @@ def test_run_experiment_one_resumable_dataset(tmp_path: Path) -> None:
     exp = load_experiment(path)
     cell = exp.cells[3]
     alone = run(cell.config, None, jobs=1, chunk_size=200, quiet=True).table
-    got = dataset.read_table(out).filter(dataset.read_table(out).column("cell").to_numpy() == 3)
+    got = reading.read_table(out).filter(reading.read_table(out).column("cell").to_numpy() == 3)
     assert got.drop_columns(["cell", "rules"]).select(alone.column_names).equals(alone)
 
-    reference = dataset.read_table(out)
+    reference = reading.read_table(out)
     (out / "cell-002-part-00001.parquet").unlink()
     again = run_experiment(path, jobs=1, quiet=True)
     assert again.chunks_played == 1
-    assert dataset.read_table(out).equals(reference)
+    assert reading.read_table(out).equals(reference)
 
     changed = write(tmp_path, GOOD.replace("seed = 5", "seed = 6") + f'out = "{out}"\n')
     with pytest.raises(ValueError, match="other settings"):

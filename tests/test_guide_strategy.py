@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim.runs import dataset
+from unosim.runs import files
 from unosim.strategy import registry
 
 README = Path(__file__).resolve().parents[1] / "docs" / "guide" / "strategies.md"
@@ -52,7 +52,7 @@ def test_the_guide_strategy_plays_from_the_command_line(mymodule: Path) -> None:
         cwd=mymodule, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    meta = dataset.read_metadata(out)
+    meta = files.read_metadata(out)
     mine = meta["strategy_params"]["mymodule:MyStrategy(keep=5)"]
     assert mine == {
         "name": "mine", "class": "mymodule:MyStrategy", "params": {"keep": 5, "forget_uno_rate": 0.0, "catch_uno_rate": 1.0},

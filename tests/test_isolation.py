@@ -36,7 +36,7 @@ from unosim.engine.fast_paths import (
     compiled_policy,
     forced_draw_uniforms,
 )
-from unosim.runs.dataset import read_metadata
+from unosim.runs.files import read_metadata
 
 TESTS = Path(__file__).parent
 CHILD = str(Path(isolation.__file__))

@@ -16,7 +16,7 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine, StrategyError, play_tables
 from unosim.engine.position import Position, play_from
 from unosim.game.kernels import layout as L
-from unosim.runs import dataset
+from unosim.runs import files
 from unosim.runs.runner import run
 
 
@@ -330,7 +330,7 @@ def test_match_runs_write_both_tables_resume_and_do_not_depend_on_jobs(tmp_path:
     assert len(matches) == 600 and len(rounds) == matches["rounds"].sum()
     check_match_rules(matches, rounds, penalty=True, target=100)
 
-    (one / dataset.ROUNDS_DIR / "part-00002.parquet").unlink()  # the main file alone is not a finished chunk
+    (one / files.ROUNDS_DIR / "part-00002.parquet").unlink()  # the main file alone is not a finished chunk
     (one / "part-00004.parquet").unlink()
     with pytest.raises(ValueError, match="incomplete"):
         unosim.load(one, table="rounds")

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import unosim
 from unosim.cli import app
-from unosim.runs import dataset
+from unosim.runs import files, resume
 
 PLANTED = ("state.pkl", "state.json.pkl", "_unosim.pkl", "part-00000.pkl", "metadata.pkl", "data.npy", "tuned.pkl",
            "cache.joblib")
@@ -99,10 +99,10 @@ def test_planted_pickles_run_nothing_in_any_directory_unosim_reads(tmp_path: Pat
 def test_metadata_of_the_wrong_shape_names_the_file(tmp_path: Path, content: str, problem: str) -> None:
     run = tmp_path / "run"
     unosim.simulate(players=2, games=50, out=run, jobs=1, quiet=True)
-    (run / dataset.METADATA_FILE).write_text(content)
+    (run / files.METADATA_FILE).write_text(content)
     with pytest.raises(ValueError, match="is not unosim dataset metadata of the expected shape") as info:
         unosim.load(run)
-    assert str(run / dataset.METADATA_FILE) in str(info.value) and problem in str(info.value)
+    assert str(run / files.METADATA_FILE) in str(info.value) and problem in str(info.value)
     with pytest.raises(ValueError, match="expected shape"):
         unosim.simulate(players=2, games=50, out=run, jobs=1, quiet=True)
     result = CliRunner().invoke(app, ["report", str(run)], env={"COLUMNS": "300"})
@@ -117,6 +117,6 @@ def test_chunk_metadata_of_the_wrong_shape_is_not_counted_done(tmp_path: Path) -
     chunk = next(run.glob("part-*.parquet"))
     table = pq.read_table(chunk)
     meta = dict(table.schema.metadata)
-    meta[dataset.CHUNK_KEY] = json.dumps([1, 2]).encode()
+    meta[files.CHUNK_KEY] = json.dumps([1, 2]).encode()
     pq.write_table(table.replace_schema_metadata(meta), chunk)
-    assert dataset.check_chunk_files(run, [dataset.ChunkFile(chunk.name, 0, 50, False)])[0] == set()
+    assert resume.check_chunk_files(run, [resume.ChunkFile(chunk.name, 0, 50, False)])[0] == set()

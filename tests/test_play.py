@@ -22,7 +22,7 @@ from unosim.engine.config import RunConfig
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
 from unosim.reports.viewer import game_steps
-from unosim.runs.dataset import read_metadata
+from unosim.runs.files import read_metadata
 
 UNOSIM = str(Path(sys.executable).with_name("unosim"))
 
@@ -97,7 +97,7 @@ def check_written(out: Path) -> tuple[RunConfig, dict]:
     meta = read_metadata(out)
     assert meta["kind"] == "run"
     config = RunConfig.from_dict(meta["config"])
-    row = unosim.runs.dataset.read_table(out).to_pylist()[0]
+    row = unosim.runs.reading.read_table(out).to_pylist()[0]
     trace = replay(config, 0)
     for key in ("winner", "turns", "cards_played", "cards_drawn", "hand_points", "jump_ins", "pileups"):
         assert trace.record[key] == row[key], key

@@ -20,7 +20,7 @@ from browser import start_chromium
 from test_play import _as_in_a_terminal, check_written
 from unosim.strategies.person import decode
 
-from unosim.runs.dataset import read_metadata
+from unosim.runs.files import read_metadata
 
 UNOSIM = str(Path(sys.executable).with_name("unosim"))
 

@@ -11,8 +11,8 @@ import pytest
 
 import unosim
 from unosim.analysis.cardvalue import COLUMNS
+from unosim.reports import dataset_report
 from unosim.reports.dataset_report import PLAYER_COUNT_COLUMNS
-from unosim.runs import dataset
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +24,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    """Every read of a dataset's table (``dataset.read_table``) and every streamed read of a file."""
+    """Every read of a dataset's table by the report (its ``read_table``) and every streamed read of a file."""
     seen: list[tuple[str, Any]] = []
-    read_table, iter_batches = dataset.read_table, pq.ParquetFile.iter_batches
+    read_table, iter_batches = dataset_report.read_table, pq.ParquetFile.iter_batches
 
     def spy_read_table(path: Any, **kwargs: Any) -> Any:
         seen.append(("read_table", kwargs.get("columns")))
@@ -36,7 +36,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
         seen.append(("iter_batches", kwargs.get("columns")))
         return iter_batches(self, *args, **kwargs)
 
-    monkeypatch.setattr(dataset, "read_table", spy_read_table)
+    monkeypatch.setattr(dataset_report, "read_table", spy_read_table)
     monkeypatch.setattr(pq.ParquetFile, "iter_batches", spy_iter_batches)
     return seen
 

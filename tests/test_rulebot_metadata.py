@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import unosim
-from unosim.runs import dataset
+from unosim.runs import files
 from unosim.strategy import RuleStrategy
 
 TEXT = "# hold the wilds\nname = 'holder'\n[[play.rule]]\ncard = 'coloured'\nhand_min = 3\n"
@@ -33,7 +33,7 @@ def test_dataset_holds_the_rule_text_resumes_and_refuses_an_edited_file(tmp_path
     bot, out = tmp_path / "bot.toml", tmp_path / "run"
     bot.write_text(TEXT)
     _run(bot, out)
-    meta = dataset.read_metadata(out)
+    meta = files.read_metadata(out)
     assert meta["strategy_params"][f"rules(path='{bot}')"]["file_text"] == TEXT
     (out / "part-00001.parquet").unlink()  # an interrupted run: one chunk missing
     _run(bot, out)  # same file: resumes
@@ -56,7 +56,7 @@ def test_tournament_dataset_holds_the_rule_text_and_refuses_an_edited_file(tmp_p
                           bootstrap=10)
 
     play()
-    assert dataset.read_metadata(out)["strategy_params"][f"rules(path='{bot}')"]["file_text"] == TEXT
+    assert files.read_metadata(out)["strategy_params"][f"rules(path='{bot}')"]["file_text"] == TEXT
     play()  # the same tournament again: its dataset is reused
     bot.write_text(TEXT + "# edited\n")
     with pytest.raises(ValueError, match=r"other settings \(strategy_params\.rules"):

@@ -26,7 +26,7 @@ from unosim.engine import driver
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
 from unosim.game import inputs
-from unosim.runs import dataset
+from unosim.runs import files, reading, resume
 from unosim.runs.experiment import load_experiment, run_experiment
 from unosim.runs.results import write_files
 from unosim.runs.runner import run
@@ -74,11 +74,11 @@ def _smash_data(path: Path) -> None:
 # ---------------------------------------------------------------- chunks that prove themselves
 def test_chunk_files_carry_the_run_identity_and_page_checksums(tmp_path: Path) -> None:
     _write(_config(seed=5), tmp_path / "a")
-    meta = dataset.read_metadata(tmp_path / "a")
-    chunk = json.loads(pq.read_metadata(tmp_path / "a" / "part-00002.parquet").metadata[dataset.CHUNK_KEY])
-    assert chunk == {"run": dataset.run_hash(meta), "seed": 5, "cell": None, "chunk": 2, "first_game": 600,
+    meta = files.read_metadata(tmp_path / "a")
+    chunk = json.loads(pq.read_metadata(tmp_path / "a" / "part-00002.parquet").metadata[files.CHUNK_KEY])
+    assert chunk == {"run": files.run_hash(meta), "seed": 5, "cell": None, "chunk": 2, "first_game": 600,
                      "n_games": 300}
-    assert dataset.run_hash(meta) != dataset.run_hash({**meta, "config": {**meta["config"], "seed": 6}})
+    assert files.run_hash(meta) != files.run_hash({**meta, "config": {**meta["config"], "seed": 6}})
     # a flipped bit is a checksum error, not a wrong value
     _flip_bit_in_data(tmp_path / "a" / "part-00002.parquet")
     with pytest.raises(OSError, match="CRC"):
@@ -98,7 +98,7 @@ def test_a_single_bit_flip_is_named_by_load_and_report_and_replayed(tmp_path: Pa
 
     with pytest.raises(ValueError, match=r"part-00001\.parquet is damaged"):
         write_report(out)
-    done, rejected = dataset.check_chunk_files(out, [dataset.ChunkFile("part-00001.parquet", 300, 300, False)])
+    done, rejected = resume.check_chunk_files(out, [resume.ChunkFile("part-00001.parquet", 300, 300, False)])
     assert done == set() and "CRC" in rejected["part-00001.parquet"]
     run(_config(), out, jobs=1, chunk_size=300, quiet=False)
     err = " ".join(capsys.readouterr().err.split())
@@ -149,12 +149,12 @@ def test_a_chunk_moved_to_another_place_of_its_run_is_refused(tmp_path: Path) ->
 def test_a_second_run_into_a_busy_directory_is_refused_at_once(tmp_path: Path) -> None:
     out = tmp_path / "busy"
     out.mkdir()
-    with filelock.FileLock(str(out / dataset.LOCK_FILE)):
+    with filelock.FileLock(str(out / files.LOCK_FILE)):
         started = time.perf_counter()
         with pytest.raises(ValueError, match=rf"output directory {out} is in use by another unosim run"):
             _write(_config(), out)
         assert time.perf_counter() - started < 5
-        assert not list(out.glob("*.parquet")) and not (out / dataset.METADATA_FILE).exists()
+        assert not list(out.glob("*.parquet")) and not (out / files.METADATA_FILE).exists()
     _write(_config(), out)  # free again: the run plays
     assert len(unosim.load(out)) == 900
 
@@ -190,7 +190,7 @@ def test_an_edited_rule_file_is_refused_on_resume_naming_it(tmp_path: Path) -> N
     config = _config(strategies=f"rules:{rules}")
     out = tmp_path / "a"
     _write(config, out)
-    entry = dataset.read_metadata(out)["inputs"][str(rules.resolve())]
+    entry = files.read_metadata(out)["inputs"][str(rules.resolve())]
     assert entry == {"kind": "rule file", "sha256": inputs.digest(SHIPPED_GREEDY.read_text())}
     (out / "part-00001.parquet").unlink()  # an interrupted run
     rules.write_text(DRAW_ALWAYS)
@@ -206,7 +206,7 @@ def test_an_edited_deck_file_is_refused_on_resume_naming_it(tmp_path: Path) -> N
     deck.write_text(CLASSIC_DECK.read_text())
     out = tmp_path / "a"
     _write(_config(deck=str(deck)), out)
-    assert dataset.read_metadata(out)["inputs"][str(deck.resolve())]["kind"] == "deck file"
+    assert files.read_metadata(out)["inputs"][str(deck.resolve())]["kind"] == "deck file"
     (out / "part-00002.parquet").unlink()
     deck.write_text(CLASSIC_DECK.read_text().replace("skip = 2", "skip = 1"))
     with pytest.raises(ValueError, match=rf"the deck file {deck.resolve()} changed since"):
@@ -231,8 +231,8 @@ def test_a_rule_file_edited_mid_run_changes_nothing(tmp_path: Path, monkeypatch:
     _write(config, out)
     assert len(played) == 3
     assert rules.read_text() == DRAW_ALWAYS
-    assert unosim.load(out).equals(dataset.to_frame(untouched))
-    assert dataset.read_metadata(out)["inputs"][str(rules.resolve())]["sha256"] == inputs.digest(
+    assert unosim.load(out).equals(reading.to_frame(untouched))
+    assert files.read_metadata(out)["inputs"][str(rules.resolve())]["sha256"] == inputs.digest(
         SHIPPED_GREEDY.read_text())
 
 
@@ -262,7 +262,7 @@ def test_an_edited_strategy_module_is_named_on_resume(tmp_path: Path, monkeypatc
     config = RunConfig.build(players=2, games=400, seed=3, strategies="mine_strategy_module:Mine,random")
     out = tmp_path / "a"
     run(config, out, jobs=1, chunk_size=200, quiet=True)
-    entry = dataset.read_metadata(out)["inputs"][str(module.resolve())]
+    entry = files.read_metadata(out)["inputs"][str(module.resolve())]
     assert entry["kind"] == "strategy module" and entry["module"] == "mine_strategy_module"
     (out / "part-00001.parquet").unlink()
     module.write_text(module.read_text() + "# edited\n")
@@ -275,7 +275,7 @@ def test_an_edited_experiment_file_is_refused_on_resume_naming_it(tmp_path: Path
     path.write_text('seed = 3\ngames = 400\npresets = "classic"\nplayers = 2\nchunk_size = 200\n')
     out = tmp_path / "a"
     run_experiment(load_experiment(path), out, jobs=1, quiet=True)
-    assert dataset.read_metadata(out)["inputs"][str(path.resolve())]["kind"] == "experiment file"
+    assert files.read_metadata(out)["inputs"][str(path.resolve())]["kind"] == "experiment file"
     (out / "cell-000-part-00001.parquet").unlink()
     path.write_text(path.read_text() + "description = \"changed\"\n")
     with pytest.raises(ValueError, match=rf"the experiment file {path.resolve()} changed since the dataset was started"):
@@ -429,9 +429,9 @@ def test_a_report_that_fails_half_way_leaves_the_previous_report(tmp_path: Path,
 def test_every_chunk_written_is_recorded_with_its_digest(tmp_path: Path) -> None:
     out = tmp_path / "a"
     _write(_config(), out)
-    recorded = dataset.read_metadata(out)[dataset.DIGESTS_KEY]
-    assert sorted(recorded) == dataset.expected_files(dataset.read_metadata(out))
-    assert all(recorded[name] == dataset.file_digest(out / name) for name in recorded)
+    recorded = files.read_metadata(out)[files.DIGESTS_KEY]
+    assert sorted(recorded) == files.expected_files(files.read_metadata(out))
+    assert all(recorded[name] == files.file_digest(out / name) for name in recorded)
 
 
 def test_a_chunk_rewritten_after_it_was_written_is_refused_by_name_and_played_again(tmp_path: Path) -> None:
@@ -446,7 +446,7 @@ def test_a_chunk_rewritten_after_it_was_written_is_refused_by_name_and_played_ag
     with pytest.raises(ValueError, match=r"part-00001\.parquet changed after it was written: its sha256 is"):
         unosim.load(out)
     with pytest.raises(ValueError, match=r"part-00001\.parquet changed after it was written"):
-        dataset.read_table(out / "part-00001.parquet")
+        reading.read_table(out / "part-00001.parquet")
     _write(_config(), out)  # resuming plays it again
     pd.testing.assert_frame_equal(unosim.load(out), before)
 
@@ -454,7 +454,7 @@ def test_a_chunk_rewritten_after_it_was_written_is_refused_by_name_and_played_ag
 def test_a_dataset_without_recorded_digests_still_reads(tmp_path: Path) -> None:
     out = tmp_path / "a"
     _write(_config(), out)
-    meta = dataset.read_metadata(out)
-    del meta[dataset.DIGESTS_KEY]
-    dataset.write_metadata(out, meta)
+    meta = files.read_metadata(out)
+    del meta[files.DIGESTS_KEY]
+    files.write_metadata(out, meta)
     assert len(unosim.load(out)) == 900

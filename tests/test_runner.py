@@ -15,7 +15,7 @@ import pytest
 
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
-from unosim.runs import dataset
+from unosim.runs import files, reading
 from unosim.runs.planning import default_chunk_size
 from unosim.runs.runner import run
 
@@ -34,7 +34,7 @@ def config(**changes: object) -> RunConfig:
 
 
 def rows(path: Path):
-    return dataset.read_table(path)
+    return reading.read_table(path)
 
 
 def test_jobs_1_and_jobs_2_give_identical_datasets(tmp_path: Path) -> None:
@@ -45,7 +45,7 @@ def test_jobs_1_and_jobs_2_give_identical_datasets(tmp_path: Path) -> None:
     assert one.table is None and two.table is None  # written to disk, not gathered
     assert rows(tmp_path / "one").equals(rows(tmp_path / "two"))
     names = sorted(p.name for p in (tmp_path / "two").iterdir())
-    assert names == [dataset.LOCK_FILE, "_unosim.json"] + [f"part-{i:05d}.parquet" for i in range(8)]
+    assert names == [files.LOCK_FILE, "_unosim.json"] + [f"part-{i:05d}.parquet" for i in range(8)]
 
 
 def test_rows_do_not_depend_on_chunking_or_memory_mode(tmp_path: Path) -> None:
@@ -79,14 +79,14 @@ def test_metadata_describes_the_run(tmp_path: Path) -> None:
     assert meta["chunking"]["chunk_size"] == 1_000 and meta["chunking"]["chunks"] == 3
     assert len(meta["deck"]["counts"]) > 0 and meta["created"]
     assert RunConfig.from_dict(meta["config"]) == cfg
-    digests = meta.pop(dataset.DIGESTS_KEY)  # in _unosim.json only, added as the chunks are written
+    digests = meta.pop(files.DIGESTS_KEY)  # in _unosim.json only, added as the chunks are written
     for i in range(3):
         kv = pq.read_schema(tmp_path / "a" / f"part-{i:05d}.parquet").metadata
-        assert digests[f"part-{i:05d}.parquet"] == dataset.file_digest(tmp_path / "a" / f"part-{i:05d}.parquet")
+        assert digests[f"part-{i:05d}.parquet"] == files.file_digest(tmp_path / "a" / f"part-{i:05d}.parquet")
         assert json.loads(kv[b"unosim"]) == meta
-        assert json.loads(kv[b"unosim.chunk"]) == {"run": dataset.run_hash(meta), "seed": 7, "cell": None, "chunk": i,
+        assert json.loads(kv[b"unosim.chunk"]) == {"run": files.run_hash(meta), "seed": 7, "cell": None, "chunk": i,
                                                    "first_game": 1000 * i, "n_games": 1000}
-    assert set(dataset.load(tmp_path / "a")["label"]) == {"x"}
+    assert set(reading.load(tmp_path / "a")["label"]) == {"x"}
 
 
 def test_resume_plays_only_missing_chunks_and_ignores_temp_files(tmp_path: Path) -> None:
@@ -105,10 +105,10 @@ def test_resume_plays_only_missing_chunks_and_ignores_temp_files(tmp_path: Path)
     del kept["part-00005.parquet"]
 
     with pytest.raises(ValueError, match="incomplete: 2 of 6"):
-        dataset.load(out)
+        reading.load(out)
     result = run(cfg, out, jobs=1, quiet=True)  # chunk size taken from the dataset
     assert result.chunks == 6 and result.chunks_played == 3 and result.chunks_resumed == 3
-    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != dataset.LOCK_FILE]
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != files.LOCK_FILE]
     assert {name: (out / name).stat().st_mtime_ns for name in kept} == kept
     assert rows(out).equals(reference)
 
@@ -186,14 +186,14 @@ def test_kill_and_resume_gives_the_uninterrupted_dataset(tmp_path: Path) -> None
     assert resumed.returncode == 0, resumed.stderr
     # the chunks finished before the kill were kept as they were, not played again
     assert {name: (out / name).stat().st_mtime_ns for name in kept} == kept
-    assert dataset.missing_files(out) == []
-    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != dataset.LOCK_FILE]
+    assert files.missing_files(out) == []
+    assert not [p for p in out.iterdir() if p.name.startswith(".") and p.name != files.LOCK_FILE]
 
     cfg = RunConfig.build(players=4, games=games, seed=11)
     reference = run(cfg, tmp_path / "reference", jobs=1, chunk_size=chunk, quiet=True)
     assert reference.chunks == total
     assert rows(out).equals(rows(tmp_path / "reference"))
-    assert dataset.load(out).equals(dataset.load(tmp_path / "reference"))
+    assert reading.load(out).equals(reading.load(tmp_path / "reference"))
 
 
 @pytest.mark.parametrize("before, shown", [(None, "compiling the engine (first run only) ..."),

@@ -23,7 +23,7 @@ from unosim.engine.batch import Buffers
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Decisions
 from unosim.engine.driver import Engine, TamperingError
-from unosim.runs.dataset import read_metadata
+from unosim.runs.files import read_metadata
 from unosim.strategy.base import Strategy
 
 TESTS = Path(__file__).parent

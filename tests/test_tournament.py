@@ -26,7 +26,7 @@ from unosim.cli import app
 from unosim.engine.config import RunConfig
 from unosim.engine.driver import play_tables
 from unosim.engine.records import seats as seat_rows
-from unosim.runs import dataset
+from unosim.runs import files, reading
 
 runner = CliRunner()
 
@@ -135,7 +135,7 @@ def test_a_larger_run_extends_the_dataset_and_a_smaller_one_is_refused(tmp_path:
     first = run_tournament(**args, games=400)
     bigger = run_tournament(**args, games=800)
     assert (first.deals, bigger.deals) == (200, 400)
-    rows = dataset.load(tmp_path / "t")
+    rows = reading.load(tmp_path / "t")
     assert len(rows) == 800 and rows.groupby("cell")["game"].max().tolist() == [399, 399]
     fresh = run_tournament(**{**args, "out": None}, games=800)
     pd.testing.assert_frame_equal(bigger.leaderboard, fresh.leaderboard)
@@ -158,9 +158,9 @@ def test_cli_writes_dataset_and_report_and_report_redraws_them(tmp_path: Path) -
     text = flat(result.output)
     assert "Leaderboard" in text and "greedy" in text and "random(draw_rate=0.3)" in text and "95 % CI" in text
     assert is_tournament(out)
-    meta = dataset.read_metadata(out)
+    meta = files.read_metadata(out)
     assert meta["tournament"]["design"]["kind"] == "all-combinations"
-    rows = dataset.load(out)
+    rows = reading.load(out)
     assert {"cell", "table", "rotation", "game", "strategies"} <= set(rows.columns)
     assert len(rows) == meta["tournament"]["games"] >= 600
     report = out / "report"
@@ -229,7 +229,7 @@ def test_precision_mode_plays_until_every_interval_is_narrow(tmp_path: Path) -> 
                             on_round=lambda games, widest: rounds.append((games, widest)))
     assert result.widest <= 0.03
     assert rounds and all(w > 0.03 for _, w in rounds) and result.games > rounds[-1][0]
-    assert len(dataset.load(tmp_path / "p")) == result.games
+    assert len(reading.load(tmp_path / "p")) == result.games
     pd.testing.assert_frame_equal(load_tournament(tmp_path / "p").leaderboard, result.leaderboard)
     capped = run_tournament(rules="classic", players=2, strategies="random,greedy", games=400, seed=2,
                             precision=0.001, max_games=1000, chunk_size=100, bootstrap=20)

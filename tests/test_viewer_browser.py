@@ -73,7 +73,7 @@ def step_through(browser, tmp_path: Path, run: Path, game: int) -> dict:
     page = tmp_path / f"game-{game}.html"
     result = runner.invoke(app, ["view", "--run", str(run), "--game", str(game), "--out", str(page)])
     assert result.exit_code == 0, result.output
-    config = RunConfig.from_dict(unosim.runs.dataset.read_metadata(run)["config"])
+    config = RunConfig.from_dict(unosim.runs.files.read_metadata(run)["config"])
     row = unosim.load(run).set_index("game").loc[game]
     trace = replay(config, game)
     narration: dict[int, list[str]] = {}

@@ -1,4 +1,4 @@
-"""The Python API of a run: :func:`simulate`, plus :func:`load` and :func:`run_experiment`.
+"""The Python API of a run: [`simulate`][unosim.simulate], plus [`load`][unosim.load] and [`run_experiment`][unosim.run_experiment].
 
 Heavy modules (joblib, pandas, the engine) are imported when called, so
 ``import unosim`` stays light.
@@ -67,18 +67,18 @@ def simulate(
     match : bool
         Play matches to the target score instead of single rounds.
     out : str or Path, optional
-        Also write the rows as a dataset there (resumable, see :func:`unosim.runs.runner.run`).
+        Also write the rows as a dataset there (resumable, see [`unosim.runs.run`][unosim.runs.run]).
     **options
-        How to play it: the fields of :class:`unosim.runs.options.Execution` — ``jobs``
+        How to play it: the fields of [`unosim.runs.Execution`][unosim.runs.Execution] — ``jobs``
         (default 1: this process; ``None``: all cores), ``backend``, ``scheduler``,
         ``chunk_size``, ``overwrite``, ``quiet`` (default True), ``isolate`` (play user
-        strategies from processes of their own, :mod:`unosim.engine.isolation`).
+        strategies from processes of their own, `unosim.engine.isolation`).
 
     Returns
     -------
     pandas.DataFrame
         One row per game in game order; with ``match=True`` one row per match
-        (its rounds: ``unosim.load(out, table="rounds")``). Schemas: :mod:`unosim.engine.records`.
+        (its rounds: ``unosim.load(out, table="rounds")``). Schemas: `unosim.engine.records`.
 
     Raises
     ------
@@ -103,11 +103,11 @@ def run(
     out: str | Path | None = None,
     **options: Any,
 ) -> RunResult:
-    """Play games as :func:`simulate` does and return the run's result: where it was written
+    """Play games as [`simulate`][unosim.simulate] does and return the run's result: where it was written
     (``.path``, ``.chunks``, ``.chunks_resumed``), how long it took (``.seconds``), its
     configuration (``.config``) and, without ``out``, its records (``.table``, ``.to_pandas()``).
 
-    Parameters and errors are those of :func:`simulate`.
+    Parameters and errors are those of [`simulate`][unosim.simulate].
     """
     from .engine.config import RunConfig
     from .runs.runner import run as _run
@@ -131,16 +131,16 @@ def run(
 def load(
     path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main"
 ) -> pd.DataFrame:
-    """Load a dataset directory as a DataFrame (see :func:`unosim.runs.dataset.load`); ``table="rounds"``
+    """Load a dataset directory as a DataFrame (see [`unosim.runs.load`][unosim.runs.load]); ``table="rounds"``
     loads the rounds of a match dataset."""
-    from .runs.dataset import load as _load
+    from .runs.reading import load as _load
 
     return _load(path, columns=columns, allow_incomplete=allow_incomplete, table=table)
 
 
 def run_experiment(experiment: str | Path | Experiment, out: str | Path | None = None, **options: Any) -> RunResult:
-    """Run an experiment file (or a loaded :class:`~unosim.runs.experiment.Experiment`) into one dataset
-    (see :func:`unosim.runs.experiment.run_experiment`)."""
+    """Run an experiment file (or a loaded [`Experiment`][unosim.runs.Experiment]) into one dataset
+    (see [`unosim.runs.run_experiment`][unosim.runs.run_experiment])."""
     from .runs.experiment import run_experiment as _run_experiment
     from .strategy.registry import user_code_isolated
 
@@ -150,7 +150,7 @@ def run_experiment(experiment: str | Path | Experiment, out: str | Path | None =
 
 def _game(run: str | Path | None, game: int, cell: int | None, table: dict[str, Any]) -> tuple[RunConfig, dict[str, Any] | None]:
     """The configuration of game ``game`` and its dataset row: of the dataset ``run`` (of its cell
-    ``cell``), or of the table ``table`` (the arguments of :meth:`RunConfig.build`; no row)."""
+    ``cell``), or of the table ``table`` (the arguments of [`RunConfig.build`][unosim.RunConfig.build]; no row)."""
     from .engine.config import RunConfig
     from .game.errors import UnosimInputError
 
@@ -175,13 +175,13 @@ def replay(run: str | Path | None = None, game: int = 0, cell: int | None = None
     cell : int, optional
         Cell of an experiment dataset.
     **table
-        Without ``run``: the game's table, as for :meth:`unosim.RunConfig.build` (``rules``,
+        Without ``run``: the game's table, as for [`unosim.RunConfig.build`][unosim.RunConfig.build] (``rules``,
         ``players``, ``seed``, ``strategies``, ``overrides``, ``deck``).
 
     Returns
     -------
     tuple of GameTrace and dict or None
-        The trace (``.narrate()``, ``.record``; :mod:`unosim.engine.trace`) and, with ``run``, the
+        The trace (``.narrate()``, ``.record``; `unosim.engine.trace`) and, with ``run``, the
         game's row in the dataset (to check that the replay matches it).
 
     Raises
@@ -199,9 +199,9 @@ def view(
     run: str | Path | None = None, game: int = 0, cell: int | None = None, *, seat: int | None = None,
     out: str | Path | None = None, **table: Any,
 ) -> Path:
-    """Write one game as a self-contained HTML viewer (see :func:`unosim.reports.viewer.write_viewer`).
+    """Write one game as a self-contained HTML viewer (see `unosim.reports.viewer.write_viewer`).
 
-    ``run``, ``game``, ``cell`` and ``table`` choose the game as for :func:`replay`; ``seat`` shows
+    ``run``, ``game``, ``cell`` and ``table`` choose the game as for `replay`; ``seat`` shows
     only that seat's hand; ``out`` is the file (default ``game-N.html``). Returns the file written.
     """
     from .reports.viewer import write_viewer
@@ -214,7 +214,7 @@ def study(out: str | Path = "runs/study", *, games: int | None = None, **options
     """Run the default study (game length and seat advantage at 2–16 players, every preset) into
     ``out`` and write its report to ``out/report``; returns the report's files (report.html last).
 
-    ``games`` replaces the study's games per cell; ``options`` are those of :func:`run_experiment`.
+    ``games`` replaces the study's games per cell; ``options`` are those of [`run_experiment`][unosim.run_experiment].
     """
     import tomllib
 
@@ -245,12 +245,12 @@ def tournament(
 
     Every deal is replayed under every rotation of a balanced set of tables, so
     each strategy plays each seat offset from the dealer equally often on the
-    same cards (design: :mod:`unosim.analysis.tournament`).
+    same cards (design: [`unosim.analysis.tournament`][unosim.analysis.tournament]).
 
     Parameters
     ----------
     rules, players
-        As for :func:`simulate`.
+        As for [`simulate`][unosim.simulate].
     strategies : str or list
         At least two distinct strategies, comma-separated or as a list.
     games : int
@@ -260,11 +260,11 @@ def tournament(
     out : str or Path, optional
         Also write the dataset there and the report (tables and plots) to ``out/report``.
     **options
-        What else to play (:func:`unosim.analysis.tournament.make_settings`): ``overrides``,
-        ``deck``, ``batch_size``, ``match`` as for :func:`simulate`; ``precision`` (keep playing
+        What else to play (`unosim.analysis.tournament.make_settings`): ``overrides``,
+        ``deck``, ``batch_size``, ``match`` as for [`simulate`][unosim.simulate]; ``precision`` (keep playing
         until every win rate's 95 % half-width is at most this), ``max_games`` (with
         ``precision``: the most games, default 10,000,000), ``bootstrap`` (replicates for the
-        rating intervals, default 200). And how to play it, as for :func:`simulate`
+        rating intervals, default 200). And how to play it, as for [`simulate`][unosim.simulate]
         (``chunk_size``: games per chunk file, one seating's deals).
     on_round : callable, optional
         With ``precision``: called after each round that falls short as ``on_round(games, widest)``.
@@ -272,7 +272,8 @@ def tournament(
     Returns
     -------
     TournamentResult
-        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames); :func:`unosim.reports.plot_tournament` draws it.
+        ``.leaderboard``, ``.head_to_head``, ``.ratings`` (DataFrames);
+        [`unosim.reports.plot_tournament`][unosim.reports.plot_tournament] draws it.
 
     Raises
     ------
@@ -296,7 +297,7 @@ def tournament(
 
 def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
     """Value of each card kind per (rules, players), in percentage points with 95 % intervals,
-    streamed from a dataset of single rounds (see :func:`unosim.analysis.cardvalue.card_values`)."""
+    streamed from a dataset of single rounds (see [`unosim.analysis.card_values`][unosim.analysis.card_values])."""
     from .analysis.cardvalue import card_values as _card_values
 
     return _card_values(path, placebo=placebo)
@@ -309,7 +310,7 @@ def compare(
     **kwargs: Any,
 ) -> Any:
     """Play rule sets on the same deals and compare them with paired differences
-    (see :func:`unosim.analysis.compare.compare`); returns a ``Comparison``. The rule sets are
+    (see `unosim.analysis.compare.compare`); returns a ``Comparison``. The rule sets are
     every combination of the presets and ``options``, or the named ``variants=`` (the first the
     baseline): ``compare("classic", "2-10", variants={"the official game": {}, "stacking":
     {"stacking": "mixed"}})``. With ``out``, the
@@ -328,7 +329,7 @@ def cardvalue_swap(
 ) -> Any:
     """Card values by the swap experiment (the same deals played as dealt and with one number card
     swapped for the kind) next to the regression on those deals; returns a ``SwapResult``
-    (see :func:`unosim.analysis.cardswap.swap_values`). With ``out``, ``values.csv`` goes there and
+    (see [`unosim.analysis.swap_values`][unosim.analysis.swap_values]). With ``out``, ``values.csv`` goes there and
     the report to ``out/report``."""
     from .analysis.cardswap import swap_values
     from .reports.dataset_report import write_report
@@ -342,7 +343,7 @@ def cardvalue_swap(
 
 def skill(out: str | Path | None = None, **kwargs: Any) -> Any:
     """Win rates of each measured player against ``random`` per rule set and player count, with the skill
-    share (win rate over 1/P); returns a ``SkillStudy`` (see :func:`unosim.analysis.skill.skill_study`).
+    share (win rate over 1/P); returns a ``SkillStudy`` (see `unosim.analysis.skill.skill_study`).
     With ``out``, ``skill.csv`` goes there and the report (``report.md``, ``skill_share.png``) to
     ``out/report``."""
     from .analysis.skill import skill_study
@@ -358,9 +359,9 @@ def skill(out: str | Path | None = None, **kwargs: Any) -> Any:
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
     """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison or
     tournament into ``out`` (default ``path/report``); return the files written
-    (see :func:`unosim.reports.dataset_report.write_report`, :func:`unosim.reports.tournament.write_report`)."""
+    (see [`unosim.reports.write_report`][unosim.reports.write_report], `unosim.reports.tournament.write_report`)."""
     from .reports.dataset_report import write_report
-    from .runs.dataset import read_metadata
+    from .runs.files import read_metadata
 
     try:  # (analysis.tournament.is_tournament without importing the engine)
         tournament = "tournament" in read_metadata(path)
@@ -383,7 +384,7 @@ def tune(
     **kwargs: Any,
 ) -> Any:
     """Tune the ``tunable`` strategy (or, with ``strategy="rules:FILE"``, the numeric thresholds written in a rule
-    file) against a field with CMA-ES and evaluate it on fresh deals (see :func:`unosim.analysis.tuning.tune`); returns a
+    file) against a field with CMA-ES and evaluate it on fresh deals (see [`unosim.analysis.tune`][unosim.analysis.tune]); returns a
     ``TuneResult`` (``.params``, ``.evaluation``, ``.history``)."""
     from .analysis.tuning import tune as _tune
     from .reports.tuning import write_outputs

@@ -96,7 +96,7 @@ def bench(
 
 
 def grid(seconds: float, strategies: str = "random", compiled: bool = True) -> list[dict[str, Any]]:
-    """The standard grid: every playable preset of :data:`GRID_PRESETS` × :data:`GRID_PLAYERS`."""
+    """The standard grid: every playable preset of `GRID_PRESETS` × `GRID_PLAYERS`."""
     results = []
     for preset in GRID_PRESETS:
         try:
@@ -127,9 +127,9 @@ def bench_tournament(
     """Games per second of a seat-fair tournament on one core.
 
     ``verify`` (default on, as a tournament plays): check after every step that no strategy changed
-    what it must not touch (:mod:`unosim.engine.integrity`).
+    what it must not touch (`unosim.engine.integrity`).
 
-    Builds the tournament's seatings (:mod:`unosim.analysis.tournament`) and
+    Builds the tournament's seatings ([`unosim.analysis.tournament`][unosim.analysis.tournament]) and
     plays the same deals under each seating in turn, one batch at a time, for
     about ``seconds`` seconds after a warm-up of every seating; counts every game.
 

@@ -28,7 +28,7 @@ card fewer, the other hands unchanged, the draw pile holding the number card ins
 averaged over the hands as dealt, so mostly a first copy (the share ``first_copy_share``
 of swaps took the seat from 0 to 1 card of the kind).
 
-**Regression value** (:mod:`unosim.analysis.cardvalue`, all seats, on the as-dealt games
+**Regression value** (`unosim.analysis.cardvalue`, all seats, on the as-dealt games
 of the same run): the slope of winning on the count of ``k`` in naturally dealt hands,
 other kinds' counts and the seat offset held fixed. It compares *different* deals, and
 averages the effects of the first, second, ... copy with the weights of least squares.
@@ -74,7 +74,7 @@ _NUMBER_TYPES = CARD_KIND == 0
 
 @dataclass(frozen=True)
 class SwapResult:
-    """Result of :func:`swap_values`.
+    """Result of [`swap_values`][unosim.analysis.swap_values].
 
     Attributes
     ----------
@@ -94,17 +94,17 @@ class SwapResult:
 
     def save(self, out: str | Path) -> list[Path]:
         """Write ``values.csv`` and then ``_cardswap.json`` into ``out``, whole or not at all
-        (:func:`unosim.runs.results.write_result`: a failed write leaves the previous result)."""
+        (`unosim.runs.results.write_result`: a failed write leaves the previous result)."""
         return write_result(out, SWAP_FILE, self.settings, {"values.csv": lambda p: self.values.to_csv(p, index=False)})
 
     @classmethod
     def read(cls, path: str | Path) -> SwapResult:
-        """Read a result written by :meth:`save`.
+        """Read a result written by [`save`][unosim.analysis.SwapResult.save].
 
         Raises
         ------
         ValueError
-            When its table is not the one written with its settings (:func:`unosim.runs.results.read_result`).
+            When its table is not the one written with its settings (`unosim.runs.results.read_result`).
         """
         path = Path(path)
         settings = read_result(path, SWAP_FILE, "swap cross-check")
@@ -131,7 +131,7 @@ def play_deals(engine: Any, first: int, n: int, choice: NDArray[np.float64], kin
     dealt (``kind=None``) or with the swap of the module docstring for kind id ``kind``.
 
     ``choice`` holds three uniforms per deal (seat, number card, kind card). Returns the
-    engine's raw records (:class:`unosim.engine.driver.Played`), the chosen seat per deal, whether
+    engine's raw records (`unosim.engine.driver.Played`), the chosen seat per deal, whether
     the deal could be swapped, and whether the seat held no card of the kind before.
     """
     run = engine.start(first, n)

@@ -16,7 +16,7 @@ A linear probability regression over seats (one row per seat and game) of
 ``won`` on the seat's opening counts of every kind (the number cards are the
 baseline, since hands have a fixed size) plus one dummy per seat offset from the
 dealer (offset 1 = first to play), standard errors clustered by game
-(:class:`unosim.analysis.stats.ClusteredOLS`: the seats of a game are dependent,
+(`unosim.analysis.stats.ClusteredOLS`: the seats of a game are dependent,
 exactly one of them wins). Four fits per (rules, players) cell:
 
 * ``all seats``, linear: the slope per kind is the *value* (average over the
@@ -67,7 +67,7 @@ from threadpoolctl import threadpool_limits
 
 from ..game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURS, N_TYPES
 from ..game.errors import UnosimInputError
-from ..runs import dataset
+from ..runs.files import expected_files, has_rounds, missing_files, read_metadata
 from ..runs.reading import restore_hands
 from .stats import ClusteredOLS, OLSResult, adjust_p_values, p_value
 
@@ -152,7 +152,7 @@ class Kinds:
         return codes, table
 
     def pattern_ids(self, counts: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Row of :attr:`patterns` of each count vector (rows of ``counts``)."""
+        """Row of `patterns` of each count vector (rows of ``counts``)."""
         return self._lookup(np.asarray(counts, np.int64) @ self._place)
 
     def _lookup(self, code: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -190,7 +190,7 @@ class SeatChunk:
 
 
 def seat_chunk(table: pa.Table | pa.RecordBatch, kinds: Kinds) -> SeatChunk:
-    """The seats of a batch of games (columns of :data:`COLUMNS`, one player count)."""
+    """The seats of a batch of games (columns of `COLUMNS`, one player count)."""
     n = table.num_rows
     players = table.column("players").to_numpy().astype(np.int64)
     if n and (players != players[0]).any():
@@ -240,7 +240,7 @@ def _names(kinds: Kinds, P: int) -> dict[tuple[str, str], list[str]]:
 
 def fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: int, *,
              memory: int = 1 << 30) -> dict[tuple[str, str], OLSResult]:
-    """The four clustered fits of one cell (see :func:`_fit_cell`), with BLAS on one thread:
+    """The four clustered fits of one cell (see `_fit_cell`), with BLAS on one thread:
     the products are small, and BLAS threads fighting over busy cores made them 10× slower."""
     with threadpool_limits(limits=1, user_api="blas"):
         return _fit_cell(chunks, kinds, players, memory=memory)
@@ -307,7 +307,7 @@ def _fit_cell(chunks: Callable[[], Iterator[SeatChunk]], kinds: Kinds, players: 
 
 
 def value_table(fits: dict[tuple[str, str], OLSResult], kinds: Kinds, **labels: Any) -> pd.DataFrame:
-    """Rows of values (percentage points) per scope and kind from the fits of :func:`fit_cell`."""
+    """Rows of values (percentage points) per scope and kind from the fits of `fit_cell`."""
     rows = []
     for scope in SCOPES:
         linear, copies = fits[(scope, "linear")], fits[(scope, "copies")]
@@ -343,18 +343,18 @@ class _Cell:
 
 def _cells(path: Path) -> list[_Cell]:
     """The (rules, players) cells of a dataset of single rounds, with their chunk files."""
-    meta = dataset.read_metadata(path)
-    if dataset.has_rounds(meta):
+    meta = read_metadata(path)
+    if has_rounds(meta):
         raise UnosimInputError(
             f"{path} holds matches; card values are estimated from single rounds (a dataset written "
             "without --match / match = true)."
         )
-    missing = set(dataset.missing_files(path, meta))
+    missing = set(missing_files(path, meta))
     if missing:
         raise UnosimInputError(
             f"dataset {path} is incomplete ({len(missing)} chunk files missing); run the same command again to finish it."
         )
-    names = dataset.expected_files(meta)
+    names = expected_files(meta)
     if meta["kind"] == "run":
         config = meta["config"]
         return [_Cell(config["rules"]["name"], config["players"], meta["deck"]["counts"], config["rules"]["hand_size"],
@@ -394,7 +394,7 @@ def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
         (95 % interval) and ``se``, ``first_copy`` and ``second_copy`` with their
         intervals, ``copies_differ`` and ``games``; values in percentage points; the
         two-sided p-values ``value_p`` and ``copies_p`` and, adjusted over the whole table for
-        multiple comparisons (Holm, :func:`adjusted`), ``value_clear`` and ``copies_differ_adjusted``.
+        multiple comparisons (Holm, `adjusted`), ``value_clear`` and ``copies_differ_adjusted``.
         Cells of the same rules and player count (pool seatings) are pooled.
 
     Raises
@@ -417,7 +417,7 @@ def card_values(path: str | Path, *, placebo: bool = False) -> pd.DataFrame:
 
 
 def adjusted(values: pd.DataFrame) -> pd.DataFrame:
-    """Add the multiple-comparison control of a table of card values (Holm, :mod:`unosim.analysis.stats`).
+    """Add the multiple-comparison control of a table of card values (Holm, `unosim.analysis.stats`).
 
     Each family is one kind of flag over the whole table: ``value_clear`` (the value differs from 0)
     and ``copies_differ_adjusted`` (first and second copies differ), with the adjusted p-values

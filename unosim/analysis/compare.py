@@ -79,7 +79,7 @@ class Variant:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Result of :func:`compare`.
+    """Result of `compare`.
 
     Attributes
     ----------
@@ -99,7 +99,7 @@ class Comparison:
 
     def save(self, out: str | Path) -> list[Path]:
         """Write ``levels.csv``, ``differences.csv`` and then ``_compare.json`` into ``out``, whole or not at all
-        (:func:`unosim.runs.results.write_result`: a failed write leaves the previous comparison)."""
+        (`unosim.runs.results.write_result`: a failed write leaves the previous comparison)."""
         return write_result(out, COMPARE_FILE, self.settings, {
             "levels.csv": lambda p: text_cells(self.levels).to_csv(p, index=False),
             "differences.csv": lambda p: text_cells(self.differences).to_csv(p, index=False),
@@ -107,12 +107,12 @@ class Comparison:
 
     @classmethod
     def read(cls, path: str | Path) -> Comparison:
-        """Read a comparison written by :meth:`save`.
+        """Read a comparison written by [`save`][unosim.analysis.Comparison.save].
 
         Raises
         ------
         ValueError
-            When its tables are not the ones written with its settings (:func:`unosim.runs.results.read_result`).
+            When its tables are not the ones written with its settings (`unosim.runs.results.read_result`).
         """
         path = Path(path)
         settings = read_result(path, COMPARE_FILE, "comparison")
@@ -224,7 +224,7 @@ def named_variants(given: dict[str, dict[str, Any]] | list[str] | list[Variant],
     ----------
     given : dict, list of str or list of Variant
         Name to options (``{"the official game": {}, "stacking": {"stacking": "mixed"}}``, as a
-        comparison file's ``[variants]`` table), or texts for :func:`parse_variant`, or variants.
+        comparison file's ``[variants]`` table), or texts for `parse_variant`, or variants.
     rules : str
         The preset of variants that name none.
 
@@ -262,7 +262,7 @@ SPEC_KEYS = {
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:
-    """Read a comparison file into the keyword arguments of :func:`compare` (plus ``out``).
+    """Read a comparison file into the keyword arguments of `compare` (plus ``out``).
 
     Raises
     ------
@@ -310,7 +310,7 @@ def _play(variant: Variant, players: int, strategies: list[str], games: int, see
     result = run(config, out, execution)
     columns = ["turns", "winner", "winner_offset", "truncated"]
     if result.path is not None:
-        from ..runs.dataset import load
+        from ..runs.reading import load
 
         return load(result.path, columns=columns)
     assert result.table is not None
@@ -348,18 +348,18 @@ def compare(
     skill : str
         The strategy at seat 0 in the skill runs: any strategy spec (``"greedy"``, ``"search(playouts=256)"``).
     variants : dict or list, optional
-        Named variants instead of every combination of ``options`` (:func:`named_variants`;
+        Named variants instead of every combination of ``options`` (`named_variants`;
         the first is the baseline; ``rules`` is the preset of those that name none), e.g.
         ``{"the official game": {}, "stacking": {"stacking": "mixed"}}`` or
         ``["the official game:", "stacking: stacking=mixed"]``.
     out : str or Path, optional
-        Write the datasets (``out/runs/...``) and the tables (:meth:`Comparison.save`) there;
+        Write the datasets (``out/runs/...``) and the tables ([`Comparison.save`][unosim.analysis.Comparison.save]) there;
         an interrupted comparison resumes.
     execution : Execution, optional
         How to play each run (default one process; always quiet); ``jobs=None`` uses every core,
         ``overwrite=True`` replaces datasets of other settings under ``out``.
     **run_options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------

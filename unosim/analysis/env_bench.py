@@ -3,10 +3,10 @@
 ``unosim bench --env`` measures, in one process and one run (the machines are shared and
 noisy: compare figures of the same run):
 
-* :class:`~unosim.env.vector.UnoVectorEnv` (``num_envs`` games in one lockstep batch) at 2, 4
+* [`UnoVectorEnv`][unosim.env.UnoVectorEnv] (``num_envs`` games in one lockstep batch) at 2, 4
   and 16 players, classic and party: every learner step, and those that were decisions (not
   the ``wait`` a game is asked while others answer a follow-up);
-* :class:`~unosim.env.single.UnoEnv` (one game at a time) at the same tables, the other seats
+* [`UnoEnv`][unosim.env.UnoEnv] (one game at a time) at the same tables, the other seats
   played by compiled strategies inside the engine;
 * RLCard's ``uno`` environment at 2 and 4 players, when ``rlcard`` is installed (it is no
   dependency of unosim: ``pip install rlcard`` for the benchmark), with a random legal action
@@ -45,7 +45,7 @@ def _check(seconds: float) -> None:
 
 def vector_rate(rules: str, players: int, seconds: float, *, num_envs: int = 256, opponents: str = "random",
                 seed: int = 0) -> dict[str, Any]:
-    """Step :class:`~unosim.env.vector.UnoVectorEnv` with random masked actions for about ``seconds``.
+    """Step [`UnoVectorEnv`][unosim.env.UnoVectorEnv] with random masked actions for about ``seconds``.
 
     Parameters
     ----------
@@ -94,8 +94,8 @@ def vector_rate(rules: str, players: int, seconds: float, *, num_envs: int = 256
 
 
 def single_rate(rules: str, players: int, seconds: float, *, opponents: str = "random", seed: int = 0) -> dict[str, Any]:
-    """Step :class:`~unosim.env.single.UnoEnv` with random masked actions for about ``seconds``
-    (after 200 warm-up steps); the same keys as :func:`vector_rate` (every step is a decision)."""
+    """Step [`UnoEnv`][unosim.env.UnoEnv] with random masked actions for about ``seconds``
+    (after 200 warm-up steps); the same keys as `vector_rate` (every step is a decision)."""
     from ..env.single import UnoEnv
 
     _check(seconds)
@@ -170,7 +170,7 @@ def bench_env(seconds: float = 10.0, *, rules: str | None = None, players: int |
     Returns
     -------
     dict
-        ``rows`` (one dict per measurement, as :func:`vector_rate`; unosim's rows carry
+        ``rows`` (one dict per measurement, as `vector_rate`; unosim's rows carry
         ``vs_rlcard_steps`` and ``vs_rlcard_rounds`` at classic rules, their decisions and rounds
         per second over RLCard's at the same player count, when measured) and ``rlcard`` (installed
         or not; ``None`` when not asked, or at no player count RLCard is measured at).

@@ -1,13 +1,13 @@
 """What the games showed, as data: the few results a report opens with, each with its interval.
 
-Every function returns a list of :class:`Finding`; :mod:`unosim.reports.findings` words them.
-A finding holds estimates (:class:`Estimate`: value, 95 % interval and whether it is *clear*)
+Every function returns a list of `Finding`; `unosim.reports.findings` words them.
+A finding holds estimates (`Estimate`: value, 95 % interval and whether it is *clear*)
 and names the figure or table that shows it (``target``).
 
 When an estimate is clear
 -------------------------
 An estimate of a difference is *clear* when it differs from 0 after the multiple-comparison
-control the reports use (:func:`unosim.analysis.stats.adjust_p_values`, Holm's step-down method at
+control the reports use (`unosim.analysis.stats.adjust_p_values`, Holm's step-down method at
 a family-wise 5 %), each finding's estimates forming one family. A *ranking* (the card kind worth
 most, the rule change that moves game length most) is clear when the first estimate's 95 %
 interval lies wholly above the runner-up's: two intervals that do not overlap (a stricter test
@@ -68,7 +68,7 @@ class Finding:
     target : str
         The name of the figure (or the caption of the table) that shows it.
     facts : dict
-        The kind's numbers (:class:`Estimate` values) and labels.
+        The kind's numbers (`Estimate` values) and labels.
     """
 
     kind: str
@@ -104,7 +104,7 @@ def dataset_findings(df: pd.DataFrame, values: pd.DataFrame | None = None, *, ru
         One row per game with ``players``, ``turns``, ``winner_offset`` and, for an experiment,
         ``rules``.
     values : pandas.DataFrame, optional
-        Card values of the same dataset (:func:`unosim.analysis.cardvalue.card_values`).
+        Card values of the same dataset ([`unosim.analysis.card_values`][unosim.analysis.card_values]).
     rules : str
         The rule set's name, for a frame without a ``rules`` column (a single run).
 
@@ -197,7 +197,7 @@ def _first_player(cells: pd.DataFrame, by_rules: bool) -> Finding:
 
 def card_value_findings(values: pd.DataFrame) -> list[Finding]:
     """The card kind worth most (all seats) per rule set at the smallest and the largest table, from card
-    values (:func:`unosim.analysis.cardvalue.card_values`)."""
+    values ([`unosim.analysis.card_values`][unosim.analysis.card_values])."""
     data = values[values["scope"] == "all seats"]
     counts = sorted(int(p) for p in data["players"].unique())
     out = []
@@ -225,7 +225,7 @@ def card_value_findings(values: pd.DataFrame) -> list[Finding]:
 
 def comparison_findings(differences: pd.DataFrame, metrics: tuple[str, ...] = ("turns", "first_player_edge", "skill_edge"),
                         ) -> list[Finding]:
-    """The findings of a comparison (:class:`unosim.analysis.compare.Comparison` ``.differences``).
+    """The findings of a comparison ([`unosim.analysis.Comparison`][unosim.analysis.Comparison] ``.differences``).
 
     Clear differences are those the comparison's table flags (Holm over every row of it). For game
     length (``turns``): the variant that moves it most at the smallest and at the largest table;
@@ -284,7 +284,7 @@ def _farthest(e: Estimate) -> float:
 
 def swap_findings(values: pd.DataFrame) -> list[Finding]:
     """The kind worth most by the swap experiment at the smallest and the largest table
-    (:class:`unosim.analysis.cardswap.SwapResult` ``.values``)."""
+    ([`unosim.analysis.SwapResult`][unosim.analysis.SwapResult] ``.values``)."""
     counts = sorted(int(p) for p in values["players"].unique())
     out = []
     for players in dict.fromkeys([counts[0], counts[-1]]):

@@ -1,6 +1,6 @@
 """Edit and see: a rule file's win rate against a field, again each time the file is saved (``unosim try``).
 
-Each evaluation is a seat-fair tournament (:func:`unosim.analysis.tournament.run_tournament`)
+Each evaluation is a seat-fair tournament ([`unosim.analysis.run_tournament`][unosim.analysis.run_tournament])
 of the rule strategy and the field, on the same deals every time (same seed:
 common random numbers), so the change from one version of the file to the
 next is not blurred by card luck.
@@ -56,7 +56,7 @@ def evaluate(
     field : str
         The opponents, comma-separated specs (``random,greedy``).
     rules, players, games, seed, jobs
-        As for :func:`unosim.tournament` (``games``: about this many games in all).
+        As for [`unosim.tournament`][unosim.tournament] (``games``: about this many games in all).
 
     Returns
     -------

@@ -1,18 +1,18 @@
-"""What ``unosim tune`` searches: a :class:`SearchSpace` per kind of strategy.
+"""What ``unosim tune`` searches: a `SearchSpace` per kind of strategy.
 
 A search space names the searched parameters, maps a point of the unit cube
 (what CMA-ES searches) onto their values, starts at a given point, builds the
 strategy a parameter set plays, and writes the tuned strategy as a file that
-``--strategies`` plays. :func:`make_space` picks the space of a ``strategy``
+``--strategies`` plays. `make_space` picks the space of a ``strategy``
 argument:
 
 ``tunable`` (the default)
-    :class:`TunableSpace`: the parameters of :mod:`unosim.strategies.tunable`
+    `TunableSpace`: the parameters of `unosim.strategies.tunable`
     that the rule set can make matter, each mapped linearly onto its range;
     written as ``tuned.json`` (``--strategies tuned:OUT/tuned.json``).
 ``rules:FILE``
-    :class:`RuleSpace`: the numeric thresholds written in a rule file
-    (:mod:`unosim.analysis.thresholds`); written as ``tuned.toml``, the file's
+    `RuleSpace`: the numeric thresholds written in a rule file
+    (`unosim.analysis.thresholds`); written as ``tuned.toml``, the file's
     text with the tuned numbers (``--strategies rules:OUT/tuned.toml``).
 """
 
@@ -88,7 +88,7 @@ class SearchSpace(ABC):
         describes the rule set) and ``evaluation`` the held-out figures."""
 
     def play_spec(self, path: Path) -> str:
-        """The ``--strategies`` entry that plays the file :meth:`render` wrote at ``path``."""
+        """The ``--strategies`` entry that plays the file `render` wrote at ``path``."""
         return f"{self.prefix}:{path}"
 
 
@@ -96,7 +96,7 @@ class TunableSpace(SearchSpace):
     """The ``tunable`` strategy's parameters that ``rules`` at ``players`` can make matter, or the ``search`` ones.
 
     ``start`` sets some parameters (default: the strategy's defaults), or is a tuned-strategy file; ``search``
-    names the parameters to search (default: :func:`unosim.strategies.tunable.relevant`).
+    names the parameters to search (default: `unosim.strategies.tunable.relevant`).
     """
 
     file_name = "tuned.json"
@@ -155,7 +155,7 @@ class TunableSpace(SearchSpace):
 
 
 class RuleSpace(SearchSpace):
-    """The numeric thresholds written in a rule file that ``rules`` let matter (:mod:`unosim.analysis.thresholds`),
+    """The numeric thresholds written in a rule file that ``rules`` let matter (`unosim.analysis.thresholds`),
     starting from the file's values.
 
     Raises

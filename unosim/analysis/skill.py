@@ -3,7 +3,7 @@
 Design
 ------
 A *skill study* plays, for every rule set (a preset with some rule options set, a
-:class:`~unosim.analysis.compare.Variant`), every player count and every measured player
+`Variant`), every player count and every measured player
 (a strategy spec, e.g. ``search(playouts=256)`` or ``greedy``), one run of ``games`` games
 with the measured player at seat 0 and ``random`` at every other seat. The dealer is drawn
 per game, so seat 0 sits at every offset from the dealer. Every measured player meets the
@@ -16,7 +16,7 @@ small), the fair share ``1/P`` and the *skill share*: the win rate divided by th
 the same way. A game designer reads the skill share across player counts: how much a good
 player's edge survives a larger table, and which house rule dilutes it.
 
-The default study (:data:`DEFAULT_VARIANTS`, :data:`DEFAULT_PLAYERS`, :data:`DEFAULT_MEASURED`)
+The default study (`DEFAULT_VARIANTS`, `DEFAULT_PLAYERS`, `DEFAULT_MEASURED`)
 is ``experiments/skill.toml``; ``unosim skill`` runs it and writes the table and the plot.
 """
 
@@ -105,7 +105,7 @@ def wilson_interval(wins: int, games: int, level: float = LEVEL) -> tuple[float,
 
 @dataclass(frozen=True)
 class SkillStudy:
-    """Result of :func:`skill_study`.
+    """Result of `skill_study`.
 
     Attributes
     ----------
@@ -126,7 +126,7 @@ class SkillStudy:
 
     @classmethod
     def read(cls, path: str | Path) -> SkillStudy:
-        """Read a study written by :meth:`save`.
+        """Read a study written by `save`.
 
         Raises
         ------
@@ -139,7 +139,7 @@ class SkillStudy:
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:
-    """Read a skill study file into the keyword arguments of :func:`skill_study` (plus ``out``).
+    """Read a skill study file into the keyword arguments of `skill_study` (plus ``out``).
 
     Raises
     ------
@@ -210,20 +210,20 @@ def skill_study(
     Parameters
     ----------
     players : str, int or list of int, optional
-        Player counts (``"2,4,8"``, ``"2-16"``); default :data:`DEFAULT_PLAYERS`.
+        Player counts (``"2,4,8"``, ``"2-16"``); default `DEFAULT_PLAYERS`.
     measured : list of str, optional
-        Strategy specs measured at seat 0; default :data:`DEFAULT_MEASURED`.
+        Strategy specs measured at seat 0; default `DEFAULT_MEASURED`.
     games : int
         Games per (rule set, players, measured player).
     seed : int
         Run seed of every cell (the measured players meet the same deals).
     variants : dict or list of Variant, optional
         Named rule sets, name to rule options (``{"seven-zero": {"rules": "classic", "seven_zero": True}}``;
-        ``rules`` picks the preset, default ``classic``); default :data:`DEFAULT_VARIANTS`.
+        ``rules`` picks the preset, default ``classic``); default `DEFAULT_VARIANTS`.
     execution : Execution, optional
         How to play each run (default one process; always quiet).
     **run_options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------

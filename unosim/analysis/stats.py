@@ -9,14 +9,14 @@ sandwich ``V = c (X'X)^-1 M (X'X)^-1`` with the meat ``M = sum_g s_g s_g'``,
 ``s_g = sum_{i in g} x_i (y_i - x_i'b)`` and the small-sample factor
 ``c = G/(G-1) * (N-1)/(N-K)`` (``G`` clusters, ``N`` rows, ``K`` columns; the
 same as statsmodels' ``cov_type="cluster"``). ``X'X`` and ``X'y`` need one pass
-over the data (:meth:`ClusteredOLS.add_moments`); the meat needs the residuals,
-so a second pass (:meth:`ClusteredOLS.add_meat`) once :meth:`ClusteredOLS.solve`
+over the data (`ClusteredOLS.add_moments`); the meat needs the residuals,
+so a second pass (`ClusteredOLS.add_meat`) once `ClusteredOLS.solve`
 has the coefficients. Memory is ``O(K^2)`` whatever the number of rows.
 
 Multiple comparisons
 --------------------
 A report that flags many estimates at once controls the family-wise error rate with
-Holm's step-down method (:func:`adjust_p_values`, statsmodels' ``multipletests``): a flag
+Holm's step-down method (`adjust_p_values`, statsmodels' ``multipletests``): a flag
 is raised only where the adjusted p-value is below 5 %.
 
 Intervals are normal (quantiles from ``scipy.special.ndtri``): with thousands of clusters the
@@ -38,7 +38,7 @@ LEVEL = 0.95
 ADJUSTMENT = "holm"
 """Multiple-comparison method of every report's flags (a ``statsmodels`` ``multipletests`` method)."""
 ADJUSTMENT_NAME = "Holm"
-"""How reports name :data:`ADJUSTMENT`."""
+"""How reports name `ADJUSTMENT`."""
 
 
 def p_value(estimate: NDArray[np.floating] | float, se: NDArray[np.floating] | float) -> NDArray[np.float64]:
@@ -204,7 +204,7 @@ class ClusteredOLS:
         self.clusters += len(starts)
 
     def residuals(self, X: NDArray[np.floating], y: NDArray[np.floating]) -> NDArray[np.float64]:
-        """``y - X b`` with the coefficients of :meth:`solve` (dropped columns count 0)."""
+        """``y - X b`` with the coefficients of `solve` (dropped columns count 0)."""
         if self.coef is None:
             raise ValueError("call solve() after the first pass before residuals().")
         return np.asarray(y, np.float64) - np.asarray(X, np.float64) @ np.nan_to_num(self.coef)

@@ -1,8 +1,8 @@
 """The numeric thresholds written in a rule file, for ``unosim tune --strategy rules:FILE``.
 
-:func:`find_thresholds` lists every number of a rule file that tuning searches,
-each a :class:`Threshold` with its range and the line it is written on;
-:func:`substitute` writes new values into the file's text, keeping everything
+`find_thresholds` lists every number of a rule file that tuning searches,
+each a `Threshold` with its range and the line it is written on;
+`substitute` writes new values into the file's text, keeping everything
 else (comments, layout, the numbers not searched) as written.
 
 What is searched
@@ -17,7 +17,7 @@ stays so):
   over 2..16; a range is widened to the file's value when that lies beyond it;
 * ``[jump_in] weight``: 0..1 (widened to the file's value when above 1), at most 6 decimals.
 
-Of these, only those the rule set lets matter (:func:`matters`): mini-pile rules
+Of these, only those the rule set lets matter (`matters`): mini-pile rules
 with a Wild Pile-Up in the deck, ``[bluff]`` / ``[challenge]`` with Wild Draw
 Four challenges, ``[jump_in]`` with speed play; a table with ``enabled = false``
 is left out.
@@ -84,7 +84,7 @@ class Threshold:
         return int(math.floor(v + 0.5)) if self.integer else round(v, 6)
 
     def coordinate(self, value: float) -> float:
-        """Inverse of :meth:`value`: the unit-cube coordinate of ``value``."""
+        """Inverse of `value`: the unit-cube coordinate of ``value``."""
         return (float(value) - self.low) / (self.high - self.low)
 
 
@@ -112,7 +112,7 @@ def _range(key: str, value: float) -> tuple[float, float, bool]:
 def find_thresholds(text: str, path: str = "<text>") -> list[Threshold]:
     """Every number of the rule file ``text`` that tuning searches (module docstring), in the order written.
 
-    The file is expected to be valid (:func:`~unosim.strategy.rule_language.parse_program` it first).
+    The file is expected to be valid ([`parse_program`][unosim.strategy.parse_program] it first).
 
     Raises
     ------
@@ -141,7 +141,7 @@ def find_thresholds(text: str, path: str = "<text>") -> list[Threshold]:
 
 
 def matters(threshold: Threshold, rules: Any) -> bool:
-    """Whether ``threshold`` can change a game under ``rules`` (a :class:`~unosim.game.rules.RuleSet`).
+    """Whether ``threshold`` can change a game under ``rules`` (a [`RuleSet`][unosim.RuleSet]).
 
     Mini-pile rules need a deck with a Wild Pile-Up, ``[bluff]`` and ``[challenge]`` need challenges and a
     deck with a Wild Draw Four, ``[jump_in]`` needs speed play; the play rules always matter.

@@ -1,19 +1,19 @@
-"""Strategy tuning: ``unosim tune`` and :func:`unosim.tune`.
+"""Strategy tuning: ``unosim tune`` and [`unosim.tune`][unosim.tune].
 
 Searches the parameters of a strategy for the highest win rate against a field
 of opponents, under a rule set and a player count, with CMA-ES (the ``cma``
-package): by default the ``tunable`` strategy (:mod:`unosim.strategies.tunable`),
+package): by default the ``tunable`` strategy (`unosim.strategies.tunable`),
 or, with ``strategy="rules:FILE"``, the numeric thresholds written in a rule file
-(:mod:`unosim.analysis.thresholds`). :mod:`unosim.analysis.search_space` holds what differs.
+(`unosim.analysis.thresholds`). `unosim.analysis.search_space` holds what differs.
 
 Search space
 ------------
 A candidate is a vector ``x`` in the unit cube, one coordinate per *searched*
-parameter. For ``tunable``: those of :data:`unosim.strategies.tunable.PARAMETERS`
-that the rule set can make matter (:func:`unosim.strategies.tunable.relevant`:
+parameter. For ``tunable``: those of `unosim.strategies.tunable.PARAMETERS`
+that the rule set can make matter (`unosim.strategies.tunable.relevant`:
 party cards only with a party deck, challenge thresholds only with challenges,
 jump-ins only with speed play); coordinate ``x[i]`` maps linearly onto the
-parameter's range (:func:`unosim.strategies.tunable.to_params`); the others keep
+parameter's range (`unosim.strategies.tunable.to_params`); the others keep
 the starting values. For a rule file: every condition bound and the jump-in
 weight the file writes, each over its range (whole numbers rounded from the
 coordinate). CMA-ES starts at the starting parameters (default: the strategy's
@@ -53,7 +53,7 @@ running the same command again rebuilds the optimiser by replaying those
 generations from the seed (the candidates asked must equal the ones stored,
 bit for bit) and continues from there (a larger ``budget`` adds generations),
 ending with the same result as an uninterrupted run. The same seed and settings give the same
-result, whatever ``jobs`` and backend (:func:`play_candidates`: loky processes or Dask workers share out each
+result, whatever ``jobs`` and backend (`play_candidates`: loky processes or Dask workers share out each
 candidate's deals, and every game depends only on its deal).
 """
 
@@ -89,7 +89,7 @@ DEFAULT_SIGMA = 0.25
 DEFAULT_GAMES_PER_CANDIDATE = 2000
 DEFAULT_EVALUATION_GAMES = 100_000
 EVALUATION_PIECE_DEALS = 50_000
-"""Deals the held-out evaluation plays at a time (:func:`evaluate`)."""
+"""Deals the held-out evaluation plays at a time (`evaluate`)."""
 _SEARCH, _EVALUATION = 0, 1  # spawn keys of the search and evaluation seeds
 
 
@@ -183,7 +183,7 @@ class TuneSettings:
 
 
 def _whole(name: str, value: Any, low: int, flag: str) -> int:
-    """``value`` as an ``int`` (a NumPy integer too), at least ``low`` and at most :data:`MAX_GAMES`."""
+    """``value`` as an ``int`` (a NumPy integer too), at least ``low`` and at most `MAX_GAMES`."""
     return whole_number(name, value, low, MAX_GAMES, flag)
 
 
@@ -210,7 +210,7 @@ def make_settings(
     Parameters
     ----------
     rules, players, overrides, deck
-        As for :func:`unosim.simulate`.
+        As for [`unosim.simulate`][unosim.simulate].
     against : str or list
         The field: one or more strategies, comma-separated (``"random"``, ``"random,greedy,attacker"``).
     budget : int
@@ -233,10 +233,10 @@ def make_settings(
         Label of the tuned strategy (in ``tuned.json`` / ``tuned.toml`` and error messages).
     strategy : str
         What to tune: ``"tunable"`` (default) or ``"rules:FILE"``, the numeric thresholds written in a
-        rule file (a path, or a shipped name); see :mod:`unosim.analysis.thresholds` for what is searched.
+        rule file (a path, or a shipped name); see `unosim.analysis.thresholds` for what is searched.
     search : str or list of str, optional
         ``tunable`` only: the parameters to search (comma-separated or a list; default: every parameter the
-        rules let matter, :func:`unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
+        rules let matter, `unosim.strategies.tunable.relevant`); the others keep their ``start`` values.
 
 
     Returns
@@ -309,13 +309,13 @@ class Evaluator:
 
 
 _EVALUATORS: dict[tuple[str, str, int, bool], Evaluator] = {}
-"""This process's evaluator (at most one), kept between generations; :func:`tune` drops it at the end."""
+"""This process's evaluator (at most one), kept between generations; [`tune`][unosim.analysis.tune] drops it at the end."""
 
 
 def _win_counts(
     settings: TuneSettings, seed: int, params: dict[str, float], first: int, deals: int, isolate: bool = False
 ) -> NDArray[np.int64]:
-    """:meth:`Evaluator.win_counts` with the process's evaluator of (settings, seed), built on first use."""
+    """`Evaluator.win_counts` with the process's evaluator of (settings, seed), built on first use."""
     key = (json.dumps(settings.identity(), sort_keys=True, default=str), settings.label, seed, isolate)
     if key not in _EVALUATORS:
         _EVALUATORS.clear()
@@ -328,11 +328,11 @@ def play_candidates(settings: TuneSettings, seed: int, candidates: list[dict[str
     """Wins per deal of each candidate on deals ``first .. first + deals - 1`` of ``seed``.
 
     With ``pieces > 1`` each candidate's deals are split in ``pieces`` consecutive runs of deals
-    played through joblib with the backend the caller configured (:func:`tune` configures it from
-    its :class:`~unosim.runs.options.Execution`: loky processes or Dask workers), each worker
+    played through joblib with the backend the caller configured ([`tune`][unosim.analysis.tune] configures it from
+    its [`Execution`][unosim.runs.Execution]: loky processes or Dask workers), each worker
     keeping one evaluator; every game depends only on its deal index, so the wins are the same
     whatever ``pieces`` and the backend (tested). ``isolate``: the field's user strategies play
-    from processes of their own (:mod:`unosim.engine.isolation`).
+    from processes of their own (`unosim.engine.isolation`).
     """
     if pieces == 1:
         return [_win_counts(settings, seed, params, first, deals, isolate) for params in candidates]
@@ -353,7 +353,7 @@ def win_rate(wins: NDArray[np.integer], seatings: int) -> tuple[float, float]:
 # ------------------------------------------------------------------ the result
 @dataclass
 class TuneResult:
-    """Outcome of :func:`tune`.
+    """Outcome of [`tune`][unosim.analysis.tune].
 
     Attributes
     ----------
@@ -391,7 +391,7 @@ class TuneResult:
     @property
     def spec(self) -> str:
         """The strategy to play: ``tuned:OUT/tuned.json`` or ``rules:OUT/tuned.toml`` (without an output
-        directory: ``tunable(...)``; a tuned rule file needs one, :meth:`rule_text` gives its text)."""
+        directory: ``tunable(...)``; a tuned rule file needs one, [`rule_text`][unosim.analysis.TuneResult.rule_text] gives its text)."""
         if self.space is not None and self.path is not None:
             return self.space.play_spec(self.path / self.space.file_name)
         if self.path is not None:
@@ -430,7 +430,7 @@ def _load_state(out: Path | None, settings: TuneSettings, overwrite: bool) -> di
 
 
 def _well_formed(state: Any) -> bool:
-    """Whether ``state`` has the shape :func:`_save_state` writes (one candidate list and fitness list per generation)."""
+    """Whether ``state`` has the shape `_save_state` writes (one candidate list and fitness list per generation)."""
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT or state.get("version") != STATE_VERSION:
         return False
     g, asked, fitness, history = (state.get(k) for k in ("generation", "asked", "fitness", "history"))
@@ -513,11 +513,11 @@ def tune(
     Parameters
     ----------
     settings : TuneSettings, optional
-        What to tune, from :func:`make_settings`; without it, ``request`` holds the arguments of
-        :func:`make_settings`.
+        What to tune, from `make_settings`; without it, ``request`` holds the arguments of
+        `make_settings`.
     out : str or Path, optional
         Output directory (the state for resuming). Resumes a run of the same settings there;
-        the tuned strategy, summary and plot are written by :func:`unosim.reports.tuning.write_outputs`.
+        the tuned strategy, summary and plot are written by `unosim.reports.tuning.write_outputs`.
     execution : Execution, optional
         ``jobs``, ``backend`` and ``scheduler``: where the candidates play, as for every run (default
         this process; the result does not depend on it); ``overwrite``: start again in an ``out``
@@ -528,8 +528,8 @@ def tune(
         Stop after this many generations in all without evaluating (an interruption, for tests);
         a later call continues.
     **request
-        Arguments of :func:`make_settings` (when ``settings`` is not given) and fields of
-        :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Arguments of `make_settings` (when ``settings`` is not given) and fields of
+        [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------
@@ -582,7 +582,7 @@ def tune(
 
 def _search_and_evaluate(settings: TuneSettings, state: dict[str, Any], es: Any, out: Path | None, target: int,
                          max_generations: int | None, pieces: int, isolate: bool, shown: Any, started: float) -> TuneResult:
-    """The generations of the search up to ``target``, then the held-out evaluation (:func:`tune`'s
+    """The generations of the search up to ``target``, then the held-out evaluation ([`tune`][unosim.analysis.tune]'s
     work, inside its joblib configuration); ``state`` is saved to ``out`` after each step."""
     from ..runs.progress import progress_bar
 
@@ -631,12 +631,12 @@ def _search_and_evaluate(settings: TuneSettings, state: dict[str, Any], es: Any,
 
 def evaluate(settings: TuneSettings, params: dict[str, float], *, execution: Execution | None = None,
              piece_deals: int = EVALUATION_PIECE_DEALS, **options: Any) -> dict[str, Any]:
-    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see :class:`TuneResult`).
+    """Held-out figures of ``params`` and of the starting point on the same fresh deals (see [`TuneResult`][unosim.analysis.TuneResult]).
 
     Parameters
     ----------
     settings : TuneSettings
-        What was tuned (:func:`make_settings`): its evaluation seed and size.
+        What was tuned (`make_settings`): its evaluation seed and size.
     params : dict
         The parameters to evaluate.
     execution : Execution, optional
@@ -646,7 +646,7 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, execution: Exe
     piece_deals : int
         Deals played at a time (the progress bar moves once a piece; the figures do not depend on it).
     **options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``.
     """
     from ..runs.execution import parallel
     from ..runs.progress import console
@@ -661,7 +661,7 @@ def evaluate(settings: TuneSettings, params: dict[str, float], *, execution: Exe
 
 def _evaluate(settings: TuneSettings, params: dict[str, float], shown: Any, pieces: int, isolate: bool,
               piece_deals: int = EVALUATION_PIECE_DEALS) -> dict[str, Any]:
-    """:func:`evaluate` inside the caller's joblib configuration, ``pieces`` runs of deals at a time."""
+    """`evaluate` inside the caller's joblib configuration, ``pieces`` runs of deals at a time."""
     from ..runs.progress import progress_bar
 
     if piece_deals < 1:

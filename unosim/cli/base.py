@@ -37,7 +37,7 @@ class _FlagsAsFlags:
 
 
 class _Command(_FlagsAsFlags, TyperCommand):
-    """A command of :data:`app`."""
+    """A command of `app`."""
 
 
 class _Group(_FlagsAsFlags, TyperGroup):
@@ -45,7 +45,7 @@ class _Group(_FlagsAsFlags, TyperGroup):
 
 
 def command(name: str | None = None) -> Callable[[_F], _F]:
-    """Register a command on :data:`app` (as ``app.command``, with flags shown as flags)."""
+    """Register a command on `app` (as ``app.command``, with flags shown as flags)."""
     return app.command(name, cls=_Command)
 
 
@@ -65,7 +65,7 @@ PIPE_WIDTH = 400
 
 class _StdoutConsole(PrintableConsole):
     """Standard output: the terminal's width on a terminal (long names wrap in their column);
-    at least :data:`PIPE_WIDTH` columns when written to a log, a file or a pipe."""
+    at least `PIPE_WIDTH` columns when written to a log, a file or a pipe."""
 
     @property
     def size(self) -> ConsoleDimensions:
@@ -102,9 +102,9 @@ def _main(
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn bad input into ``error: <message>`` on stderr and exit code 2: a
-    :class:`~unosim.game.errors.UnosimInputError` (a value the command cannot take) or an
-    ``OSError`` (a full disk, a permission, a path that is a file; see :func:`os_error_message`).
-    A :class:`~unosim.engine.decisions.StrategyError` (a strategy broke the rules mid-run) gives
+    [`UnosimInputError`][unosim.UnosimInputError] (a value the command cannot take) or an
+    ``OSError`` (a full disk, a permission, a path that is a file; see `os_error_message`).
+    A [`StrategyError`][unosim.engine.StrategyError] (a strategy broke the rules mid-run) gives
     the same message and exit code 1. Any other exception is a bug: it is reported as one, with
     its traceback, and exits with code 1.
 

@@ -1,7 +1,7 @@
 """The options several commands share, each declared once as a typed alias.
 
 An option of one name means one thing in every command: one type, one help text and, but for
-the few in :data:`COMMAND_DEFAULTS`, one default. A command declares ``rules: Rules = "classic"``;
+the few in `COMMAND_DEFAULTS`, one default. A command declares ``rules: Rules = "classic"``;
 ``tests/test_cli_options.py`` fails when two commands declare an option of the same name
 differently. An option that means something else takes another name. Where leaving an option out
 means something of its own (``bench`` without ``--rules`` measures a grid), the command takes the
@@ -118,17 +118,17 @@ SHARED = {p.name: p for p in (
     _option("players", Players, 4), _option("seed", Seed, 0), _option("strategies", Strategies, "random"),
     _option("overrides", Set, None), _option("deck", Deck, None),
 )}
-"""The options a command takes through :func:`shared`, each with its one default, by parameter name
-(that of the :mod:`unosim.api` keyword it is passed on as)."""
+"""The options a command takes through `shared`, each with its one default, by parameter name
+(that of the `unosim.api` keyword it is passed on as)."""
 
 EXECUTION = ("jobs", "backend", "scheduler", "chunk_size", "overwrite", "quiet", "isolate")
-"""How to play it: the fields of :class:`unosim.runs.options.Execution`, which :mod:`unosim.api` builds."""
+"""How to play it: the fields of [`unosim.runs.Execution`][unosim.runs.Execution], which `unosim.api` builds."""
 GAME = ("run", "game", "cell", "rules", "players", "seed", "strategies", "overrides", "deck")
 """Which game: of a dataset (``--run``, ``--cell``, ``--game``) or of a table and seed."""
 
 
 def shared(*names: str, first: bool = False) -> Callable[[_Command], _Command]:
-    """Give a command the options ``names`` of :data:`SHARED`, with their defaults, after its own
+    """Give a command the options ``names`` of `SHARED`, with their defaults, after its own
     (``first``: before them). The command takes them as ``**options`` and passes them on.
     """
 

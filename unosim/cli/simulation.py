@@ -59,7 +59,7 @@ def _print_win_rates(result: Any, strategies: list[str], *, match: bool) -> None
     if result.table is not None:
         winner = result.table.column(column).to_pandas()
     else:
-        from ..runs.dataset import read_table
+        from ..runs.reading import read_table
 
         winner = read_table(result.path, columns=[column]).column(column).to_pandas()
     by_seat, by_strategy = win_rates(winner, strategies)
@@ -106,11 +106,11 @@ def _print_summary(result: Any) -> None:
     """One line on what was written; for an in-memory run, the mean of each numeric column."""
     rate = result.games_played / result.seconds if result.seconds > 0 else 0.0
     if result.path is not None:
-        from ..runs import dataset
+        from ..runs import files, reading
 
         resumed = f", {result.chunks_resumed} already done" if result.chunks_resumed else ""
-        if dataset.has_rounds(dataset.read_metadata(result.path)):
-            rounds = dataset.load(result.path, columns=["rounds"])["rounds"]
+        if files.has_rounds(files.read_metadata(result.path)):
+            rounds = reading.load(result.path, columns=["rounds"])["rounds"]
             err_console.print(
                 f"wrote {result.games:,} matches ({int(rounds.sum()):,} rounds, {rounds.mean():.2f} rounds per match on "
                 f"average) to {result.path} ({result.chunks} chunks{resumed}) in {result.seconds:.1f} s, "
@@ -150,7 +150,7 @@ def _print_truncated(result: Any, table: str) -> None:
     """The share of rounds stopped at ``max_turns`` (E-5): they are kept, never counted as wins."""
     import pyarrow.compute as pc
 
-    from ..runs.dataset import read_table
+    from ..runs.reading import read_table
 
     truncated = read_table(result.path, columns=["truncated"], table=table).column("truncated")
     n = pc.sum(truncated).as_py() or 0

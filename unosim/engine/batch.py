@@ -1,5 +1,5 @@
-"""The state of a batch of games in lockstep (:class:`Buffers`, layout in
-:mod:`unosim.game.kernels.layout`) and the raw results of a played range (:class:`Played`)."""
+"""The state of a batch of games in lockstep (`Buffers`, layout in
+`unosim.game.kernels.layout`) and the raw results of a played range (`Played`)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ class Buffers:
 
 @dataclass
 class Played:
-    """Raw results of :meth:`Engine.play`.
+    """Raw results of [`Engine.play`][unosim.engine.Engine.play].
 
     Single rounds: row ``i`` of ``rec``/``points``/``opening`` is game ``first + i``.
     Matches: those rows are the rounds, sorted by match then round (``round_game`` holds

@@ -57,7 +57,7 @@ def whole_number(name: str, value: Any, low: int, high: int | None, advice: str)
 
 
 def default_batch_size(players: int) -> int:
-    """A batch size that keeps a batch's hands within a core's cache (:data:`DEFAULT_BATCH_CELLS`)."""
+    """A batch size that keeps a batch's hands within a core's cache (`DEFAULT_BATCH_CELLS`)."""
     from ..game.cards import N_TYPES
 
     size = DEFAULT_BATCH_CELLS // (players * N_TYPES)
@@ -127,8 +127,8 @@ class RunConfig:
     ) -> RunConfig:
         """Build and validate a configuration from user-level values.
 
-        ``rules``, ``players``, ``overrides`` and ``deck`` make the :class:`~unosim.game.table.Table`
-        (:meth:`Table.build`); ``strategies`` one spec for every seat or one per seat
+        ``rules``, ``players``, ``overrides`` and ``deck`` make the [`Table`][unosim.game.Table]
+        (`Table.build`); ``strategies`` one spec for every seat or one per seat
         (a comma-separated string is split).
         """
         table = Table.build(rules, players, overrides, deck)
@@ -166,7 +166,7 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunConfig:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of [`to_dict`][unosim.RunConfig.to_dict]."""
         return cls(
             rules=RuleSet.from_dict(data["rules"]),
             players=data["players"],

@@ -1,4 +1,4 @@
-"""The strategy conformance suite: ``unosim check`` and :func:`unosim.check`.
+"""The strategy conformance suite: ``unosim check`` and [`unosim.check`][unosim.check].
 
 Like scikit-learn's ``check_estimator``, one suite is run over any strategy
 (a registered name, ``module:Class`` or ``name(param=value)``) to show that
@@ -27,9 +27,9 @@ the engine can use it everywhere:
     Two batch sizes give identical records.
 ``fair play``
     At every table the strategy reads only the observation it is given and changes nothing
-    else: no caller's frames, no search of the garbage collector (:mod:`unosim.engine.fair_play`),
+    else: no caller's frames, no search of the garbage collector (`unosim.engine.fair_play`),
     and after every step the hands, piles, other strategies' answers, the strategies and the
-    rules are as they were (:mod:`unosim.engine.integrity`).
+    rules are as they were (`unosim.engine.integrity`).
 
 A failure names the check, the table, and (from the engine) the decision and
 the game.
@@ -64,7 +64,7 @@ DECISIONS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
     "point_at", "choose_link", "add_to_pile", "jump_in", "stack", "swap_with",
 )  # fmt: skip
-"""The decision methods of :class:`unosim.strategy.base.Strategy`."""
+"""The decision methods of [`unosim.Strategy`][unosim.Strategy]."""
 CHECKS = ("describable", "picklable", "legal decisions", "shapes and dtypes", "deterministic", "batch independent", "fair play")
 """The checks, in the order they are run and reported."""
 
@@ -86,7 +86,7 @@ class Failure:
 
 @dataclass
 class ConformanceReport:
-    """What :func:`check` found.
+    """What [`check`][unosim.check] found.
 
     Attributes
     ----------
@@ -237,7 +237,7 @@ def check(strategy: str | type, *, games: int = 12, seed: int = 0) -> Conformanc
     strategy : str or type
         A registered name (``greedy``), an entry point (``mymodule:MyStrategy``),
         either with parameters (``greedy(forget_uno_rate=0.1)``), or a
-        :class:`~unosim.strategy.base.Strategy` subclass defined in an importable module.
+        [`Strategy`][unosim.Strategy] subclass defined in an importable module.
     games : int
         Games per table (24 tables; kept small so that the suite takes seconds).
     seed : int

@@ -1,10 +1,10 @@
 """Asking the strategies and checking their answers.
 
-:class:`Decisions` asks each strategy for the decisions of its rows, one call per
+`Decisions` asks each strategy for the decisions of its rows, one call per
 (phase, strategy) group, and checks every answer against the engine's own record
-of the rows (:class:`Rows`), never against what the strategy was shown. A wrong
+of the rows (`Rows`), never against what the strategy was shown. A wrong
 shape, an illegal card or seat, or an exception is stopped with a
-:class:`StrategyError` naming the strategy, the decision and the game.
+[`StrategyError`][unosim.engine.StrategyError] naming the strategy, the decision and the game.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from numpy.typing import NDArray
 
 from ..game.cards import CARD_NAMES, N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.errors import caused_by
+from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
-from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_up_rows
 from ..strategy.base import Strategy
 from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
 from .batch import Buffers
@@ -60,7 +60,7 @@ class StrategyError(RuntimeError):
 
 
 _SIGINTS = [0]
-"""Ctrl-C signals received by this process since :func:`_watch_interrupts` (a real interrupt, as
+"""Ctrl-C signals received by this process since `_watch_interrupts` (a real interrupt, as
 opposed to a strategy raising ``KeyboardInterrupt``)."""
 
 
@@ -94,12 +94,12 @@ class StepChanged(Exception):
 
 class TamperingError(StrategyError):
     """A strategy changed state it must not touch (verification on), or reached beyond its observation
-    (a watcher of :mod:`unosim.engine.conformance`)."""
+    (a watcher of `unosim.engine.conformance`)."""
 
 
 _BUFFERS = {"slots": "row_slot", "seat": "row_seat", "legal": "row_legal", "info": "row_info"}
-"""The fields the kernel writes into a row -> their :class:`~unosim.engine.batch.Buffers` arrays. The other
-fields are gathered from the batch state (:func:`gather_state`)."""
+"""The fields the kernel writes into a row -> their `Buffers` arrays. The other
+fields are gathered from the batch state (`gather_state`)."""
 
 
 @njit(cache=True)
@@ -128,8 +128,8 @@ class Rows(TableFields):
     """The engine's own record of a group of decision rows (one phase, one strategy).
 
     Answers are checked against these arrays (views of the engine's row buffers, or copies for a
-    subset), never against what a strategy was shown: :meth:`observe` gives the strategy an
-    :class:`~unosim.strategy.observation.Observation` of copies, and :meth:`close` takes back the
+    subset), never against what a strategy was shown: `observe` gives the strategy an
+    [`Observation`][unosim.strategy.Observation] of copies, and `close` takes back the
     random-stream counters the observations advanced, once the strategy has answered.
 
     Parameters
@@ -181,7 +181,7 @@ class Rows(TableFields):
 
     @cached_property
     def _state(self) -> tuple[NDArray[Any], ...]:
-        """The fields gathered from the batch state (:func:`gather_state`), unchanged while the rows wait."""
+        """The fields gathered from the batch state (`gather_state`), unchanged while the rows wait."""
         b = self._b
         return gather_state(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, self.slots, self.seat, self.players,
                             b.relink_must_differ)  # fmt: skip
@@ -239,9 +239,9 @@ class Decisions:
     labels : list of str
         Their names in error messages.
     verify : bool
-        Guard the state no strategy may change (:class:`~unosim.engine.integrity.Integrity`: read-only
+        Guard the state no strategy may change (`Integrity`: read-only
         while strategies are called, the strategies and rules compared after every call); a change
-        raises :class:`TamperingError`.
+        raises `TamperingError`.
     checksums : bool
         Also checksum the guarded state before and after every step (check mode; implies ``verify``).
 
@@ -280,7 +280,7 @@ class Decisions:
         """Ask every strategy for the decisions of its rows in buffer ``parity`` of ``b``; write the
         checked answers into ``b``'s decision rows. With verification, ``guarded`` names more arrays
         no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
-        answered otherwise (the learning seats of :mod:`unosim.env`, which write them directly)."""
+        answered otherwise (the learning seats of [`unosim.env`][unosim.env], which write them directly)."""
         if not self.verify:
             self._asked = []
             self._read_only.start(b, guarded)
@@ -356,7 +356,7 @@ class Decisions:
 
     def _ask(self, k: int, decision: str, rows: Rows, *args: Any) -> Any:
         """Call strategy ``k``'s ``decision`` on a fresh read-only observation of ``rows``; an
-        exception it raises becomes a :class:`StrategyError` naming the strategy, the decision,
+        exception it raises becomes a [`StrategyError`][unosim.engine.StrategyError] naming the strategy, the decision,
         the game and seat, with the traceback frames of the strategy's own code."""
         method = getattr(self.strategies[k], decision)
         interrupts = _SIGINTS[0]
@@ -430,7 +430,7 @@ class Decisions:
         return arr
 
     def _whole(self, k: int, decision: str, obs: Rows, value: Any, shape: tuple[int, ...]) -> NDArray[np.int64]:
-        """``value`` as whole numbers (cards, seats, colours), checked like :meth:`_array`; a value
+        """``value`` as whole numbers (cards, seats, colours), checked like `_array`; a value
         outside the 32-bit range is refused here, before a conversion could wrap it."""
         arr = self._array(k, decision, obs, value, shape)
         if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
@@ -459,7 +459,7 @@ class Decisions:
         return arr.astype(np.bool_)
 
     def _cards(self, k: int, decision: str, obs: Rows, cards: NDArray[np.int64], dec: NDArray[np.int32]) -> None:
-        """Check the cards played (:func:`check_cards`) into ``dec``."""
+        """Check the cards played (`check_cards`) into ``dec``."""
         row = check_cards(cards, obs.legal, obs.info, True, dec)
         if row >= 0:
             legal = [CARD_NAMES[t] for t in np.flatnonzero(obs.legal[row])]
@@ -479,23 +479,23 @@ class Decisions:
     def _follow_ups(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64], sheds: NDArray[np.bool_],
                     dec: NDArray[np.int32], calls: NDArray[np.int32]) -> None:
         """Ask the follow-ups of the answers ``cards`` (``sheds``: which put a card down) in their order
-        (:mod:`unosim.game.kernels.follow_ups`): the colour of a wild, the link of a Wild Drawn
+        (`unosim.game.kernels.follow_ups`): the colour of a wild, the link of a Wild Drawn
         Together, the UNO call (into ``calls``, 0 on entry), each only of the rows that need it."""
         n_linkable = np.zeros(len(obs), np.int64)
         linking = np.flatnonzero(cards == WILD_DRAWN_TOGETHER)
         if len(linking):
             n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
         bits = np.empty(len(obs), np.int64)
-        follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
-        for step in FOLLOW_UP_ORDER:
+        F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
+        for step in F.FOLLOW_UP_ORDER:
             rows = np.flatnonzero(bits & (1 << step))
             if not len(rows):
                 continue
-            if step == FOLLOW_COLOUR:
+            if step == F.FOLLOW_COLOUR:
                 dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
-            elif step == FOLLOW_LINK:
+            elif step == F.FOLLOW_LINK:
                 self._link(k, obs.subset(rows), rows, dec)
-            elif step == FOLLOW_UNO and self.asks_forget_uno[k]:  # U-1
+            elif step == F.FOLLOW_UNO and self.asks_forget_uno[k]:  # U-1
                 sub = obs.subset(rows)
                 calls[rows] = self._flags(k, "forget_uno", sub, self._ask(k, "forget_uno", sub))
 
@@ -603,14 +603,14 @@ class Decisions:
 
 
 def compile_helpers(b: Buffers) -> None:
-    """Compile (or load) the compiled helpers :class:`Decisions` calls for batch ``b``'s arrays: a
+    """Compile (or load) the compiled helpers `Decisions` calls for batch ``b``'s arrays: a
     strategy may read a field for the first time in any game, so one game played need not reach them."""
     rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
     rows.observe(b.rules).random(1)
     rows.subset(np.zeros(0, np.intp)).observe(b.rules)
     check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, b.dec[0, :0])
     none = np.zeros(0, np.int64)
-    follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
+    F.follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 
 
 def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> int:

@@ -1,15 +1,15 @@
 """The engine driver: plays a range of games of a run in lockstep batches.
 
-:class:`Engine` holds what a run configuration fixes (the encoded rules, the deck,
-the strategies); each :class:`Run` owns the state of one batch of games
-(:class:`~unosim.engine.batch.Buffers`) and loops: the
-:func:`~unosim.game.kernels.advance.advance` kernel runs every game to its next
-decision, then :class:`~unosim.engine.decisions.Decisions` asks the strategies and checks
-their answers. Two runs of one engine share nothing mutable. :func:`play_tables` is
+[`Engine`][unosim.engine.Engine] holds what a run configuration fixes (the encoded rules, the deck,
+the strategies); each `Run` owns the state of one batch of games
+(`Buffers`) and loops: the
+`advance` kernel runs every game to its next
+decision, then `Decisions` asks the strategies and checks
+their answers. Two runs of one engine share nothing mutable. [`play_tables`][unosim.engine.play_tables] is
 the entry point used by the runner.
 
-The other jobs live beside it: :mod:`unosim.game.encoding` (rules to the kernels'
-``cfg``), :mod:`unosim.engine.decisions` (asking and checking), :mod:`unosim.engine.batch` (the
+The other jobs live beside it: `unosim.game.encoding` (rules to the kernels'
+``cfg``), `unosim.engine.decisions` (asking and checking), `unosim.engine.batch` (the
 batch state and raw results).
 """
 
@@ -24,12 +24,12 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from ..game.encoding import check_supported, encode_flags, encode_rules, house_flag
+from ..game.kernels import deal
 from ..game.kernels import layout as L
+from ..game.kernels import state as S
 from ..game.kernels.advance import advance, compile_advance
-from ..game.kernels.deal import deal_round, new_game, set_position
 from ..game.kernels.policy import POLICY_RULES
 from ..game.kernels.rng import run_key
-from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..strategy import registry
 from ..strategy.base import Strategy
 from ..strategy.spec import StrategySpec
@@ -71,12 +71,12 @@ class Engine:
     verify : bool
         Guard, at every call of a Python strategy, what it must not touch (hands, piles, other
         answers, the strategies, the rules, the records; read-only during the call, compared after
-        it; see :mod:`unosim.engine.integrity`), else stop with a
-        :class:`~unosim.engine.decisions.TamperingError` naming the strategy and the decision.
+        it; see `unosim.engine.integrity`), else stop with a
+        `TamperingError` naming the strategy and the decision.
         On with ``check``; the same games either way.
     isolate : bool
-        Play each user strategy (:func:`~unosim.strategy.registry.is_user_code`) from a process of
-        its own (:mod:`unosim.engine.isolation`); the same games either way.
+        Play each user strategy (`is_user_code`) from a process of
+        its own (`unosim.engine.isolation`); the same games either way.
     """
 
     def __init__(
@@ -134,7 +134,7 @@ class Engine:
             for k, strat in enumerate(self.strategies):
                 pol = compiled_policy(strat)
                 if pol == POLICY_RULES:
-                    from .rule_programs import encode_program
+                    from ..strategy.rule_programs import encode_program
 
                     pol += L.N_CFG + sum(len(words) for words in programs)
                     programs.append(encode_program(rule_program(strat)))
@@ -151,7 +151,7 @@ class Engine:
         return run.finish()
 
     def tables(self, first: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
-        """Play games (matches) ``first .. first + n_games - 1``; return their tables, as :func:`play_tables`."""
+        """Play games (matches) ``first .. first + n_games - 1``; return their tables, as [`play_tables`][unosim.engine.play_tables]."""
         config = self.config
         played = self.play(first, n_games)
         if not config.match:
@@ -161,7 +161,7 @@ class Engine:
     def _name_tamperer(self, run: Run, found: StepChanged) -> None:
         """Verification found state changed at the end of a step of ``run``: play its games again from
         the start, comparing after every strategy call, so that the error names the strategy and the
-        decision (always raises :class:`TamperingError`)."""
+        decision (always raises `TamperingError`)."""
         integrity = self.decisions._integrity
         assert integrity is not None
         integrity.restore()
@@ -181,11 +181,11 @@ class Engine:
         )
 
     def start(self, first: int, n_games: int) -> Run:
-        """Set up a batch for games ``first .. first + n_games - 1`` (step it with :meth:`Run.step`)."""
+        """Set up a batch for games ``first .. first + n_games - 1`` (step it with `Run.step`)."""
         return Run(self, first, n_games)
 
 def _held(record: str, field: str) -> Any:
-    """An attribute of :class:`Run` that is the array ``field`` of its record ``record``; setting it
+    """An attribute of `Run` that is the array ``field`` of its record ``record``; setting it
     replaces the record (the kernels then get the new array)."""
 
     def get(run: Run) -> Any:
@@ -200,8 +200,8 @@ def _held(record: str, field: str) -> Any:
 class Run:
     """One batch being played: the state arrays, the records, and the step loop.
 
-    The kernels take the arrays in the records of :mod:`unosim.game.kernels.state`, built here once:
-    ``games``, ``seats`` and ``rows`` from the :class:`~unosim.engine.batch.Buffers`, ``records`` (the
+    The kernels take the arrays in the records of `unosim.game.kernels.state`, built here once:
+    ``games``, ``seats`` and ``rows`` from the `Buffers`, ``records`` (the
     records of the games played and the event log) and ``work`` (the counters, the run's cards, the work
     buffers); ``rec``, ``points``, ``opening``, ``deck`` … name their arrays.
     """
@@ -230,16 +230,16 @@ class Run:
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup
         self.buffers = b
-        self.games = Games(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening)
-        self.seats = Seats(b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w)
-        self.rows = Rows(b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base, b.group_count)
+        self.games = S.Games(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening)
+        self.seats = S.Seats(b.seat_strat, b.seat_ctr, b.seat_dec, b.seat_w)
+        self.rows = S.Rows(b.row_slot, b.row_seat, b.row_legal, b.row_info, b.dec, b.dec_w, b.group_base, b.group_count)
         deck = engine.deck.copy()  # the cards dealt (a set-up position replaces it, unosim.engine.position)
         self.match = cfg.match
         rows = 2 * max(n_games, batch) if self.match else n_games  # matches: round rows, grown when full
         # tracing: most events one phase step of a slot can log (a first card re-flipped up to 4 times the deck
         # size, with reshuffles; draws, echoes and wrong jump-ins of every seat); see _advance_once
         self.step_events = 8 * int(deck.sum()) + 8 * P + 64
-        self.records = Records(
+        self.records = S.Records(
             rec=np.zeros((rows, L.N_REC), np.int32),
             rec_points=np.zeros((rows, P), np.int16),
             rec_open=np.zeros((rows, P, H), np.int8),
@@ -248,7 +248,7 @@ class Run:
             nev=np.zeros(1, np.int64),
         )
         self.events: list[NDArray[np.int32]] = []
-        self.work = Work(
+        self.work = S.Work(
             ctr=np.zeros(L.N_CTR, np.int64),
             deck=deck,
             scratch=np.zeros(int(deck.sum()), np.int16),
@@ -311,12 +311,12 @@ class Run:
         for s in range(n):  # a Python loop once per game, next to the thousands of kernel steps of playing it
             g = self.ctr[L.CT_NEXT]
             self.ctr[L.CT_NEXT] = g + 1
-            dealer = new_game(s, g, e.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, e.cfg)
-            deal_round(s, dealer, self.deck, self.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
+            dealer = deal.new_game(s, g, e.rkey, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr, e.cfg)
+            deal.deal_round(s, dealer, self.deck, self.scratch, b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.opening,
                        e.cfg, self.ev, self.nev)
 
     def dealt(self) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-        """After :meth:`deal_all`: copies of every slot's opening hands (slot, seat, card) and draw-pile
+        """After `deal_all`: copies of every slot's opening hands (slot, seat, card) and draw-pile
         counts (slot, card type)."""
         b = self.buffers
         return b.opening.copy(), b.piles[:, L.DRAW, :].copy()
@@ -336,13 +336,13 @@ class Run:
     def place(self, hands: NDArray[np.int8], draw: NDArray[np.int8], discard: NDArray[np.int8], top: int, colour: int,
               direction: int, link: tuple[int, int], alive: int, turns: int, turn: int, dealer: int) -> None:
         """Put a set-up position into the batch's only slot as its only game (see
-        :func:`unosim.engine.position.play_from`): these hands and piles are the run's cards."""
+        `unosim.engine.position.play_from`): these hands and piles are the run's cards."""
         b, e = self.buffers, self.engine
         self.ctr[L.CT_NEXT] = self.ctr[L.CT_END]  # no further game is dealt into the slot
         self.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # the run's cards (card conservation)
         self.deck[top] += 1
         self.scratch = np.zeros(int(self.deck.sum()), np.int16)
-        set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
+        deal.set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
                      b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr)
 
     def state(self, slot: int = 0) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int8], NDArray[np.int8]]:
@@ -368,7 +368,7 @@ class Run:
         return True
 
     def decide(self) -> None:
-        """Ask the strategies for the decisions waiting in this batch (then :meth:`advance` applies them)."""
+        """Ask the strategies for the decisions waiting in this batch (then `advance` applies them)."""
         e = self.engine
         guarded = _guarded(self)  # read-only while strategies are called, in every mode
         e.decisions.decide(self.buffers, self.parity, guarded)
@@ -404,7 +404,7 @@ class Run:
 
 def make_strategy(spec: StrategySpec, isolate: bool = False) -> Strategy:
     """The strategy of ``spec``: in this process, or (``isolate``, user code) from its own
-    (:mod:`unosim.engine.isolation`)."""
+    (`unosim.engine.isolation`)."""
     if isolate and registry.is_user_code(spec.name):
         from .isolation import isolated
 
@@ -413,7 +413,7 @@ def make_strategy(spec: StrategySpec, isolate: bool = False) -> Strategy:
 
 
 def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
-    """The run's and the engine's arrays no strategy may change, as :meth:`Decisions.decide` takes them."""
+    """The run's and the engine's arrays no strategy may change, as `Decisions.decide` takes them."""
     e = run.engine
     return (
         ("the records", run, "rec"), ("the records", run, "points"), ("the records", run, "opening"),
@@ -425,7 +425,7 @@ def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
 
 def plays_house_rules(config: RunConfig) -> bool:
     """Whether the run ``config`` turns on a house rule that has code of its own in the kernels
-    (:func:`unosim.game.encoding.house_flag`): its games run on the kernels' house-rule copy, which
+    (`unosim.game.encoding.house_flag`): its games run on the kernels' house-rule copy, which
     compiles on its own."""
     return house_flag(encode_rules(config.rules, config.players)) is L.HOUSE_ON
 
@@ -434,10 +434,10 @@ def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None
     """Compile, or load from the disk cache, the kernels the runs ``configs`` need, in this process.
 
     Plays one game of each distinct line-up: the engine kernel compiles (once per machine, see
-    :mod:`unosim.engine.kernel_cache`) and so do the compiled helpers the strategies' Python methods use;
-    a line-up that decides in Python also compiles every helper of :class:`~unosim.engine.decisions.Decisions`.
+    `unosim.engine.kernel_cache`) and so do the compiled helpers the strategies' Python methods use;
+    a line-up that decides in Python also compiles every helper of `Decisions`.
     ``isolate``: the runs play user strategies isolated, so this game seats
-    :class:`~unosim.engine.isolation.StandIn` in their place (asked as they will be; their modules are
+    `StandIn` in their place (asked as they will be; their modules are
     not imported here).
     """
     seen = set()
@@ -465,7 +465,7 @@ def play_tables(
 ) -> tuple[pa.Table, pa.Table | None]:
     """Play games (matches) ``first_game .. first_game + n_games - 1`` of the run ``config``; with
     ``verify``, stop a strategy that changes what it must not touch; with ``isolate``, play user
-    strategies from processes of their own (:class:`Engine`).
+    strategies from processes of their own ([`Engine`][unosim.engine.Engine]).
 
     Returns
     -------
@@ -473,7 +473,7 @@ def play_tables(
         One row per game (single rounds) or per match (``config.match``), in index order.
     rounds : pyarrow.Table or None
         Match runs: one row per round, in (match, round) order; ``None`` for single rounds.
-        Schemas: :mod:`unosim.engine.records`.
+        Schemas: `unosim.engine.records`.
     """
     return Engine(config, verify=verify, isolate=isolate).tables(first_game, n_games)
 

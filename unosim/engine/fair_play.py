@@ -2,9 +2,9 @@
 
 A Python strategy runs in the engine's process, so nothing stops it from calling
 ``sys._getframe`` or ``gc.get_objects`` and finding the engine's arrays; verification
-(:mod:`unosim.engine.integrity`) catches what it *changes*. :class:`Watch` catches the reaching
+(`unosim.engine.integrity`) catches what it *changes*. `Watch` catches the reaching
 itself, in the conformance suite: around every strategy call it listens to CPython's audit
-events (:func:`sys.addaudithook`) for the ways out of an observation —
+events (`sys.addaudithook`) for the ways out of an observation —
 
 ``sys._getframe``, ``sys._current_frames``
     the caller's frames (the engine's locals);
@@ -16,7 +16,7 @@ events (:func:`sys.addaudithook`) for the ways out of an observation —
 and reports the first one made by the strategy's own code (not by the standard library, an
 installed package or unosim, which use frames for their own ends: ``logging``, ``warnings``,
 ``enum``). An audit hook cannot be removed once added, so one hook is installed per process, the
-first time a :class:`Watch` is used, and costs nothing but a flag test while no call is watched.
+first time a `Watch` is used, and costs nothing but a flag test while no call is watched.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ _state: dict[str, Any] = {"watching": None, "installed": False, "inside": False}
 
 
 def _users_frame() -> str | None:
-    """Where the audited call was made, when that is code outside :data:`_TRUSTED` (else ``None``)."""
+    """Where the audited call was made, when that is code outside `_TRUSTED` (else ``None``)."""
     frame: FrameType | None = sys._getframe(2)  # 0: here, 1: the hook
     while frame is not None:
         name = frame.f_code.co_filename
@@ -84,8 +84,8 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
 class Watch:
     """Watches strategy calls for reaching past the observation (see the module doc).
 
-    The engine calls :meth:`enter` before and :meth:`leave` after each strategy call
-    (:class:`unosim.engine.decisions.Decisions` ``watch``).
+    The engine calls `enter` before and `leave` after each strategy call
+    (`unosim.engine.decisions.Decisions` ``watch``).
     """
 
     def __init__(self) -> None:

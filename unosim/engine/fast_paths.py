@@ -2,7 +2,7 @@
 
 A fast path answers a decision without asking the strategy's Python method:
 a compiled in-kernel transcription of a shipped strategy
-(:mod:`unosim.game.kernels.policy`), playing a legal drawn card without asking, or
+(`unosim.game.kernels.policy`), playing a legal drawn card without asking, or
 skipping the UNO-call or the challenge question, or drawing for a strategy on a turn with
 nothing to play. It must never change what is played, so it is
 taken only when the methods it stands for are exactly the ones it was written
@@ -10,20 +10,20 @@ from. A user's subclass that overrides one decision is therefore always asked
 through Python, whatever flags it inherits.
 
 - **Compiled transcriptions** are declared by the strategy class itself
-  (:attr:`Strategy.compiled`, a name, so that strategies never import kernels),
+  (`Strategy.compiled`, a name, so that strategies never import kernels),
   with the parameter values the transcription covers
-  (:meth:`Strategy.compiled_covers`). Only the declaring class is trusted: a
+  ([`Strategy.compiled_covers`][unosim.Strategy.compiled_covers]). Only the declaring class is trusted: a
   subclass, even one that overrides nothing, takes the Python path, and a
   renamed class keeps its declaration. The engine names no strategy.
-- **Built-ins restated as rule files** (:attr:`Strategy.restated_by`): ``ranking``,
+- **Built-ins restated as rule files** (`Strategy.restated_by`): ``ranking``,
   ``wild-saver``, ``colour-keeper``, ``diversity`` and ``attacker`` at their
   default parameters are played by the compiled rule interpreter running their
   shipped rule file (``strategies/rules/``), which decides every decision as
   the built-in does, drawing the same uniforms
   (``tests/test_compiled_policies.py`` plays both paths and compares the records).
-- **Declared shortcuts** (:attr:`Strategy.plays_legal_drawn_card`,
-  :attr:`Strategy.never_forgets_uno`, :attr:`Strategy.never_challenges`,
-  :attr:`Strategy.forced_draw_uniforms`) are trusted only when the decision
+- **Declared shortcuts** ([`Strategy.plays_legal_drawn_card`][unosim.Strategy.plays_legal_drawn_card],
+  [`Strategy.never_forgets_uno`][unosim.Strategy.never_forgets_uno], [`Strategy.never_challenges`][unosim.Strategy.never_challenges],
+  [`Strategy.forced_draw_uniforms`][unosim.Strategy.forced_draw_uniforms]) are trusted only when the decision
   methods they summarise resolve to the class that declared the shortcut (or
   one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
   ``challenge`` or ``play`` loses the shortcut it inherited.
@@ -56,7 +56,7 @@ DECISIONS = (
 
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "rules": POLICY_RULES}
-"""The transcriptions a strategy class may declare (:attr:`Strategy.compiled`), by name -> policy id
+"""The transcriptions a strategy class may declare (`Strategy.compiled`), by name -> policy id
 in ``kernels/policy.py``."""
 
 
@@ -81,7 +81,7 @@ def compiled_policy(strat: Strategy) -> int:
 
 def rule_program(strat: Strategy) -> RuleProgram:
     """The rule program the compiled interpreter runs for ``strat`` (whose policy is ``POLICY_RULES``):
-    the shipped file restating a built-in (:attr:`Strategy.restated_by`), or a rule strategy's own."""
+    the shipped file restating a built-in (`Strategy.restated_by`), or a rule strategy's own."""
     from ..strategy.rule_language import load_program
 
     name = vars(type(strat)).get("restated_by")
@@ -97,17 +97,17 @@ def _trusted(strat: Strategy, shortcut: str, method: str) -> bool:
 
 
 def _declares(strat: Strategy, shortcut: str, method: str) -> bool:
-    """True when ``strat`` declares ``shortcut`` and may be trusted to (:func:`_trusted`)."""
+    """True when ``strat`` declares ``shortcut`` and may be trusted to (`_trusted`)."""
     return _trusted(strat, shortcut, method) and bool(getattr(strat, shortcut))
 
 
 _UNIFORM_COUNT = Interval(0, math.inf, whole=True)
-"""What :attr:`Strategy.forced_draw_uniforms` may declare, besides ``None``."""
+"""What [`Strategy.forced_draw_uniforms`][unosim.Strategy.forced_draw_uniforms] may declare, besides ``None``."""
 
 
 def forced_draw_uniforms(strat: Strategy) -> int | None:
     """The uniforms ``play`` draws on a turn with nothing to play before answering DRAW, when a trusted
-    shortcut (:attr:`Strategy.forced_draw_uniforms`) says so; ``None``: the engine must ask ``play``."""
+    shortcut ([`Strategy.forced_draw_uniforms`][unosim.Strategy.forced_draw_uniforms]) says so; ``None``: the engine must ask ``play``."""
     if not _trusted(strat, "forced_draw_uniforms", "play"):
         return None
     value = strat.forced_draw_uniforms
@@ -145,10 +145,10 @@ def asks_challenge(strat: Strategy) -> bool:
 
 
 def no_challenge_mask(strategies: list[Strategy]) -> int:
-    """Bit k set when strategy k is not asked whether to challenge (see :func:`asks_challenge`)."""
+    """Bit k set when strategy k is not asked whether to challenge (see `asks_challenge`)."""
     return _mask(strategies, lambda strat: not asks_challenge(strat))
 
 
 def auto_drawn_mask(strategies: list[Strategy]) -> int:
-    """Bit k set when strategy k's legal drawn cards are played without asking (see :func:`plays_drawn_unasked`)."""
+    """Bit k set when strategy k's legal drawn cards are played without asking (see `plays_drawn_unasked`)."""
     return _mask(strategies, plays_drawn_unasked)

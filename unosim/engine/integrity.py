@@ -1,17 +1,17 @@
 """Tamper evidence: the state a strategy must not change, guarded at every call.
 
 A Python strategy runs in the engine's process, so through the caller's frames or the garbage
-collector it can find the engine's arrays (:mod:`unosim.strategy.observation` gives it copies
-only). In every run :class:`ReadOnly` makes the engine's arrays read-only while a strategy is
+collector it can find the engine's arrays (`unosim.strategy.observation` gives it copies
+only). In every run `ReadOnly` makes the engine's arrays read-only while a strategy is
 called, so that a write raises in the strategy's own code and stops the run naming it; an array
 made writable again is found when the call or the step ends. With verification on
 (``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
 check mode and ``unosim check``), the engine leaves its own state untouched while a step's
 decisions are asked (answers and random-stream counters go into working copies, written back
 once every strategy has answered, and each group's checked answers become read-only), and
-:class:`Integrity` guards the rest:
+`Integrity` guards the rest:
 
-- while a strategy is called, every guarded array is read-only (:meth:`Integrity.lock`): a write
+- while a strategy is called, every guarded array is read-only (`Integrity.lock`): a write
   raises in the strategy's own code and stops the run naming the strategy and the decision; an
   array the strategy made writable again is found when the call returns;
 - after every call, the other strategies' attributes, and after every step the strategy objects,
@@ -20,7 +20,7 @@ once every strategy has answered, and each group's checked answers become read-o
 - in check mode, also a checksum of every guarded array's contents before and after each step
   (two 64-bit lanes over the memory's words); a difference plays the run again comparing after
   every call, which names the strategy and the decision
-  (:class:`~unosim.engine.decisions.TamperingError`).
+  (`TamperingError`).
 
 What is checked:
 
@@ -45,7 +45,7 @@ What is checked:
 
 These find any change made by code that does not know them. Code that knows them (one that makes
 an array writable, writes and makes it read-only again; or forges the checksum) is beyond any
-in-process check: play such code with ``--isolate`` (:mod:`unosim.engine.isolation`; the docs'
+in-process check: play such code with ``--isolate`` (`unosim.engine.isolation`; the docs'
 "Fair play" page says what each mode guarantees).
 """
 
@@ -68,7 +68,7 @@ DECISION_METHODS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
     "point_at", "choose_link", "add_to_pile", "jump_in",
 )  # fmt: skip
-"""The decision methods of a strategy, whose replacement on a class :class:`Integrity` detects."""
+"""The decision methods of a strategy, whose replacement on a class `Integrity` detects."""
 
 _READ_BETWEEN_CALLS = frozenset(
     {"hands", "hsize", "piles", "slot", "game", "keys", "row_legal", "row_info", "counters"}
@@ -104,7 +104,7 @@ def _digest_words(a):  # pragma: no cover - compiled
 
 
 def digest(a: np.ndarray) -> int:
-    """Checksum of a contiguous array's memory (see :func:`_digest_words`)."""
+    """Checksum of a contiguous array's memory (see `_digest_words`)."""
     a = a if a.flags.writeable else a.copy()  # a read-only array would make numba compile another version
     return int(_digest_words(a.reshape(-1).view(np.uint8)))
 
@@ -124,10 +124,10 @@ def batch_arrays(b: Buffers) -> list[tuple[str, Any, str]]:
 class ReadOnly:
     """The guard of every run: the engine's arrays are read-only while a Python strategy is called.
 
-    Without verification (:class:`Integrity`) this is all the engine does: a write to one of the
+    Without verification (`Integrity`) this is all the engine does: a write to one of the
     arrays raises ``ValueError`` in the strategy's own code, and an array the strategy made writable
     again is found when the call (the step) ends; nothing is compared or checksummed. As in
-    :class:`Integrity`, the arrays the engine reads in compiled code or writes between the calls of
+    `Integrity`, the arrays the engine reads in compiled code or writes between the calls of
     a step are read-only during each call, the others for the whole step (a flag per array).
     """
 
@@ -181,7 +181,7 @@ class Integrity:
         The run's rule set.
     checksums : bool
         Also checksum the guarded arrays' contents (check mode); without, a write is stopped by the
-        arrays being read-only during every strategy call (:meth:`lock`).
+        arrays being read-only during every strategy call (`lock`).
     """
 
     def __init__(self, decisions: Any, rules: RuleSet, *, checksums: bool = True) -> None:
@@ -229,7 +229,7 @@ class Integrity:
     ) -> None:
         """A step's decisions start to be asked: note the state to guard — the batch's arrays, the
         decision rows, ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine) and
-        the working stream ``counters`` — and, with :attr:`checksums`, checksum it."""
+        the working stream ``counters`` — and, with `checksums`, checksum it."""
         names = [*batch_arrays(b), *guarded]
         items: list[tuple[str, Any, str | None, np.ndarray]] = [(what, owner, attr, getattr(owner, attr)) for what, owner, attr in names]
         self.items = items
@@ -252,7 +252,7 @@ class Integrity:
 
     def unlock(self, step: bool = False) -> list[str]:
         """After the call (the step): make those arrays writable for the engine again; return what a
-        strategy made writable itself meanwhile (an attempt to get round :meth:`lock`)."""
+        strategy made writable itself meanwhile (an attempt to get round `lock`)."""
         forced = []
         for what, a in self.step_locked if step else self.call_locked:
             if a.flags.writeable and what not in forced:
@@ -266,7 +266,7 @@ class Integrity:
         return list(dict.fromkeys(what for what, a in self.step_locked if a.flags.writeable))
 
     def changed(self) -> list[str]:
-        """What changed since :meth:`start` (empty: nothing): arrays replaced, with :attr:`checksums`
+        """What changed since `start` (empty: nothing): arrays replaced, with `checksums`
         their contents, the strategies and the rules."""
         what: list[str] = []
 

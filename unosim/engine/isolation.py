@@ -1,19 +1,19 @@
 """Isolation: a user's strategy plays from a process of its own (``--isolate``).
 
-In-process verification (:mod:`unosim.engine.integrity`) makes tampering evident; isolation makes
+In-process verification (`unosim.engine.integrity`) makes tampering evident; isolation makes
 it impossible. An isolated strategy is imported, built and asked only in a child process started
 for it (``python -m unosim.engine.isolation``), which receives only the observations of its
 decisions and sends back only its answers and the random-stream counters it advanced: nothing of
 the engine — hands, piles, other strategies, the run — is in that process's memory, so frames, the
 garbage collector or monkeypatching reach nothing that matters. The user's module is never
 imported in the engine's processes (the one that starts the run, its joblib or Dask workers): the
-kernels' compile step plays a :class:`StandIn` in its place.
+kernels' compile step plays a `StandIn` in its place.
 
-The engine holds an :class:`Isolated` stand-in, a :class:`~unosim.strategy.base.Strategy` whose
+The engine holds an `Isolated` stand-in, a [`Strategy`][unosim.Strategy] whose
 every decision is a round trip to the child. None of the child's declared shortcuts (e.g. "never
 forgets UNO") or compiled transcriptions is trusted: the engine asks the child every decision it
 would ask a strategy that declares none, and a strategy whose declarations are true plays the same
-games as in process. Only user code is isolated (:func:`~unosim.strategy.registry.is_user_code`):
+games as in process. Only user code is isolated (`is_user_code`):
 the built-in strategies, rule files, tuned files and policy files play in the engine as always,
 compiled where they can be.
 
@@ -23,9 +23,9 @@ Plain data both ways, never pickle: each message is a frame of two little-endian
 header's length, then the body's), a JSON header (UTF-8) and a body holding the raw bytes of the
 arrays the header declares (``"arrays": [[name, dtype, shape], ...]``, in that order, C order,
 little-endian; dtypes booleans, integers and floats only). A frame is checked before use: its
-lengths against :data:`MAX_HEADER` and :data:`MAX_BODY`, the header is a JSON object, every dtype
-is one of :data:`DTYPES`, every shape a short list of whole numbers, and the arrays fill the body
-exactly; the arrays are then read with :func:`numpy.frombuffer`. The engine also checks what the
+lengths against `MAX_HEADER` and `MAX_BODY`, the header is a JSON object, every dtype
+is one of `DTYPES`, every shape a short list of whole numbers, and the arrays fill the body
+exactly; the arrays are then read with `numpy.frombuffer`. The engine also checks what the
 arrays hold: the counters have the shape and dtype it sent and only advance; an answer is numbers,
 checked by the engine as any strategy's answer is (shape, range, legality).
 
@@ -62,7 +62,7 @@ from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
 from ..strategy import registry
 from ..strategy.base import Strategy
-from ..strategy.observation import FIELDS, Observation, SeatStreams
+from ..strategy.observation import FIELDS, Observation, SeatStreams, stream_arrays
 from . import sandbox
 from .fast_paths import DECISIONS
 
@@ -216,7 +216,7 @@ class _Child:
 
     def call(self, header: dict[str, Any], arrays: dict[str, NDArray[Any]] | None = None,
              max_body: int = MAX_BODY) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
-        """Send a message, return the child's answer (raising what it raised, as :class:`RemoteError`)."""
+        """Send a message, return the child's answer (raising what it raised, as `RemoteError`)."""
         with self.lock:
             try:
                 write_frame(self.out, header, arrays)
@@ -320,7 +320,7 @@ uninstalled checkout still runs), then this module as ``__main__``."""
 class Isolated(Strategy):
     """The engine's stand-in for a strategy playing in its own process (see the module doc).
 
-    Made by :func:`isolated`; its decisions are answered by the child, its description
+    Made by `isolated`; its decisions are answered by the child, its description
     (``label``, ``get_params``, ``describe``) is the child strategy's, sent as plain data. It
     declares no shortcut the engine could take (every decision is asked) and no compiled
     transcription.
@@ -359,10 +359,9 @@ class Isolated(Strategy):
     def _ask(self, decision: str, obs: Observation, *args: Any) -> Any:
         child = self._child
         assert child is not None
-        streams = obs._streams
-        sent = streams._counters
-        arrays = {name: obs._values[name] for name in FIELDS}
-        arrays.update(keys=streams._keys, counters=sent, at=streams._at)
+        values, keys, sent, at = stream_arrays(obs)
+        arrays = {name: values[name] for name in FIELDS}
+        arrays.update(keys=keys, counters=sent, at=at)
         arrays.update((f"arg{i}", np.asarray(a)) for i, a in enumerate(args))
         header: dict[str, Any] = {"op": "ask", "decision": decision, "phase": obs.phase_id, "players": obs.players,
                                   "args": len(args)}
@@ -375,7 +374,7 @@ class Isolated(Strategy):
         if counters is None or counters.dtype != sent.dtype or counters.shape != sent.shape or (counters < sent).any():
             raise ProtocolError(f"the isolated process sent back stream counters that are not the {sent.shape} "
                                 f"{sent.dtype} counters it was sent, advanced.")
-        streams._counters[...] = counters  # the draws the strategy made, given back as the engine gives them back
+        sent[...] = counters  # the draws the strategy made, given back as the engine gives them back
         if reply.get("value") == "none":
             return None
         if reply.get("value") == "array" and "value" in got:
@@ -399,8 +398,8 @@ for _decision in DECISIONS:
 
 class StandIn(Isolated):
     """What the kernels' compile step plays in place of an isolated strategy, in the engine's process:
-    asked every decision as an :class:`Isolated` strategy is, it answers them with
-    :class:`~unosim.strategy.base.Strategy`'s defaults, here. The user's module is not imported."""
+    asked every decision as an `Isolated` strategy is, it answers them with
+    [`Strategy`][unosim.Strategy]'s defaults, here. The user's module is not imported."""
 
     name = "stand-in"
 
@@ -413,7 +412,7 @@ class StandIn(Isolated):
 
 
 STAND_IN = f"{__name__}:StandIn"
-"""The entry point of :class:`StandIn`."""
+"""The entry point of `StandIn`."""
 
 
 def _info(info: Any) -> dict[str, Any]:
@@ -467,7 +466,7 @@ def _describe(strategy: Strategy) -> dict[str, Any]:
 
 
 def _rules(data: dict[str, Any]) -> RuleSet:
-    """The rule set the engine sent (as :meth:`RuleSet.to_dict`), rebuilt as the engine holds it: without
+    """The rule set the engine sent (as [`RuleSet.to_dict`][unosim.RuleSet.to_dict]), rebuilt as the engine holds it: without
     checking it again (a deck file is read only if the strategy asks for it)."""
     rules = object.__new__(RuleSet)
     for f in dataclasses.fields(RuleSet):

@@ -1,19 +1,19 @@
 """Compile the engine once per machine, and say so while it happens.
 
 numba compiles the engine kernel on its first call in a process and keeps the
-machine code in a disk cache (:mod:`unosim.game.kernels`: one directory per version
+machine code in a disk cache (`unosim.game.kernels`: one directory per version
 of the kernel sources). A cold compile is long and takes much memory (``docs/performance.md``), so
 processes must not compile it side by side: the first kernel call
-of every process goes through :func:`ensure_compiled`. While the cache
+of every process goes through `ensure_compiled`. While the cache
 directory has no marker file yet (a cold cache), that call holds a file lock
 in the cache directory: one process compiles, the others (loky or Dask
 workers, a second run started at the same time) wait for the lock and then
 load what it wrote. Once the marker exists, processes load the cache without
 locking. A run's starting process compiles before any worker starts
-(:func:`unosim.runs.runner.execute`), showing "compiling the engine" instead of a
+(`unosim.runs.runner.execute`), showing "compiling the engine" instead of a
 games/s figure that would include the compile.
 
-The games with a house rule on (:func:`unosim.game.encoding.house_flag`) run on a copy of
+The games with a house rule on (`unosim.game.encoding.house_flag`) run on a copy of
 the kernels of their own, which the official games never compile: it has its own marker
 (``ensure_compiled(..., house=True)``) and its own cold compile, the first time a house
 rule is played.
@@ -23,7 +23,7 @@ the cache directory: its pid, ``compiled`` or ``loaded`` (another process
 had compiled meanwhile), and the seconds spent.
 
 While it compiles, the process runs Python's garbage collector less often
-(:data:`COMPILE_GC_THRESHOLD`): numba keeps millions of objects alive during a
+(`COMPILE_GC_THRESHOLD`): numba keeps millions of objects alive during a
 compile, and with the default thresholds the collector would scan them again and
 again.
 
@@ -31,14 +31,14 @@ A cold compile of the engine uses a second core when there is one: numba
 first inlines the per-turn rules into ``advance`` and infers its types
 (nothing else can happen meanwhile), then compiles, one after the
 other, the functions ``advance`` calls (``kernel`` and ``leaf`` functions,
-all cached: :mod:`unosim.game.kernels.jit`). A helper process (:func:`run_helper`,
-started by :func:`ensure_compiled`) compiles those into the cache meanwhile,
-from the shipped :data:`PLAN` (the functions and argument types, in the order
+all cached: `unosim.game.kernels.jit`). A helper process (`run_helper`,
+started by `ensure_compiled`) compiles those into the cache meanwhile,
+from the shipped `PLAN` (the functions and argument types, in the order
 ``advance`` reaches them), working from the plan's end, and the compiling process loads them from the
 cache when it gets there. The same code either way: a cached function keeps
 its LLVM IR, which is what ``advance`` links and inlines; the plan only
 decides who compiles it. A plan made for other kernel
-sources (:data:`~unosim.game.kernels.SOURCE_DIGEST`) is not used;
+sources (`SOURCE_DIGEST`) is not used;
 ``experiments/compile_plan.py`` writes it anew. ``UNOSIM_COMPILE_HELPER=0``
 turns the helper off. It logs ``<pid> helper <kernels> <compiled> <seconds> <peak MiB>``.
 """
@@ -61,7 +61,6 @@ import numba
 from filelock import FileLock
 
 from ..game import kernels
-from ..game.kernels import SOURCE_DIGEST
 
 __all__ = [
     "COMPILE_GC_THRESHOLD", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "compiling_message", "ensure_compiled",
@@ -73,10 +72,10 @@ T = TypeVar("T")
 LOG_NAME = "compile.log"
 PLAN = Path(kernels.__file__).with_name("compile_plan.json")
 """The cached functions a cold compile of ``advance`` compiles on its way, as ``[module, function,
-argument types]`` in the order it reaches them, with the :data:`~unosim.game.kernels.SOURCE_DIGEST` of
+argument types]`` in the order it reaches them, with the `SOURCE_DIGEST` of
 the sources it was recorded from (``experiments/compile_plan.py`` records it)."""
 COMPILE_GC_THRESHOLD = (100_000, 50, 50)
-"""The garbage collector's thresholds (:func:`gc.set_threshold`) during a cold compile; Python's
+"""The garbage collector's thresholds (`gc.set_threshold`) during a cold compile; Python's
 are (700, 10, 10). Higher thresholds make full collections rare while a compile keeps millions of
 objects alive, for little more peak memory; the collector stays on, since disabling it would save
 little more time for several times that memory."""
@@ -92,8 +91,8 @@ def cache_dir() -> Path:
 def marker(house: bool = False) -> Path:
     """The file written after a successful compile of this version of the kernels: for the official
     games, or (``house``) for games with a house rule on, which compile a copy of their own
-    (:func:`unosim.game.encoding.house_flag`)."""
-    return cache_dir() / f"compiled-{SOURCE_DIGEST}{'-house' if house else ''}.json"
+    (`unosim.game.encoding.house_flag`)."""
+    return cache_dir() / f"compiled-{kernels.SOURCE_DIGEST}{'-house' if house else ''}.json"
 
 
 def is_cold(house: bool = False) -> bool:
@@ -117,7 +116,7 @@ def expected_seconds(house: bool = False) -> int | None:
 
 def compiling_message(cold: Iterable[bool] = (False,)) -> str:
     """What to show while the kernels compile: ``cold`` holds ``house`` for each copy to compile
-    (:func:`is_cold`); the time this machine took before, when it has compiled them before."""
+    (`is_cold`); the time this machine took before, when it has compiled them before."""
     seconds = [expected_seconds(house) for house in cold]
     known = None if None in seconds else sum(s or 0 for s in seconds)
     return "compiling the engine (first run only" + (f", about {known} s)" if known else ")")
@@ -125,7 +124,7 @@ def compiling_message(cold: Iterable[bool] = (False,)) -> str:
 
 @contextmanager
 def _fewer_collections() -> Iterator[None]:
-    """Run the garbage collector with :data:`COMPILE_GC_THRESHOLD`, then as before."""
+    """Run the garbage collector with `COMPILE_GC_THRESHOLD`, then as before."""
     before = gc.get_threshold()
     gc.set_threshold(*COMPILE_GC_THRESHOLD)
     try:
@@ -189,18 +188,18 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
 
 # ------------------------------------------------------------------ the helper of a cold compile
 def load_plan() -> list[tuple[str, str, str]] | None:
-    """The entries of :data:`PLAN`, or ``None`` when it was made for other kernel sources (or is missing)."""
+    """The entries of `PLAN`, or ``None`` when it was made for other kernel sources (or is missing)."""
     try:
         plan = json.loads(PLAN.read_text())
     except (OSError, ValueError):
         return None
-    if plan.get("digest") != SOURCE_DIGEST:
+    if plan.get("digest") != kernels.SOURCE_DIGEST:
         return None
     return [tuple(entry) for entry in plan["kernels"]]
 
 
 def start_helper() -> subprocess.Popen[bytes] | None:
-    """Start the process that compiles the :data:`PLAN` into the cache; ``None`` when it would not
+    """Start the process that compiles the `PLAN` into the cache; ``None`` when it would not
     help: one core only, no plan for these sources, or ``UNOSIM_COMPILE_HELPER=0``."""
     if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or _cores() < 2 or load_plan() is None:
         return None
@@ -246,7 +245,7 @@ class _Literals:
 
 
 def parse_types(text: str) -> tuple[Any, ...]:
-    """The argument types of a :data:`PLAN` entry: the ``repr`` of a tuple of numba types, read back."""
+    """The argument types of a `PLAN` entry: the ``repr`` of a tuple of numba types, read back."""
     from numba.core import types
 
     names = {"int": int, "float": float, **vars(types), "Literal": _Literals()}  # numba's bool, Python's int
@@ -274,7 +273,7 @@ def compile_plan(entries: list[tuple[str, str, str]]) -> tuple[int, int]:
 
 
 def run_helper() -> None:
-    """The helper process: compile the :data:`PLAN` from its end, then log ``<pid> helper <kernels>
+    """The helper process: compile the `PLAN` from its end, then log ``<pid> helper <kernels>
     <compiled> <seconds> <peak MiB>`` to ``compile.log``.
 
     The compiling process, once done inlining, reaches the kernels in the plan's order: the helper

@@ -11,9 +11,9 @@
 (1, {'blue 7': 1})
 
 The position is put into a one-game batch of the real engine; the scripted
-decisions are answered in order by :class:`ScriptedStrategy` for whichever
+decisions are answered in order by `ScriptedStrategy` for whichever
 seat is asked; the state after the last scripted decision has been applied is
-returned as a :class:`Snapshot`. Drawing takes a uniformly random card of the
+returned as a `Snapshot`. Drawing takes a uniformly random card of the
 draw pile's counts, so give a draw pile of one card kind where the exact card
 drawn matters.
 """

@@ -40,11 +40,11 @@ column                 type                meaning
 ``strategies``         list<string>        strategy of each seat (index = seat)
 ``hand_points``        list<int16>         points left in each seat's hand
 ``opening_hand``       list<list<int8>>    each seat's opening hand as card types
-                                           (encoding: :mod:`unosim.game.cards`); empty for a
+                                           (encoding: `unosim.game.cards`); empty for a
                                            seat eliminated from the match (E-4)
 =====================  ==================  ==============================================
 
-Per-seat values are list columns indexed by seat; :func:`seats` turns a frame
+Per-seat values are list columns indexed by seat; `seats` turns a frame
 into one row per (game, seat) with the seat's offset from the dealer.
 
 Matches (``RunConfig.match``, E-3/E-4) give two tables. The **rounds** table
@@ -137,7 +137,7 @@ def _strategies(config: RunConfig, n: int) -> pa.ListArray:
 
 
 def records_table(config: RunConfig, played: Played) -> pa.Table:
-    """Turn the raw records of :meth:`Engine.play` (single rounds) into the per-game table."""
+    """Turn the raw records of [`Engine.play`][unosim.engine.Engine.play] (single rounds) into the per-game table."""
     n = played.rec.shape[0]
     games = np.arange(played.first, played.first + n, dtype=np.int64)
     return pa.table(_game_columns(config, played.rec, played.points, played.opening, games))
@@ -218,7 +218,7 @@ def _game_columns(
 
 
 def opening_hand_lists(stored: pa.Array | pa.ChunkedArray, players: NDArray[np.integer]) -> pa.Array | pa.ChunkedArray:
-    """The ``opening_hand`` column from its stored form (:func:`opening_hand_bytes`).
+    """The ``opening_hand`` column from its stored form (`opening_hand_bytes`).
 
     Row ``i`` of ``stored`` holds ``players[i]`` hands of equally many cards, seat after seat, one
     byte a card; a hand whose first byte is -1 was never dealt (E-4 elimination) and becomes an
@@ -234,7 +234,7 @@ def opening_hand_lists(stored: pa.Array | pa.ChunkedArray, players: NDArray[np.i
 
 
 def _hand_lists(stored: pa.Array, players: NDArray[np.int64]) -> pa.ListArray:
-    """:func:`opening_hand_lists` of one array."""
+    """`opening_hand_lists` of one array."""
     n = len(stored)
     offsets = np.frombuffer(stored.buffers()[1], np.int32, n + 1, stored.offset * 4).astype(np.int64)
     first, last = int(offsets[0]), int(offsets[-1])
@@ -270,7 +270,7 @@ def opening_hand_bytes(column: pa.Array) -> pa.BinaryArray:
     turn (as many bytes as cards), a hand never dealt written as -1 bytes of the row's hand size.
 
     Parquet decodes one byte string a row several times faster than a list of lists of bytes:
-    this is what a 10-million-game dataset's load is made of. :func:`opening_hand_lists` reads it back.
+    this is what a 10-million-game dataset's load is made of. `opening_hand_lists` reads it back.
     """
     column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     import pyarrow.compute as pc
@@ -294,7 +294,7 @@ def opening_hand_bytes(column: pa.Array) -> pa.BinaryArray:
 def seats(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, seat): seat, offset from the dealer, strategy, hand points, won.
 
-    Works on the Arrow-backed list columns of :func:`unosim.load` without a Python
+    Works on the Arrow-backed list columns of [`unosim.load`][unosim.load] without a Python
     loop over games.
     """
     import pandas as pd  # not at import: the workers of a run build tables, never frames

@@ -1,40 +1,40 @@
 """The operating-system side of isolation: how an isolated strategy's process is started and ended.
 
-:mod:`unosim.engine.isolation` keeps a user's strategy out of the engine's interpreter; this module
+`unosim.engine.isolation` keeps a user's strategy out of the engine's interpreter; this module
 keeps the process it runs in away from the engine's files, memory and environment, as far as one
 user account allows (``docs/fair_play.md`` says how far that is).
 
 The child process
 -----------------
-* **A private directory** (:func:`private_directory`): a fresh temporary directory, its working
+* **A private directory** (`private_directory`): a fresh temporary directory, its working
   directory, ``HOME``, ``TMPDIR`` and ``NUMBA_CACHE_DIR`` (a copy of the engine's kernel cache: numba
   in the child neither writes nor reads the engine's own); removed when the child ends.
-* **A clean environment** (:func:`child_environment`): ``PATH``, those four, ``PYTHONNOUSERSITE=1``,
-  ``PYTHONDONTWRITEBYTECODE=1`` and the variables named in :data:`PASS_ENV` (none by default);
+* **A clean environment** (`child_environment`): ``PATH``, those four, ``PYTHONNOUSERSITE=1``,
+  ``PYTHONDONTWRITEBYTECODE=1`` and the variables named in `PASS_ENV` (none by default);
   nothing else of the engine's environment.
 * **Python in isolated mode** (``-I -B``): no ``PYTHON*`` variable, no user site-packages, not the
   working directory on ``sys.path``. The child imports the engine's modules with the interpreter's
-  own path; only then does it add the paths the strategy's module needs (:func:`module_paths`: the
+  own path; only then does it add the paths the strategy's module needs (`module_paths`: the
   engine's ``sys.path`` without the kernel cache and the private directory, the module's copy first).
-* **An unprivileged user when the engine is root** (:func:`unprivileged_user`): ``nobody``. The child
+* **An unprivileged user when the engine is root** (`unprivileged_user`): ``nobody``. The child
   starts as the engine's user, imports the engine's modules, then gives up root for good (groups,
-  group, user: :func:`drop_privileges`) before it reads a byte of the strategy's module or of the
-  protocol. It drops in its own code rather than through :class:`subprocess.Popen`'s ``user=``
+  group, user: `drop_privileges`) before it reads a byte of the strategy's module or of the
+  protocol. It drops in its own code rather than through `subprocess.Popen`'s ``user=``
   because the interpreter may live where ``nobody`` cannot read (``/root/.pyenv``): started as
-  ``nobody`` it would not start at all (:func:`give_up_root`). A process whose user changed after it started is not
+  ``nobody`` it would not start at all (`give_up_root`). A process whose user changed after it started is not
   dumpable, so other processes of ``nobody`` (the other strategies' processes) cannot open its
-  memory either. The strategy's module is copied into the private directory (:func:`copy_module`),
+  memory either. The strategy's module is copied into the private directory (`copy_module`),
   owned by ``nobody``, so a module in a directory only root can read still loads; the modules it
   imports from elsewhere must be readable by ``nobody``.
 * **Its own session** (``start_new_session``), so its process group is its own; it asks the kernel
-  for ``SIGKILL`` when the thread that started it ends (``PR_SET_PDEATHSIG``, :func:`die_with_parent`,
+  for ``SIGKILL`` when the thread that started it ends (``PR_SET_PDEATHSIG``, `die_with_parent`,
   set after the user change, which would clear it), and exits at once if that happened already.
 
 The engine's side
 -----------------
-* The process that starts children makes itself non-dumpable (:func:`make_undumpable`,
+* The process that starts children makes itself non-dumpable (`make_undumpable`,
   ``PR_SET_DUMPABLE`` 0): a process of the same user cannot open its ``/proc/<pid>/mem``.
-* :func:`end_group` kills the child's whole process group once the child has ended, so a process
+* `end_group` kills the child's whole process group once the child has ended, so a process
   the strategy forked (and that did not start a session of its own) ends with it.
 """
 
@@ -98,7 +98,7 @@ def die_with_parent(parent: int) -> None:
 
 
 def unprivileged_user() -> tuple[int, int] | None:
-    """``(uid, gid)`` of :data:`UNPRIVILEGED` when this process runs as root (the user a child drops to),
+    """``(uid, gid)`` of `UNPRIVILEGED` when this process runs as root (the user a child drops to),
     else ``None`` (a child runs as this process's user).
 
     Raises
@@ -127,7 +127,7 @@ def unprivileged_user() -> tuple[int, int] | None:
 def give_up_root(user: tuple[int, int]) -> None:
     """In the child, once the engine's modules are imported: hand the private directory (its working
     directory, where importing them may have made numba's cache directories) to ``user``, then
-    :func:`drop_privileges`."""
+    `drop_privileges`."""
     _chown_tree(Path.cwd(), user)
     drop_privileges(user)
 
@@ -185,7 +185,7 @@ def child_environment(private: Path, parent: int, user: tuple[int, int] | None) 
 
 def module_paths(module: str, private: Path, user: tuple[int, int] | None, cache: Path | None) -> list[str]:
     """The ``sys.path`` entries the child adds for the strategy's ``module``, in order: its copy in
-    ``private`` (:func:`copy_module`, when the engine is root), then the engine's own entries (absolute;
+    ``private`` (`copy_module`, when the engine is root), then the engine's own entries (absolute;
     the working directory for ``""``), without ``cache`` and the private directory."""
     entries: list[str] = []
     for entry in sys.path:
@@ -212,7 +212,7 @@ def copy_module(module: str, paths: list[str], into: Path, user: tuple[int, int]
     """Copy the top-level module or package of ``module`` (found on ``paths`` without importing
     anything) into the directory ``into``, owned by ``user``; return ``into``, or ``None`` when it is
     not found there (an installed package the child finds itself), is a namespace package, or is larger
-    than :data:`MAX_COPY_BYTES` (it is then imported from where it is)."""
+    than `MAX_COPY_BYTES` (it is then imported from where it is)."""
     spec = PathFinder.find_spec(module.split(".")[0], paths)
     if spec is None or not spec.origin or not os.path.isfile(spec.origin):
         return None
@@ -250,5 +250,5 @@ def end_group(pid: int) -> None:
 
 
 def settings() -> dict[str, Any]:
-    """In the child: the settings the engine passed (:func:`child_environment`)."""
+    """In the child: the settings the engine passed (`child_environment`)."""
     return json.loads(os.environ.get("UNOSIM_ISOLATION", "{}"))

@@ -1,10 +1,10 @@
 """Full event logs of single games, and their narration.
 
 Any game of a run is replayed exactly from (config, game index): its random
-stream depends on nothing else. :func:`replay` plays it alone with tracing on
-and returns a :class:`GameTrace` — the event rows (layout: ``EV_*`` in
-:mod:`unosim.game.kernels.layout`), the opening hands, the record — and
-:meth:`GameTrace.narrate` tells the game in words.
+stream depends on nothing else. `replay` plays it alone with tracing on
+and returns a `GameTrace` — the event rows (layout: ``EV_*`` in
+`unosim.game.kernels.layout`), the opening hands, the record — and
+`GameTrace.narrate` tells the game in words.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """What every environment shares: its checked arguments, seeding, rewards, refused actions.
 
-:class:`SeatedEnv` is the base of the four environments (:class:`~unosim.env.single.UnoEnv`,
-:class:`~unosim.env.vector.UnoVectorEnv`, :class:`~unosim.env.multi.UnoAECEnv`,
-:class:`~unosim.env.parallel.UnoParallelEnv`). It checks the arguments they share before any
+[`SeatedEnv`][unosim.env.SeatedEnv] is the base of the four environments ([`UnoEnv`][unosim.env.UnoEnv],
+[`UnoVectorEnv`][unosim.env.UnoVectorEnv], [`UnoAECEnv`][unosim.env.UnoAECEnv],
+[`UnoParallelEnv`][unosim.env.UnoParallelEnv]). It checks the arguments they share before any
 work starts (each refusal names the value, what is allowed and what to change), builds the
-:class:`~unosim.env.seats.SeatedGame` they step, chooses the run seed of each round, pays the
+[`SeatedGame`][unosim.env.SeatedGame] they step, chooses the run seed of each round, pays the
 rewards and words the refusal of an illegal action and of a step after the end, once for all.
 """
 
@@ -106,7 +106,7 @@ class SeatedEnv:
     reward_kind : str
         ``win`` or ``points``.
     reward_values : tuple of float
-        Win, no winner, loss (the ``rewards`` parameter; PettingZoo's :attr:`rewards` is its per-step dict).
+        Win, no winner, loss (the ``rewards`` parameter; PettingZoo's `rewards` is its per-step dict).
     illegal : str
         ``raise`` or ``penalty``.
     penalty : float
@@ -123,7 +123,7 @@ class SeatedEnv:
         self, rules: Any, players: Any, seats: Any, others: Any, *, reward: Any, rewards: Any, illegal: Any = "raise",
         penalty: Any = -1.0, overrides: Any = None, batch: int = 1, trace: bool = False,
     ) -> None:
-        """Check the shared arguments and build :attr:`game` (``seats``: the controlled seats, or
+        """Check the shared arguments and build [`game`][unosim.game] (``seats``: the controlled seats, or
         ``"all"``); everything is checked before any work starts."""
         _check_rules(rules)
         players = check_count("players", players, MIN_PLAYERS, MAX_PLAYERS)
@@ -181,14 +181,14 @@ class SeatedEnv:
 
 
 class AgentsEnv(SeatedEnv):
-    """The base of the PettingZoo environments (:class:`~unosim.env.multi.UnoAECEnv`,
-    :class:`~unosim.env.parallel.UnoParallelEnv`): every seat an agent, ``player_0 .. player_{P-1}``."""
+    """The base of the PettingZoo environments ([`UnoAECEnv`][unosim.env.UnoAECEnv],
+    [`UnoParallelEnv`][unosim.env.UnoParallelEnv]): every seat an agent, ``player_0 .. player_{P-1}``."""
 
     render_mode: str | None = None
     """No render modes."""
 
     def _seat_agents(self, rules: Any, players: Any, **kwargs: Any) -> int:
-        """:meth:`_settle` with every seat controlled, then the agents and their spaces; the number of actions."""
+        """`_settle` with every seat controlled, then the agents and their spaces; the number of actions."""
         self._settle(rules, players, "all", [], **kwargs)
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}

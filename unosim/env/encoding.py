@@ -2,7 +2,7 @@
 
 Version
 -------
-The layouts below are version :data:`VERSION` (2); it changes whenever the meaning of an action
+The layouts below are version [`VERSION`][unosim.env.VERSION] (2); it changes whenever the meaning of an action
 number or an observation entry changes, and every environment states it in its ``metadata``
 (``encoding_version``). Version 2 added the house rules' decisions (``stack``, ``swap``), the
 ``swap:+i`` actions and the ``penalty`` entry; the kinds ``link``, ``uno`` and ``wait`` moved
@@ -39,7 +39,7 @@ kind id    name                asked when
 Action encoding
 ---------------
 One ``Discrete(n_actions(P))`` space for ``P`` players; ``K = N_TYPES = 60`` card types
-(:mod:`unosim.game.cards`). Seats in actions are *relative*: offset ``i`` is the seat
+(`unosim.game.cards`). Seats in actions are *relative*: offset ``i`` is the seat
 ``(seat + i) % P``, counted in increasing seat numbers from the acting seat (offset 0).
 
 =====================  ==========================  ==============================================

@@ -1,37 +1,37 @@
 """The environments' compiled helpers: the one encoder of observations and masks, the one mapping of
 actions to the engine's answers, and the stepping of one learning seat per game slot.
 
-:func:`answer` and :func:`encode` serve every environment: :class:`~unosim.env.seats.SeatedGame`
-calls them one step at a time (the AEC and parallel environments), :func:`play` for every slot of
-a batch (:class:`~unosim.env.seats.SeatLanes`), and :class:`~unosim.env.policy.PolicyStrategy`
-encodes a strategy's rows with :func:`encode`.
+`answer` and `encode` serve every environment: [`SeatedGame`][unosim.env.SeatedGame]
+calls them one step at a time (the AEC and parallel environments), `play` for every slot of
+a batch (`SeatLanes`), and [`PolicyStrategy`][unosim.env.PolicyStrategy]
+encodes a strategy's rows with `encode`.
 
-:func:`play` is one call of an environment's ``step`` (or ``reset``) over every slot of a batch,
+`play` is one call of an environment's ``step`` (or ``reset``) over every slot of a batch,
 in place of a Python loop per game and per decision step. It checks the actions, answers them
-(:func:`answer`), runs the engine's ``advance`` (linked in: no return to Python between the
+(`answer`), runs the engine's ``advance`` (linked in: no return to Python between the
 learner's decisions unless another seat's strategy decides in Python), makes each slot's waiting
-learner row its decision step (:func:`collect`), pays the rewards of the games that ended, and
-encodes the observations and masks (:func:`encode`):
+learner row its decision step (`collect`), pays the rewards of the games that ended, and
+encodes the observations and masks (`encode`):
 
-- :func:`collect`: after ``advance``, the learning seat's waiting row of each slot (its group of
+- `collect`: after ``advance``, the learning seat's waiting row of each slot (its group of
   the row buffers, strategy 0) becomes the slot's decision step;
-- :func:`answer`: one action per slot with a step: writes into the engine's decision row what the
+- `answer`: one action per slot with a step: writes into the engine's decision row what the
   engine's decision call (``engine/decisions.py``) would write for the same answers, and moves the
   slot on to its next follow-up step (the colour of a wild, a link pair, the UNO call) or to none;
-- :func:`encode`: the observation vector and the action mask of every slot
-  (:mod:`unosim.env.encoding`), read from the batch state and the slot's row.
+- `encode`: the observation vector and the action mask of every slot
+  (`unosim.env.encoding`), read from the batch state and the slot's row.
 
 The slot state ``st`` (``[n_slots, N_ST]`` int64) holds per slot: the step asked (``ST_KIND``, a
-kind id of :data:`unosim.env.encoding.KIND_NAMES`, -1 none), the card a follow-up is about
+kind id of [`unosim.env.KIND_NAMES`][unosim.env.KIND_NAMES], -1 none), the card a follow-up is about
 (``ST_CARD``), the row in the row buffers (``ST_ROW``), its decision phase (``ST_PHASE``) and the
 follow-ups still to ask (``ST_PEND``, bits ``1 << FOLLOW_*`` of
-:mod:`unosim.game.kernels.follow_ups`, which also orders them). The action numbers and the order of the
-observation blocks are defined here, once, and :mod:`unosim.env.encoding` names them: the disk
+`unosim.game.kernels.follow_ups`, which also orders them). The action numbers and the order of the
+observation blocks are defined here, once, and `unosim.env.encoding` names them: the disk
 cache of these kernels follows this file (and the engine's kernels, whose digest names the cache
 directory), so the compiled code and its constants never part.
 
 Compiled (about 15 s) when an environment is first made on a machine, then loaded from the disk
-cache with the engine's kernels; without NRT, as the engine's (:mod:`unosim.game.kernels.jit`).
+cache with the engine's kernels; without NRT, as the engine's (`unosim.game.kernels.jit`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.follow_ups import FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO, FOLLOW_UP_ORDER, follow_ups
 from ..game.kernels.jit import kernel
 
 __all__ = [
@@ -129,15 +129,15 @@ def _count(bits):  # pragma: no cover - compiled
 
 
 _STEP_KIND = np.full(3, -1, np.int64)
-_STEP_KIND[[FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO]] = COLOUR, LINK, UNO
-"""The decision kind that asks each follow-up (:mod:`unosim.game.kernels.follow_ups`)."""
+_STEP_KIND[[F.FOLLOW_COLOUR, F.FOLLOW_LINK, F.FOLLOW_UNO]] = COLOUR, LINK, UNO
+"""The decision kind that asks each follow-up (`unosim.game.kernels.follow_ups`)."""
 
 
 @kernel
 def _next_step(st, s):  # pragma: no cover - compiled
     """Move slot ``s`` on to its next follow-up, in the engine's order, or to no step."""
     pend = st[s, ST_PEND]
-    for step in FOLLOW_UP_ORDER:
+    for step in F.FOLLOW_UP_ORDER:
         if pend & (1 << step):
             st[s, ST_PEND] = pend & ~(1 << step)
             st[s, ST_KIND] = _STEP_KIND[step]
@@ -174,7 +174,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
             n_linkable = _count(_linkable(slot, s, players, relink_must_differ)) if card == WILD_DRAWN_TOGETHER else 0
-            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, n_linkable)
+            st[s, ST_PEND] = F.follow_ups(kind, card, card >= 0, hsize, n_linkable)
             st[s, ST_CARD] = card
         elif kind == COLOUR:
             dec[parity, r, L.D_COLOUR] = a - A_COLOUR0
@@ -189,7 +189,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             dec[parity, r, L.D_CARD] = card
             dec[parity, r, L.D_A] = -1
             dec[parity, r, L.D_FORGET] = 0
-            st[s, ST_PEND] = follow_ups(kind, card, card >= 0, hsize, 0)
+            st[s, ST_PEND] = F.follow_ups(kind, card, card >= 0, hsize, 0)
             st[s, ST_CARD] = card
         elif kind == SWAP:  # H-2
             dec[parity, r, L.D_FLAG] = (seat + a - swap0) % players
@@ -199,7 +199,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
             jump = a == A_JUMP_IN
             dec_w[parity, r] = 1.0 if jump else 0.0
             dec[parity, r, L.D_FLAG] = 0
-            st[s, ST_PEND] = follow_ups(kind, -1, jump, hsize, 0)
+            st[s, ST_PEND] = F.follow_ups(kind, -1, jump, hsize, 0)
         elif kind == LINK:
             q = a - link0
             dec[parity, r, L.D_A] = (seat + pairs[q, 0]) % players
@@ -345,7 +345,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
     return -1
 
 
-# the parameters and state of :func:`play` (``pst``, int64)
+# the parameters and state of `play` (``pst``, int64)
 (P_MODE, P_STATUS, P_PARITY, P_ASKED, P_DECIDED, P_FIRST, P_SEAT, P_PLAYERS, P_NS, P_LINK0, P_RELINK, P_WAIT, P_FOREVER,
  P_POINTS, P_BAD, P_PLAYED, P_SWAP0, N_P) = range(18)
 # modes

@@ -6,7 +6,7 @@ seat still in the match), a mini pile's adds, the jump-ins of every seat holding
 identical card. When the engine waits for several seats at once, they are asked in seat
 order, and none sees another's answer (the engine applies them together once all are in).
 Agents are ``player_0 .. player_{P-1}``, seat by seat; each observes the dict of
-:mod:`unosim.env.single` (``observation`` and ``action_mask``; the mask is all zero for an
+`unosim.env.single` (``observation`` and ``action_mask``; the mask is all zero for an
 agent not being asked).
 
 Example
@@ -41,13 +41,13 @@ class UnoAECEnv(AgentsEnv, AECEnv[str, dict[str, Any], int | None]):
     Parameters
     ----------
     rules, players, rewards, penalty, overrides
-        As for :class:`~unosim.env.single.UnoEnv`.
+        As for [`UnoEnv`][unosim.env.UnoEnv].
     reward : {"win", "points"}
         ``win``: ``rewards[0]`` to the winner, ``rewards[2]`` to every other seat, ``rewards[1]``
         to all when the round stops without a winner (max_turns). ``points``: each seat's match
         points of the round (E-3).
     illegal : {"raise", "penalty"}
-        An action outside the mask raises :class:`~unosim.env.base.IllegalAction` (default), or
+        An action outside the mask raises [`IllegalAction`][unosim.env.IllegalAction] (default), or
         ends the round: ``penalty`` to the offending agent, 0 to the others.
     trace : bool
         Keep the engine's event log (``env.game.played()`` after the round: for replay and the referee).
@@ -85,7 +85,7 @@ class UnoAECEnv(AgentsEnv, AECEnv[str, dict[str, Any], int | None]):
         return {"observation": game.observe(seat, step), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        """Answer the step asked of :attr:`agent_selection` with ``action`` (``None`` once it is done)."""
+        """Answer the step asked of `agent_selection` with ``action`` (``None`` once it is done)."""
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             self._was_dead_step(action)

@@ -4,17 +4,17 @@ UNO is turn-based, with out-of-turn decisions: a Wild Draw Four's challenge, a f
 catches (every other seat), a Point Taken's votes (every seat still in the match), a mini
 pile's adds, the jump-ins of every seat holding the identical card. The engine asks such
 decisions of several seats together and applies the answers together; this environment hands
-them to the agents in one :meth:`~UnoParallelEnv.step`. A seat with follow-ups (the colour of a
+them to the agents in one [`step`][unosim.env.UnoParallelEnv.step]. A seat with follow-ups (the colour of a
 wild, the pair of a Wild Drawn Together, the UNO call) answers them in the next steps, one per
 step, while the seats that have answered wait.
 
 Every live agent is in every step's observations. An agent not asked anything this step is
-asked the ``wait`` decision: its mask holds only :data:`~unosim.env.encoding.WAIT` (as in
-:class:`~unosim.env.vector.UnoVectorEnv`), and its action may be ``WAIT``, ``None`` or left
+asked the ``wait`` decision: its mask holds only `WAIT` (as in
+[`UnoVectorEnv`][unosim.env.UnoVectorEnv]), and its action may be ``WAIT``, ``None`` or left
 out of the actions dict. An agent that is asked must answer: its action is checked against its
 mask.
 
-PettingZoo's ``aec_to_parallel`` cannot convert :class:`~unosim.env.multi.UnoAECEnv`: it steps
+PettingZoo's ``aec_to_parallel`` cannot convert [`UnoAECEnv`][unosim.env.UnoAECEnv]: it steps
 every agent once per cycle in agent order, and the AEC environment selects agents as the
 engine asks them (the same agent again for a follow-up, most agents not at all on most turns),
 so the wrapper stops on its first out-of-order agent. ``turn_based_aec_to_parallel`` would
@@ -53,9 +53,9 @@ class UnoParallelEnv(AgentsEnv, ParallelEnv[str, dict[str, Any], int | None]):
     Parameters
     ----------
     rules, players, reward, rewards, penalty, overrides, trace
-        As for :class:`~unosim.env.multi.UnoAECEnv`.
+        As for [`UnoAECEnv`][unosim.env.UnoAECEnv].
     illegal : {"raise", "penalty"}
-        An action outside an agent's mask raises :class:`~unosim.env.base.IllegalAction`
+        An action outside an agent's mask raises [`IllegalAction`][unosim.env.IllegalAction]
         (default; no action of the step is applied), or ends the round: ``penalty`` to each
         offending agent, 0 to the others.
     """

@@ -53,7 +53,7 @@ def _line(spaces: E.Spaces, n: int, agent: str, decision: Any, obs: dict[str, ND
 
 
 def aec_playthrough(rules: Any, players: int, seed: int, overrides: Any = None) -> str:
-    """Round 0 of the run seeded ``seed`` in :class:`UnoAECEnv`, every seat's steps (actions: :func:`choose`)."""
+    """Round 0 of the run seeded ``seed`` in [`UnoAECEnv`][unosim.env.UnoAECEnv], every seat's steps (actions: `choose`)."""
     env = UnoAECEnv(rules, players, overrides=overrides)
     sp = env.game.spaces
     rng = np.random.default_rng(seed)
@@ -68,7 +68,7 @@ def aec_playthrough(rules: Any, players: int, seed: int, overrides: Any = None) 
 
 
 def single_playthrough(rules: Any, players: int, seed: int, opponents: Any = "random", overrides: Any = None) -> str:
-    """Round 0 of the run seeded ``seed`` in :class:`UnoEnv` (seat 0; actions: :func:`choose`)."""
+    """Round 0 of the run seeded ``seed`` in [`UnoEnv`][unosim.env.UnoEnv] (seat 0; actions: `choose`)."""
     env = UnoEnv(rules, players, opponents, overrides=overrides)
     sp = env.game.spaces
     rng = np.random.default_rng(seed)

@@ -1,14 +1,14 @@
 """Learned policies as strategies: a saved linear policy plays every decision (``policy:PATH``).
 
-A policy file (JSON) holds a linear scoring of the actions of :mod:`unosim.env.encoding`::
+A policy file (JSON) holds a linear scoring of the actions of `unosim.env.encoding`::
 
     {"format": "unosim-linear-policy", "players": 2, "weights": [[...], ...], "bias": [...]}
 
 ``weights`` is ``[n_actions, obs_size]`` (or empty: bias only), ``bias`` ``[n_actions]``; the action
 taken is the legal one of highest score ``weights @ observation + bias`` (first on ties), so a
-policy plays deterministically. :class:`PolicyStrategy` encodes each decision from the
-strategy's :class:`~unosim.strategy.observation.Observation` with the environments' own encoder
-(:func:`unosim.env.kernels.encode`), with one difference: a strategy is not shown the mini
+policy plays deterministically. [`PolicyStrategy`][unosim.env.PolicyStrategy] encodes each decision from the
+strategy's [`Observation`][unosim.strategy.Observation] with the environments' own encoder
+(`unosim.env.kernels.encode`), with one difference: a strategy is not shown the mini
 pile's size, so that entry is 0 (it matters in party games only).
 """
 
@@ -138,9 +138,9 @@ def _numbers(value: Any) -> Any:
 
 def encode_rows(spaces: E.Spaces, obs: Observation, kind: str, cards: NDArray[np.integer] | None = None,
                 relink_must_differ: bool = False) -> tuple[NDArray[np.int16], NDArray[np.int8]]:
-    """The observation vectors and action masks (:mod:`unosim.env.encoding`) of the rows of ``obs`` for
+    """The observation vectors and action masks (`unosim.env.encoding`) of the rows of ``obs`` for
     decision step ``kind`` (``cards``: the card a follow-up is about), made by the environments' own
-    encoder (:func:`unosim.env.kernels.encode`) from what the strategy is shown; the mini pile's size,
+    encoder (`unosim.env.kernels.encode`) from what the strategy is shown; the mini pile's size,
     which a strategy is not shown, is 0."""
     n, P = len(obs), spaces.players
     out = np.zeros((n, spaces.obs_size), np.int16)
@@ -198,7 +198,7 @@ class PolicyStrategy(Strategy):
 
     @property
     def policy(self) -> LinearPolicy:
-        """The policy read from :attr:`path` (read once)."""
+        """The policy read from `path` (read once)."""
         if self._policy is None:
             if not self.path:
                 raise UnosimInputError("strategy 'policy': give the policy file, policy:PATH.")

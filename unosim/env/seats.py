@@ -1,14 +1,14 @@
 """One game on the engine with some seats answered action by action (the environments' core).
 
-:class:`SeatedGame` plays one game at a time in a batch of one slot of the lockstep engine
-(:class:`~unosim.engine.driver.Run`, through ``advance()``). The seats it controls are answered
+[`SeatedGame`][unosim.env.SeatedGame] plays one game at a time in a batch of one slot of the lockstep engine
+(`Run`, through ``advance()``). The seats it controls are answered
 by actions; the other seats are played by their strategies — compiled ones inside the kernel,
 the others through the engine's decision call.
 
 When the engine stops with decision rows of controlled seats waiting, each row is a decision
 step of its seat (the kind of its phase); the game asks for one action per step. The engine's
-own row says what is legal, and the compiled helpers of :mod:`unosim.env.kernels` do the rest,
-for this Python stepping and for the compiled one of :class:`SeatLanes` alike: ``encode`` makes
+own row says what is legal, and the compiled helpers of `unosim.env.kernels` do the rest,
+for this Python stepping and for the compiled one of `SeatLanes` alike: ``encode`` makes
 a step's observation vector and mask from the row, ``answer`` writes an action into the row as
 the engine's decision call writes a strategy's answer and moves the step on to its follow-ups
 (the colour of a wild, a link pair, the UNO call). Once every step of every waiting row is
@@ -42,7 +42,7 @@ __all__ = ["Actions", "Outcome", "SeatLanes", "SeatedGame", "Step", "as_action"]
 
 class Actions(Strategy):
     """The strategy of the controlled seats in the engine's line-up: their rows are answered by the
-    environment (:func:`unosim.env.kernels.answer`), so the engine never asks it anything.
+    environment (`unosim.env.kernels.answer`), so the engine never asks it anything.
 
     It declares no shortcut and is never compiled, so the engine makes a row of every decision of
     these seats (even a draw on a turn with nothing to play).
@@ -68,7 +68,7 @@ class Step:
     seat : int
         The acting seat.
     kind : str
-        The decision kind (:data:`unosim.env.encoding.KIND_NAMES`).
+        The decision kind ([`unosim.env.KIND_NAMES`][unosim.env.KIND_NAMES]).
     mask : ndarray
         ``int8`` legal actions.
     index : int
@@ -114,11 +114,11 @@ class SeatedGame:
         The strategies of the other seats: one for all, or one per other seat in seat order;
         a spec (``greedy``, ``rules:PATH``, ``module:Class(k=v)``) or a strategy object.
     overrides : list of str or dict, optional
-        Rule overrides, as for :meth:`RunConfig.build`.
+        Rule overrides, as for `RunConfig.build`.
     batch : int
-        Game slots stepped together (:mod:`unosim.env.vector`); the one-game methods use slot 0.
+        Game slots stepped together (`unosim.env.vector`); the one-game methods use slot 0.
     trace : bool
-        Keep the engine's event log of every game (:meth:`played`: for replay and the referee).
+        Keep the engine's event log of every game ([`played`][unosim.env.SeatedGame.played]: for replay and the referee).
     """
 
     def __init__(
@@ -156,7 +156,7 @@ class SeatedGame:
         self.labels = labels
         self.spaces = sp = E.Spaces(players, int(self.engine.deck.sum()))
         self.offsets = np.array([sp.blocks[name].start for name in K.BLOCK_ORDER] + [sp.obs_size], np.int64)
-        """The observation blocks' starts (in :data:`unosim.env.kernels.BLOCK_ORDER`), then the vector's size."""
+        """The observation blocks' starts (in `unosim.env.kernels.BLOCK_ORDER`), then the vector's size."""
         self.pairs = np.ascontiguousarray(sp.pairs, np.int64)
         self.relink = bool(self.config.rules.relink_must_differ)
         self.run: Run | None = None
@@ -255,7 +255,7 @@ class SeatedGame:
 
     def played(self) -> tuple[NDArray[np.int32], NDArray[np.int8], NDArray[np.int32], NDArray[np.int16]]:
         """The finished game's event log (with ``trace=True``; else empty), opening hands, record row
-        and hand points: what :class:`~unosim.engine.driver.Played` holds for one game."""
+        and hand points: what `Played` holds for one game."""
         run = self.run
         assert run is not None and self.over, "no finished game"
         events = np.concatenate(run.events) if run.events else np.zeros((0, L.N_EV_COLS), np.int32)
@@ -264,8 +264,8 @@ class SeatedGame:
 
     # ------------------------------------------------------------ observing
     def observe(self, seat: int, step: Step | None, wait: bool = False) -> NDArray[np.int16]:
-        """The observation vector of ``seat`` (:mod:`unosim.env.encoding`, made by the compiled encoder
-        :func:`unosim.env.kernels.encode`); ``step``: its waiting step, if any. ``wait``: a seat without
+        """The observation vector of ``seat`` (`unosim.env.encoding`, made by the compiled encoder
+        `unosim.env.kernels.encode`); ``step``: its waiting step, if any. ``wait``: a seat without
         a step is shown the ``wait`` decision."""
         st = self._st[step.index : step.index + 1] if step is not None else self._none
         return self._encode(seat, st, wait)[0]
@@ -281,15 +281,15 @@ def as_action(action: Any, n: int) -> int:
 
 
 class SeatLanes:
-    """One learning seat in every slot of a :class:`SeatedGame`'s batch, stepped by one compiled call.
+    """One learning seat in every slot of a [`SeatedGame`][unosim.env.SeatedGame]'s batch, stepped by one compiled call.
 
-    The environments with one learning seat (:class:`~unosim.env.single.UnoEnv`,
-    :class:`~unosim.env.vector.UnoVectorEnv`) step through this instead of :class:`Step` objects:
-    :func:`unosim.env.kernels.play` checks the actions against the masks (the engine's legal moves),
+    The environments with one learning seat ([`UnoEnv`][unosim.env.UnoEnv],
+    [`UnoVectorEnv`][unosim.env.UnoVectorEnv]) step through this instead of [`Step`][unosim.env.Step] objects:
+    `unosim.env.kernels.play` checks the actions against the masks (the engine's legal moves),
     writes the answers into the engine's decision rows as its decision call would, runs the engine
     to the learner's next steps, pays the rewards of the games that ended and encodes every slot's
-    observation and mask, in one call: the same helpers :class:`SeatedGame` steps with, one step at
-    a time (:func:`unosim.env.kernels.answer`, :func:`unosim.env.kernels.encode`); the other seats'
+    observation and mask, in one call: the same helpers [`SeatedGame`][unosim.env.SeatedGame] steps with, one step at
+    a time (`unosim.env.kernels.answer`, `unosim.env.kernels.encode`); the other seats'
     Python strategies are still asked by the engine's decision call, between two calls.
 
     Parameters
@@ -363,7 +363,7 @@ class SeatLanes:
             self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
 
     def call(self, mode: int, obs: NDArray[np.int16]) -> int:
-        """One call of :func:`unosim.env.kernels.play` in ``mode``, going on through the Python
+        """One call of `unosim.env.kernels.play` in ``mode``, going on through the Python
         decisions and the extensions it stops for; the status it ends with (``S_OK`` or ``S_ILLEGAL``)."""
         K, pst = self._k, self.pst
         pst[K.P_MODE] = mode

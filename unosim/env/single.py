@@ -1,10 +1,10 @@
 """A Gymnasium environment: one learning seat against unosim strategies at the other seats.
 
 Each episode is one round (one game) on the lockstep engine; the learning seat answers its
-decision steps (:mod:`unosim.env.encoding`) one action at a time, the other seats are played by
+decision steps (`unosim.env.encoding`) one action at a time, the other seats are played by
 their strategies (compiled ones inside the kernel, without returning to Python between the
-learner's decisions; a step is one compiled call, :func:`unosim.env.kernels.play`). The
-observation is a dict: ``observation`` (the vector of :mod:`unosim.env.encoding`) and
+learner's decisions; a step is one compiled call, `unosim.env.kernels.play`). The
+observation is a dict: ``observation`` (the vector of `unosim.env.encoding`) and
 ``action_mask`` (the legal actions of the step asked); ``info`` holds the mask too, with the
 decision kind.
 
@@ -40,17 +40,17 @@ _KIND_NAMES = (*KIND_NAMES, None)
 
 
 class DecisionSpace(spaces.Discrete):
-    """The ``Discrete`` action space of :mod:`unosim.env.encoding`; :meth:`sample` without a mask
-    draws among the legal actions of the decision now asked (:attr:`legal`), so that
+    """The ``Discrete`` action space of `unosim.env.encoding`; [`sample`][unosim.env.DecisionSpace.sample] without a mask
+    draws among the legal actions of the decision now asked (`legal`), so that
     ``env.action_space.sample()`` is always a legal action."""
 
     def __init__(self, n: int, seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self.legal: NDArray[np.int8] = np.ones(n, np.int8)
-        """The mask :meth:`sample` uses by default (set by the environment at every step)."""
+        """The mask [`sample`][unosim.env.DecisionSpace.sample] uses by default (set by the environment at every step)."""
 
     def sample(self, mask: NDArray[np.int8] | None = None, probability: Any = None) -> np.int64:
-        """A random action: among ``mask`` (or ``probability``) when given, else among :attr:`legal`."""
+        """A random action: among ``mask`` (or ``probability``) when given, else among `legal`."""
         if mask is None and probability is None and self.legal.any():
             mask = self.legal
         return super().sample(mask=mask, probability=probability)
@@ -77,7 +77,7 @@ class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):
     rewards : tuple of float
         Win, no winner, loss (``reward="win"``).
     illegal : {"raise", "penalty"}
-        An action outside the mask raises :class:`IllegalAction` (default), or ends the episode
+        An action outside the mask raises [`IllegalAction`][unosim.env.IllegalAction] (default), or ends the episode
         with reward ``penalty``.
     penalty : float
         The reward of an illegal action with ``illegal="penalty"``.
@@ -113,7 +113,7 @@ class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):
 
         ``seed`` selects the run key of the engine's counter-based streams and starts again at
         its game 0; without one, the next game of the current run is dealt (a first reset
-        without a seed draws one from :attr:`np_random`).
+        without a seed draws one from `np_random`).
         """
         seed = check_seed(seed)
         super().reset(seed=seed)
@@ -163,7 +163,7 @@ class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------ playing
     def _lanes(self) -> SeatLanes | None:
         """The compiled stepping of ``self.game`` (made again when the game was replaced); ``None``
-        for a traced game, which is stepped through :class:`SeatedGame` in Python."""
+        for a traced game, which is stepped through [`SeatedGame`][unosim.env.SeatedGame] in Python."""
         game = self.game
         if self._laned is not game:
             self._laned, self._keyed = game, None
@@ -209,7 +209,7 @@ class UnoEnv(SeatedEnv, gym.Env[dict[str, Any], np.int64]):
         return obs, info
 
     def _deal_compiled(self, seed: int, index: int) -> NDArray[np.int16]:
-        """Deal game ``index`` of the run seeded ``seed`` (as :meth:`SeatedGame.new_game`) and play to the
+        """Deal game ``index`` of the run seeded ``seed`` (as [`SeatedGame.new_game`][unosim.env.SeatedGame.new_game]) and play to the
         learner's first step; its observation."""
         game = self.game
         if self._keyed != seed:

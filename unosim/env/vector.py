@@ -1,6 +1,6 @@
 """A Gymnasium vector environment: N games stepped in one lockstep batch of the engine.
 
-Not N Python environments: one :class:`~unosim.engine.driver.Run` holds ``num_envs`` game
+Not N Python environments: one `Run` holds ``num_envs`` game
 slots; one ``advance`` call runs every game to the learner's next decision (compiled opponents
 decide inside the kernel), one decision call answers every waiting row. Game ``g`` of a run
 seeded ``seed`` is the same game in any slot, at any batch size: the per-game seeds are the
@@ -12,14 +12,14 @@ game of the run into it in the same step; the step returns the round's reward wi
 ``terminated`` set and the new round's first observation (the terminal observation is not kept:
 a terminal step has no value to bootstrap from).
 
-A step is one compiled call over every game (:func:`unosim.env.kernels.play`, through
-:class:`~unosim.env.seats.SeatLanes`): the answers, the engine's ``advance``, the rewards, the
+A step is one compiled call over every game (`unosim.env.kernels.play`, through
+`SeatLanes`): the answers, the engine's ``advance``, the rewards, the
 observations and masks; no Python loop over the games.
 
 Follow-ups (the colour of a wild, a link pair, the UNO call) are separate decision steps, as in
 the single environment; while some games of the batch answer a follow-up, the engine cannot
 step, and every other game is asked the ``wait`` decision (its one legal action
-:data:`~unosim.env.encoding.WAIT`, reward 0, the observation unchanged). The same holds for a
+`WAIT`, reward 0, the observation unchanged). The same holds for a
 game whose Python opponents wait on the batch's decision call.
 """
 
@@ -52,7 +52,7 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
     num_envs : int
         Games stepped together (the engine's batch size).
     rules, players, opponents, seat, reward, rewards, overrides
-        As for :class:`~unosim.env.single.UnoEnv`.
+        As for [`UnoEnv`][unosim.env.UnoEnv].
     games : int, optional
         Play only games ``0 .. games - 1`` of the run: a slot whose last game has ended is asked
         only ``wait`` (``info["idle"]``). Default: games are dealt for ever.

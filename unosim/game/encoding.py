@@ -1,11 +1,11 @@
 """A rule set as the kernels read it: the rules' part of the ``cfg`` vector (slots ``C_*`` in
-:mod:`unosim.game.kernels.layout`), the run's flags, and the rules the engine refuses before any work.
+`unosim.game.kernels.layout`), the run's flags, and the rules the engine refuses before any work.
 
-The rules' part depends on the :class:`RuleSet` and the player count alone; the line-up (which
+The rules' part depends on the [`RuleSet`][unosim.RuleSet] and the player count alone; the line-up (which
 strategy decides how) is a vector of its own, built by the engine from the strategies' declarations
 and appended after these two.
 
-Choice options are encoded by :func:`unosim.game.rules.choice_code` (their order in the
+Choice options are encoded by `unosim.game.rules.choice_code` (their order in the
 ``RuleSet`` ``Literal``), the same function the kernels' named constants come from.
 """
 
@@ -29,7 +29,7 @@ the official games. A jump-in with number cards in any preset is speed play's ow
 def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
     """Pack a rule set for a table of ``players`` into the rules' part of the kernels' ``cfg`` vector
     (``cfg[:N_RULES]``, slots ``C_*`` in ``layout``). The deck is not in it: it is dealt from the
-    array :meth:`RuleSet.load_deck` builds."""
+    array [`RuleSet.load_deck`][unosim.RuleSet.load_deck] builds."""
     cfg = np.zeros(L.N_RULES, np.int32)
     cfg[L.C_PLAYERS] = players
     cfg[L.C_HAND] = rules.hand_size
@@ -65,7 +65,7 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
 
 def house_flag(rules_cfg: NDArray[np.int32]) -> int | None:
     """The kernels' ``house`` argument for the rules' part of ``cfg``: ``layout.HOUSE_OFF`` when every
-    house rule is off (:data:`HOUSE_SLOTS`), else ``layout.HOUSE_ON``; its type selects the kernels'
+    house rule is off (`HOUSE_SLOTS`), else ``layout.HOUSE_ON``; its type selects the kernels'
     compiled copy (the comment at ``HOUSE_OFF`` says how)."""
     return L.HOUSE_ON if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else L.HOUSE_OFF
 

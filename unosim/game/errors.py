@@ -1,4 +1,4 @@
-"""The one error a user's input raises: :class:`UnosimInputError`.
+"""The one error a user's input raises: [`UnosimInputError`][unosim.UnosimInputError].
 
 It stands on the ground floor so that every layer can raise it where it validates what it was
 given (a rule option, a player count, a strategy spec, a file). The command line prints its
@@ -13,7 +13,7 @@ __all__ = ["UnosimInputError", "caused_by"]
 
 class UnosimInputError(ValueError):
     """Bad input, refused before any work: the message names the value, what is allowed and what
-    to change. A subclass of :class:`ValueError`, so ``except ValueError`` still catches it."""
+    to change. A subclass of `ValueError`, so ``except ValueError`` still catches it."""
 
 
 def caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseException | None:

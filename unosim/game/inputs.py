@@ -1,16 +1,16 @@
 """Input files read once: the text of the rule and deck files a run plays, pinned for its duration.
 
 A run reads every input file it names (a ``rules:PATH`` strategy's file, a ``--deck FILE``) when
-it starts (:func:`unosim.runs.planning.read_inputs`), records the hash of each text in the dataset
-metadata and hands the texts to the workers with every chunk. Inside :func:`pinned` the readers
-of those files (:func:`unosim.game.cards.load_deck`, :func:`unosim.strategy.rule_language.load_program`)
+it starts (`unosim.runs.planning.read_inputs`), records the hash of each text in the dataset
+metadata and hands the texts to the workers with every chunk. Inside `pinned` the readers
+of those files ([`unosim.game.load_deck`][unosim.game.load_deck], [`unosim.strategy.load_program`][unosim.strategy.load_program])
 take the pinned text instead of the file on disk: a file edited while the run goes on changes
 nothing of it, and the rows match the hash in the metadata.
 
 Every input file unosim reads (rule, deck, experiment, comparison, tuned and policy files) goes
-through :func:`read_text`, which reads only regular files of at most :data:`MAX_BYTES`, and its
-TOML or JSON through :func:`parse_toml` / :func:`parse_json`, which refuse nesting deeper than
-:data:`MAX_DEPTH`: a device, a pipe, a huge file or a deeply nested one is a clear error, never a
+through `read_text`, which reads only regular files of at most `MAX_BYTES`, and its
+TOML or JSON through `parse_toml` / `parse_json`, which refuse nesting deeper than
+`MAX_DEPTH`: a device, a pipe, a huge file or a deeply nested one is a clear error, never a
 read that does not end, a memory error or a ``RecursionError``.
 """
 
@@ -71,10 +71,10 @@ def read_text(path: str | Path, what: str = "input file") -> str:
     Raises
     ------
     OSError, UnicodeDecodeError
-        As :meth:`pathlib.Path.read_text`, for a file not pinned.
+        As `pathlib.Path.read_text`, for a file not pinned.
     InputFileError
         For a path that is not a regular file (a device such as ``/dev/zero``, a pipe, a directory)
-        or a file larger than :data:`MAX_BYTES`.
+        or a file larger than `MAX_BYTES`.
     """
     if _PINNED:
         text = _PINNED.get(key(path))
@@ -113,7 +113,7 @@ def _too_deep(what: str) -> InputFileError:
 
 
 def _check_depth(data: Any, what: str) -> None:
-    """Refuse ``data`` (parsed TOML or JSON) nested more than :data:`MAX_DEPTH` levels (no recursion)."""
+    """Refuse ``data`` (parsed TOML or JSON) nested more than `MAX_DEPTH` levels (no recursion)."""
     stack = [(data, 0)]
     while stack:
         value, depth = stack.pop()
@@ -129,7 +129,7 @@ def _check_depth(data: Any, what: str) -> None:
 
 
 def _parsed(loads: Callable[[str], Any], text: str, what: str) -> Any:
-    """``loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH` (during the parse or after it)."""
+    """``loads(text)``, refusing nesting deeper than `MAX_DEPTH` (during the parse or after it)."""
     try:
         data = loads(text)
     except RecursionError:
@@ -139,12 +139,12 @@ def _parsed(loads: Callable[[str], Any], text: str, what: str) -> Any:
 
 
 def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
-    """``tomllib.loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH`.
+    """``tomllib.loads(text)``, refusing nesting deeper than `MAX_DEPTH`.
 
     Raises
     ------
     tomllib.TOMLDecodeError
-        As :func:`tomllib.loads`, for text that is not TOML.
+        As `tomllib.loads`, for text that is not TOML.
     InputFileError
         For nesting too deep (``what`` names the file in the message).
     """
@@ -152,12 +152,12 @@ def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
 
 
 def parse_json(text: str, what: str = "the input file") -> Any:
-    """``json.loads(text)``, refusing nesting deeper than :data:`MAX_DEPTH`.
+    """``json.loads(text)``, refusing nesting deeper than `MAX_DEPTH`.
 
     Raises
     ------
     json.JSONDecodeError
-        As :func:`json.loads`, for text that is not JSON.
+        As `json.loads`, for text that is not JSON.
     InputFileError
         For nesting too deep (``what`` names the file in the message).
     """
@@ -166,12 +166,12 @@ def parse_json(text: str, what: str = "the input file") -> Any:
 
 @contextmanager
 def pinned(texts: Mapping[str, str]) -> Iterator[None]:
-    """Read the files of ``texts`` (:func:`key` to text) from memory while the block runs.
+    """Read the files of ``texts`` (`key` to text) from memory while the block runs.
 
     Parameters
     ----------
     texts : mapping of str to str
-        File (as :func:`key` gives it) to the text read when the run started.
+        File (as `key` gives it) to the text read when the run started.
     """
     saved = dict(_PINNED)
     _PINNED.update(texts)

@@ -3,15 +3,15 @@
 A name comes from a user or from a shared file, so it may hold anything: markup, path
 separators, terminal escape codes. Every writer passes it through one of these on its way out:
 
-- :func:`file_stem`: a file name inside its folder (no separator, no ``..``, no control character);
-- :func:`printable`: text for a terminal (control characters shown as escapes, never sent);
-- :func:`text_line`: one line of a text file (Markdown, CSV): every control character escaped,
-  line breaks and tabs too (:func:`text_cells`: every text cell of a table); :func:`code_span`: that
+- `file_stem`: a file name inside its folder (no separator, no ``..``, no control character);
+- `printable`: text for a terminal (control characters shown as escapes, never sent);
+- `text_line`: one line of a text file (Markdown, CSV): every control character escaped,
+  line breaks and tabs too (`text_cells`: every text cell of a table); `code_span`: that
   line as a Markdown code span no name can close;
-- :func:`script_json`: JSON to embed in a page's ``<script>`` (no ``<``, ``>``, ``&`` to end it).
+- `script_json`: JSON to embed in a page's ``<script>`` (no ``<``, ``>``, ``&`` to end it).
 
 HTML text and attributes are escaped by the pages' templates (jinja2 with autoescape) and by
-:func:`html.escape` in pages built by hand.
+`html.escape` in pages built by hand.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ _LINE_BREAKS = re.compile("[\t\n]")
 
 
 def text_line(text: str) -> str:
-    """``text`` as one line of a text file: :func:`printable`, and line feeds and tabs escaped too.
+    """``text`` as one line of a text file: `printable`, and line feeds and tabs escaped too.
 
     Examples
     --------
@@ -92,7 +92,7 @@ def text_line(text: str) -> str:
 
 
 def text_cells(frame: Any) -> Any:
-    """A copy of the pandas DataFrame ``frame`` whose text cells are :func:`text_line` (for a CSV file)."""
+    """A copy of the pandas DataFrame ``frame`` whose text cells are `text_line` (for a CSV file)."""
     frame = frame.copy()
     for column in frame.columns:
         if frame[column].dtype.kind not in "biufcmM":  # text of any dtype (object, string)
@@ -104,7 +104,7 @@ _BACKTICKS = re.compile("`+")
 
 
 def code_span(text: str) -> str:
-    """``text`` (through :func:`text_line`) as a Markdown code span that shows it whole: fenced by one
+    """``text`` (through `text_line`) as a Markdown code span that shows it whole: fenced by one
     backtick more than its longest run of backticks, padded with a space when it starts or ends with one
     (CommonMark), so no name can close the span early.
 

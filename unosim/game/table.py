@@ -47,7 +47,7 @@ class Table:
         overrides: str | list[str] | dict[str, Any] | None = None,
         deck: str | None = None,
     ) -> Table:
-        """A table from user-level values: a preset name or a :class:`RuleSet`, ``OPTION=VALUE``
+        """A table from user-level values: a preset name or a [`RuleSet`][unosim.RuleSet], ``OPTION=VALUE``
         texts (one text is one override; or a dict of values) on top, a deck name or file."""
         ruleset = RuleSet.preset(rules) if isinstance(rules, str) else rules
         if isinstance(overrides, str):

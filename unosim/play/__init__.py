@@ -1,8 +1,8 @@
 """A person at the table: one game against unosim strategies, in the terminal or in a page.
 
-A face, beside :mod:`unosim.cli` and :mod:`unosim.api` (it may import every layer):
-:mod:`unosim.play.terminal` reads keys in the terminal, :mod:`unosim.play.web` serves a
-local page; both play through :func:`~unosim.play.terminal.play_and_write`, which writes
+A face, beside `unosim.cli` and `unosim.api` (it may import every layer):
+`unosim.play.terminal` reads keys in the terminal, `unosim.play.web` serves a
+local page; both play through `play_and_write`, which writes
 the game as an ordinary run whose replay is the game.
 """
 

@@ -1,7 +1,7 @@
 """A seat at the table: a person plays one game against unosim strategies in the terminal.
 
-The person's seat is a :class:`~unosim.strategies.person.PersonStrategy` whose
-callback is :class:`TerminalSeat`: at each decision it prints what happened
+The person's seat is a `PersonStrategy` whose
+callback is `TerminalSeat`: at each decision it prints what happened
 since the last one (others' drawn cards hidden), the table and the person's
 hand, and the legal moves with a key each; a key that is not one of them is
 answered with the legal ones. Out-of-turn chances (a jump-in with the
@@ -12,7 +12,7 @@ game of one batch.
 When the game ends, or the person presses Ctrl-C, closes the input (Ctrl-D) or
 closes the terminal (SIGHUP; SIGTERM likewise), the answers given are written as
 the seat's ``person(answers=...)`` strategy in an ordinary run of one game
-(:func:`unosim.runs.runner.run`), so ``unosim view`` and ``unosim replay`` show it
+([`unosim.runs.run`][unosim.runs.run]), so ``unosim view`` and ``unosim replay`` show it
 and its record is the replay's. After an early end the seat's later decisions are
 the base strategy's defaults (the game is played to its end so that it has a
 record); one line says after which decision and how the person left.
@@ -114,14 +114,14 @@ def public_lines(config: RunConfig, seat: int, run: Any, shown: int) -> tuple[li
 
 @dataclass
 class PlayResult:
-    """What :func:`play_game` wrote: the run directory, the record row and how the game ended."""
+    """What `play_game` wrote: the run directory, the record row and how the game ended."""
 
     out: Path
     row: dict[str, Any]
     answers: int
     interrupted: bool
     stop: BaseException | None = None
-    """What ended the game early (one of the ``stops`` given to :func:`play_and_write`), or None."""
+    """What ended the game early (one of the ``stops`` given to `play_and_write`), or None."""
 
 
 class TerminalSeat:
@@ -345,7 +345,7 @@ def play_and_write(
     Parameters
     ----------
     config : RunConfig
-        The game (the person's seat is replaced by a :class:`PersonStrategy`).
+        The game (the person's seat is replaced by a `PersonStrategy`).
     seat : int
         The person's seat.
     out : str or Path
@@ -363,7 +363,7 @@ def play_and_write(
     PlayResult
     """
     from ..engine.records import records_table
-    from ..runs.dataset import read_table
+    from ..runs.reading import read_table
     from ..runs.runner import run
 
     if not 0 <= seat < config.players:

@@ -1,7 +1,7 @@
 """A seat at the table in the browser: the engine behind a small local server.
 
 The moves of the other seats depend on the person's, so they cannot be computed
-ahead into a static page: :func:`serve_game` plays the game in a thread with the
+ahead into a static page: `serve_game` plays the game in a thread with the
 engine every run uses, and a local HTTP server (``127.0.0.1`` only, the standard
 library's) lets a page ask what is going on and send the person's answers:
 
@@ -12,17 +12,17 @@ library's) lets a page ask what is going on and send the person's answers:
                  legal options, and at the end the summary
 ``POST /answer`` ``{"id": question id, "key": option key}``; a key that is not
                  a legal option is answered 400 with the legal keys
-``GET /view``    once the game is over: its viewer (:mod:`unosim.reports.viewer`)
+``GET /view``    once the game is over: its viewer (`unosim.reports.viewer`)
 ===============  ============================================================
 
 Every request must carry ``?token=TOKEN``, the random token of the address
-:func:`serve_game` announces, name ``127.0.0.1:PORT`` or ``localhost:PORT`` as its
+`serve_game` announces, name ``127.0.0.1:PORT`` or ``localhost:PORT`` as its
 ``Host`` and, if it has an ``Origin``, come from that address: another web page
 (or a name rebound to this machine) gets 403. An answer's body is at most
-:data:`MAX_BODY` bytes of JSON.
+`MAX_BODY` bytes of JSON.
 
 The game is written as a run exactly as the terminal game is
-(:func:`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C, or the
+(`unosim.play.terminal.play_and_write`); stopping the server (Ctrl-C, or the
 terminal closing) ends the game and keeps what was played.
 """
 
@@ -115,7 +115,7 @@ def choices(decision: str, obs: Any, r: int, config: RunConfig, seat: int) -> tu
 
 
 class BrowserSeat:
-    """The callback of a person's seat played in a page: a question at a time, answered through :meth:`answer`."""
+    """The callback of a person's seat played in a page: a question at a time, answered through `answer`."""
 
     def __init__(self, config: RunConfig, seat: int, window: float) -> None:
         self.config, self.seat, self.window = config, seat, window
@@ -325,7 +325,7 @@ def serve_game(config: RunConfig, seat: int, out: str | Path, *, port: int = 0, 
         None when the game could not be written.
     """
     from ..reports.viewer import page_template, write_viewer
-    from ..runs.dataset import read_metadata
+    from ..runs.files import read_metadata
 
     check_port(port)
     person = BrowserSeat(config, seat, window)

@@ -32,7 +32,7 @@ def changed_options(rules: RuleSet | dict[str, Any]) -> tuple[str, dict[str, Any
     Parameters
     ----------
     rules : RuleSet or dict
-        The rule set, or its :meth:`RuleSet.to_dict` (as stored in a dataset's metadata).
+        The rule set, or its [`RuleSet.to_dict`][unosim.RuleSet.to_dict] (as stored in a dataset's metadata).
 
     Returns
     -------
@@ -89,7 +89,7 @@ def basis_lines(*, rules: list[str], copies: str, seats: str, games: str, seed: 
     Parameters
     ----------
     rules : list of str
-        One line per rule set (:func:`describe_rules`).
+        One line per rule set (`describe_rules`).
     copies : str
         Deck copies per cell.
     seats : str
@@ -167,7 +167,7 @@ def dataset_basis(meta: dict[str, Any]) -> tuple[str, pd.DataFrame | None]:
     Parameters
     ----------
     meta : dict
-        The dataset's metadata (:func:`unosim.runs.dataset.read_metadata`).
+        The dataset's metadata ([`unosim.runs.read_metadata`][unosim.runs.read_metadata]).
 
     Returns
     -------

@@ -11,7 +11,7 @@ What is recognised
   only the scalar columns these need — and, for an experiment (``unosim run``,
   ``unosim study``) whose seats all play the same strategy, the **card values**
   (kind × player count heatmap, lines with interval bands, first/second copy
-  table with flags; streamed, see :mod:`unosim.analysis.cardvalue`); a single
+  table with flags; streamed, see `unosim.analysis.cardvalue`); a single
   run gets them on request (``card_values=True``, ``--card-values``), since
   decoding every opening hand is most of the cost of a large run's report;
 * a **match dataset**: the same player-count section over its rounds;
@@ -39,7 +39,8 @@ from matplotlib.figure import Figure
 from ..analysis import findings as analysis_findings
 from ..analysis.stats import adjust_p_values, p_value
 from ..game.names import file_stem, printable
-from ..runs import dataset
+from ..runs.files import has_rounds, read_metadata
+from ..runs.reading import read_table, to_frame
 from ..runs.results import write_whole
 from . import basis, explain, plots
 from . import findings as words
@@ -109,7 +110,7 @@ def _interval(v: float, lo: float, hi: float) -> str:
 def card_value_section(values: pd.DataFrame, rules_by_name: dict[str, dict[str, Any]] | None = None) -> Section:
     """Heatmaps, lines, first/second-copy panels and tables of card values (percentage points, 95 % intervals).
 
-    ``rules_by_name``: the options each rule set played (:meth:`RuleSet.to_dict`), which the
+    ``rules_by_name``: the options each rule set played ([`RuleSet.to_dict`][unosim.RuleSet.to_dict]), which the
     explanation of each flag names.
     """
     section = Section(
@@ -276,14 +277,14 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
         result = SwapResult.read(path)
         return with_findings(analysis_findings.swap_findings(result.values),
                              [swap_basis(result.settings), swap_section(result)])
-    meta = dataset.read_metadata(path)
+    meta = read_metadata(path)
     basis_section, appendix = dataset_basis_sections(meta)
-    matches = dataset.has_rounds(meta)
+    matches = has_rounds(meta)
     columns = PLAYER_COUNT_COLUMNS + (["rules"] if meta.get("kind") == "experiment" else [])
-    data = dataset.read_table(path, columns=columns, table="rounds" if matches else "main")
+    data = read_table(path, columns=columns, table="rounds" if matches else "main")
     if "rules" in data.column_names:  # a few names repeated: as strings, 75 million games' held 1.1 GB
         data = data.set_column(data.column_names.index("rules"), "rules", pc.dictionary_encode(data["rules"]))
-    frame = dataset.to_frame(data, consume=True)
+    frame = to_frame(data, consume=True)
     del data
     sections = [basis_section, player_count_section(frame)]
     found = analysis_findings.dataset_findings(frame, rules=str(_configs(meta)[0]["rules"]["name"]))
@@ -312,7 +313,7 @@ def sections_of(path: str | Path, *, card_values: bool | None = None) -> list[Se
 
 
 def with_findings(found: list[Any], sections: list[Section], *, skill: str = "greedy") -> list[Section]:
-    """The sections with the Findings (:mod:`unosim.reports.findings`) first.
+    """The sections with the Findings (`unosim.reports.findings`) first.
 
     The first figure of the sections moves into the Findings, beside the sentences, so that the
     report's first screen holds both; the sentences link to it and to the other figures.
@@ -334,7 +335,7 @@ APPENDIX_TITLE = "Appendix: every cell"
 
 
 def dataset_basis_sections(meta: dict[str, Any]) -> tuple[Section, Section | None]:
-    """What a dataset's games rest on (:mod:`unosim.reports.basis`) in a few lines, and, for an
+    """What a dataset's games rest on (`unosim.reports.basis`) in a few lines, and, for an
     experiment, the appendix with the table of its cells (collapsed in the HTML)."""
     text, cells = basis.dataset_basis(meta)
     section = Section(basis.BASIS_TITLE, text)
@@ -396,8 +397,8 @@ def write_report(path: str | Path, out: str | Path | None = None, *, card_values
                  title: str = "unosim report") -> list[Path]:
     """Write the plots (PNG and SVG), ``report.md`` and ``report.html`` of ``path`` into
     ``out`` (default ``path/report``); return the files written, ``report.md`` and
-    ``report.html`` last. ``card_values``: see :func:`sections_of`. The files replace the previous
-    report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
+    ``report.html`` last. ``card_values``: see `sections_of`. The files replace the previous
+    report's only once every one is written (`unosim.runs.results.write_whole`)."""
     path = Path(path)
     sections = sections_of(path, card_values=card_values)
     return write_whole(Path(out) if out is not None else path / "report",
@@ -434,7 +435,7 @@ CAPTIONS: dict[str, str] = {
 
 
 def caption(name: str) -> str:
-    """The caption of the figure ``name`` (:data:`CAPTIONS`; empty for an unknown figure)."""
+    """The caption of the figure ``name`` (`CAPTIONS`; empty for an unknown figure)."""
     keys = [k for k in CAPTIONS if name.startswith(k)]
     return CAPTIONS[max(keys, key=len)] if keys else ""
 
@@ -500,7 +501,7 @@ STYLE = (
 
 
 def _unused_stem(label: str, used: set[str]) -> str:
-    """The file stem of a figure named ``label`` (:func:`~unosim.game.names.file_stem`), unique in its folder."""
+    """The file stem of a figure named ``label`` (`file_stem`), unique in its folder."""
     stem = base = file_stem(label)
     n = 1
     while stem in used:
@@ -513,10 +514,10 @@ def _unused_stem(label: str, used: set[str]) -> str:
 def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Path]:
     """Write the sections' figures, ``report.md`` and ``report.html`` into ``out``.
 
-    The page opens with a table of contents; figures carry their captions (:func:`caption`);
+    The page opens with a table of contents; figures carry their captions (`caption`);
     collapsed sections (an appendix) are folded; names are escaped, numbers formatted for reading
-    (:func:`readable`); images are embedded, so the page is one file. A figure's file name is made
-    from its name by :func:`~unosim.game.names.file_stem`: a name that carries a rule set's name
+    (`readable`); images are embedded, so the page is one file. A figure's file name is made
+    from its name by `file_stem`: a name that carries a rule set's name
     never leads outside ``out``.
     """
     out.mkdir(parents=True, exist_ok=True)
@@ -557,7 +558,7 @@ def write_sections(sections: list[Section], out: Path, *, title: str) -> list[Pa
         tables = []
         for table_caption, table in section.tables:
             shown = _readable_table(table)
-            md.append(f"### {table_caption}\n\n{plots._markdown(shown)}")
+            md.append(f"### {table_caption}\n\n{plots.markdown_table(shown)}")
             tables.append(f"<h3 id='{words.anchor(table_caption)}'>{html.escape(table_caption)}</h3>"
                           + shown.to_html(index=False, border=0, na_rep=""))
         heading = f"<h2 id='{words.anchor(section.title)}'>{html.escape(section.title)}</h2>"

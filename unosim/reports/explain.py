@@ -57,9 +57,9 @@ def copies_note(kind: str, rules: dict[str, Any] | None) -> tuple[str, str]:
     Parameters
     ----------
     kind : str
-        A card kind (:data:`unosim.game.cards.KIND_NAMES`).
+        A card kind (`unosim.game.cards.KIND_NAMES`).
     rules : dict or None
-        The rule set played (:meth:`unosim.RuleSet.to_dict`), if known.
+        The rule set played ([`unosim.RuleSet.to_dict`][unosim.RuleSet.to_dict]), if known.
 
     Returns
     -------

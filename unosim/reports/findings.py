@@ -1,11 +1,11 @@
 """The words of a report's opening "Findings": one sentence per finding of
-:mod:`unosim.analysis.findings`, each with its numbers, their 95 % intervals and a link to the
+`unosim.analysis.findings`, each with its numbers, their 95 % intervals and a link to the
 figure or table that shows it.
 
 A sentence says only what its interval supports: a change or a ranking that is not clear (see
-:mod:`unosim.analysis.findings`) is stated as not clear. Numbers are rounded to the precision
-their interval allows (:func:`rounded`). Links are Markdown (``[figure](#name)``): the report
-writer points them at the figure or the table (:mod:`unosim.reports.dataset_report`).
+`unosim.analysis.findings`) is stated as not clear. Numbers are rounded to the precision
+their interval allows (`rounded`). Links are Markdown (``[figure](#name)``): the report
+writer points them at the figure or the table (`unosim.reports.dataset_report`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _num(v: float, d: int, sign: bool) -> str:
 
 
 def rounded(e: Estimate, unit: str = "", *, sign: bool = False) -> str:
-    """``+4.12 turns [+3.90, +4.34]``: the value, its unit and its interval, at :func:`decimals`."""
+    """``+4.12 turns [+3.90, +4.34]``: the value, its unit and its interval, at `decimals`."""
     d = decimals(e)
     unit = f" {unit}" if unit else ""
     return f"{_num(e.value, d, sign)}{unit} [{_num(e.low, d, sign)}, {_num(e.high, d, sign)}]"
@@ -250,7 +250,7 @@ def sentence(finding: Finding, skill: str = "greedy") -> str:
     Parameters
     ----------
     finding : Finding
-        From :mod:`unosim.analysis.findings`.
+        From `unosim.analysis.findings`.
     skill : str
         The skilled strategy of a comparison (named in its skill-edge sentence).
     """
@@ -279,7 +279,7 @@ def sentence(finding: Finding, skill: str = "greedy") -> str:
 
 
 def sentences(findings: list[Finding], skill: str = "greedy") -> list[str]:
-    """Every finding as a sentence (:func:`sentence`), in order."""
+    """Every finding as a sentence (`sentence`), in order."""
     return [sentence(f, skill) for f in findings]
 
 

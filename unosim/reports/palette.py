@@ -2,7 +2,7 @@
 same kind or rule set looks the same in every figure of every report.
 
 Colours are Okabe–Ito and Tol's colour-blind-safe palettes. A card kind's colour comes from
-its place in :data:`unosim.game.cards.KIND_NAMES`; a preset's from :data:`RULES_COLOURS`;
+its place in `unosim.game.cards.KIND_NAMES`; a preset's from `RULES_COLOURS`;
 any other rule set name gets a colour from its text (stable from run to run and plot to plot).
 """
 
@@ -25,7 +25,7 @@ KIND_COLOURS: dict[str, str] = dict(zip(KIND_NAMES, (
     "#cc79a7",  # wild pile-up
     "#332288",  # wild drawn together
 ), strict=True))
-"""One colour per card kind (:data:`~unosim.game.cards.KIND_NAMES`)."""
+"""One colour per card kind (`KIND_NAMES`)."""
 
 RULES_COLOURS: dict[str, str] = {"classic": "#0072b2", "classic-house": "#009e73", "party": "#d55e00"}
 """One colour per shipped preset."""

@@ -1,4 +1,4 @@
-"""Plots of the reports (:mod:`unosim.reports.dataset_report`): each plot takes an ``ax`` and returns it.
+"""Plots of the reports (`unosim.reports.dataset_report`): each plot takes an ``ax`` and returns it.
 
 All intervals are 95 % normal-approximation confidence intervals of the mean
 (±1.96 standard errors).
@@ -20,7 +20,7 @@ __all__ = [
     "CMAP_DIVERGING", "CMAP_SEQUENTIAL", "MAX_COMPARED", "SERIES_COLOURS", "SMALL_MULTIPLES_FROM", "Z95", "card_value_copies",
     "card_value_heatmap", "card_value_lines", "card_value_panels", "card_value_spread", "card_value_swap",
     "cards_per_game", "changed_words", "comparison_differences", "game_length", "game_length_band", "game_length_distribution",
-    "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
+    "markdown_table", "percentiles", "seat_advantage", "seat_advantage_grid", "seat_advantage_heatmap",
     "seat_advantage_spread", "summary_table",
 ]
 
@@ -275,7 +275,7 @@ SMALL_MULTIPLES_FROM = 6
 
 
 def card_value_panels(values: pd.DataFrame, fig: Figure, rules: str | None = None, scope: str = "all seats") -> Figure:
-    """:func:`card_value_lines` as small multiples: one panel per kind (shared axes), value and 95 % band."""
+    """`card_value_lines` as small multiples: one panel per kind (shared axes), value and 95 % band."""
     data = values[(values["scope"] == scope) & ((values["rules"] == rules) if rules is not None else True)]
     kinds = list(dict.fromkeys(data["kind"]))
     cols = min(4, max(1, len(kinds)))
@@ -338,7 +338,7 @@ def card_value_copies(values: pd.DataFrame, fig: Figure, rules: str | None = Non
 
 
 MAX_COMPARED = 8
-"""Most variants :func:`comparison_differences` draws in one panel (more are unreadable)."""
+"""Most variants `comparison_differences` draws in one panel (more are unreadable)."""
 
 
 def changed_words(variant: str, baseline: str) -> str:
@@ -355,9 +355,9 @@ def comparison_differences(differences: pd.DataFrame, metric: str, ax: Axes | No
                            label: str | None = None) -> Axes:
     """Paired difference (variant − baseline) of one metric against players, with 95 % intervals.
 
-    Each variant is named by what it changes in its baseline (:func:`changed_words`). Of more than
-    :data:`MAX_COMPARED` variants, those that change one option are drawn (the first
-    :data:`MAX_COMPARED` of them; the title says how many of how many), the others are in the tables.
+    Each variant is named by what it changes in its baseline (`changed_words`). Of more than
+    `MAX_COMPARED` variants, those that change one option are drawn (the first
+    `MAX_COMPARED` of them; the title says how many of how many), the others are in the tables.
     """
     ax = ax or plt.figure(figsize=(7, 4.5)).gca()
     data = differences[differences["metric"] == metric]
@@ -456,7 +456,8 @@ def summary_table(df: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _markdown(table: pd.DataFrame) -> str:
+def markdown_table(table: pd.DataFrame) -> str:
+    """``table`` as a Markdown table, one row per row, the index left out."""
     cols = list(table.columns)
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]

@@ -1,11 +1,11 @@
 """Skill study report: the skill-share plot and the files of a skill study's report.
 
-:func:`skill_share_plot` draws, for one measured player, its win rate against ``random``
+`skill_share_plot` draws, for one measured player, its win rate against ``random``
 divided by the fair share 1/P, by player count, one line per rule set with its 95 % interval
 as a band; 1 (the dashed line) is a seat that wins its fair share and no more.
-:func:`write_report` writes ``report.md`` (the findings, then one table per measured player),
+`write_report` writes ``report.md`` (the findings, then one table per measured player),
 ``skill_share.png/.svg`` (one panel per measured player) and ``skill.csv``.
-It takes a :class:`unosim.analysis.skill.SkillStudy` (any object with its ``table`` and ``settings``).
+It takes a `unosim.analysis.skill.SkillStudy` (any object with its ``table`` and ``settings``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None) -
     Parameters
     ----------
     table : pandas.DataFrame
-        :attr:`unosim.analysis.skill.SkillStudy.table`.
+        `unosim.analysis.skill.SkillStudy.table`.
     player : str
         The measured player drawn (a value of the ``player`` column).
     ax : matplotlib.axes.Axes, optional
@@ -81,7 +81,7 @@ def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None) -
 
 
 def skill_figure(study: Any) -> Figure:
-    """One :func:`skill_share_plot` panel per measured player, side by side, one legend."""
+    """One `skill_share_plot` panel per measured player, side by side, one legend."""
     players = list(study.settings["measured"])
     fig, axes = plt.subplots(1, len(players), figsize=(6.2 * len(players) + 2.4, 4.8), squeeze=False, sharey=True)
     for ax, player in zip(axes[0], players, strict=True):
@@ -120,7 +120,7 @@ def _findings(table: pd.DataFrame, player: str) -> list[str]:
 
 def write_report(study: Any, directory: str | Path) -> list[Path]:
     """Write the report of a skill study into ``directory``; return the files. They replace the previous
-    report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
+    report's only once every one is written (`unosim.runs.results.write_whole`)."""
     return write_whole(directory, lambda stage: _write_files(study, stage))
 
 

@@ -1,11 +1,11 @@
 """Tournament report: leaderboard plot, head-to-head heatmap, and the files of a tournament report.
 
-Plot functions take an ``ax`` and return it. :func:`write_report` writes into a
+Plot functions take an ``ax`` and return it. `write_report` writes into a
 directory: ``leaderboard.md`` and ``leaderboard.csv`` (one row per strategy),
 ``head_to_head.csv`` (one row per ordered pair), ``leaderboard.png/.svg``,
 ``head_to_head.png/.svg``, ``report.md`` (the tables and plots together) and the
 self-contained ``report.html``.
-It takes the tables of a :class:`unosim.analysis.tournament.TournamentResult`
+It takes the tables of a [`unosim.analysis.TournamentResult`][unosim.analysis.TournamentResult]
 (any object with its attributes).
 """
 
@@ -87,7 +87,7 @@ def plot(result: Any) -> Figure:
     Parameters
     ----------
     result : TournamentResult
-        What :func:`unosim.tournament` returned.
+        What [`unosim.tournament`][unosim.tournament] returned.
 
     Returns
     -------
@@ -199,7 +199,7 @@ def _figures(result: Any, title: str | None = None) -> list[tuple[str, Figure]]:
 
 
 def _write_html(result: Any, out: Path) -> list[Path]:
-    """``report.html``: the same plots and tables in one self-contained page (see :mod:`unosim.reports.dataset_report`)."""
+    """``report.html``: the same plots and tables in one self-contained page (see `unosim.reports.dataset_report`)."""
     from .basis import BASIS_TITLE
     from .dataset_report import Section, with_findings, write_sections
 
@@ -223,7 +223,7 @@ def _findings(result: Any) -> list[Any]:
 
 def write_report(result: Any, directory: str | Path) -> list[Path]:
     """Write the tables and plots of a tournament result into ``directory``; return the files. They replace
-    the previous report's only once every one is written (:func:`unosim.runs.results.write_whole`)."""
+    the previous report's only once every one is written (`unosim.runs.results.write_whole`)."""
     return write_whole(directory, lambda stage: _write_files(result, stage))
 
 

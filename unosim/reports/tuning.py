@@ -49,7 +49,7 @@ def progress_plot(history: pd.DataFrame, ax: Axes, fair_share: float | None = No
 
 def progress_figure(history: pd.DataFrame, title: str, fair_share: float | None = None,
                     evaluation: dict[str, float] | None = None) -> Figure:
-    """:func:`progress_plot` in a figure of its own."""
+    """`progress_plot` in a figure of its own."""
     with names_as_text():  # a "$" in the label or the rule set's name is a dollar sign
         fig = Figure(figsize=(7.5, 4.5))
         progress_plot(history, fig.add_subplot(), fair_share, evaluation)

@@ -1,12 +1,12 @@
 """A self-contained HTML viewer of one game, built from the engine's trace.
 
-:func:`game_steps` follows a :class:`~unosim.engine.trace.GameTrace` event by
+`game_steps` follows a `GameTrace` event by
 event and keeps the whole table after each one: every hand, the discard pile
 (its top card and how many lie below), the active colour, the draw pile's
 size, the direction, the mini pile, the link, the votes of a Point Taken, whose
 turn it is, and for each move who made it, the narration line, the reason a
 rule strategy gave, and the cards that were legal at that moment.
-:func:`render_viewer` embeds these states as JSON in one HTML page (the
+`render_viewer` embeds these states as JSON in one HTML page (the
 template ``templates/viewer.html.j2``) whose script only draws them: cards
 are inline SVG, steps are taken with buttons, the arrow keys, a slider, or by
 jumping to the next event of a kind. The page needs no network.
@@ -165,7 +165,7 @@ def game_steps(trace: GameTrace) -> list[dict[str, Any]]:
     Parameters
     ----------
     trace : GameTrace
-        A replayed game (:func:`unosim.engine.trace.replay`).
+        A replayed game (`unosim.engine.trace.replay`).
 
     Returns
     -------
@@ -370,7 +370,8 @@ def load_game(run_dir: str | Path, game: int, cell: int | None = None) -> tuple[
     """
     import pyarrow.compute as pc
 
-    from ..runs.dataset import has_rounds, read_metadata, read_table
+    from ..runs.files import has_rounds, read_metadata
+    from ..runs.reading import read_table
 
     meta = read_metadata(run_dir)
     if has_rounds(meta):
@@ -429,7 +430,7 @@ def page_template(name: str) -> Any:
     """The page template ``templates/NAME`` with every ``{{ value }}`` HTML-escaped (jinja2 autoescape).
 
     A value marked ``| safe`` in a template must be made safe before: JSON in a script by
-    :func:`~unosim.game.names.script_json`.
+    `script_json`.
     """
     import jinja2
 

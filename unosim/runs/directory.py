@@ -3,7 +3,7 @@
 Lock
 ----
 A run holds a lock on its output directory (the file ``.unosim.lock`` in it,
-:func:`locked`) while it plays; a second run started into the same directory is
+`locked`) while it plays; a second run started into the same directory is
 refused at once.
 """
 

@@ -6,15 +6,15 @@ Chunks run through joblib: ``loky`` processes on this machine (the default,
 ``jobs`` of them, all cores by default) or a Dask cluster through joblib's Dask
 backend (``backend="dask"``; ``scheduler`` is the address of a running
 scheduler, a ``distributed.Client``, or ``None`` for a local cluster). Each task
-carries the picklable :class:`~unosim.engine.config.RunConfig`; the worker resolves the
+carries the picklable [`RunConfig`][unosim.RunConfig]; the worker resolves the
 strategies by name (the engine does that), so nothing depends on what the worker
 imported before. It also carries the texts of the run's rule and deck files, read when
-the run started (:mod:`unosim.game.inputs`): the worker plays those, never the files on disk.
+the run started (`unosim.game.inputs`): the worker plays those, never the files on disk.
 
 SIGTERM
 -------
-:func:`stopped_by_sigterm` (installed by the runner while a run plays) kills the loky
-worker processes at once and exits with :data:`TERMINATED_EXIT_CODE`: workers never
+`stopped_by_sigterm` (installed by the runner while a run plays) kills the loky
+worker processes at once and exits with `TERMINATED_EXIT_CODE`: workers never
 linger, holding memory, after the run they served is gone.
 
 With loky the workers write their chunk files themselves; with Dask they return
@@ -43,7 +43,7 @@ from ..engine import driver as engine
 from ..engine.config import RunConfig
 from ..game import inputs
 from ..game.errors import UnosimInputError
-from . import dataset
+from . import files
 from .options import Execution
 from .planning import Part
 
@@ -125,9 +125,9 @@ def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False
     any worker starts: workers then load the cache instead of compiling side by side. A cold
     compile shows a status line instead of a games/s figure that would include it (on a log or a
     pipe, where a status line shows nothing, a line before), with the time this machine took before
-    if it has compiled them before (:func:`~unosim.engine.kernel_cache.compiling_message`), and
+    if it has compiled them before (`compiling_message`), and
     then a line with the time it took. ``isolate``: the runs play user strategies isolated;
-    stand-ins play for them here (:func:`unosim.engine.driver.compile_kernels`)."""
+    stand-ins play for them here ([`unosim.engine.compile_kernels`][unosim.engine.compile_kernels])."""
     from ..engine import kernel_cache
 
     if not configs:
@@ -154,7 +154,7 @@ def play_part(
     part: Part, directory: str | None
 ) -> tuple[str, tuple[pa.Table, pa.Table | None] | None, dict[str, str]]:
     """Play one chunk (in a worker); write it to ``directory`` or return its tables (main, rounds or None);
-    with the sha256 of each file written (:func:`write_part`)."""
+    with the sha256 of each file written (`write_part`)."""
     try:
         with inputs.pinned(dict(part.inputs)):  # the rule and deck texts read when the run started
             table, rounds = engine.play_tables(
@@ -182,10 +182,10 @@ def write_part(part: Part, out: Path, table: pa.Table, rounds: pa.Table | None) 
     sha256 of the bytes written to each, by its path in the dataset (``rounds/<chunk file>``, ``<chunk file>``)."""
     digests = {}
     if rounds is not None:
-        (out / dataset.ROUNDS_DIR).mkdir(exist_ok=True)
-        name = f"{dataset.ROUNDS_DIR}/{part.filename}"
-        digests[name] = dataset.write_chunk(rounds, out / name, dict(part.file_metadata))
-    digests[part.filename] = dataset.write_chunk(table, out / part.filename, dict(part.file_metadata))
+        (out / files.ROUNDS_DIR).mkdir(exist_ok=True)
+        name = f"{files.ROUNDS_DIR}/{part.filename}"
+        digests[name] = files.write_chunk(rounds, out / name, dict(part.file_metadata))
+    digests[part.filename] = files.write_chunk(table, out / part.filename, dict(part.file_metadata))
     return digests
 
 
@@ -235,7 +235,7 @@ def stop_workers() -> int:
 @contextmanager
 def stopped_by_sigterm() -> Iterator[None]:
     """While the block runs, SIGTERM kills the worker processes and ends this process with
-    :data:`TERMINATED_EXIT_CODE` and a message on stderr (a no-op outside the main thread)."""
+    `TERMINATED_EXIT_CODE` and a message on stderr (a no-op outside the main thread)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -61,7 +61,7 @@ whenever the presets share a deck).
 
 Dataset
 -------
-One dataset for the whole experiment (:mod:`unosim.runs.dataset`): files
+One dataset for the whole experiment (`unosim.runs.files`): files
 ``cell-KKK-part-NNNNN.parquet``; every row gets the columns ``cell``, ``rules``
 (the preset name) and ``players`` first. Resume works as for a single run.
 """
@@ -82,7 +82,7 @@ from ..game import inputs
 from ..game.errors import UnosimInputError
 from ..game.rules import MAX_DECK_COPIES, MAX_PLAYERS, MIN_PLAYERS, PRESETS, RuleSet
 from ..strategy.spec import StrategySpec
-from . import dataset
+from . import files
 from .options import Execution
 from .planning import (
     Part,
@@ -432,15 +432,15 @@ def run_experiment(
     Parameters
     ----------
     experiment : str, Path or Experiment
-        The experiment TOML file (or an already loaded :class:`Experiment`).
+        The experiment TOML file (or an already loaded [`Experiment`][unosim.runs.Experiment]).
     out : str or Path, optional
         Dataset directory; default the file's ``out``. With neither, the rows
         are returned in memory (``RunResult.table``).
     execution : Execution, optional
-        How to play it, as for :func:`unosim.runs.runner.run`; its ``chunk_size`` defaults
+        How to play it, as for [`unosim.runs.run`][unosim.runs.run]; its ``chunk_size`` defaults
         to the file's ``chunk_size``, else as for a run.
     **options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------
@@ -452,7 +452,7 @@ def run_experiment(
     target = Path(out) if out is not None else exp.out
     size = min(execution.chunk_size or exp.chunk_size or existing_chunk_size(target) or default_chunk_size(exp.games), exp.games)
     chunks = chunk_count(exp.games, size, len(exp.cells))
-    pattern = dataset.file_pattern(chunks, cells=len(exp.cells))
+    pattern = files.file_pattern(chunks, cells=len(exp.cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {
         "name": exp.name,

@@ -16,7 +16,7 @@ A dataset is one directory::
 
 A match run (``--match``) has two tables: the main files hold one row per
 match, and the subdirectory ``rounds/`` holds the same chunk names with one row
-per round of those matches (schemas: :mod:`unosim.engine.records`)::
+per round of those matches (schemas: `unosim.engine.records`)::
 
     runs/m/
         _unosim.json
@@ -61,22 +61,22 @@ metadata) holds::
                               experiment file; a strategy module also its name)
     chunk_sha256              every chunk file written, by its path in the dataset
                               (``part-00000.parquet``, ``rounds/part-00000.parquet``), to
-                              the sha256 of the bytes written (:data:`DIGESTS_KEY`); added
+                              the sha256 of the bytes written (`DIGESTS_KEY`); added
                               as chunks finish, not part of the run's identity
 
 Chunk digests
 -------------
 The sha256 of a chunk file is taken of the bytes as they are written (in memory, before they reach
-the disk) and recorded by the process that runs the dataset (:func:`record_digests`); readers
-(:func:`unosim.load`, the reports, resume) refuse a chunk file whose bytes are no longer those,
-naming it (:func:`digest_problem`). This finds a chunk changed after it was written — by a process
+the disk) and recorded by the process that runs the dataset (`record_digests`); readers
+([`unosim.load`][unosim.load], the reports, resume) refuse a chunk file whose bytes are no longer those,
+naming it (`digest_problem`). This finds a chunk changed after it was written — by a process
 left behind, by hand, by a disk — but it is no signature: whoever may write the dataset's directory
 may write its ``_unosim.json`` too. A dataset written before chunks were recorded has no
 ``chunk_sha256`` and is read without this check.
 
 In a parquet file of an experiment, ``cells`` holds only that file's cell. The
 key ``unosim.chunk`` of each file holds ``{"run", "seed", "cell", "chunk",
-"first_game", "n_games"}``; ``run`` is :func:`run_hash` of the dataset metadata.
+"first_game", "n_games"}``; ``run`` is `run_hash` of the dataset metadata.
 """
 
 from __future__ import annotations
@@ -105,11 +105,11 @@ METADATA_FILE = "_unosim.json"
 FORMAT = "unosim-dataset"
 
 FORMAT_VERSION = 2
-"""2: ``opening_hand`` stored as one byte string a row (:data:`STORED_HANDS`); 1: as lists of lists."""
+"""2: ``opening_hand`` stored as one byte string a row (`STORED_HANDS`); 1: as lists of lists."""
 
 STORED_HANDS = "opening_hand"
 """The column stored in another form than it loads in: one byte string a row, each seat's hand in
-turn, one byte a card type, a hand never dealt as -1 bytes (:func:`unosim.engine.records.opening_hand_bytes`).
+turn, one byte a card type, a hand never dealt as -1 bytes (`unosim.engine.records.opening_hand_bytes`).
 Readers of this package give it back as ``list<list<int8>>``."""
 
 METADATA_KEY = b"unosim"
@@ -222,7 +222,7 @@ def identity(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_hash(meta: dict[str, Any]) -> str:
-    """sha256 (hex) of the run's identity (:func:`identity` of its dataset metadata): the ``run`` every
+    """sha256 (hex) of the run's identity (`identity` of its dataset metadata): the ``run`` every
     chunk file of the dataset carries."""
     return hashlib.sha256(json.dumps(identity(meta), sort_keys=True).encode()).hexdigest()
 
@@ -242,7 +242,7 @@ def write_metadata(directory: Path, meta: dict[str, Any]) -> None:
 
 def write_chunk(table: pa.Table, path: Path, file_metadata: dict[bytes, bytes]) -> str:
     """Write one chunk file atomically, with ``file_metadata`` in its key-value metadata and
-    ``opening_hand`` in its stored form (:func:`unosim.engine.records.opening_hand_bytes`); return
+    ``opening_hand`` in its stored form (`unosim.engine.records.opening_hand_bytes`); return
     the sha256 (hex) of the bytes written."""
     if STORED_HANDS in table.column_names and not pa.types.is_binary(table.schema.field(STORED_HANDS).type):
         at = table.schema.get_field_index(STORED_HANDS)
@@ -266,7 +266,7 @@ def file_digest(path: Path) -> str:
 
 def record_digests(directory: Path, meta: dict[str, Any], digests: dict[str, str]) -> None:
     """Write ``_unosim.json`` as ``meta`` with ``digests`` (chunk path in the dataset to sha256) under
-    :data:`DIGESTS_KEY`, atomically."""
+    `DIGESTS_KEY`, atomically."""
     write_metadata(directory, {**meta, DIGESTS_KEY: dict(sorted(digests.items()))})
 
 
@@ -345,7 +345,7 @@ _PATTERN = re.compile(r"^(cell-\{cell:0\d+d\}-)?part-\{chunk:0\d+d\}\.parquet$")
 
 
 def _shape_problem(meta: Any) -> str | None:
-    """What keeps ``meta`` from having the shape :func:`read_metadata`'s callers rely on, or None."""
+    """What keeps ``meta`` from having the shape [`read_metadata`][unosim.runs.read_metadata]'s callers rely on, or None."""
     if not isinstance(meta, dict):
         return f"a JSON {type(meta).__name__} instead of an object"
     if meta.get("format") != FORMAT:
@@ -447,7 +447,7 @@ def error_reason(exc: BaseException) -> str:
 
 def dictionary_columns(schema: pa.Schema, columns: list[str] | None = None) -> list[str]:
     """Parquet paths of the list-of-string columns of ``schema`` (among ``columns``), which
-    :func:`read_table` reads dictionary-encoded."""
+    [`read_table`][unosim.runs.read_table] reads dictionary-encoded."""
     return [f"{field.name}.list.element" for field in schema
             if (columns is None or field.name in columns) and pa.types.is_list(field.type)
             and pa.types.is_string(field.type.value_type)]

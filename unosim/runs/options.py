@@ -1,9 +1,9 @@
 """How a run is executed — workers, backend, chunks, what to do with an existing directory, output —
 in one validated value, built once by the CLI or the Python API and passed down.
 
-None of it changes a game: the records depend on the :class:`~unosim.engine.config.RunConfig`
+None of it changes a game: the records depend on the [`RunConfig`][unosim.RunConfig]
 alone. Adding an execution option means adding a field here (with its check) and, for the CLI,
-an option in :mod:`unosim.cli`; every layer below receives the one object.
+an option in `unosim.cli`; every layer below receives the one object.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ class Execution:
     isolate : bool
         Play each user strategy (a class of the user's, not a built-in, rule, tuned or policy
         file) from a process of its own, which receives only its observations
-        (:mod:`unosim.engine.isolation`); the same games, at the cost of a round trip per decision
-        batch. Plan and run inside :func:`unosim.strategy.registry.user_code_isolated` so that the
+        (`unosim.engine.isolation`); the same games, at the cost of a round trip per decision
+        batch. Plan and run inside `unosim.strategy.registry.user_code_isolated` so that the
         user's module is never imported in the engine's processes.
 
     Raises
@@ -82,7 +82,7 @@ class Execution:
 
     @classmethod
     def of(cls, execution: Execution | None = None, **options: Any) -> Execution:
-        """``execution`` with ``options`` (field names of :class:`Execution`) on top.
+        """``execution`` with ``options`` (field names of [`Execution`][unosim.runs.Execution]) on top.
 
         Raises
         ------

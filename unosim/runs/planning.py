@@ -1,4 +1,4 @@
-"""Planning a run: its chunks (:class:`Part`), its dataset metadata (:class:`Plan`), and the
+"""Planning a run: its chunks (`Part`), its dataset metadata (`Plan`), and the
 checks made before any game is played.
 
 Chunks and seeds
@@ -6,7 +6,7 @@ Chunks and seeds
 A run of ``games`` games is cut into chunks of ``chunk_size`` games; chunk
 ``i`` is the game range ``[i * chunk_size, (i + 1) * chunk_size)``. The
 engine keys every random draw of game *g* by (run seed, *g*)
-(:func:`unosim.engine.driver.play_tables`), so a chunk needs no seed of its own
+([`unosim.engine.play_tables`][unosim.engine.play_tables]), so a chunk needs no seed of its own
 (no ``SeedSequence`` child per chunk): the same seed and config give the same
 rows for any ``jobs``, backend or chunk size, and any game is replayable from
 its index alone. The chunking is recorded in the dataset
@@ -31,7 +31,7 @@ from ..game.encoding import check_supported as check_rules
 from ..game.errors import UnosimInputError
 from ..strategy.spec import StrategySpec
 from ..version import __version__
-from . import dataset
+from . import files, resume
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE", "MAX_CHUNKS", "SEEDING_NOTE", "Part", "Plan", "chunk_count", "check_parts_playable",
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 DEFAULT_CHUNK_SIZE = 50_000
-"""Default games per chunk (smaller runs use smaller chunks, see :func:`default_chunk_size`)."""
+"""Default games per chunk (smaller runs use smaller chunks, see `default_chunk_size`)."""
 MIN_DEFAULT_CHUNK_SIZE = 1_000
 SEEDING_NOTE = (
     "every random draw of game g comes from a stream keyed by (seed, g); chunks are plain game "
@@ -48,20 +48,20 @@ SEEDING_NOTE = (
 )
 
 
-MAX_CHUNKS = dataset.MAX_CHUNKS
+MAX_CHUNKS = files.MAX_CHUNKS
 """The most chunk files of one run (all cells together): planning holds one small object per chunk."""
 
 
 def default_chunk_size(games: int) -> int:
     """Games per chunk: 50,000, or an eighth of a smaller run (at least 1,000), never above ``games``;
-    larger for a run of more than :data:`MAX_CHUNKS` chunks of 50,000."""
+    larger for a run of more than `MAX_CHUNKS` chunks of 50,000."""
     size = max(1, min(games, DEFAULT_CHUNK_SIZE, max(MIN_DEFAULT_CHUNK_SIZE, -(-games // 8))))
     return max(size, -(-games // MAX_CHUNKS))
 
 
 def chunk_count(games: int, size: int, cells: int = 1) -> int:
     """The chunks of each cell of ``games`` games cut into chunks of ``size``, checked (before any
-    plan is built) to be at most :data:`MAX_CHUNKS` in all.
+    plan is built) to be at most `MAX_CHUNKS` in all.
 
     Parameters
     ----------
@@ -80,7 +80,7 @@ def chunk_count(games: int, size: int, cells: int = 1) -> int:
     Raises
     ------
     ValueError
-        For more chunks than :data:`MAX_CHUNKS`, naming the smallest chunk size allowed.
+        For more chunks than `MAX_CHUNKS`, naming the smallest chunk size allowed.
     """
     chunks = -(-games // size)
     if chunks * cells > MAX_CHUNKS:
@@ -106,18 +106,18 @@ class Part:
     columns: tuple[tuple[str, Any], ...] = ()
     file_metadata: tuple[tuple[bytes, bytes], ...] = ()
     inputs: tuple[tuple[str, str], ...] = ()
-    """The input files' texts read when the run started (:mod:`unosim.game.inputs`): the worker
+    """The input files' texts read when the run started (`unosim.game.inputs`): the worker
     plays with these, never with the files on disk."""
     verify: bool = False
-    """Stop a strategy that changes state it must not touch (:class:`unosim.engine.Engine` ``verify``)."""
+    """Stop a strategy that changes state it must not touch ([`unosim.engine.Engine`][unosim.engine.Engine] ``verify``)."""
     isolate: bool = False
-    """Play user strategies from processes of their own (:class:`unosim.engine.Engine` ``isolate``)."""
+    """Play user strategies from processes of their own ([`unosim.engine.Engine`][unosim.engine.Engine] ``isolate``)."""
 
     @property
-    def file(self) -> dataset.ChunkFile:
-        """The chunk file(s) this part writes, as the dataset checks them (after :func:`with_file_metadata`)."""
-        chunk = json.loads(dict(self.file_metadata).get(dataset.CHUNK_KEY, b"{}"))
-        return dataset.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match, chunk)
+    def file(self) -> resume.ChunkFile:
+        """The chunk file(s) this part writes, as the dataset checks them (after `with_file_metadata`)."""
+        chunk = json.loads(dict(self.file_metadata).get(files.CHUNK_KEY, b"{}"))
+        return resume.ChunkFile(self.filename, self.first_game, self.n_games, self.config.match, chunk)
 
 
 @dataclass(frozen=True)
@@ -128,14 +128,14 @@ class Plan:
     parts: tuple[Part, ...]
     description: str = "simulate"
     inputs: tuple[tuple[str, str], ...] = ()
-    """The input files' texts (:func:`read_inputs`), pinned while the run plays."""
+    """The input files' texts (`read_inputs`), pinned while the run plays."""
 
 
 def new_metadata(kind: str, *, chunk_size: int, chunks: int, pattern: str) -> dict[str, Any]:
     """The common head of a dataset's metadata."""
     return {
-        "format": dataset.FORMAT,
-        "format_version": dataset.FORMAT_VERSION,
+        "format": files.FORMAT,
+        "format_version": files.FORMAT_VERSION,
         "kind": kind,
         "unosim_version": __version__,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -178,8 +178,8 @@ def read_inputs(configs: Sequence[RunConfig]) -> tuple[
     Returns
     -------
     texts : tuple of (str, str)
-        File (:func:`unosim.game.inputs.key`) to its text, for the rule and deck files: the run
-        plays these texts (:func:`unosim.game.inputs.pinned`), the workers receive them.
+        File (`unosim.game.inputs.key`) to its text, for the rule and deck files: the run
+        plays these texts (`unosim.game.inputs.pinned`), the workers receive them.
     described : dict
         File to ``{"kind", "sha256"}`` (a strategy module also its ``module``), the metadata's
         ``inputs``: resume refuses a file whose text changed.
@@ -241,10 +241,10 @@ def _module_source(module: str) -> str | None:
 
 def existing_chunk_size(out: Path | None) -> int | None:
     """Chunk size of the dataset already in ``out`` (to resume with it), if any."""
-    if out is None or not (out / dataset.METADATA_FILE).is_file():
+    if out is None or not (out / files.METADATA_FILE).is_file():
         return None
     try:
-        size = dataset.read_metadata(out)["chunking"]["chunk_size"]
+        size = files.read_metadata(out)["chunking"]["chunk_size"]
     except (ValueError, KeyError, TypeError):
         return None
     return size if isinstance(size, int) and size >= 1 else None
@@ -271,21 +271,21 @@ def with_file_metadata(part: Part, meta: dict[str, Any], texts: tuple[tuple[str,
     """Attach the key-value metadata the chunk's parquet file carries (and the input texts its worker plays).
 
     Besides the dataset metadata, the file's ``unosim.chunk`` entry names the run it belongs to
-    (``run``: :func:`unosim.runs.dataset.run_hash` of the dataset metadata), its seed, cell and chunk
+    (``run``: `unosim.runs.files.run_hash` of the dataset metadata), its seed, cell and chunk
     index and its games: a chunk of another run, or of another place in this one, is refused.
     """
     file_meta = meta
     if part.cell is not None:
         file_meta = {**meta, "cells": [meta["cells"][part.cell]]}
     chunk = {
-        "run": dataset.run_hash(meta), "seed": part.config.seed, "cell": part.cell, "chunk": part.chunk,
+        "run": files.run_hash(meta), "seed": part.config.seed, "cell": part.cell, "chunk": part.chunk,
         "first_game": part.first_game, "n_games": part.n_games,
     }
     return replace(
         part,
         inputs=texts,
         file_metadata=(
-            (dataset.METADATA_KEY, dataset.to_json(file_meta).encode()),
-            (dataset.CHUNK_KEY, json.dumps(chunk).encode()),
+            (files.METADATA_KEY, files.to_json(file_meta).encode()),
+            (files.CHUNK_KEY, json.dumps(chunk).encode()),
         ),
     )

@@ -1,8 +1,8 @@
 """The consoles unosim prints through, and the progress display of long runs (a games/s progress bar).
 
-Every console is a :class:`PrintableConsole`: names that reach the terminal (rule sets,
+Every console is a `PrintableConsole`: names that reach the terminal (rule sets,
 strategies, decks, labels) may hold control characters, and those are shown as escapes
-(:func:`unosim.game.names.printable`), never sent.
+(`unosim.game.names.printable`), never sent.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class PrintableConsole(Console):
 
 
 def console(quiet: bool) -> Any:
-    """A console on stderr (:class:`PrintableConsole`), or ``None`` when quiet."""
+    """A console on stderr (`PrintableConsole`), or ``None`` when quiet."""
     if quiet:
         return None
     return PrintableConsole(stderr=True)

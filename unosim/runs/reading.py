@@ -1,5 +1,5 @@
-"""Reading a dataset: :func:`load` and :func:`read_table`, refusing a damaged chunk or one of
-another run (the format: :mod:`unosim.runs.files`)."""
+"""Reading a dataset: [`load`][unosim.runs.load] and [`read_table`][unosim.runs.read_table], refusing a damaged chunk or one of
+another run (the format: `unosim.runs.files`)."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def read_table(
 ) -> pa.Table:
     """All rows of a dataset (or one chunk file) as a ``pyarrow.Table``, in row order.
 
-    See :func:`load` for the parameters. ``dictionary_strings``: read the lists of strings
-    (``strategies``) dictionary-encoded (:func:`dictionary_columns`), as :func:`load` does;
+    See [`load`][unosim.runs.load] for the parameters. ``dictionary_strings``: read the lists of strings
+    (``strategies``) dictionary-encoded (`dictionary_columns`), as [`load`][unosim.runs.load] does;
     by default every column has the type it is stored with.
     """
     path = Path(path)
@@ -119,7 +119,7 @@ def _read_chunks(
 
 def _stored(columns: list[str] | None) -> list[str] | None:
     """The columns to read from the files for ``columns``: with ``players`` when the stored opening
-    hands need it (:func:`restore_hands`)."""
+    hands need it (`restore_hands`)."""
     if columns is not None and STORED_HANDS in columns and "players" not in columns:
         return [*columns, "players"]
     return columns
@@ -127,7 +127,7 @@ def _stored(columns: list[str] | None) -> list[str] | None:
 
 def restore_hands(table: pa.Table, columns: list[str] | None = None) -> pa.Table:
     """``table``, read from chunk files, with ``opening_hand`` as it loads (``list<list<int8>>``;
-    :data:`~unosim.runs.files.STORED_HANDS`) and only the ``columns`` asked for (all: None)."""
+    `STORED_HANDS`) and only the ``columns`` asked for (all: None)."""
     if STORED_HANDS in table.column_names and pa.types.is_binary(table.schema.field(STORED_HANDS).type):
         at = table.schema.get_field_index(STORED_HANDS)
         players = table.column("players").combine_chunks().to_numpy(zero_copy_only=False)
@@ -176,7 +176,7 @@ def _check_in_its_dataset(path: Path) -> None:
 
 
 def _check_digests(meta: dict[str, Any], files: list[Path], prefix: str) -> None:
-    """Refuse a chunk file whose bytes are not those its run recorded writing (:func:`digest_problem`);
+    """Refuse a chunk file whose bytes are not those its run recorded writing (`digest_problem`);
     the files are hashed side by side."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -191,7 +191,7 @@ def _check_digests(meta: dict[str, Any], files: list[Path], prefix: str) -> None
 
 
 def _positions(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ``cell``, ``chunk`` and ``seed`` of every chunk of the dataset, in the order of :func:`expected_files`."""
+    """The ``cell``, ``chunk`` and ``seed`` of every chunk of the dataset, in the order of `expected_files`."""
     chunks = meta["chunking"]["chunks"]
     if meta["kind"] == "experiment":
         return [{"cell": c, "chunk": i, "seed": (cell.get("config") or {}).get("seed")}
@@ -223,8 +223,8 @@ def load(
     pandas.DataFrame
         The rows sorted by ``game`` (experiments: by ``cell``, then ``game``;
         rounds: then by ``round``), with a fresh ``RangeIndex``. List columns
-        are Arrow-backed (``pd.ArrowDtype``, see :func:`to_frame`). The dataset
-        metadata is read with :func:`read_metadata`. For large datasets pass
+        are Arrow-backed (``pd.ArrowDtype``, see `to_frame`). The dataset
+        metadata is read with [`read_metadata`][unosim.runs.read_metadata]. For large datasets pass
         ``columns``: a 10-million-game run loads in about a second without the
         list columns.
 
@@ -265,7 +265,7 @@ def to_frame(table: pa.Table, *, consume: bool = False) -> pd.DataFrame:
 
     table = table.replace_schema_metadata(None)
     for name in [f.name for f in table.schema if f"{f.name}.list.element" in dictionary_columns(table.schema)]:
-        # lists of strings as :func:`load` reads them (an in-memory run's frame equals the loaded one)
+        # lists of strings as [`load`][unosim.runs.load] reads them (an in-memory run's frame equals the loaded one)
         column = table.column(name).combine_chunks()
         values = pc.dictionary_encode(column.values)
         kind = pa.list_(column.type.value_field.with_type(values.type))

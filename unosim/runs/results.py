@@ -1,15 +1,15 @@
 """Result directories written whole or not at all.
 
 A command that writes several files into one directory (a comparison's settings and tables, a
-swap cross-check's, a tuning run's outputs) writes them with :func:`write_files` (a report's files,
-with :func:`write_whole`): every file is
+swap cross-check's, a tuning run's outputs) writes them with `write_files` (a report's files,
+with `write_whole`): every file is
 first written in full under a temporary name in the same directory, and only when all of them
 are written are they renamed into place, the last one (the settings, or the file a reader starts
 from) last. A write that fails — a full disk, a table that cannot be written, Ctrl-C — leaves the
 directory as it was: the previous results, whole, or nothing.
 
-The settings file of a directory that is read back (:func:`write_result`) lists the SHA-256 of
-each table written with it; :func:`read_result` checks them, so tables and settings of two
+The settings file of a directory that is read back (`write_result`) lists the SHA-256 of
+each table written with it; `read_result` checks them, so tables and settings of two
 different runs are never read as one result.
 """
 
@@ -112,7 +112,7 @@ def _digest(path: Path) -> str:
 def write_result(out: str | Path, settings_file: str, settings: dict[str, Any],
                  tables: Mapping[str, Callable[[Path], object]]) -> list[Path]:
     """Write the ``tables`` and then ``settings_file`` (``settings`` as JSON, with the SHA-256 of each
-    table under :data:`FILES_KEY`) into ``out``, whole or not at all (:func:`write_files`).
+    table under `FILES_KEY`) into ``out``, whole or not at all (`write_files`).
 
     Returns
     -------
@@ -136,7 +136,7 @@ def write_result(out: str | Path, settings_file: str, settings: dict[str, Any],
 
 
 def read_result(path: str | Path, settings_file: str, what: str) -> dict[str, Any]:
-    """The settings of a result directory written by :func:`write_result`, once each table listed in
+    """The settings of a result directory written by `write_result`, once each table listed in
     them is checked to be the one written with them.
 
     Parameters

@@ -6,7 +6,7 @@ Chunk files are written with Parquet page checksums and read with verification,
 so a damaged data page (even a single flipped bit) is an error, never a wrong
 value. A chunk counts as done on resume only when its ``unosim.chunk`` entry is
 the one this run would write (same run, seed, cell, chunk and games) and it reads
-cleanly; any other is played again, and the run names it. :func:`load` refuses a
+cleanly; any other is played again, and the run names it. [`load`][unosim.runs.load] refuses a
 damaged chunk or one of another run, naming the file and how to repair it (run the
 same command again: it resumes and plays that chunk again).
 """

@@ -2,37 +2,37 @@
 
 This is the driver; each job is in its own module:
 
-- :mod:`unosim.runs.planning` cuts a run into chunks (:class:`~unosim.runs.planning.Part`) and builds its
-  dataset metadata (:class:`~unosim.runs.planning.Plan`). Chunks are plain game ranges: every
+- `unosim.runs.planning` cuts a run into chunks (`Part`) and builds its
+  dataset metadata (`Plan`). Chunks are plain game ranges: every
   random draw of game *g* is keyed by (run seed, *g*), so rows do not depend on chunking,
   jobs or backend.
-- :mod:`unosim.runs.execution` plays chunks through joblib (loky processes, or a Dask cluster).
-- :mod:`unosim.runs.dataset` owns the output directory: new, resumed, refused or overwritten,
+- `unosim.runs.execution` plays chunks through joblib (loky processes, or a Dask cluster).
+- `unosim.runs.directory` owns the output directory: new, resumed, refused or overwritten,
   and the atomic chunk files.
-- :mod:`unosim.runs.progress` shows games/s and the time left.
+- `unosim.runs.progress` shows games/s and the time left.
 
 Matches
 -------
 A match run (``config.match``) writes two files per chunk: the rounds to
 ``rounds/<chunk file>`` first, then the matches to ``<chunk file>``; a chunk
-counts as done only when both are complete (see :mod:`unosim.runs.dataset`).
+counts as done only when both are complete (see `unosim.runs.resume`).
 
 Resume
 ------
-The dataset metadata (:mod:`unosim.runs.dataset`) is written before the first
+The dataset metadata (`unosim.runs.files`) is written before the first
 chunk. Started again with the same settings, a run plays only the chunks whose
 file is missing or fails its checks — another run's, damaged, or not reading
-cleanly (:func:`unosim.runs.resume.check_chunk_files`); it names those it plays
+cleanly (`unosim.runs.resume.check_chunk_files`); it names those it plays
 again. Temporary files of interrupted writes are deleted, never read.
 A directory holding a dataset made with other settings, or with an input file
 that changed since, is refused unless ``overwrite=True``; a directory holding
 other files is always refused; a directory another run is writing is refused
-at once (:func:`unosim.runs.dataset.locked`).
+at once (`unosim.runs.directory.locked`).
 
 Inputs
 ------
 The rule files and deck files of a run are read once, when it starts
-(:func:`unosim.runs.planning.read_inputs`): their hashes go into the metadata,
+(`unosim.runs.planning.read_inputs`): their hashes go into the metadata,
 their texts to every worker with its chunk, so a file edited mid-run changes
 nothing of the run.
 
@@ -59,8 +59,9 @@ import pyarrow as pa
 from ..engine.config import RunConfig
 from ..game import inputs
 from ..game.errors import UnosimInputError
-from . import dataset, progress
+from . import directory, progress, resume
 from .execution import compile_engine, parallel, play_part, stopped_by_sigterm, write_part
+from .files import DIGESTS_KEY, ROUNDS_DIR, file_digest, file_pattern, read_metadata, record_digests
 from .options import Execution
 from .planning import (
     Part,
@@ -75,6 +76,7 @@ from .planning import (
     read_inputs,
     with_file_metadata,
 )
+from .reading import load, to_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,7 +86,7 @@ __all__ = ["RunResult", "execute", "run"]
 
 @dataclass(frozen=True)
 class RunResult:
-    """Outcome of :func:`run` or :func:`unosim.runs.experiment.run_experiment`.
+    """Outcome of [`run`][unosim.runs.run] or [`unosim.runs.run_experiment`][unosim.runs.run_experiment].
 
     Attributes
     ----------
@@ -124,13 +126,13 @@ class RunResult:
         """The rows of ``table`` (``"main"`` or, for matches, ``"rounds"``) as a DataFrame
         (read from disk for a written dataset)."""
         if self.path is not None:
-            return dataset.load(self.path, table=table)
+            return load(self.path, table=table)
         if table == "rounds":
             if self.rounds is None:
                 raise UnosimInputError("this run played single rounds: it has no rounds table; use table='main'.")
-            return dataset.to_frame(self.rounds)
+            return to_frame(self.rounds)
         assert self.table is not None
-        return dataset.to_frame(self.table)
+        return to_frame(self.table)
 
 
 def run(
@@ -156,7 +158,7 @@ def run(
     extra_columns : dict, optional
         Constant columns put first in every row (name to scalar value).
     **options
-        Fields of :class:`~unosim.runs.options.Execution` on top of ``execution``
+        Fields of [`Execution`][unosim.runs.Execution] on top of ``execution``
         (``jobs=1, quiet=True``).
 
     Returns
@@ -174,7 +176,7 @@ def run(
     size = execution.chunk_size or existing_chunk_size(out) or default_chunk_size(config.games)
     size = min(size, config.games)
     chunks = chunk_count(config.games, size)
-    pattern = dataset.file_pattern(chunks)
+    pattern = file_pattern(chunks)
     meta = new_metadata("run", chunk_size=size, chunks=chunks, pattern=pattern)
     texts, meta["inputs"] = read_inputs([config])
     meta["config"] = config.to_dict()
@@ -195,9 +197,9 @@ def run(
 def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
     """Play the chunks of ``plan`` not yet in ``out`` and write them (or gather them).
 
-    ``out`` is locked (:func:`unosim.runs.dataset.locked`) and the input texts of ``plan`` pinned
-    (:func:`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
-    (:func:`unosim.runs.execution.stopped_by_sigterm`).
+    ``out`` is locked (`unosim.runs.directory.locked`) and the input texts of ``plan`` pinned
+    (`unosim.game.inputs.pinned`) while it plays; SIGTERM stops the workers
+    (`unosim.runs.execution.stopped_by_sigterm`).
     """
     check_parts_playable(plan.parts)
     plan = _isolating(plan, execution.isolate)
@@ -211,11 +213,11 @@ def execute(plan: Plan, out: Path | None, execution: Execution) -> RunResult:
         stack.enter_context(stopped_by_sigterm())
         stack.enter_context(inputs.pinned(dict(plan.inputs)))
         if out is not None:
-            dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)  # refuse before creating anything
+            directory.inspect_directory(out, plan.meta, overwrite=execution.overwrite)  # refuse before creating anything
         console = progress.console(execution.quiet)
         workers = stack.enter_context(parallel(execution, console))  # an unreachable scheduler: refused before the lock
         if out is not None:
-            stack.enter_context(dataset.locked(out))
+            stack.enter_context(directory.locked(out))
         return _execute(plan, out, execution, console, workers)
 
 
@@ -239,15 +241,15 @@ _RECORD_SECONDS = 1.0
 
 
 def _done_digests(out: Path, files: list[Any], done: set[str], rejected: dict[str, str]) -> dict[str, str]:
-    """The digests of the chunks already done in ``out`` (``files``: their :class:`ChunkFile`): as recorded;
+    """The digests of the chunks already done in ``out`` (``files``: their `ChunkFile`): as recorded;
     a chunk whose file changed since is taken from ``done`` into ``rejected`` (it is played again), one done
     but not recorded (its run stopped before recording it) is recorded now."""
-    recorded = dataset.read_metadata(out).get(dataset.DIGESTS_KEY)
+    recorded = read_metadata(out).get(DIGESTS_KEY)
     recorded = recorded if isinstance(recorded, dict) else {}
     digests: dict[str, str] = {}
     for file in files:
-        names = [f"{dataset.ROUNDS_DIR}/{file.filename}"] if file.has_rounds else []
-        found = {name: dataset.file_digest(out / name) for name in [*names, file.filename]}
+        names = [f"{ROUNDS_DIR}/{file.filename}"] if file.has_rounds else []
+        found = {name: file_digest(out / name) for name in [*names, file.filename]}
         changed = [name for name, digest in found.items() if recorded.get(name, digest) != digest]
         if changed:
             done.discard(file.filename)
@@ -261,18 +263,18 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
     started = time.perf_counter()
     meta, clear = plan.meta, False
     if out is not None:
-        meta, clear = dataset.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
-    meta = {k: v for k, v in meta.items() if k != dataset.DIGESTS_KEY}  # recorded anew below, not in the chunks
+        meta, clear = directory.inspect_directory(out, plan.meta, overwrite=execution.overwrite)
+    meta = {k: v for k, v in meta.items() if k != DIGESTS_KEY}  # recorded anew below, not in the chunks
     digests: dict[str, str] = {}
     with nullcontext(workers) as (n_jobs, write_in_workers):
         done: set[str] = set()
         rejected: dict[str, str] = {}
         every = [with_file_metadata(p, meta, plan.inputs) for p in plan.parts]
         if out is not None:
-            dataset.prepare_directory(out, meta, clear=clear)
-            done, rejected = dataset.check_chunk_files(out, (p.file for p in every))
+            directory.prepare_directory(out, meta, clear=clear)
+            done, rejected = resume.check_chunk_files(out, (p.file for p in every))
             digests = _done_digests(out, [p.file for p in every if p.filename in done], done, rejected)
-            dataset.record_digests(out, meta, digests)
+            record_digests(out, meta, digests)
         parts = [p for p in every if p.filename not in done]
         compile_engine([p.config for p in parts], console, execution.isolate)
         if (done or rejected) and console is not None:
@@ -309,13 +311,13 @@ def _execute(plan: Plan, out: Path | None, execution: Execution, console: Any, w
                         tables[filename] = played
                     digests.update(written)
                     if written and out is not None and time.monotonic() - recorded >= _RECORD_SECONDS:
-                        dataset.record_digests(out, meta, digests)
+                        record_digests(out, meta, digests)
                         recorded = time.monotonic()
                     if bar is not None:
                         bar[0].advance(bar[1], part.n_games)
             finally:  # also when stopped: the chunks written so far are recorded
                 if out is not None:
-                    dataset.record_digests(out, meta, digests)
+                    record_digests(out, meta, digests)
     result_table = rounds_table = None
     if out is None:
         result_table = pa.concat_tables([tables[p.filename][0] for p in plan.parts], promote_options="default")

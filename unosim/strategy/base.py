@@ -1,13 +1,13 @@
 """The strategy API: one method per decision, each over a batch of games.
 
-A strategy subclasses :class:`Strategy`, declares its parameters as
+A strategy subclasses [`Strategy`][unosim.Strategy], declares its parameters as
 keyword-only constructor arguments that it stores unchanged (scikit-learn
-style, so :meth:`Strategy.get_params` describes it), and overrides only the
+style, so [`Strategy.get_params`][unosim.Strategy.get_params] describes it), and overrides only the
 decisions it cares about: every method has a sensible default here.
 
-Every method receives an :class:`~unosim.strategy.observation.Observation` of ``n``
+Every method receives an [`Observation`][unosim.strategy.Observation] of ``n``
 rows and returns one value per row as an array of shape ``(n,)`` (``(n, 2)``
-for :meth:`choose_link`). Randomness must come from ``obs.random()``, which
+for `choose_link`). Randomness must come from ``obs.random()``, which
 draws from per-game streams, so results never depend on the batch size.
 Returned values are checked; an illegal or ill-shaped answer stops the run with
 an error naming the strategy, the decision and the game.
@@ -26,14 +26,14 @@ from .observation import Observation
 from .primitives import CARD_SCORE_POINTS, argmax_ties, colour_counts, sample_best, sample_counts
 
 DRAW = -1
-"""Decision value of :meth:`Strategy.play`: draw a card instead of playing."""
+"""Decision value of [`Strategy.play`][unosim.Strategy.play]: draw a card instead of playing."""
 TAKE = -1
-"""Decision value of :meth:`Strategy.add_to_pile` (take the mini pile) and :meth:`Strategy.stack` (take the
-pending penalty, H-1)."""
+"""Decision value of [`Strategy.add_to_pile`][unosim.Strategy.add_to_pile] (take the mini pile) and
+[`Strategy.stack`][unosim.Strategy.stack] (take the pending penalty, H-1)."""
 
 
 class _ChecksParameters(type):
-    """Metaclass: calls :meth:`Strategy.check_params` once the whole constructor has run,
+    """Metaclass: calls [`Strategy.check_params`][unosim.Strategy.check_params] once the whole constructor has run,
     so a subclass may store its parameters before or after calling ``super().__init__``."""
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
@@ -55,8 +55,8 @@ class Strategy(metaclass=_ChecksParameters):
     Notes
     -----
     Declare what each constructor parameter allows in the class attribute
-    ``parameter_constraints`` (see :mod:`unosim.strategy.parameters`); the declarations
-    of the parent classes are inherited. :meth:`check_params` checks them all
+    ``parameter_constraints`` (see `unosim.strategy.parameters`); the declarations
+    of the parent classes are inherited. [`check_params`][unosim.Strategy.check_params] checks them all
     when the object is built and refuses a bad value with a message naming
     the strategy, the parameter and what is allowed.
     """
@@ -73,7 +73,7 @@ class Strategy(metaclass=_ChecksParameters):
     """The in-kernel transcription that plays exactly like this class, by name (``"random"``,
     ``"greedy"``, ``"rules"``: the compiled rule interpreter), or ``None``. The engine trusts it only
     on the class that declares it — a subclass, even one that overrides nothing, is asked through
-    Python unless it declares a transcription itself — and only while :meth:`compiled_covers` says
+    Python unless it declares a transcription itself — and only while [`compiled_covers`][unosim.Strategy.compiled_covers] says
     the instance's parameters are the ones transcribed."""
 
     restated_by: ClassVar[str | None] = None
@@ -81,7 +81,7 @@ class Strategy(metaclass=_ChecksParameters):
     decides every decision as this class does, drawing the same uniforms."""
 
     def compiled_covers(self) -> bool:
-        """Whether the transcription named by :attr:`compiled` plays these parameters exactly.
+        """Whether the transcription named by `compiled` plays these parameters exactly.
 
         The default: every parameter at its default, ``catch_uno_rate`` aside (UNO catches are
         always asked through Python).
@@ -145,52 +145,52 @@ class Strategy(metaclass=_ChecksParameters):
 
     @property
     def never_forgets_uno(self) -> bool:
-        """Declared shortcut: :meth:`forget_uno` always answers no (the engine then skips asking).
+        """Declared shortcut: [`forget_uno`][unosim.Strategy.forget_uno] always answers no (the engine then skips asking).
 
         Trusted only while ``forget_uno`` is the method of the class declaring this
-        property (see :mod:`unosim.engine.fast_paths`): a subclass overriding
+        property (see `unosim.engine.fast_paths`): a subclass overriding
         ``forget_uno`` is always asked.
         """
         return self.forget_uno_rate == 0.0
 
     @property
     def never_challenges(self) -> bool:
-        """Declared shortcut: :meth:`challenge` always answers no (the engine then skips asking).
+        """Declared shortcut: [`challenge`][unosim.Strategy.challenge] always answers no (the engine then skips asking).
 
         Trusted only while ``challenge`` is the method of the class declaring
-        this property (see :mod:`unosim.engine.fast_paths`): a subclass overriding
+        this property (see `unosim.engine.fast_paths`): a subclass overriding
         ``challenge`` is always asked.
         """
         return True
 
     @property
     def plays_legal_drawn_card(self) -> bool:
-        """Declared shortcut: :meth:`play_drawn` plays a legal drawn card and never bluffs.
+        """Declared shortcut: [`play_drawn`][unosim.Strategy.play_drawn] plays a legal drawn card and never bluffs.
 
         The engine then plays a legal drawn card (other than a wild needing a
         colour) without asking: the same decision, one round trip less. Trusted
         only while ``play_drawn`` is the method of the class declaring this
-        property (see :mod:`unosim.engine.fast_paths`).
+        property (see `unosim.engine.fast_paths`).
         """
         return True
 
     @property
     def forced_draw_uniforms(self) -> int | None:
-        """Declared shortcut: on a turn with nothing to play, :meth:`play` draws this many uniforms per
-        row from ``obs.random()`` and answers :data:`DRAW` (``None``: no declaration, always asked).
+        """Declared shortcut: on a turn with nothing to play, [`play`][unosim.Strategy.play] draws this many uniforms per
+        row from ``obs.random()`` and answers `DRAW` (``None``: no declaration, always asked).
 
         "Nothing to play": no legal card held and no Wild Draw Four to play as a bluff
-        (``obs.n_legal == 0`` and not ``obs.bluffable``), so :data:`DRAW` is the only legal answer.
+        (``obs.n_legal == 0`` and not ``obs.bluffable``), so `DRAW` is the only legal answer.
         The engine then draws for the strategy without asking, advancing the row's random stream
         by the same number of uniforms: the same games, one round trip less. Trusted only while
-        ``play`` is the method of the class declaring this property (see :mod:`unosim.engine.fast_paths`).
-        The default ``play`` draws one uniform (:func:`~unosim.strategy.primitives.sample_counts`).
+        ``play`` is the method of the class declaring this property (see `unosim.engine.fast_paths`).
+        The default ``play`` draws one uniform (`sample_counts`).
         """
         return 1
 
     # ------------------------------------------------------------ decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:
-        """Card type to play, or :data:`DRAW` (T-1..T-3). Default: a random playable physical card."""
+        """Card type to play, or `DRAW` (T-1..T-3). Default: a random playable physical card."""
         return sample_counts(obs.hand, obs.legal, obs.random(), obs.n_legal)
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
@@ -249,7 +249,7 @@ class Strategy(metaclass=_ChecksParameters):
         return np.stack([first, second], axis=1)
 
     def add_to_pile(self, obs: Observation) -> NDArray[np.integer]:
-        """Card to add to the mini pile, or :data:`TAKE` (P-5; allowed where ``obs.may_take``). Default: highest points."""
+        """Card to add to the mini pile, or `TAKE` (P-5; allowed where ``obs.may_take``). Default: highest points."""
         return sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
 
     def jump_in(self, obs: Observation) -> NDArray[np.floating]:
@@ -280,9 +280,9 @@ class Strategy(metaclass=_ChecksParameters):
         Returns
         -------
         ndarray of int, shape (n,), or None
-            The card type to stack (one of ``options``), or :data:`TAKE` (-1) to draw the whole
+            The card type to stack (one of ``options``), or `TAKE` (-1) to draw the whole
             total and lose the turn; ``None`` takes in every row. A Wild Draw Four's colour is then
-            asked of :meth:`choose_colour`. Default: always stack, with a Draw Two when one may be
+            asked of [`choose_colour`][unosim.Strategy.choose_colour]. Default: always stack, with a Draw Two when one may be
             stacked (the Wild Draw Four is kept), at random by copies.
         """
         return sample_counts(obs.hand, stack_preferred(options), obs.random())
@@ -315,7 +315,7 @@ def stack_preferred(options: NDArray[np.bool_]) -> NDArray[np.bool_]:
 def fewest_next(hand_sizes: NDArray[np.integer], seat: NDArray[np.integer], direction: NDArray[np.integer],
                 alive: NDArray[np.bool_]) -> NDArray[np.int64]:
     """Per row, the other seat still in the match with fewest cards, ties to the nearest from ``seat``
-    in ``direction`` (the default target of :meth:`Strategy.swap_with`, H-2)."""
+    in ``direction`` (the default target of [`Strategy.swap_with`][unosim.Strategy.swap_with], H-2)."""
     n, players = hand_sizes.shape
     rows = np.arange(n)
     steps = np.arange(1, players)

@@ -1,6 +1,6 @@
 """What a strategy sees: a batch of decisions, public information only.
 
-An :class:`Observation` covers ``n`` decision rows of one phase (all asking
+An [`Observation`][unosim.strategy.Observation] covers ``n`` decision rows of one phase (all asking
 the same strategy). Arrays have the row as first axis.
 
 Fair play: every array is a read-only copy made for this call when the
@@ -10,7 +10,7 @@ arrays, its run or the other strategies, so nothing hidden (other hands, the
 draw pile) is reachable from it, and a kept observation stays unchanged
 whatever the engine does next. The rule set is a copy too. Answers are checked
 by the engine against its own rows, never against these arrays, and copied out
-of the strategy's reach once checked. :meth:`Observation.random` draws from a
+of the strategy's reach once checked. [`Observation.random`][unosim.strategy.Observation.random] draws from a
 copy of the rows' stream counters, which the engine takes back when the call
 returns; a kept observation draws from that copy, which changes nothing in the game. What
 in-process code can still do (read through frames or the garbage collector) is said in
@@ -50,7 +50,7 @@ Fields
 ``link_choices``   ``[n, players]`` seats that may be linked by a Wild Drawn Together now
                    (all seats still in the match, or all but the current pair under
                    ``relink_must_differ``)
-``rules``          the :class:`~unosim.game.rules.RuleSet` of the game (frozen; every player
+``rules``          the [`RuleSet`][unosim.RuleSet] of the game (frozen; every player
                    knows the rules)
 """
 
@@ -61,15 +61,16 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.kernels import layout as L
-from ..game.kernels.rng import keyed_uniform, seat_key
+from ..game.kernels import rng
 from ..game.rules import RuleSet
 
 __all__ = [
     "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_discard", "gather_hands", "gather_keys", "gather_seats",
+    "stream_arrays",
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
-"""The array fields of an :class:`Observation`, each a read-only copy made when it is built."""
+"""The array fields of an [`Observation`][unosim.strategy.Observation], each a read-only copy made when it is built."""
 
 
 def _read_only(a: NDArray) -> NDArray:
@@ -123,7 +124,7 @@ def gather_keys(keys, slots, seats):  # pragma: no cover - compiled
     """The strategy-stream key (``rng.seat_key``) of each (slot, seat) row."""
     out = np.empty(slots.shape[0], np.uint64)
     for r in range(slots.shape[0]):
-        out[r] = seat_key(keys[slots[r]], seats[r])
+        out[r] = rng.seat_key(keys[slots[r]], seats[r])
     return out
 
 
@@ -133,16 +134,16 @@ def _stream_uniforms(seat_keys, counters, at, k):  # pragma: no cover - compiled
     out = np.empty((at.shape[0], k), np.float64)
     for r in range(at.shape[0]):
         for j in range(k):
-            out[r, j] = keyed_uniform(seat_keys[r], counters, at[r], 0)
+            out[r, j] = rng.keyed_uniform(seat_keys[r], counters, at[r], 0)
     return out
 
 
 class SeatStreams:
-    """The per-(game, seat) uniform streams of a batch of decision rows (see :mod:`unosim.game.kernels.rng`).
+    """The per-(game, seat) uniform streams of a batch of decision rows (see `unosim.game.kernels.rng`).
 
     Holds each row's seat-stream key (``rng.seat_key``; never the game's own key, from which the deal
     could be recomputed) and a copy of the rows' draw counters (``[m, 1]``, shared with the streams of
-    subsets; ``at`` maps each row to its counter), which :meth:`Observation.random` advances. The
+    subsets; ``at`` maps each row to its counter), which [`Observation.random`][unosim.strategy.Observation.random] advances. The
     engine copies the counters back into its own when the decision call returns. The uniforms are
     those of the kernels' ``seat_uniform``, so compiled and Python paths agree.
     """
@@ -161,9 +162,17 @@ class SeatStreams:
         return SeatStreams(self._keys[rows], self._counters, self._at[rows])
 
 
+def stream_arrays(obs: Observation) -> tuple[dict[str, NDArray], NDArray[np.uint64], NDArray[np.int32], NDArray[np.intp]]:
+    """What an observation is made of, for code that sends it to another process: its fields (read-only,
+    by name), and its streams' seat keys, counters and rows. The counters are the engine's own array,
+    which the draws advance: write the counters a copy advanced back into it."""
+    streams = obs._streams
+    return obs._values, streams._keys, streams._counters, streams._at
+
+
 class TableFields:
     """Named columns of a decision batch's ``info`` array (``layout.I_*``): the table as the acting
-    seat sees it. Shared by :class:`Observation` and the engine's own record of the rows."""
+    seat sees it. Shared by [`Observation`][unosim.strategy.Observation] and the engine's own record of the rows."""
 
     __slots__ = ()
     info: NDArray[np.int32]
@@ -251,7 +260,7 @@ class Observation(TableFields):
     rules : RuleSet
         The rule set shown (a copy of the game's).
     values : dict
-        One fresh array per name of :data:`FIELDS` (made read-only here).
+        One fresh array per name of `FIELDS` (made read-only here).
     streams : SeatStreams
         The rows' random streams.
     """
@@ -263,7 +272,7 @@ class Observation(TableFields):
         self.phase_id = phase
         self.players = players
         self.rules = rules
-        """The rule set of the game (:class:`~unosim.game.rules.RuleSet`, frozen; a copy)."""
+        """The rule set of the game ([`RuleSet`][unosim.RuleSet], frozen; a copy)."""
         self._streams = streams
         self._values = {name: _read_only(values[name]) for name in FIELDS}
 

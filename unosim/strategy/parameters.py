@@ -2,13 +2,13 @@
 
 A strategy declares its parameters once, in the class attribute
 ``parameter_constraints`` (merged along the class hierarchy), and
-:meth:`unosim.strategy.base.Strategy.check_params` checks every one of them after
+[`unosim.Strategy.check_params`][unosim.Strategy.check_params] checks every one of them after
 the constructor has stored them (scikit-learn's ``_parameter_constraints``)::
 
     class WildSaver(Strategy):
         parameter_constraints = {"k": (int, 0, 108)}
 
-A constraint is a :class:`Constraint` or a shorthand: ``(int, low, high)`` (a
+A constraint is a `Constraint` or a shorthand: ``(int, low, high)`` (a
 whole number in ``[low, high]``), ``(float, low, high)`` (a number in
 ``[low, high]``) or ``(bool,)`` (True or False).
 """
@@ -31,7 +31,7 @@ class ParameterError(UnosimInputError):
 
 
 class Constraint:
-    """What one parameter allows: :meth:`allows` a value, described by :meth:`describe`."""
+    """What one parameter allows: `allows` a value, described by `describe`."""
 
     def allows(self, value: Any) -> bool:
         """True when ``value`` is allowed."""
@@ -90,7 +90,7 @@ class DistinctNames(Constraint):
 
 
 def as_constraint(spec: Constraint | tuple[Any, ...]) -> Constraint:
-    """A :class:`Constraint` from itself or a shorthand (``(int, lo, hi)``, ``(float, lo, hi)``, ``(bool,)``)."""
+    """A `Constraint` from itself or a shorthand (``(int, lo, hi)``, ``(float, lo, hi)``, ``(bool,)``)."""
     if isinstance(spec, Constraint):
         return spec
     if isinstance(spec, tuple) and spec[:1] == (bool,) and len(spec) == 1:
@@ -101,7 +101,7 @@ def as_constraint(spec: Constraint | tuple[Any, ...]) -> Constraint:
 
 
 def check(label: str, values: dict[str, Any], constraints: dict[str, Constraint | tuple[Any, ...]]) -> None:
-    """Raise :class:`ParameterError` (a ``ValueError``) naming the first parameter of ``values`` its constraint refuses.
+    """Raise `ParameterError` (a ``ValueError``) naming the first parameter of ``values`` its constraint refuses.
 
     Parameters
     ----------

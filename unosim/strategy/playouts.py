@@ -3,12 +3,12 @@
 A search strategy (``strategies/search.py``) scores the answers of a decision by playing games on
 from the position, in worlds consistent with what its seat saw. This module holds the machinery:
 
-- :func:`fill_worlds` deals each world (the cards the seat has not seen, dealt at random to the
+- `fill_worlds` deals each world (the cards the seat has not seen, dealt at random to the
   other hands by their sizes; the rest is the draw pile) and sets one slot per (world, answer) to
   the decision's position, the answer already written into the slot's decision row;
-- :class:`Playouts` owns a batch of slots of its own (never the real game's: a separate copy of
+- `Playouts` owns a batch of slots of its own (never the real game's: a separate copy of
   every state array, built here) and plays every slot to the end of its round with the
-  :func:`~unosim.game.kernels.advance.advance` kernel, the searching seat deciding by one compiled
+  `advance` kernel, the searching seat deciding by one compiled
   policy and the other seats by another (``random`` or ``greedy``); it returns each slot's winner.
 
 The slots of one world share its random-stream key (common random numbers): two answers played in
@@ -26,10 +26,10 @@ from numpy.typing import NDArray
 from ..game.cards import N_TYPES
 from ..game.encoding import encode_flags, encode_rules, house_flag
 from ..game.kernels import layout as L
+from ..game.kernels import rng
+from ..game.kernels import state as S
 from ..game.kernels.advance import advance
 from ..game.kernels.policy import POLICY_GREEDY, POLICY_RANDOM, POLICY_RULES
-from ..game.kernels.rng import mix64
-from ..game.kernels.state import Games, Records, Rows, Seats, Work
 from ..game.rules import RuleSet
 from .rule_language import load_program, shipped_rule_files
 from .rule_programs import encode_program
@@ -64,14 +64,14 @@ N_PUBLIC = 14
 @njit(cache=True)
 def world_key(seed, world):  # pragma: no cover - compiled
     """The 64-bit key of world ``world`` of a decision whose seed is ``seed``."""
-    return mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(world) + np.uint64(0x632BE59BD9B4E019)))
+    return rng.mix64(rng.mix64(np.uint64(seed)) ^ rng.mix64(np.uint64(world) + np.uint64(0x632BE59BD9B4E019)))
 
 
 @njit(cache=True)
 def _uniform(state):  # pragma: no cover - compiled
     """The next uniform in [0, 1) of the stream ``state`` (a one-element counter array)."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
-    return float(mix64(state[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return float(rng.mix64(state[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -87,7 +87,7 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
     held when the lack was seen; its later draws are dealt from every unseen card; 0: no constraint; a
     seat left with no allowed card gets any). A world is dealt once, into the first of its slots (slots
     of one world must follow each other), and copied into the others. Answers go into the decision rows
-    of buffer 1 (``dec[1, s]``, ``F_ROW = s``): :func:`advance` called with parity 0 reads them.
+    of buffer 1 (``dec[1, s]``, ``F_ROW = s``): `advance` called with parity 0 reads them.
     Returns False when a row's unseen cards do not cover the other hands (no world can be dealt).
     """
     n = job_row.shape[0]
@@ -173,7 +173,7 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
         slot[s, L.F_STACK] = public[i, P_PENALTY]
         slot[s, L.F_CHAIN] = 1 if public[i, P_PENALTY] > 0 else 0
         game[s] = s
-        keys[s] = mix64(key ^ np.uint64(0x2545F4914F6CDD1D))
+        keys[s] = rng.mix64(key ^ np.uint64(0x2545F4914F6CDD1D))
         for p in range(players):
             seat_strat[s, p] = 0 if p == me else 1
             seat_ctr[s, p] = 0
@@ -213,7 +213,7 @@ class Playouts:
     players : int
         Seats at the table.
     policy : str
-        The compiled policy the searching seat plays in the playouts (a name of :data:`PLAYOUT_POLICIES`).
+        The compiled policy the searching seat plays in the playouts (a name of `PLAYOUT_POLICIES`).
     others : str
         The compiled policy the other seats play.
     depth : int
@@ -290,7 +290,7 @@ class Playouts:
              discard: NDArray[np.int64], seeds: NDArray[np.uint64],
              answers: NDArray[np.int64], lacks: NDArray[np.int8] | None = None,
              kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32]] | None:
-        """Play one game on from each job's position (see :func:`fill_worlds`; ``lacks`` and ``kept``: no
+        """Play one game on from each job's position (see `fill_worlds`; ``lacks`` and ``kept``: no
         constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
         at ``max_turns``) and the hand sizes it ended with, or None when some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
@@ -310,13 +310,13 @@ class Playouts:
         ctr[L.CT_NEXT] = ctr[L.CT_END] = n
         self.group_count[:] = 0
         self.rec[:n, L.R_WINNER] = -1
-        games = Games(self.slot[:n], self.game[:n], self.keys[:n], self.hands[:n], self.hsize[:n], self.piles[:n],
+        games = S.Games(self.slot[:n], self.game[:n], self.keys[:n], self.hands[:n], self.hsize[:n], self.piles[:n],
                       self.opening[:n])
-        seats = Seats(self.seat_strat[:n], self.seat_ctr[:n], self.seat_dec[:n], self.seat_w[:n])
-        rows = Rows(self.row_slot, self.row_seat, self.row_legal, self.row_info, self.dec, self.dec_w, self.group_base,
+        seats = S.Seats(self.seat_strat[:n], self.seat_ctr[:n], self.seat_dec[:n], self.seat_w[:n])
+        rows = S.Rows(self.row_slot, self.row_seat, self.row_legal, self.row_info, self.dec, self.dec_w, self.group_base,
                     self.group_count)
-        records = Records(self.rec[:n], self.points[:n], self.rec_open[:n], self.match_scores, self.ev, self.nev)
-        work = Work(ctr, self.deck, self.scratch, self.actors, self.err)
+        records = S.Records(self.rec[:n], self.points[:n], self.rec_open[:n], self.match_scores, self.ev, self.nev)
+        work = S.Work(ctr, self.deck, self.scratch, self.actors, self.err)
         parity = 0
         while True:
             n_rows = advance(games, seats, rows, records, work, self.cfg, 0, np.uint64(0), parity, self.house)

@@ -1,7 +1,7 @@
 """Compiled batch primitives for writing fast strategies.
 
 Every function takes arrays whose first axis is the decision row and one
-uniform per row from :meth:`unosim.Observation.random`, so results never depend
+uniform per row from `unosim.Observation.random`, so results never depend
 on the batch. Idioms that keep NumPy strategies fast: use these instead of
 per-row Python loops; avoid fresh large temporaries; compute on ``obs.hand``
 and ``obs.legal`` directly (they are read-only: ``.copy()`` an array before
@@ -17,7 +17,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.cards import CARD_COLOUR, CARD_POINTS, N_TYPES
-from ..game.kernels.blocks import ONES8, TOP_BYTE, bytes_at_most, eight_bytes, nonzero_bytes
+from ..game.kernels import blocks
 
 _COLOUR = CARD_COLOUR.astype(np.int64)
 _POINTS = CARD_POINTS.astype(np.int64)
@@ -28,7 +28,7 @@ del _table
 
 def _writable(a: NDArray[Any]) -> NDArray[Any]:
     """``a``, or a copy where it is read-only: the compiled helpers keep the one signature they were
-    compiled for (a read-only table, e.g. :data:`CARD_SCORE_POINTS`, would compile another)."""
+    compiled for (a read-only table, e.g. `CARD_SCORE_POINTS`, would compile another)."""
     return a if a.flags.writeable else a.copy()
 
 
@@ -54,7 +54,7 @@ def _masked_total(counts, mask, r):
 
 @njit(cache=True)
 def _sample_counts(counts, mask, u, totals, words):
-    """The columns :func:`sample_counts` picks; ``words``: scan eight columns a step (:func:`_word_scan`,
+    """The columns `sample_counts` picks; ``words``: scan eight columns a step (`_word_scan`,
     for C-contiguous ``int8`` counts and ``bool`` masks of at least 8 columns), falling back to one
     column a step for a row with a count outside 0–15."""
     n = counts.shape[0]
@@ -72,12 +72,12 @@ def _sample_counts(counts, mask, u, totals, words):
 @njit(cache=True)
 def _masked_word(counts, mask, r, t):
     """The masked counts of columns ``t .. t + 7`` of row ``r`` as the bytes of one word."""
-    return eight_bytes(counts, r, t) & (nonzero_bytes(eight_bytes(mask, r, t)) * np.uint64(0xFF))
+    return blocks.eight_bytes(counts, r, t) & (blocks.nonzero_bytes(blocks.eight_bytes(mask, r, t)) * np.uint64(0xFF))
 
 
 @njit(cache=True)
 def _word_scan(counts, mask, r, x):
-    """:func:`_sample_row` eight columns per step (``x`` >= 0; at least 8 columns): a word of masked
+    """`_sample_row` eight columns per step (``x`` >= 0; at least 8 columns): a word of masked
     counts times ``ONES8`` holds their prefix sums, and the column sought is the number of them at
     most ``x`` (as ``blocks.block_nth``). -2 where a count outside 0–15 could carry out of a byte."""
     k = counts.shape[1]
@@ -87,10 +87,10 @@ def _word_scan(counts, mask, r, x):
         if w & SMALL_COUNTS_OVER:
             return -2
         w = (w >> np.uint64(8 * (t - at))) << np.uint64(8 * (t - at))
-        p = w * ONES8
-        s = np.int64(p >> TOP_BYTE)
+        p = w * blocks.ONES8
+        s = np.int64(p >> blocks.TOP_BYTE)
         if x < s:
-            return at + bytes_at_most(p, x)
+            return at + blocks.bytes_at_most(p, x)
         x -= s
     return -1
 
@@ -192,12 +192,12 @@ def sample_best_of(
     u: NDArray[np.float64],
     colour_bonus: NDArray | None = None,
 ) -> NDArray[np.int16]:
-    """:func:`sample_best` with a score per row: table ``tables[which[row]]`` plus a bonus per colour.
+    """`sample_best` with a score per row: table ``tables[which[row]]`` plus a bonus per colour.
 
     Parameters
     ----------
     counts, mask, u
-        As for :func:`sample_best`.
+        As for `sample_best`.
     tables : array ``[k, N_TYPES]``
         Score tables (one row of scores per card type each).
     which : int array ``[n]`` or None
@@ -285,7 +285,7 @@ def argmax_ties(values: NDArray, u: NDArray[np.float64], mask: NDArray[np.bool_]
 
 
 CARD_SCORE_POINTS = _POINTS
-"""Points per card type as int64, for :func:`sample_best`."""
+"""Points per card type as int64, for `sample_best`."""
 
 __all__ = [
     "CARD_SCORE_POINTS", "N_TYPES", "argmax_ties", "colour_counts", "next_seats", "sample_best", "sample_best_of",

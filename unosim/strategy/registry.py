@@ -2,8 +2,8 @@
 
 Strategies are resolved by entry-point string in the process that plays (a
 joblib or Dask worker starts fresh), never by import side effect. The names are
-those of :data:`REGISTRY` and those installed packages declare in the entry-point
-group :data:`ENTRY_POINT_GROUP` (unosim's own ``policy``, the learned policies of
+those of `REGISTRY` and those installed packages declare in the entry-point
+group `ENTRY_POINT_GROUP` (unosim's own ``policy``, the learned policies of
 ``unosim.env``, is one: this layer never names a higher one). A name not known
 either way is taken as an entry point ``package.module:Class``.
 """
@@ -58,8 +58,8 @@ ENTRY_POINT_GROUP = "unosim.strategies"
 
 @functools.cache
 def installed() -> dict[str, str]:
-    """The strategies installed packages declare (:data:`ENTRY_POINT_GROUP`): name -> ``module:Class``
-    (read once per process; a name of :data:`REGISTRY` wins)."""
+    """The strategies installed packages declare (`ENTRY_POINT_GROUP`): name -> ``module:Class``
+    (read once per process; a name of `REGISTRY` wins)."""
     return {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name not in REGISTRY}
 
 
@@ -139,18 +139,18 @@ def is_user_code(name: str) -> bool:
 
 
 _ELSEWHERE = [0]
-"""While non-zero, user code is made in processes of its own (:func:`user_code_isolated`)."""
+"""While non-zero, user code is made in processes of its own (`user_code_isolated`)."""
 
 
 def is_isolating() -> bool:
-    """Whether this is inside :func:`user_code_isolated`."""
+    """Whether this is inside `user_code_isolated`."""
     return _ELSEWHERE[0] > 0
 
 
 @contextlib.contextmanager
 def user_code_isolated(enabled: bool = True) -> Iterator[None]:
-    """Within this block user code (:func:`is_user_code`) is never imported in this process:
-    :func:`check_known` leaves it to the process that plays it (``--isolate``), where a bad
+    """Within this block user code (`is_user_code`) is never imported in this process:
+    `check_known` leaves it to the process that plays it (``--isolate``), where a bad
     strategy is refused when the run describes its strategies, before any game. ``enabled=False``:
     the block changes nothing (a run that does not isolate)."""
     if not enabled:

@@ -2,10 +2,10 @@
 
 A rule strategy is a TOML file describing every decision of a strategy as an
 ordered list of rules with conditions (format: ``docs/rule_bots.md``).
-:func:`load_program` reads a file (or a shipped name, ``strategies/rules/``)
-into a :class:`RuleProgram`; a bad file raises :class:`RuleFileError` naming the
+[`load_program`][unosim.strategy.load_program] reads a file (or a shipped name, ``strategies/rules/``)
+into a [`RuleProgram`][unosim.strategy.RuleProgram]; a bad file raises [`RuleFileError`][unosim.strategy.RuleFileError] naming the
 file, the line, the key, the value and what is allowed, before any game is
-played. :mod:`unosim.strategy.rule_strategy` plays a program.
+played. `unosim.strategy.rule_strategy` plays a program.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ class KeyLocator:
 
 
 class _Reader:
-    """Checks the parsed TOML, raising :class:`RuleFileError` with the line of the offending key."""
+    """Checks the parsed TOML, raising [`RuleFileError`][unosim.strategy.RuleFileError] with the line of the offending key."""
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path

@@ -1,4 +1,4 @@
-"""Rule programs as int32 words for the compiled interpreter (:mod:`unosim.game.kernels.rule_policy`)."""
+"""Rule programs as int32 words for the compiled interpreter (`unosim.game.kernels.rule_policy`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..game.kernels import rule_policy as K
-from ..game.kernels.tally import SEAT_FEWEST, SEAT_MOST, SEAT_RANDOM
+from ..game.kernels import tally
 from .rule_language import CRITERIA, VAR_NEXT, VAR_NON_WILD, VAR_SMALLEST, VARIABLES, Conditions, Rule, RuleProgram
 
 __all__ = ["encode_program"]
@@ -15,7 +15,7 @@ assert len(VARIABLES) == K.N_VARS
 
 _DRAWN = {"legal": K.DRAWN_LEGAL, "never": K.DRAWN_NEVER, "rules": K.DRAWN_RULES}
 _COLOUR = {"most": K.COLOUR_MOST, "least": K.COLOUR_LEAST, "random": K.COLOUR_RANDOM, "most_played": K.COLOUR_PLAYED}
-_SEATS = {"fewest": SEAT_FEWEST, "most": SEAT_MOST, "random": SEAT_RANDOM}
+_SEATS = {"fewest": tally.SEAT_FEWEST, "most": tally.SEAT_MOST, "random": tally.SEAT_RANDOM}
 
 
 def _prefer(prefer: tuple[str, ...]) -> int:
@@ -54,7 +54,7 @@ def _needs(p: RuleProgram, jump: bool = False) -> int:
 
 
 def encode_program(p: RuleProgram) -> NDArray[np.int32]:
-    """The words of program ``p`` in the layout of :mod:`unosim.game.kernels.rule_policy`."""
+    """The words of program ``p`` in the layout of `unosim.game.kernels.rule_policy`."""
     head = [0] * K.P_BLUFF
     head[K.P_N_PLAY], head[K.P_N_PILE] = len(p.play), len(p.pile)
     head[K.P_OTHERWISE_DRAW] = int(p.otherwise_draw)

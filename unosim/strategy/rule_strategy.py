@@ -1,6 +1,6 @@
-"""The plain-Python interpreter of rule programs: :class:`RuleStrategy`, the reference.
+"""The plain-Python interpreter of rule programs: [`RuleStrategy`][unosim.strategy.RuleStrategy], the reference.
 
-Every decision evaluates the program of :mod:`unosim.strategy.rule_language` over the
+Every decision evaluates the program of `unosim.strategy.rule_language` over the
 whole batch with NumPy. Each decision draws the same uniforms from
 ``obs.random()`` as the base class's default it generalises (one per play,
 mini-pile addition, colour, Point Taken; two per link), so a program that
@@ -107,7 +107,7 @@ def preference_scores(prefer: tuple[str, ...], hand: NDArray) -> NDArray[np.int6
 def pick_best(hand: NDArray, cand: NDArray[np.bool_], score: NDArray[np.int64], u: NDArray[np.float64]) -> NDArray[np.int64]:
     """Among candidate types held, one of highest score, ties in proportion to copies (type order), -1 if none.
 
-    The same choice as :func:`unosim.strategy.primitives.sample_best` for the same uniform.
+    The same choice as `unosim.strategy.primitives.sample_best` for the same uniform.
     """
     cand = cand & (hand > 0)
     masked = np.where(cand, score, np.iinfo(np.int64).min)
@@ -216,7 +216,7 @@ class RuleStrategy(Strategy):
     add_to_pile
         The first ``[[pile.rule]]`` whose conditions hold and that names a card
         that may be added (or takes the pile, ``card = "take"``, when taking is
-        allowed: :attr:`~unosim.strategy.observation.TableFields.may_take`); else the best
+        allowed: `may_take`); else the best
         card to add by preference; the pile is taken when nothing may be added.
     stack
         Always stacks when it can (H-1): the card the play rules pick among the stacking cards, the
@@ -236,7 +236,7 @@ class RuleStrategy(Strategy):
 
     Notes
     -----
-    Set :attr:`explanations` to a list to have every ``play`` and ``add_to_pile``
+    Set `explanations` to a list to have every ``play`` and ``add_to_pile``
     decision append ``(game, seat, phase, card, why)`` (``phase``: ``"turn"`` or
     ``"pileup"``; card -1: draws, or takes the mini pile); the narrated replay does.
     """

@@ -5,7 +5,7 @@ A spec is written ``name`` or ``name(param=value, ...)``, e.g. ``greedy``,
 ``tuned:PATH`` names a tuned-strategy file written by ``unosim tune``, ``policy:PATH`` a
 learned policy file (the strategy ``policy(path=...)``, which the ``rl`` extra's package
 declares in the registry's entry-point group).
-Specs are resolved into strategy objects by :func:`unosim.strategy.registry.make`
+Specs are resolved into strategy objects by `unosim.strategy.registry.make`
 inside the process that plays, so nothing relies on import side effects.
 """
 
@@ -21,7 +21,7 @@ from ..game.errors import UnosimInputError
 __all__ = ["POLICY", "StrategySpec", "parse_strategies", "split_top_level"]
 
 POLICY = "policy"
-"""The strategy name of ``policy:PATH`` specs (an installed strategy: :func:`unosim.strategy.registry.installed`)."""
+"""The strategy name of ``policy:PATH`` specs (an installed strategy: `unosim.strategy.registry.installed`)."""
 
 _SPEC = re.compile(r"^\s*(tuned:[^(),]+?|[A-Za-z_][\w.-]*(?::[A-Za-z_]\w*)?)\s*(?:\((.*)\))?\s*$")  # or tuned:PATH
 
@@ -82,7 +82,7 @@ class StrategySpec:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StrategySpec:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of [`to_dict`][unosim.strategy.StrategySpec.to_dict]."""
         return cls(data["name"], tuple(sorted(data.get("params", {}).items())))
 
 

@@ -2,11 +2,11 @@
 (common random numbers), win rates with deal-clustered intervals, head-to-head shares and
 Bradley–Terry ratings.
 
-The package follows the seams below: :mod:`~unosim.analysis.tournament.design` (the tables),
-:mod:`~unosim.analysis.tournament.settings` (a request, validated),
-:mod:`~unosim.analysis.tournament.plan` (the dataset's chunks and resuming),
-:mod:`~unosim.analysis.tournament.run` (the run loop and :class:`TournamentResult`) and
-:mod:`~unosim.analysis.tournament.statistics` (the estimates).
+The package follows the seams below: `unosim.analysis.tournament.design` (the tables),
+`unosim.analysis.tournament.settings` (a request, validated),
+`unosim.analysis.tournament.plan` (the dataset's chunks and resuming),
+`unosim.analysis.tournament.run` (the run loop and [`TournamentResult`][unosim.analysis.TournamentResult]) and
+`unosim.analysis.tournament.statistics` (the estimates).
 
 Design
 ------
@@ -20,14 +20,14 @@ The strategies ``S[0..n-1]`` (distinct specs) are placed at tables of ``P`` seat
   tables every strategy holds exactly ``P`` seats (e.g. 4 strategies at 6 seats:
   ``ABCDAB``, ``BCDABC``, ``CDABCD``, ``DABCDA``). Every pair meets in every game.
 * **n > P** (more strategies than seats): a balanced incomplete block design. All
-  ``C(n, P)`` combinations when there are at most :data:`~unosim.analysis.tournament.design.MAX_TABLES` of them
+  ``C(n, P)`` combinations when there are at most `MAX_TABLES` of them
   (every strategy in ``C(n-1, P-1)`` tables, every pair in ``C(n-2, P-2)``);
   otherwise a cyclic design: the ``n`` translates ``B + t (mod n)`` of a base
   block ``B``, every strategy in exactly ``P`` tables, and pairs as even as the
   base block allows (a pair ``{i, j}`` meets as many times as ``j - i`` occurs
   as a difference in ``B``; a perfect difference set gives every pair the same
   count; otherwise the block with the smallest spread found by a fixed search is
-  used and :meth:`Design.pair_meetings` shows the counts).
+  used and `Design.pair_meetings` shows the counts).
 
 Every table is played in all its distinct **rotations**: in rotation ``r`` seat
 ``s`` holds the table's entry ``(s + r) % P``. A table whose line-up repeats
@@ -60,12 +60,12 @@ by deal — and a normal 95 % interval.
 played: the share A won, the share B won, and A's share of the games won by one
 of the two (``beat``; 0.5 = even), each with a deal-clustered interval.
 
-**Ratings**: a Bradley–Terry (Luce) model fitted with :func:`choix.ilsr_pairwise_dense`
+**Ratings**: a Bradley–Terry (Luce) model fitted with `choix.ilsr_pairwise_dense`
 to the comparisons "the winner beat every other seat's strategy" (top-1 rank
 breaking, consistent for the Luce model of who wins a table:
 ``P(i wins) ∝ exp(rating_i)``); ratings are log-strengths centred on 0. The 95 %
 interval is the percentile interval of a bootstrap over deals (resampled in up to
-:data:`~unosim.analysis.tournament.statistics.BOOTSTRAP_BLOCKS` blocks of consecutive deals, which are independent).
+`BOOTSTRAP_BLOCKS` blocks of consecutive deals, which are independent).
 
 Precision mode
 --------------
@@ -76,7 +76,7 @@ extend the same dataset; a run interrupted and started again resumes.
 
 Dataset
 -------
-An experiment dataset (:mod:`unosim.runs.dataset`) with one cell per (table,
+An experiment dataset (`unosim.runs.files`) with one cell per (table,
 rotation); the metadata has a ``tournament`` entry (strategies, design, deals,
 settings) and every row the columns ``cell``, ``table`` and ``rotation`` first.
 ``game`` is the deal: rows with the same ``game`` share the deal; ``strategies``

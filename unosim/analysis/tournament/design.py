@@ -88,7 +88,7 @@ class Design:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Design:
-        """Inverse of :meth:`describe`."""
+        """Inverse of `describe`."""
         return cls(tuple(data["strategies"]), int(data["players"]), tuple(tuple(t) for t in data["tables"]), data["kind"])
 
 

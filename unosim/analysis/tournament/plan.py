@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...runs import dataset
+from ...runs import files
 from ...runs.planning import Part, Plan, describe_deck, describe_strategies, new_metadata
 from .settings import Settings
 
@@ -17,7 +17,7 @@ def build_plan(settings: Settings, deals: int, chunk_size: int) -> Plan:
     size = min(chunk_size, deals)
     chunks = -(-deals // size)
     cells = settings.design.cells()
-    pattern = dataset.file_pattern(chunks, cells=len(cells))
+    pattern = files.file_pattern(chunks, cells=len(cells))
     meta = new_metadata("experiment", chunk_size=size, chunks=chunks, pattern=pattern)
     meta["experiment"] = {
         "name": "tournament",
@@ -61,7 +61,7 @@ def build_plan(settings: Settings, deals: int, chunk_size: int) -> Plan:
 
 def _shape_free(meta: dict[str, Any]) -> dict[str, Any]:
     """The identity of a tournament dataset without its number of deals (which rounds extend)."""
-    ident = json.loads(json.dumps(dataset.identity(meta)))
+    ident = json.loads(json.dumps(files.identity(meta)))
     for cell in ident.get("cells") or []:
         cell.get("config", {}).pop("games", None)
     chunking = ident.get("chunking") or {}
@@ -72,10 +72,10 @@ def _shape_free(meta: dict[str, Any]) -> dict[str, Any]:
 
 def existing_deals(out: Path | None, plan: Plan) -> int | None:
     """Deals of the tournament already in ``out`` when it is this tournament (any number of deals)."""
-    if out is None or not (out / dataset.METADATA_FILE).is_file():
+    if out is None or not (out / files.METADATA_FILE).is_file():
         return None
     try:
-        old = dataset.read_metadata(out)
+        old = files.read_metadata(out)
     except ValueError:
         return None
     if "tournament" not in old or _shape_free(old) != _shape_free(plan.meta):
@@ -86,8 +86,8 @@ def existing_deals(out: Path | None, plan: Plan) -> int | None:
 def extend_metadata(out: Path, plan: Plan) -> None:
     """Rewrite ``out``'s metadata for a larger number of deals of the same tournament (keeping
     its creation time), so that the runner resumes it and plays only the new chunks."""
-    old = dataset.read_metadata(out)
-    dataset.write_metadata(out, {**plan.meta, "created": old.get("created", plan.meta["created"])})
+    old = files.read_metadata(out)
+    files.write_metadata(out, {**plan.meta, "created": old.get("created", plan.meta["created"])})
 
 
 __all__ = ["build_plan", "existing_deals", "extend_metadata"]

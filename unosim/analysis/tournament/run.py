@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ...game.errors import UnosimInputError
-from ...runs import dataset
+from ...runs import files, reading
 from ...runs.options import IN_PROCESS, Execution
 from ...runs.planning import Plan, default_chunk_size, existing_chunk_size
 from ...runs.runner import execute
@@ -25,7 +25,7 @@ from .statistics import analyse
 # ------------------------------------------------------------------ the result
 @dataclass(frozen=True)
 class TournamentResult:
-    """Outcome of :func:`run_tournament` (or :func:`load_tournament`).
+    """Outcome of [`run_tournament`][unosim.analysis.run_tournament] (or [`load_tournament`][unosim.analysis.load_tournament]).
 
     Attributes
     ----------
@@ -57,9 +57,9 @@ class TournamentResult:
     seconds : float
         Wall time of the call that played it (0 for a loaded one).
     rule_set : dict or None
-        Every rule option played (:meth:`RuleSet.to_dict`), when known.
+        Every rule option played ([`RuleSet.to_dict`][unosim.RuleSet.to_dict]), when known.
     user_code : tuple of str
-        The strategies of user code in the line-up (:func:`~unosim.strategy.registry.is_user_code`).
+        The strategies of user code in the line-up (`is_user_code`).
     isolated : tuple of str
         Those of them that played from processes of their own (``isolate``); the others played in
         the engine's process, verified after every step.
@@ -94,7 +94,7 @@ class TournamentResult:
         return 1.0 / self.players
 
     def head_to_head_matrix(self, value: str = "beat") -> pd.DataFrame:
-        """``value`` (a column of :attr:`head_to_head`) as a square table, rows = strategy."""
+        """``value`` (a column of `head_to_head`) as a square table, rows = strategy."""
         order = list(self.leaderboard["strategy"])
         matrix = self.head_to_head.pivot(index="strategy", columns="opponent", values=value)
         return matrix.reindex(index=order, columns=order)
@@ -102,7 +102,7 @@ class TournamentResult:
     def to_pandas(self) -> pd.DataFrame:
         """The per-game rows (matches with ``match``), sorted by cell and deal."""
         if self.path is not None:
-            return dataset.load(self.path)
+            return reading.load(self.path)
         assert self.table is not None
         return self.table.to_pandas().sort_values(["cell", "game"], kind="stable").reset_index(drop=True)
 
@@ -132,19 +132,19 @@ def run_tournament(
     Parameters
     ----------
     settings : Settings, optional
-        What to play, from :func:`make_settings`; without it, ``request`` holds the arguments
-        of :func:`make_settings`.
+        What to play, from `make_settings`; without it, ``request`` holds the arguments
+        of `make_settings`.
     out : str or Path, optional
         Dataset directory (resumes, and extends a smaller run of the same tournament).
     execution : Execution, optional
-        How to play it, as for :func:`unosim.runs.runner.run` (``chunk_size`` counts deals per
+        How to play it, as for [`unosim.runs.run`][unosim.runs.run] (``chunk_size`` counts deals per
         cell); default one process, quiet.
     on_round : callable, optional
         Precision mode: called after each round that falls short as ``on_round(games, widest)``
         (games so far, widest win-rate half-width).
     **request
-        Arguments of :func:`make_settings` (when ``settings`` is not given) and fields of
-        :class:`~unosim.runs.options.Execution` on top of ``execution``.
+        Arguments of `make_settings` (when ``settings`` is not given) and fields of
+        [`Execution`][unosim.runs.Execution] on top of ``execution``.
 
     Returns
     -------
@@ -256,7 +256,7 @@ def display_labels(strategies: tuple[str, ...]) -> dict[str, str]:
 
 def labelled(tables: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame],
              design: Design) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The leaderboard, head-to-head and ratings with the strategies named by :func:`display_labels`."""
+    """The leaderboard, head-to-head and ratings with the strategies named by `display_labels`."""
     mapping = display_labels(tuple(design.strategies))
     if all(k == v for k, v in mapping.items()):
         return tables
@@ -273,7 +273,7 @@ def labelled(tables: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame],
 def is_tournament(path: str | Path) -> bool:
     """Whether ``path`` is a dataset directory written by a tournament."""
     try:
-        return "tournament" in dataset.read_metadata(path)
+        return "tournament" in files.read_metadata(path)
     except ValueError:
         return False
 
@@ -287,7 +287,7 @@ def load_tournament(path: str | Path) -> TournamentResult:
         If ``path`` is not a complete tournament dataset.
     """
     path = Path(path)
-    meta = dataset.read_metadata(path)
+    meta = files.read_metadata(path)
     if "tournament" not in meta:
         raise UnosimInputError(f"{path} holds no tournament; give a directory written by `unosim tournament --out`.")
     info = meta["tournament"]
@@ -308,10 +308,10 @@ def load_tournament(path: str | Path) -> TournamentResult:
 def _read_rows(path: Path, match: bool) -> tuple[pa.Table, pa.Table | None]:
     """The columns the analysis needs (main table, and the rounds of a match tournament)."""
     if match:
-        main = dataset.read_table(path, columns=["cell", "game", "match_winner", "scores"])
-        rounds = dataset.read_table(path, columns=["cell", "game", "hand_points"], table="rounds")
+        main = reading.read_table(path, columns=["cell", "game", "match_winner", "scores"])
+        rounds = reading.read_table(path, columns=["cell", "game", "hand_points"], table="rounds")
         return main, rounds
-    return dataset.read_table(path, columns=["cell", "game", "winner", "winner_points", "hand_points"]), None
+    return reading.read_table(path, columns=["cell", "game", "winner", "winner_points", "hand_points"]), None
 
 
 __all__ = ["TournamentResult", "display_labels", "is_tournament", "labelled", "load_tournament", "run_tournament"]
