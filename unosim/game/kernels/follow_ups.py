@@ -22,8 +22,8 @@ FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO = 0, 1, 2
 FOLLOW_UP_ORDER = (FOLLOW_COLOUR, FOLLOW_LINK, FOLLOW_UNO)
 """The follow-ups in the order a seat is asked them: a wild's colour, then a link pair, then the UNO call."""
 
-_NAMES_A_COLOUR = np.zeros(N_TYPES, np.bool_)
-_NAMES_A_COLOUR[list(NAMES_A_COLOUR)] = True
+_NAMES_A_COLOUR = np.isin(np.arange(N_TYPES), NAMES_A_COLOUR)
+"""Per card type: whether playing it names a colour (W-1)."""
 
 
 @leaf
