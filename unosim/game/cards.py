@@ -41,7 +41,7 @@ A deck composition is a TOML file (the shipped ones live in ``unosim/game/decks`
     wild = 4
     wild_draw_four = 4
 
-Kinds not listed are absent. :func:`load_deck` reads a shipped name or a path.
+Kinds not listed are absent. ``load_deck`` reads a shipped name or a path.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The rule configuration: every option of the rule book (``docs/rules.md``) in one frozen dataclass.
 
 Each field names the rule id it belongs to (``docs/rules.md``). Three presets ship:
-``classic``, ``classic-house`` and ``party`` (:data:`PRESETS`); any field can
-be overridden with :meth:`RuleSet.replace` or, from text (CLI ``--set``), with
-:meth:`RuleSet.with_overrides`. Validation happens once, at construction, and
-an invalid value or combination raises :class:`ValueError` naming the option,
+``classic``, ``classic-house`` and ``party`` (``PRESETS``); any field can
+be overridden with ``RuleSet.replace`` or, from text (CLI ``--set``), with
+``RuleSet.with_overrides``. Validation happens once, at construction, and
+an invalid value or combination raises ``ValueError`` naming the option,
 the value and what is allowed.
 """
 
@@ -40,7 +40,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 16
 def _opt(default: Any, rule: str, doc: str, example: str) -> Any:
     """A rule option: its default, rule id, one-line description and an example ``--set`` value
     with what it does. A ``Literal`` type lists the choices in their declared order, which is
-    also their code in the kernels (:func:`choice_code`)."""
+    also their code in the kernels (``choice_code``)."""
     return field(default=default, metadata={"rule": rule, "doc": doc, "example": example})
 
 
@@ -179,7 +179,7 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of [`to_dict`][unosim.game.RuleSet.to_dict]."""
         return cls(**data)
 
     @staticmethod
@@ -257,9 +257,9 @@ def _type_text(name: str, tp: Any) -> str:
 CHOICES: dict[str, tuple[str, ...]] = {
     name: get_args(tp) for name, tp in get_type_hints(RuleSet).items() if get_origin(tp) is Literal
 }
-"""Every choice option (a ``Literal`` field of :class:`RuleSet`) and its values in their declared
+"""Every choice option (a ``Literal`` field of ``RuleSet``) and its values in their declared
 order. That order is the one place a value's code comes from: the encoder (``unosim.engine.driver``)
-and the kernels' named constants both take it from :func:`choice_code`."""
+and the kernels' named constants both take it from ``choice_code``."""
 
 
 def choice_code(option: str, value: str) -> int:

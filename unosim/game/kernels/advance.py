@@ -12,10 +12,10 @@ play, for a strategy that declared what its ``play`` then draws
 buffered (``parity``): the rows written now never overwrite decisions that
 later slots of this pass still have to read. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
-The phase loop is written out in :func:`advance` itself, not in a rule of its
+The phase loop is written out in ``advance`` itself, not in a rule of its
 own: numba's inliner copies a callee's whole IR at each inlined call, so a
 rule holding the loop, with every rule inlined in it, would be built and then
-copied whole into :func:`advance`.
+copied whole into ``advance``.
 """
 
 from numba import int64
@@ -90,9 +90,9 @@ from .tally import lowest_bit
 from .turn import apply_colour, apply_drawn, apply_turn
 
 PREFETCH_AHEAD = 4
-"""Slots ahead whose state :func:`advance` prefetches (:mod:`unosim.game.kernels.prefetch`)."""
+"""Slots ahead whose state ``advance`` prefetches (``unosim.game.kernels.prefetch``)."""
 DEC_AHEAD = 2
-"""Slots ahead whose decision row :func:`advance` prefetches (their slot row was asked for earlier)."""
+"""Slots ahead whose decision row ``advance`` prefetches (their slot row was asked for earlier)."""
 
 __all__ = ["advance", "compile_advance", "compiled_multi", "decision", "scatter_multi"]
 
@@ -174,7 +174,7 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
 def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
     """Advance every slot to its next decision; return the number of rows written.
 
-    The arrays come in the records of :mod:`unosim.game.kernels.state` (``games``, ``seats``, ``rows``,
+    The arrays come in the records of ``unosim.game.kernels.state`` (``games``, ``seats``, ``rows``,
     ``records``, ``work``), unpacked here. Rows are written into buffer ``parity`` (the first axis of
     the row arrays); decisions are read from the other one. ``group_count`` holds the previous call's
     row counts on entry and this call's on return. ``scratch`` (deck size) and ``actors`` (at least
@@ -303,6 +303,6 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
 
 
 def compile_advance(house: int | None) -> None:
-    """Compile :func:`advance` (or load it from the disk cache) for the records the engine builds, in the
+    """Compile ``advance`` (or load it from the disk cache) for the records the engine builds, in the
     copy ``house`` selects (``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``), without playing a game."""
     advance.compile(advance_types(house))

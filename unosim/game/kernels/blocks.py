@@ -3,18 +3,18 @@
 A row of an int8 card-count array (a hand ``hands[s, seat]``, a pile ``piles[s, DRAW]``) holds
 each colour's 14 types in one block (``tables``: colour ``c`` is types ``14 c .. 14 c + 13``, the
 wilds follow). A type's count is at most 127, so eight counts read as one 64-bit word
-(:func:`eight_counts`) can be added byte by byte without carries.
+(``eight_counts``) can be added byte by byte without carries.
 
-- :func:`colour_block`: the cards in one colour's block of a row.
-- :func:`colour_totals`: the cards of each colour in a row (the compiled policies' colour counts).
-- :func:`held_in`: which types of one colour's block and which wilds a row holds, as a type bit
+- ``colour_block``: the cards in one colour's block of a row.
+- ``colour_totals``: the cards of each colour in a row (the compiled policies' colour counts).
+- ``held_in``: which types of one colour's block and which wilds a row holds, as a type bit
   mask (bit ``t`` for type ``t``), so a loop over the candidates visits only the held ones.
 
-- :func:`block_nth`: the type of the ``x``-th card of one colour's block (prefix sums of a word).
+- ``block_nth``: the type of the ``x``-th card of one colour's block (prefix sums of a word).
 
-Drawing (``piles.nth_card``) skips whole blocks with :func:`colour_block`, then finds the card in
-its block with :func:`block_nth`;
-the compiled policies (``policy``, ``rule_policy``) walk the bits of :func:`held_in`.
+Drawing (``piles.nth_card``) skips whole blocks with ``colour_block``, then finds the card in
+its block with ``block_nth``;
+the compiled policies (``policy``, ``rule_policy``) walk the bits of ``held_in``.
 """
 
 from typing import Any
@@ -55,7 +55,7 @@ def eight_counts(typingctx: object, counts: types.Array, a: types.Integer, b: ty
 @intrinsic
 def eight_bytes(typingctx: object, arr: types.Array, r: types.Integer, t: types.Integer) -> tuple[object, object]:
     """The one-byte items ``arr[r, t : t + 8]`` of a 2-D array with contiguous rows as one
-    little-endian 64-bit word (as :func:`eight_counts`)."""
+    little-endian 64-bit word (as ``eight_counts``)."""
     return types.uint64(arr, r, t), _load_word
 
 
@@ -84,7 +84,7 @@ def colour_block(counts, a, b, first):
 def colour_totals(counts, a, b):
     """Cards of each colour (red, yellow, green, blue) in ``counts[a, b]``: a hand is
     ``(hands, s, seat)``, the discard pile ``(piles, s, DISC)``. A type's count is at most 127
-    (int8), so the byte sums of :func:`colour_block` cannot carry."""
+    (int8), so the byte sums of ``colour_block`` cannot carry."""
     return (colour_block(counts, a, b, int64(0)), colour_block(counts, a, b, int64(FACES_PER_COLOUR)),
             colour_block(counts, a, b, int64(2 * FACES_PER_COLOUR)), colour_block(counts, a, b, int64(3 * FACES_PER_COLOUR)))
 

@@ -1,7 +1,7 @@
 """Setting up a game: S-1 deal, S-2/S-3 first card, S-4 dealer and first player (and the
 dealer moving left in the rounds of a match).
 
-State arguments as in :mod:`unosim.game.kernels.effects`.
+State arguments as in ``unosim.game.kernels.effects``.
 """
 
 from numba import int64
@@ -102,10 +102,10 @@ def start_round(s, dealer, slot):
 @kernel
 def set_position(s, g, rkey, dealer, position_hands, draw, discard, top, colour, direction, link_a, link_b, alive, turns,
                  turn, slot, game, keys, hands, hsize, piles, seat_ctr):
-    """Put a set-up position (:func:`unosim.engine.position.play_from`) into slot ``s`` as game ``g``.
+    """Put a set-up position (``unosim.engine.position.play_from``) into slot ``s`` as game ``g``.
 
-    The slot is reset and the round started exactly as for a dealt game (:func:`reset_slot`,
-    :func:`start_round`); then the position's hands, draw and discard piles, top card and
+    The slot is reset and the round started exactly as for a dealt game (``reset_slot``,
+    ``start_round``); then the position's hands, draw and discard piles, top card and
     colour, direction, link, seats in play and turn count are set, and the turn goes to
     ``turn`` (``PH_START_TURN``)."""
     reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
@@ -230,7 +230,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
 
 @leaf
 def new_game(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr, cfg):
-    """Put game (or match) ``g`` into slot ``s``; return its dealer (S-4), to deal with :func:`deal_round`."""
+    """Put game (or match) ``g`` into slot ``s``; return its dealer (S-4), to deal with ``deal_round``."""
     reset_slot(s, g, rkey, slot, game, keys, hands, hsize, piles, seat_ctr)
     slot[s, F_ALIVE] = (1 << cfg[C_PLAYERS]) - 1  # every seat plays (E-4 elimination removes seats)
     dealer = rand_below(keys, slot, s, cfg[C_PLAYERS])  # always drawn, so a fixed dealer keeps the same deal

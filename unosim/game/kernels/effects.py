@@ -1,14 +1,14 @@
 """Effects of played cards and the decisions that follow them.
 
-- :func:`resolve_effects`: the card just played: A-1 Skip, A-2 Reverse, A-3 Draw Two,
+- ``resolve_effects``: the card just played: A-1 Skip, A-2 Reverse, A-3 Draw Two,
   A-4 Point Taken (opens the vote), W-1 Wild, W-2 Wild Draw Four (opens the challenge),
   P-5 Wild Pile Up (starts the mini pile), and a number card under speed play (P-1/P-2);
-  the house rules' chains (H-1), 7s and 0s (H-2) and action jump-ins (H-3) through :mod:`.house`.
-- :func:`apply_challenge`: W-2 the challenge of a Wild Draw Four and its draws.
-- :func:`start_pileup`, :func:`apply_pileup`: P-5 turning up the mini pile, adding to it or taking it.
-- :func:`apply_votes`: A-4 everyone points at someone; the draws, capped (``point_taken_cap``).
-- :func:`end_link`: P-6/P-7 a link between two players ends.
-- :func:`apply_catch`: U-1/U-2 a forgotten UNO call caught, and its penalty.
+  the house rules' chains (H-1), 7s and 0s (H-2) and action jump-ins (H-3) through ``.house``.
+- ``apply_challenge``: W-2 the challenge of a Wild Draw Four and its draws.
+- ``start_pileup``, ``apply_pileup``: P-5 turning up the mini pile, adding to it or taking it.
+- ``apply_votes``: A-4 everyone points at someone; the draws, capped (``point_taken_cap``).
+- ``end_link``: P-6/P-7 a link between two players ends.
+- ``apply_catch``: U-1/U-2 a forgotten UNO call caught, and its penalty.
 """
 
 from numba import int64

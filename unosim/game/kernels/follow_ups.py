@@ -3,10 +3,10 @@
 An answer that sheds a card can lead to more questions of the same seat before the game goes on:
 the colour of a wild (W-1), the two seats a Wild Drawn Together links (P-6), and the UNO call of a
 seat going down to one card (U-1). Which of them follow, and in which order, is written here once;
-the engine's decision calls (:mod:`unosim.engine.decisions`) and the environments' compiled steps
-(:mod:`unosim.env.kernels`) both ask them from these bits.
+the engine's decision calls (``unosim.engine.decisions``) and the environments' compiled steps
+(``unosim.env.kernels``) both ask them from these bits.
 
-A follow-up set is an integer of bits ``1 << FOLLOW_*``; :data:`FOLLOW_UP_ORDER` is the order of
+A follow-up set is an integer of bits ``1 << FOLLOW_*``; ``FOLLOW_UP_ORDER`` is the order of
 asking.
 """
 
@@ -48,6 +48,6 @@ def follow_ups(phase, card, sheds, hsize, n_linkable):  # pragma: no cover - com
 
 @kernel
 def follow_up_rows(phase, cards, sheds, hsize, n_linkable, out):  # pragma: no cover - compiled
-    """:func:`follow_ups` of every row of one decision phase, into ``out``."""
+    """``follow_ups`` of every row of one decision phase, into ``out``."""
     for r in range(cards.shape[0]):
         out[r] = follow_ups(phase, cards[r], sheds[r], hsize[r], n_linkable[r])

@@ -3,20 +3,20 @@ going out on an action card or a wild.
 
 Every function here runs only when its option is on; with all four off the phase machine never
 reaches them, and the copy of the kernels for the official games (``house`` None,
-:func:`unosim.game.encoding.house_flag`) does not even compile them. They are compiled on
+``unosim.game.encoding.house_flag``) does not even compile them. They are compiled on
 their own (``kernel``), not inlined: they run on rarer events than a turn, and one copy each
 keeps the cold compile short.
 
-- H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain (:func:`chain`): ``F_STACK`` holds its
+- H-1: a Draw Two or Wild Draw Four starts (or adds to) a chain (``chain``): ``F_STACK`` holds its
   penalty, the card on top included, ``F_CHAIN`` its penalty cards. The next player (the victim) may
-  stack a card allowed on the top card (:func:`stack_options`, decision ``PH_STACK``) or takes the
+  stack a card allowed on the top card (``stack_options``, decision ``PH_STACK``) or takes the
   total. A Wild Draw Four on top is first open to a challenge (W-2,
-  :func:`unosim.game.kernels.effects.apply_challenge`), which then settles the whole chain.
+  ``unosim.game.kernels.effects.apply_challenge``), which then settles the whole chain.
 - H-2: a 7 swaps its player's hand with another player's (decision ``PH_SWAP``); a 0 passes every hand
-  to the next player in the direction of play (:func:`seven_zero`).
-- H-3: :func:`after_action` opens the jump-in window (``PH_WINDOW``) on a coloured action card whose
+  to the next player in the direction of play (``seven_zero``).
+- H-3: ``after_action`` opens the jump-in window (``PH_WINDOW``) on a coloured action card whose
   effect is resolved, under ``jump_in_cards=numbers_and_actions``.
-- H-4 is legality (:mod:`unosim.game.kernels.legality`): a lone action card or wild is not legal.
+- H-4 is legality (``unosim.game.kernels.legality``): a lone action card or wild is not legal.
 """
 
 from numba import int64
@@ -209,8 +209,8 @@ def house_step(s, ph, card, flag, seat, nxt, slot, game, keys, hands, hsize, pil
     """The house rules' steps of the phase machine, one kernel for its two call sites.
 
     ``ph == PH_EFFECTS``: the effect of the card just played by ``seat`` (``nxt`` plays next): a Draw Two
-    or Wild Draw Four starts or grows a chain (H-1, :func:`chain`), a 7 asks whom to swap with and a 0
-    passes the hands on (H-2, :func:`seven_zero`). True when that is the whole effect (a decision or the
+    or Wild Draw Four starts or grows a chain (H-1, ``chain``), a 7 asks whom to swap with and a 0
+    passes the hands on (H-2, ``seven_zero``). True when that is the whole effect (a decision or the
     chain's end follows); False when the official effect still applies (every other card, and the 0
     after its pass: the jump-in window of speed play).
 

@@ -10,24 +10,24 @@ Four modes, each a trade between the games per second and the cold compile
 (measure both with ``unosim bench`` and ``experiments/cold_compile.py``; the
 figures are in ``docs/performance.md``):
 
-- :data:`rule`: inlined at its call site in numba's IR. The per-turn rules
+- ``rule``: inlined at its call site in numba's IR. The per-turn rules
   (playing a card, drawing, passing the turn, the compiled decisions) need
   it: a call per card played would be a large share of a turn's work. But numba's
   IR inliner costs about a second per inlined call in a function the size of
-  :func:`~unosim.game.kernels.advance.advance` (its time grows with the caller), so
+  ``advance`` (its time grows with the caller), so
   a ``rule`` should be inlined at few sites.
-- :data:`leaf`: a small function compiled once on its own and cached on disk;
+- ``leaf``: a small function compiled once on its own and cached on disk;
   LLVM inlines it at its call sites (the random numbers, card legality, seat
   arithmetic). Inlined as ``rule`` at their many call sites, they would multiply
   the cold compile's time and memory. A
   cached function keeps its LLVM IR for linking, so one loaded from the cache
   is inlined exactly as one just compiled: the helper process of a cold
-  compile (:mod:`unosim.engine.kernel_cache`) compiles the leaves and kernels while
+  compile (``unosim.engine.kernel_cache``) compiles the leaves and kernels while
   the compiling process is busy inlining the ``rule`` functions, and that
   process loads them, so a cold compile uses two cores.
-- :func:`leaf_for`: a leaf with a fixed signature, for leaves called with many
+- ``leaf_for``: a leaf with a fixed signature, for leaves called with many
   different constants (the trace ``log``).
-- :data:`kernel`: a function called from Python, or a rule that runs once per
+- ``kernel``: a function called from Python, or a rule that runs once per
   game or on rarer events (the deal, the record, the end of a match round, a
   challenge, votes, a catch, a forced draw); cached on disk.
 
@@ -43,7 +43,7 @@ would lengthen the cold compile (``experiments/compile_profile.py`` shows them).
 The same rule gives the house rules a copy of their own: ``advance`` and the
 functions with house-rule code take a ``house`` argument, ``layout.HOUSE_OFF``
 (None) when every house rule is off and ``layout.HOUSE_ON`` (1) otherwise, chosen
-once per run by :func:`unosim.game.encoding.house_flag`. numba prunes a branch on
+once per run by ``unosim.game.encoding.house_flag``. numba prunes a branch on
 ``house is not None`` in the copy compiled for None, so the official games neither
 compile the house rules' kernels nor carry their code.
 """
@@ -62,7 +62,7 @@ rule = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[ca
 
 leaf = kernel
 """A small function compiled on its own and cached, inlined by LLVM at its call sites: the options
-of :data:`kernel` (the helper of a cold compile needs both cached), named for where it is called from."""
+of ``kernel`` (the helper of a cold compile needs both cached), named for where it is called from."""
 
 
 def leaf_for(signature: str) -> Any:

@@ -54,7 +54,7 @@ reaction weight answered on a jump-in row, scattered into ``seat_w``.
 ``K = N_TYPES`` card types (``unosim.game.cards``), ``P`` players, ``H`` hand size.
 The top card of the discard pile is ``slot[:, F_TOP]``, not part of ``DISC``.
 
-The kernels take these arrays grouped in the named records of :mod:`unosim.game.kernels.state`
+The kernels take these arrays grouped in the named records of ``unosim.game.kernels.state``
 (``Games``, ``Seats``, ``Rows``, ``Records``, ``Work``).
 
 Phases (``slot[:, F_PHASE]``): decision phases ask a strategy; the others are

@@ -127,15 +127,15 @@ def count_blocked(s, seat, hands, slot, cfg):
 
 
 MAX_FACE = int(FACE_OF[:N_COLOURED].max())
-"""The highest face of a coloured card (the top card's face indexes :data:`MATCHES`)."""
+"""The highest face of a coloured card (the top card's face indexes ``MATCHES``)."""
 
 
 def _match_table() -> np.ndarray:
     """``[symbol_match, colour + 1, face + 1, type]``: 1 where a card of ``type`` matches (T-1) an
     active colour ``colour`` (-1: none yet) and a top card of face ``face`` (-1: a wild on top), for
-    ``symbol_match`` off and on; the wilds always (W-2 is checked apart). Filled by :func:`matches`
+    ``symbol_match`` off and on; the wilds always (W-2 is checked apart). Filled by ``matches``
     itself (its Python function, so nothing compiles at import), as bytes, so that
-    :func:`fill_legal`'s loop is plain byte logic that compiles to vector code."""
+    ``fill_legal``'s loop is plain byte logic that compiles to vector code."""
     table = np.zeros((2, N_COLOURS + 1, MAX_FACE + 2, N_TYPES), np.uint8)
     for index in np.ndindex(*table.shape):
         sym, colour, face, t = index
@@ -144,7 +144,7 @@ def _match_table() -> np.ndarray:
 
 
 MATCHES = _match_table()
-"""T-1 as a table (:func:`_match_table`), frozen into the compiled kernel (9 KB)."""
+"""T-1 as a table (``_match_table``), frozen into the compiled kernel (9 KB)."""
 
 
 @rule
@@ -180,10 +180,10 @@ def fill_legal(s, seat, hands, hsize, slot, cfg, legal, q, r, house):
 @rule
 def legal_types(s, seat, hands, slot, cfg, house):
     """Type bit mask (bit ``t`` for type ``t``) of the cards ``seat`` holds and may play without
-    bluffing (T-1, W-2): the active colour's block and the wilds (:func:`blocks.held_in`), the top
+    bluffing (T-1, W-2): the active colour's block and the wilds (``blocks.held_in``), the top
     card's face in the other colours, the Wild Draw Four only when ``wd4_legal``; none when the only
     card held is an action card or a wild under ``go_out_on_action=false`` (H-4; ``house``: see
-    :func:`~unosim.game.encoding.house_flag`)."""
+    ``house_flag``)."""
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
     bits = held_in(hands, s, seat, colour)

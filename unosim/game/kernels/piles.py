@@ -50,8 +50,8 @@ def log(cfg, ev, nev, g, kind, seat, card, a, b):
 @rule
 def nth_card(counts, a, b, x):
     """The type of card ``x`` (from 0) of the row ``counts[a, b]`` with its cards in type order:
-    whole colour blocks are skipped by their totals (:func:`blocks.colour_block`), then the card is
-    found in its block by prefix sums (:func:`blocks.block_nth`; a block of more than 127 cards, or
+    whole colour blocks are skipped by their totals (``blocks.colour_block``), then the card is
+    found in its block by prefix sums (``blocks.block_nth``; a block of more than 127 cards, or
     the wilds, is scanned). ``x`` must be below the row's total."""
     first = 0
     for _ in range(N_COLOURS):

@@ -1,6 +1,6 @@
 """Compiled versions of the shipped ``random`` and ``greedy`` strategies.
 
-The engine registers these transcriptions by exact class (:mod:`unosim.engine.fast_paths`);
+The engine registers these transcriptions by exact class (``unosim.engine.fast_paths``);
 the kernel then decides its single-actor decisions (turn, drawn card, colour,
 challenge) itself instead of emitting an observation row. Each policy here is
 the exact transcription of its Python methods, drawing the same uniforms from
@@ -10,7 +10,7 @@ the records. Mini-pile additions are compiled too, and so are the
 multi-actor votes and jump-ins when every seat that answers has a policy; UNO
 catches (asked only after a forgotten call, which these policies never make)
 go through Python. The house rules' decisions (H-1 stacking, H-2 the 7's swap) are compiled for
-every policy, rule strategies included (:func:`pick_stack`, :func:`pick_swap`).
+every policy, rule strategies included (``pick_stack``, ``pick_swap``).
 """
 
 from numba import int64
@@ -46,7 +46,7 @@ __all__ = [
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
 """Policy ids; a rule strategy's id is ``POLICY_RULES`` plus the offset of its program in ``cfg``
-(:mod:`unosim.game.kernels.rule_policy`)."""
+(``unosim.game.kernels.rule_policy``)."""
 
 
 @leaf
@@ -63,7 +63,7 @@ def pick_colour(pol, s, seat, keys, hands, seat_ctr):
 def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house):
     """``random``: a uniform legal physical card; ``greedy``: the highest-point one, ties by copies.
 
-    Only the held legal types are visited (:func:`~unosim.game.kernels.legality.legal_types`,
+    Only the held legal types are visited (``legal_types``,
     a bit mask), in increasing type order — the order the Python primitives walk —
     so the same uniform picks the same card. The eligible types are collected in
     ``cand`` on the way.

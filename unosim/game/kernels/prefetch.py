@@ -1,16 +1,16 @@
 """Software prefetch of the next slots' state, for the lockstep path.
 
-When strategies decide in Python, one call of :func:`~unosim.game.kernels.advance.advance`
+When strategies decide in Python, one call of ``advance``
 moves every slot of the batch by one decision, and between two calls the strategies
 stream through the observation arrays. A batch's state (hands, piles, slot fields: about
 1 KB a slot at 4 players, 4 MB for 4,096 slots) no longer fits the 1 MB L2 cache, so each
 slot's first touches of its hand and piles waited on memory (``perf``: the two hottest
 instructions of the Python path's kernel were ``hands[s, seat, card] -= 1`` and
-``piles[s, DISC, top] += 1`` in ``turn.play_card``). :func:`prefetch_slot` asks for slot
+``piles[s, DISC, top] += 1`` in ``turn.play_card``). ``prefetch_slot`` asks for slot
 ``s``'s rows a few slots ahead of use, with its row of the strategy of each seat (the first
 load of a turn decision). It is inlined at its call site (``rule``): as a separately compiled
 ``leaf`` it stayed a call, whose unpacked array arguments cost more than the prefetches did.
-:func:`prefetch_row` alone serves for the decision row a slot is about to read. A prefetch never
+``prefetch_row`` alone serves for the decision row a slot is about to read. A prefetch never
 changes what is computed.
 """
 

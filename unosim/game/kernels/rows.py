@@ -4,7 +4,7 @@ Rows are written in counting-sort order so that the rows of one
 (phase, strategy) group are contiguous: ``group_start[g] .. group_start[g+1]``
 with ``g = phase * n_strategies + strategy``. A row holds what the kernel works out
 for the decision (the seat's legal moves and the table fields ``I_*``); the Python side
-(:class:`unosim.engine.decisions.Rows`) checks answers against it and copies from it, or from the
+(``unosim.engine.decisions.Rows``) checks answers against it and copies from it, or from the
 batch state, the fields a strategy reads.
 """
 
@@ -81,7 +81,7 @@ def row_actors(s, slot, cfg, actors):
 @rule
 def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info, house):
     """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s`` (``house``: None when every
-    house rule is off, :func:`unosim.game.encoding.house_flag`)."""
+    house rule is off, ``unosim.game.encoding.house_flag``)."""
     ph = slot[s, F_PHASE]
     row_slot[q, r] = s
     row_seat[q, r] = seat

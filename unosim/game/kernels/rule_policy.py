@@ -1,16 +1,16 @@
 """The compiled interpreter of rule strategies: one interpreter for every rule file.
 
-A rule program (:mod:`unosim.strategy.rule_language`) is encoded by
-:func:`unosim.engine.rule_programs.encode_program` as int32 words appended to the
+A rule program (``unosim.strategy.rule_language``) is encoded by
+``unosim.engine.rule_programs.encode_program`` as int32 words appended to the
 engine's ``cfg`` array; the compiled policy id of a rule strategy is
-``POLICY_RULES + offset`` of its program there (:mod:`unosim.engine.fast_paths`,
-:meth:`unosim.engine.driver.Engine.set_strategies`). Each function here is the exact
-transcription of a method of :class:`unosim.strategy.rule_strategy.RuleStrategy`,
+``POLICY_RULES + offset`` of its program there (``unosim.engine.fast_paths``,
+``unosim.engine.driver.Engine.set_strategies``). Each function here is the exact
+transcription of a method of ``unosim.strategy.rule_strategy.RuleStrategy``,
 drawing the same uniforms in the same order, so both play identical games
 (``tests/test_rulebot_compiled.py``). The entry points and the larger parts
 (rule choice, best card, colour, link) are compiled on their own, not inlined in
 numba's IR: one copy of each keeps the compile short. The entry point of the
-per-turn decisions, :func:`rules_decision`, is inlined at its one call site: as a
+per-turn decisions, ``rules_decision``, is inlined at its one call site: as a
 separate call it would pass the engine's arrays field by field on every decision
 of a rule bot.
 
@@ -185,7 +185,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
 @leaf
 def legal_bits(mode, s, seat, hands, slot, cfg, house):
     """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile);
-    ``house`` as for :func:`~unosim.game.kernels.legality.legal_types`."""
+    ``house`` as for ``legal_types``."""
     if mode == MODE_PILE:
         return pile_additions(s, seat, hands, slot, cfg)
     if mode == MODE_DRAWN:
@@ -332,8 +332,8 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
 def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
     """``RuleStrategy.stack`` (H-1): the card the play rules of the program at ``cfg[o:]`` pick among
     the types of ``pref``; where a draw rule fires (or none does), the best of them by the ``[play]``
-    preference. The variables are computed as :func:`rules_decision` computes them, so the one
-    compiled :func:`rules_pick` serves both. Inlined at its one call site (``policy.pick_stack``)."""
+    preference. The variables are computed as ``rules_decision`` computes them, so the one
+    compiled ``rules_pick`` serves both. Inlined at its one call site (``policy.pick_stack``)."""
     n = cfg[C_PLAYERS]
     seat = slot[s, F_ACTOR]  # the victim, read as rules_decision reads its seat
     d = slot[s, F_DIR]

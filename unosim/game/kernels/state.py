@@ -1,19 +1,19 @@
-"""The batch state in named groups: the arrays :func:`~unosim.game.kernels.advance.advance` takes.
+"""The batch state in named groups: the arrays ``advance`` takes.
 
 The kernels' arrays travel in five records (named tuples), grouped by what travels together (the
-layout of every array, its ``F_*``, ``R_*``, ``CT_*`` … columns, is in :mod:`unosim.game.kernels.layout`):
+layout of every array, its ``F_*``, ``R_*``, ``CT_*`` … columns, is in ``unosim.game.kernels.layout``):
 
 ================  ================================================================================
 record            what it holds
 ================  ================================================================================
-:class:`Games`    each slot's game: its scalars, cards and opening hands (every rule reads them)
-:class:`Seats`    each slot's seats: their strategy, its random-stream counter, the multi-actor answers
-:class:`Rows`     the observation rows and their decisions (double buffered), by (phase, strategy) group
-:class:`Records`  what a call leaves for Python to read: the records of finished games, the event log
-:class:`Work`     the batch counters, the run's cards and the kernels' work buffers
+``Games``    each slot's game: its scalars, cards and opening hands (every rule reads them)
+``Seats``    each slot's seats: their strategy, its random-stream counter, the multi-actor answers
+``Rows``     the observation rows and their decisions (double buffered), by (phase, strategy) group
+``Records``  what a call leaves for Python to read: the records of finished games, the event log
+``Work``     the batch counters, the run's cards and the kernels' work buffers
 ================  ================================================================================
 
-They are :class:`typing.NamedTuple` classes, which numba passes to a compiled function as its
+They are ``typing.NamedTuple`` classes, which numba passes to a compiled function as its
 arrays, one by one, at no cost: a kernel unpacks a record at its call
 (``slot, game, keys, hands, hsize, piles, opening = games``) and the rules it calls take the
 arrays they need. Python builds the records once per batch, and again only when it replaces an
@@ -46,7 +46,7 @@ class Games(NamedTuple):
     game : ndarray of int64, shape (B,)
         Index of the game (or match) in the slot; -1 when it has none left.
     keys : ndarray of uint64, shape (B,)
-        The game's random-stream key (:mod:`unosim.game.kernels.rng`).
+        The game's random-stream key (``unosim.game.kernels.rng``).
     hands : ndarray of int8, shape (B, P, K)
         Cards of each type held by each seat.
     hsize : ndarray of int32, shape (B, P)
@@ -195,7 +195,7 @@ def _empty(record: Any) -> Any:
 
 
 def advance_types(house: int | None) -> tuple[Any, ...]:
-    """The argument types of :func:`~unosim.game.kernels.advance.advance` (the copy ``house`` selects),
+    """The argument types of ``advance`` (the copy ``house`` selects),
     to compile it without a batch: the records as the engine builds them, ``cfg`` (int32),
     ``first`` (int), ``rkey`` (uint64) and ``parity`` (int)."""
     if house is not HOUSE_OFF and house is not HOUSE_ON:

@@ -36,4 +36,4 @@ KIND_OF = CARD_KIND.astype(np.int32)
 POINTS_OF = CARD_POINTS.astype(np.int32)
 FACE_SKIP, FACE_REVERSE, FACE_DRAW_TWO, FACE_POINT_TAKEN = SKIP, REVERSE, DRAW_TWO, POINT_TAKEN
 """Faces of the coloured action cards (``FACE_OF[card]``); the card ids themselves (``N_COLOURED``,
-``WILD`` .. ``WILD_DRAWN_TOGETHER``) come from :mod:`unosim.game.cards`, where the encoding is documented."""
+``WILD`` .. ``WILD_DRAWN_TOGETHER``) come from ``unosim.game.cards``, where the encoding is documented."""

@@ -1,14 +1,14 @@
 """Counting and tie-breaking helpers shared by the compiled policies (``policy``, ``rule_policy``).
 
-- :func:`argmax4`: the best of four colours, ties uniform in order.
-- :func:`nth_allowed`: the ``x``-th seat not in a bit mask.
-- :func:`extreme_cards`: the seat with the fewest (or most) cards, ties uniform.
-- :func:`link_pair` and :func:`point_at`: the seats a Wild Drawn Together links (P-6) and the
+- ``argmax4``: the best of four colours, ties uniform in order.
+- ``nth_allowed``: the ``x``-th seat not in a bit mask.
+- ``extreme_cards``: the seat with the fewest (or most) cards, ties uniform.
+- ``link_pair`` and ``point_at``: the seats a Wild Drawn Together links (P-6) and the
   seat a Point Taken points at (A-4), chosen by one of the ``SEAT_*`` ways.
-- :func:`lowest_bit`: the index of the lowest set bit of a type mask (one instruction), so a
+- ``lowest_bit``: the index of the lowest set bit of a type mask (one instruction), so a
   loop over the card types in a mask visits only the types in it.
 
-The colour totals of a hand or pile are in :mod:`unosim.game.kernels.blocks`.
+The colour totals of a hand or pile are in ``unosim.game.kernels.blocks``.
 """
 
 from llvmlite import ir
