@@ -195,3 +195,22 @@ def test_house_selects_one_of_two_copies() -> None:
 
     with pytest.raises(ValueError, match="HOUSE_OFF or layout.HOUSE_ON"):
         advance_types(0)
+
+
+@pytest.mark.parametrize(("rules", "players", "overrides", "compiled"), [
+    ("classic", 4, [], True), ("classic", 3, [], False), ("party", 6, [], True), ("party", 5, [], False),
+    ("classic", 4, ["stacking=mixed", "seven_zero=true", "speed_play=true", "jump_in_cards=numbers_and_actions"], False),
+    ("classic", 3, ["scoring=winner_takes", "target_score=200"], True),
+])
+def test_an_engine_plays_each_range_as_a_fresh_engine_would(rules: str, players: int, overrides: list[str],
+                                                           compiled: bool) -> None:
+    # play() hands its buffers to the next play(): nothing of one run may reach the next
+    config = RunConfig.build(rules=rules, players=players, games=200, seed=11, overrides=overrides,
+                             strategies=",".join((["random", "greedy"] * players)[:players]))
+    reused = Engine(config, batch_size=32, compiled=compiled)
+    for first, n in [(0, 70), (70, 32), (102, 40), (142, 5), (147, 53)]:
+        again, fresh = reused.play(first, n), Engine(config, batch_size=32, compiled=compiled).play(first, n)
+        assert np.array_equal(again.rec, fresh.rec) and np.array_equal(again.opening, fresh.opening)
+        assert np.array_equal(again.points, fresh.points)
+        if again.match_scores is not None:
+            assert np.array_equal(again.match_scores, fresh.match_scores)

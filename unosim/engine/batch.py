@@ -81,6 +81,18 @@ class Buffers:
         )
 
 
+    def reset(self) -> Buffers:
+        """These buffers as :meth:`allocate` makes them, for another run of the same engine. The row
+        buffers keep their bytes: a run reads a row only after writing it (``group_count``, zeroed
+        here, says which rows hold decisions, and no slot points at a row), as every run reuses them
+        from one call to the next. Allocating them afresh was a quarter of a short run's time."""
+        for name in ("slot", "keys", "hands", "hsize", "piles", "seat_strat", "seat_ctr", "seat_dec", "seat_w", "opening",
+                     "group_count"):
+            getattr(self, name).fill(0)
+        self.game.fill(-1)
+        return self
+
+
 @dataclass
 class Played:
     """Raw results of [`Engine.play`][unosim.engine.Engine.play].

@@ -90,6 +90,7 @@ class Engine:
         self.trace = trace
         self.compiled = compiled
         self.batch_size = batch_size or config.effective_batch_size
+        self._spare: Buffers | None = None  # the buffers of the last run play() finished, for the next
         self.rules_cfg = encode_rules(config.rules, config.players)
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
         self.house = house_flag(self.rules_cfg)
@@ -145,10 +146,13 @@ class Engine:
 
     def play(self, first: int, n_games: int) -> Played:
         """Play games ``first .. first + n_games - 1``; return their raw records."""
-        run = self.start(first, n_games)
+        run = Run(self, first, n_games, spare=self._spare)
+        self._spare = None  # a run that stops on an error leaves its buffers to no one
         while run.step():
             pass
-        return run.finish()
+        played = run.finish()
+        self._spare = run.buffers  # nothing returned refers to them: the next play() sets them up again
+        return played
 
     def tables(self, first: int, n_games: int) -> tuple[pa.Table, pa.Table | None]:
         """Play games (matches) ``first .. first + n_games - 1``; return their tables, as [`play_tables`][unosim.engine.play_tables]."""
@@ -218,14 +222,17 @@ class Run:
     actors = _held("work", "actors")
     err = _held("work", "err")
 
-    def __init__(self, engine: Engine, first: int, n_games: int) -> None:
+    def __init__(self, engine: Engine, first: int, n_games: int, spare: Buffers | None = None) -> None:
         cfg = engine.config
         P, H = cfg.players, cfg.rules.hand_size
         self.engine = engine
         self.first = first
         self.n_games = n_games
         batch = max(1, min(engine.batch_size, n_games))
-        b = Buffers.allocate(batch, P, len(engine.strategies), cfg.rules)
+        if spare is not None and spare.slot.shape[0] == batch:  # the same engine: the same shapes
+            b = spare.reset()
+        else:
+            b = Buffers.allocate(batch, P, len(engine.strategies), cfg.rules)
         b.slot[:, L.F_PHASE] = L.PH_NEWGAME
         b.slot[:, L.F_ROW] = -1
         b.seat_strat[:] = engine.lineup
