@@ -82,7 +82,7 @@ class Buffers:
 
 
     def reset(self) -> Buffers:
-        """These buffers as :meth:`allocate` makes them, for another run of the same engine. The row
+        """These buffers as ``allocate`` makes them, for another run of the same engine. The row
         buffers keep their bytes: a run reads a row only after writing it (``group_count``, zeroed
         here, says which rows hold decisions, and no slot points at a row), as every run reuses them
         from one call to the next. Allocating them afresh was a quarter of a short run's time."""
