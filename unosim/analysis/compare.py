@@ -269,20 +269,8 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     ValueError
         For an unreadable file, an unknown key or a value of the wrong type.
     """
-    import tomllib
-
     path = Path(path)
-    try:
-        data = inputs.parse_toml(inputs.read_text(path, "comparison file"), f"the comparison file {path}")
-    except OSError as exc:
-        raise UnosimInputError(f"cannot read the comparison file {path}: {exc.strerror or exc}.") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
-    except UnicodeDecodeError as exc:
-        raise UnosimInputError(f"the comparison file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
-    for key in data:
-        if key not in SPEC_KEYS:
-            raise UnosimInputError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
+    data = inputs.read_settings(path, "comparison file", SPEC_KEYS)
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(isinstance(v, list) and v for v in options.values()):
         raise UnosimInputError(f"{path}: options = {options!r} is not allowed; use {SPEC_KEYS['options']}.")

@@ -23,7 +23,6 @@ is ``experiments/skill.toml``; ``unosim skill`` runs it and writes the table and
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,17 +146,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
         For an unreadable file, an unknown key or a value of the wrong type.
     """
     path = Path(path)
-    try:
-        data = inputs.parse_toml(inputs.read_text(path, "skill study file"), f"the skill study file {path}")
-    except OSError as exc:
-        raise UnosimInputError(f"cannot read the skill study file {path}: {exc.strerror or exc}.") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
-    except UnicodeDecodeError as exc:
-        raise UnosimInputError(f"the skill study file {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
-    for key in data:
-        if key not in SPEC_KEYS:
-            raise UnosimInputError(f"{path}: unknown key {key!r}; the allowed keys are: {', '.join(SPEC_KEYS)}.")
+    data = inputs.read_settings(path, "skill study file", SPEC_KEYS)
     measured = data.get("measured")
     if measured is not None and (not isinstance(measured, list) or not measured or not all(isinstance(m, str) for m in measured)):
         raise UnosimInputError(f"{path}: measured = {measured!r} is not allowed; use {SPEC_KEYS['measured']}.")

@@ -28,7 +28,7 @@ from typing import Any
 
 from .errors import UnosimInputError
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "InputFileError", "digest", "is_pinned", "key", "parse_json", "parse_toml", "pinned",
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "InputFileError", "digest", "is_pinned", "key", "parse_json", "parse_toml", "pinned", "read_settings",
            "read_text"]
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -149,6 +149,30 @@ def parse_toml(text: str, what: str = "the input file") -> dict[str, Any]:
         For nesting too deep (``what`` names the file in the message).
     """
     return _parsed(tomllib.loads, text, what)
+
+
+def read_settings(path: Path, what: str, keys: Mapping[str, str]) -> dict[str, Any]:
+    """The TOML settings file at ``path`` (``what``: "comparison file", "skill study file", ...) as a
+    table whose keys are all among ``keys`` (key to what it allows).
+
+    Raises
+    ------
+    UnosimInputError
+        A one-paragraph message for a file that cannot be read, is not UTF-8, is not TOML or holds a
+        key not in ``keys``; `InputFileError` for one nested too deep.
+    """
+    try:
+        data = parse_toml(read_text(path, what), f"the {what} {path}")
+    except OSError as exc:
+        raise UnosimInputError(f"cannot read the {what} {path}: {exc.strerror or exc}.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UnosimInputError(f"{path} is not valid TOML: {exc}.") from None
+    except UnicodeDecodeError as exc:
+        raise UnosimInputError(f"the {what} {path} is not UTF-8 text ({exc}); save it as UTF-8.") from None
+    for name in data:
+        if name not in keys:
+            raise UnosimInputError(f"{path}: unknown key {name!r}; the allowed keys are: {', '.join(keys)}.")
+    return data
 
 
 def parse_json(text: str, what: str = "the input file") -> Any:
