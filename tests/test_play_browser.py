@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,19 @@ def _start(out: Path, *extra: str) -> tuple[subprocess.Popen[str], int, str]:
     return server, int(address.group(1)), address.group(2)
 
 
+@contextmanager
+def _served(out: Path) -> Iterator[tuple[subprocess.Popen[str], int, str]]:
+    """`_start`, then the server killed and its pipe closed whatever the test does."""
+    server, port, token = _start(out)
+    try:
+        yield server, port, token
+    finally:
+        server.kill()
+        server.wait()
+        assert server.stdout is not None
+        server.stdout.close()
+
+
 def _request(port: int, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
              timeout: float = 10) -> tuple[int, bytes]:
     """One HTTP request with exactly the headers given (``Host`` too, when given); the status and the body."""
@@ -139,8 +154,7 @@ def _answer_first(port: int, token: str) -> bool:
 
 
 def test_the_server_answers_only_requests_with_its_token_from_its_own_page(tmp_path: Path) -> None:
-    server, port, token = _start(tmp_path / "game")
-    try:
+    with _served(tmp_path / "game") as (server, port, token):
         here = f"127.0.0.1:{port}"
         assert _request(port, "GET", "/")[0] == 403  # no token
         assert _request(port, "GET", "/state?token=wrong")[0] == 403
@@ -152,17 +166,11 @@ def test_the_server_answers_only_requests_with_its_token_from_its_own_page(tmp_p
         status, page = _request(port, "GET", f"/?token={token}", headers={"Host": here})
         assert status == 200 and b"<title>" in page
         assert _request(port, "GET", f"/state?token={token}", headers={"Origin": f"http://{here}"})[0] == 200
-    finally:
-        server.kill()
-        server.wait()
-        assert server.stdout is not None
-        server.stdout.close()
 
 
 def test_bodies_that_are_too_long_negative_or_nested_are_refused_at_once(tmp_path: Path) -> None:
-    server, port, token = _start(tmp_path / "game")
-    answer = f"/answer?token={token}"
-    try:
+    with _served(tmp_path / "game") as (server, port, token):
+        answer = f"/answer?token={token}"
         started = time.monotonic()
         status, body = _request(port, "POST", answer, b"{}", {"Content-Length": "-5"}, timeout=5)
         assert status == 411 and b"Content-Length" in body
@@ -177,16 +185,10 @@ def test_bodies_that_are_too_long_negative_or_nested_are_refused_at_once(tmp_pat
         status, body = _request(port, "GET", f"/state?token={token}")  # the server still serves the game
         assert status == 200 and "log" in json.loads(body)
         assert server.poll() is None
-    finally:
-        server.kill()
-        server.wait()
-        assert server.stdout is not None
-        server.stdout.close()
 
 
 def test_a_question_takes_one_answer_and_a_second_is_refused(tmp_path: Path) -> None:
-    server, port, token = _start(tmp_path / "game")
-    try:
+    with _served(tmp_path / "game") as (server, port, token):
         deadline, question = time.monotonic() + 60, None
         while question is None and time.monotonic() < deadline:
             question = json.loads(_request(port, "GET", f"/state?token={token}")[1])["question"]
@@ -196,11 +198,6 @@ def test_a_question_takes_one_answer_and_a_second_is_refused(tmp_path: Path) -> 
         sent = [_request(port, "POST", f"/answer?token={token}", data, {"Content-Length": str(len(data))})[0] for _ in range(2)]
         assert sent == [200, 409]  # the second would otherwise be taken as the answer to the next question
         assert server.poll() is None
-    finally:
-        server.kill()
-        server.wait()
-        assert server.stdout is not None
-        server.stdout.close()
 
 
 @pytest.mark.parametrize(("signum", "how"), [(signal.SIGINT, "Ctrl-C"), (signal.SIGHUP, "the terminal closed")])
