@@ -79,3 +79,12 @@ def test_skill_command_writes_the_report_and_lets_options_win_over_the_file(tmp_
     assert study.settings["measured"] == ["greedy"] and study.settings["players"] == [3] and study.settings["games"] == 6
     assert study.settings["rule_sets"] == ["classic", "party"]
     assert (out / "report" / "skill_share.png").exists()
+
+
+def test_report_command_recognises_a_skill_study(tmp_path: Path) -> None:
+    out = tmp_path / "study"
+    skill_study([2], ["greedy"], games=6, seed=1, variants={"classic": {}}).save(out)
+    result = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "again")])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "again" / "report.md").read_text(encoding="utf-8")
+    assert "greedy" in text and (tmp_path / "again" / "skill_share.png").stat().st_size > 0

@@ -357,12 +357,19 @@ def skill(out: str | Path | None = None, **kwargs: Any) -> Any:
 
 
 def report(path: str | Path, out: str | Path | None = None, *, card_values: bool | None = None) -> list[Path]:
-    """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison or
-    tournament into ``out`` (default ``path/report``); return the files written
-    (see [`unosim.reports.write_report`][unosim.reports.write_report], `unosim.reports.tournament.write_report`)."""
+    """Write the report (plots, ``report.md``, ``report.html``) of a dataset, comparison,
+    tournament or skill study into ``out`` (default ``path/report``); return the files written
+    (see [`unosim.reports.write_report`][unosim.reports.write_report], `unosim.reports.tournament.write_report`,
+    `unosim.reports.skill.write_report`)."""
+    from .analysis.skill import SKILL_FILE, SkillStudy
     from .reports.dataset_report import write_report
     from .runs.files import read_metadata
 
+    target = Path(out) if out is not None else Path(path) / "report"
+    if (Path(path) / SKILL_FILE).is_file():  # a skill study's tables and skill-share plot
+        from .reports.skill import write_report as write_skill_report
+
+        return write_skill_report(SkillStudy.read(path), target)
     try:  # (analysis.tournament.is_tournament without importing the engine)
         tournament = "tournament" in read_metadata(path)
     except ValueError:
@@ -371,7 +378,7 @@ def report(path: str | Path, out: str | Path | None = None, *, card_values: bool
         from .analysis.tournament import load_tournament
         from .reports.tournament import write_report as write_tournament_report
 
-        return write_tournament_report(load_tournament(path), Path(out) if out is not None else Path(path) / "report")
+        return write_tournament_report(load_tournament(path), target)
     return write_report(path, out, card_values=card_values)
 
 

@@ -37,7 +37,7 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.analysis.findings": (),
     "unosim.analysis.rule_files": ("evaluate", "watch"),
     "unosim.analysis.search_bench": ("bench_search",),
-    "unosim.analysis.skill": ("load_spec", "skill_study", "summary"),
+    "unosim.analysis.skill": ("SKILL_FILE", "SkillStudy", "load_spec", "skill_study", "summary"),
     "unosim.analysis.stats": ("adjust_p_values", "p_value"),
     "unosim.analysis.tournament": ("make_settings",),
     "unosim.analysis.tuning": ("make_settings",),

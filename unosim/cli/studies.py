@@ -46,7 +46,7 @@ def study(
 @command()
 @user_errors()
 def report(
-    dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study.")],
+    dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study; or a comparison, tournament or skill study.")],
     out: o.MaybeOut = None,
     card_values: Annotated[
         bool | None,
@@ -60,7 +60,8 @@ def report(
     Recognises what DATASET holds: a player-count run or study (game length, its
     distribution, seat advantage), card values (experiments and studies whose seats
     all play one strategy; a single run with --card-values), or a comparison
-    written by `unosim compare --out`. Writes to --out (default: DATASET/report).
+    written by `unosim compare --out`, a tournament, or a skill study written by
+    `unosim skill --out`. Writes to --out (default: DATASET/report).
     """
     from ..api import report as write_report
 
