@@ -42,7 +42,7 @@ from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.jit import kernel
+from ..game.kernels.jit import kernel, leaf
 
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
@@ -222,66 +222,80 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
+@leaf
+def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
+    """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
+    step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
+    linked, the mini pile."""
+    o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
+    o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
+    src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
+    for t in range(K):
+        dst[t] = src[t]
+    top = slot[s, L.F_TOP]
+    if 0 <= top < K:
+        o[o_top + top] = 1
+        src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
+        for t in range(K):
+            dst[t] = src[t]
+        o[o_discard + top] += 1
+    colour = slot[s, L.F_COLOUR]
+    if 0 <= colour < 4:
+        o[o_colour + colour] = 1
+    o[o_reversed] = slot[s, L.F_DIR] < 0
+    alive = slot[s, L.F_ALIVE]
+    sizes, alive_at = o[o_sizes : o_sizes + P], o[o_alive : o_alive + P]
+    p = seat
+    for i in range(P):
+        sizes[i] = hsize[s, p]
+        alive_at[i] = (alive >> p) & 1
+        p += 1
+        if p == P:
+            p = 0
+    for linked in (slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]):
+        if 0 <= linked < P:
+            o[o_linked + (linked - seat + P) % P] = 1
+    mini = slot[s, L.F_MINI_N]
+    o[o_mini] = mini
+    mini_colour = slot[s, L.F_MINI_COLOUR]
+    if mini > 0 and 0 <= mini_colour < 4:
+        o[o_mini_colour + mini_colour] = 1
+
+
 @kernel
 def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, swap0, pairs, relink_must_differ,
            slot, hands, hsize, piles, row_info, row_legal):  # pragma: no cover - compiled
     """Write every slot's observation vector and action mask. A slot without a step is asked ``wait``
     when ``wait`` (the vector environment), else its kind block and mask stay zero; in the vector
     environment an ``idle`` slot (no game) is all zero but for that. ``keep``: the engine has not run
-    since ``obs`` and ``mask`` were last written, so a slot asked ``wait`` then and without a step now
-    keeps them as they are (the same state). Returns -1, or the first slot whose step has no legal action."""
+    since ``obs`` and ``mask`` were last written (the game's state is the same), so a slot asked ``wait``
+    then and without a step now keeps them as they are, and any other slot rewrites only the blocks of
+    its step, not `_encode_table`'s. Returns -1, or the first slot whose step has no legal action."""
     P = players
-    o_kind, o_hand, o_top, o_discard, o_colour = off[O_KIND], off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR]
-    o_reversed, o_sizes, o_alive, o_turn, o_target = off[O_REVERSED], off[O_HAND_SIZES], off[O_ALIVE], off[O_TURN], off[O_TARGET]
-    o_linked, o_mini, o_mini_colour, o_drawn, o_card = off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR], off[O_DRAWN], off[O_CARD]
-    o_bluffable, o_may_take, o_penalty = off[O_BLUFFABLE], off[O_MAY_TAKE], off[O_PENALTY]
+    o_kind, o_turn, o_target, o_drawn, o_card = off[O_KIND], off[O_TURN], off[O_TARGET], off[O_DRAWN], off[O_CARD]
+    o_bluffable, o_may_take, o_penalty, o_end = off[O_BLUFFABLE], off[O_MAY_TAKE], off[O_PENALTY], off[O_END]
     for s in range(obs.shape[0]):
         kind = st[s, ST_KIND]
         if keep and kind < 0 and mask[s, A_WAIT] != 0:
             continue
         o = obs[s]
         m = mask[s]
-        o[:] = 0
         m[:] = 0
-        if wait and idle[s]:
-            o[o_kind + WAIT_KIND] = 1
-            m[A_WAIT] = 1
-            continue
-        src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
-        for t in range(K):
-            dst[t] = src[t]
-        top = slot[s, L.F_TOP]
-        if 0 <= top < K:
-            o[o_top + top] = 1
-            src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
-            for t in range(K):
-                dst[t] = src[t]
-            o[o_discard + top] += 1
-        colour = slot[s, L.F_COLOUR]
-        if 0 <= colour < 4:
-            o[o_colour + colour] = 1
-        o[o_reversed] = slot[s, L.F_DIR] < 0
-        alive = slot[s, L.F_ALIVE]
-        sizes, alive_at = o[o_sizes : o_sizes + P], o[o_alive : o_alive + P]
-        p = seat
-        for i in range(P):
-            sizes[i] = hsize[s, p]
-            alive_at[i] = (alive >> p) & 1
-            p += 1
-            if p == P:
-                p = 0
+        if keep:  # the table is as last written: only the step's own blocks change
+            o[o_kind : o_kind + N_KINDS] = 0
+            o[o_turn : o_target + P] = 0
+            o[o_drawn : o_end] = 0
+        else:
+            o[:] = 0
+            if wait and idle[s]:
+                o[o_kind + WAIT_KIND] = 1
+                m[A_WAIT] = 1
+                continue
+            _encode_table(o, s, seat, P, off, slot, hands, hsize, piles)
         r = st[s, ST_ROW]
         turn = row_info[parity, r, L.I_TURN] if kind >= 0 else slot[s, L.F_TURN]
         if 0 <= turn < P:
             o[o_turn + (turn - seat + P) % P] = 1
-        for linked in (slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]):
-            if 0 <= linked < P:
-                o[o_linked + (linked - seat + P) % P] = 1
-        mini = slot[s, L.F_MINI_N]
-        o[o_mini] = mini
-        mini_colour = slot[s, L.F_MINI_COLOUR]
-        if mini > 0 and 0 <= mini_colour < 4:
-            o[o_mini_colour + mini_colour] = 1
         if kind < 0:
             if wait:
                 o[o_kind + WAIT_KIND] = 1
@@ -335,6 +349,7 @@ def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, s
             m[A_LET_GO] = 1
         elif kind == VOTE or kind == SWAP:  # a seat other than oneself, still in the match: point at it, or swap with it
             first = A_POINT0 if kind == VOTE else swap0
+            alive = slot[s, L.F_ALIVE]
             legal = False
             for i in range(1, P):
                 m[first + i] = (alive >> ((seat + i) % P)) & 1
@@ -539,8 +554,9 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
             return S_ROWS
         if counts[0] or n_rows == 0:
             break
-    bad = encode(obs, mask, st, idle, wait, wait and mode == M_STEP and pst[P_PLAYED] == 0, pst[P_PARITY], seat, players, off, link0, swap0, pairs, relink, slot, hands, hsize,
-                 piles, row_info, row_legal)
+    keep = wait and mode == M_STEP and pst[P_PLAYED] == 0
+    bad = encode(obs, mask, st, idle, wait, keep, pst[P_PARITY], seat, players, off, link0, swap0, pairs, relink, slot, hands,
+                 hsize, piles, row_info, row_legal)
     if bad >= 0:
         pst[P_BAD] = bad
         pst[P_STATUS] = S_MASK
