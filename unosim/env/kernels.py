@@ -42,7 +42,7 @@ from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.jit import kernel, leaf
+from ..game.kernels.jit import kernel
 
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
@@ -222,7 +222,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
-@leaf
+@kernel
 def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
     """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
     step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
