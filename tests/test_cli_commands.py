@@ -124,6 +124,10 @@ def test_bench_env_measures_the_environments() -> None:
         row = rows[name]
         assert row["rules"] == "classic" and row["players"] == 2 and row["steps"] > 0
         assert 0 < row["decisions_per_second"] <= row["steps_per_second"]
+    vec = rows["UnoVectorEnv x16"]  # beside the engine's games/s at the same table, measured in the same run
+    assert vec["engine_games_per_second"] > 0 and "vs_engine_rounds" not in rows["UnoEnv"]
+    assert vec["vs_engine_rounds"] == pytest.approx(vec["rounds_per_second"] / vec["engine_games_per_second"])
+    assert vec["vs_engine_decisions"] == pytest.approx(vec["decisions_per_second"] / vec["engine_games_per_second"])
     if figures["rlcard"]:  # rlcard is installed for the benchmark only; the ratios are to its steps and rounds
         assert rows["RLCard uno"]["players"] == 2
         assert rows["UnoEnv"]["vs_rlcard_steps"] == pytest.approx(
@@ -132,7 +136,7 @@ def test_bench_env_measures_the_environments() -> None:
         assert "RLCard uno" not in rows
     table = invoke("bench", "--env", "--rules", "party", "--players", "4", "--seconds", "0.1", "--batch-size", "8")
     assert table.exit_code == 0, table.output
-    assert "learner steps/s" in table.output and "UnoVectorEnv x8" in table.output
+    assert "learner steps/s" in table.output and "UnoVectorEnv x8" in table.output and "engine games/s" in table.output
 
 
 # ---------------------------------------------------------------- study and report

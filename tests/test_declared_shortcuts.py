@@ -20,7 +20,7 @@ import pytest
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Decisions
 from unosim.engine.driver import Engine
-from unosim.engine.fast_paths import asks_challenge, asks_play_drawn, forced_draw_uniforms, no_challenge_mask
+from unosim.engine.fast_paths import always_catch_mask, asks_challenge, asks_play_drawn, forced_draw_uniforms, no_challenge_mask
 from unosim.game.kernels import layout as L
 from unosim.strategy import registry
 from unosim.strategy.base import Strategy
@@ -132,3 +132,10 @@ def test_forced_draw_declaration_is_trusted_only_with_its_play_and_checked() -> 
         with pytest.raises(ValueError, match=rf"strategy 'Odd': forced_draw_uniforms = {value!r} is not allowed"):
             forced_draw_uniforms(odd())
     assert forced_draw_uniforms(type("Numpy", (Strategy,), {"forced_draw_uniforms": property(lambda self: np.int64(2))})()) == 2
+
+
+def test_U1_always_catches_uno_is_trusted_only_with_the_declaring_catch_uno() -> None:
+    """U-1: ``always_catches_uno`` (catch at rate 1) holds for the class whose ``catch_uno`` it
+    summarises; a lower rate, or a subclass overriding ``catch_uno``, is asked."""
+    picky = type("Picky", (RANDOM,), {"catch_uno": lambda self, obs: np.zeros(len(obs), bool)})
+    assert always_catch_mask([RANDOM(), picky(), RANDOM(catch_uno_rate=0.5), GREEDY()]) == 0b1001

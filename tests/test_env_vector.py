@@ -6,8 +6,12 @@ import numpy as np
 import pytest
 
 from unosim.env import encoding as E
+from unosim.env import kernels as K
+from unosim.env.kernels import random_actions
 from unosim.env.single import IllegalAction, UnoEnv
 from unosim.env.vector import UnoVectorEnv
+from unosim.strategy import registry
+from unosim.strategy.base import Strategy
 
 
 def _choose(obs: np.ndarray, mask: np.ndarray) -> int:
@@ -60,18 +64,24 @@ def test_batch_size_does_not_change_the_games() -> None:
     assert all(a[g] == b[g] for g in common)
 
 
-def test_waiting_games_have_one_legal_action() -> None:
+def test_waiting_games_have_one_legal_action_and_keep_their_observation() -> None:
+    """A game waiting while others answer a follow-up keeps the observation and mask a full
+    encoding writes (the step rewrites only the games that had a step)."""
     env = UnoVectorEnv(16, "party", 4, "random")
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
-    waited = 0
+    waited = kept = 0
     for _ in range(300):
         masks = obs["action_mask"]
         waiting = masks[:, E.WAIT] == 1
         assert (masks[waiting].sum(axis=1) == 1).all()
         waited += int(waiting.sum())
         obs, *_ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
-    assert waited > 0
+        kept += not env.lanes.played
+        shown, mask, fresh = obs["observation"].copy(), obs["action_mask"].copy(), np.zeros_like(obs["observation"])
+        env.lanes.call(K.M_ENCODE, fresh)
+        assert np.array_equal(fresh, shown) and np.array_equal(env.lanes.mask, mask)
+    assert waited > 0 and kept > 0
 
 
 def test_an_illegal_action_is_refused_before_any_game_moves() -> None:
@@ -100,3 +110,55 @@ def test_a_finite_run_reports_each_game_once_then_idles() -> None:
             break
     assert sorted(ended_games) == list(range(6))
     assert (obs["action_mask"][:, E.WAIT] == 1).all()
+
+
+def test_the_stand_in_learner_draws_uniformly_among_the_legal_actions() -> None:
+    mask = np.zeros((3, 8), np.int8)
+    mask[0, [1, 4, 6]] = 1
+    mask[1, 7] = 1
+    out = np.empty(30_000, np.int64)
+    random_actions(np.repeat(mask[:1], len(out), axis=0), np.random.default_rng(3).random(len(out)), out)
+    share = np.bincount(out, minlength=8) / len(out)  # seed 3, 30,000 draws: each of the three within 0.01 of 1/3
+    assert np.flatnonzero(share).tolist() == [1, 4, 6]
+    assert np.allclose(share[[1, 4, 6]], 1 / 3, atol=0.01)
+    random_actions(mask, np.array([0.99, 0.5, 0.5]), out[:3])
+    assert out[:3].tolist() == [6, 7, -1]
+
+
+def test_a_step_hands_out_read_only_views_written_in_place() -> None:
+    env = UnoVectorEnv(4, "classic", 2, "random")
+    obs, info = env.reset(seed=3)
+    with pytest.raises(ValueError, match="read-only"):
+        obs["observation"][0, 0] = 1
+    acts = np.array([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
+    after, reward, term, trunc, info = env.step(acts)
+    assert np.shares_memory(after["observation"], obs["observation"])
+    assert not any(a.flags.writeable for a in (after["observation"], after["action_mask"], reward, term, trunc, info["game"]))
+
+
+def _forgetful(obs: np.ndarray, mask: np.ndarray) -> int:
+    """Forget to call UNO whenever asked, else as `_choose`."""
+    return E.FORGET_UNO if mask[E.FORGET_UNO] else _choose(obs, mask)
+
+
+def test_U1_declared_catches_are_answered_in_the_compiled_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """U-1: the opponents catch a learner that forgets to call UNO; declared (``always_catches_uno``),
+    their catches are answered in the compiled step, unasked; switched off, asked in Python; the same games."""
+    asked = []
+    catch = Strategy.catch_uno
+    monkeypatch.setattr(Strategy, "catch_uno", lambda self, obs: asked.append(len(obs)) or catch(self, obs))
+    random = registry.resolve("random")
+    rewards = {}
+    for label, strategy in (("declared", random()), ("asked", type("Asked", (random,), {"always_catches_uno": False})())):
+        env = UnoVectorEnv(8, "classic", 4, strategy)
+        obs, info = env.reset(seed=6)
+        games, out = info["game"].copy(), {}
+        while len(out) < 40:
+            obs, reward, term, _, info = env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+            out.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+            games = info["game"].copy()
+        rewards[label] = out
+        asked.append(label)
+    common = set(rewards["declared"]) & set(rewards["asked"])
+    assert len(common) >= 30 and all(rewards["declared"][g] == rewards["asked"][g] for g in common)
+    assert asked[0] == "declared" and sum(asked[asked.index("declared") + 1 : -1]) > 0

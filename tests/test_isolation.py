@@ -30,6 +30,7 @@ from unosim.engine.config import RunConfig
 from unosim.engine.decisions import StrategyError
 from unosim.engine.driver import Engine
 from unosim.engine.fast_paths import (
+    always_catch_mask,
     asks_challenge,
     asks_forget_uno,
     asks_play_drawn,
@@ -137,7 +138,7 @@ def test_an_isolated_strategy_takes_no_shortcut_and_no_compiled_path() -> None:
     """Whatever the user's class declares, the engine asks its process every decision."""
     proxy = isolation.isolated("cheating_strategies:KeepsObservation", {})
     assert asks_forget_uno(proxy) and asks_play_drawn(proxy) and asks_challenge(proxy)
-    assert forced_draw_uniforms(proxy) is None and compiled_policy(proxy) == 0
+    assert forced_draw_uniforms(proxy) is None and compiled_policy(proxy) == 0 and always_catch_mask([proxy]) == 0
     assert proxy.label == "KeepsObservation" and proxy.describe()["class"] == "cheating_strategies:KeepsObservation"
 
 

@@ -10,7 +10,14 @@ noisy: compare figures of the same run):
   played by compiled strategies inside the engine;
 * RLCard's ``uno`` environment at 2 and 4 players, when ``rlcard`` is installed (it is no
   dependency of unosim: ``pip install rlcard`` for the benchmark), with a random legal action
-  at every seat.
+  at every seat;
+* the engine itself ([`bench`][unosim.analysis.bench.bench]: games per second with every seat
+  played by the opponents' strategy) at each table, the yardstick of the vector environment's
+  rows: their decisions and rounds per second over the engine's games per second.
+
+The vector environment's learner is a compiled stand-in (`unosim.env.kernels.random_actions`): it
+reads each game's mask and draws one of its legal actions, uniformly, from one uniform per game,
+so the figures are the environment's, not a Python policy's.
 
 An RLCard step is any seat's action; a unosim step is the learning seat's (the opponents' turns
 are played by the engine in between), so the ratios of steps favour RLCard, and the rounds per
@@ -26,6 +33,7 @@ import numpy as np
 
 from ..game.errors import UnosimInputError
 from ..game.rules import RuleSet
+from .bench import bench
 
 __all__ = ["ENV_PLAYERS", "ENV_PRESETS", "RLCARD_PLAYERS", "bench_env", "rlcard_rate", "single_rate", "vector_rate"]
 
@@ -67,25 +75,28 @@ def vector_rate(rules: str, players: int, seconds: float, *, num_envs: int = 256
         ``rounds_per_second``, ``steps``, ``seconds`` and the settings.
     """
     from ..env.encoding import WAIT
+    from ..env.kernels import random_actions
     from ..env.vector import UnoVectorEnv
 
     _check(seconds)
     env = UnoVectorEnv(num_envs, rules, players, opponents, overrides=_overrides(rules, players))
     rng = np.random.default_rng(seed)
+    uniforms, acts = np.empty(num_envs), np.empty(num_envs, np.int64)
     obs, _ = env.reset(seed=seed)
 
-    def act(masks: np.ndarray) -> np.ndarray:  # a random legal action per row: argmax of noise over the legal ones
-        return np.argmax(rng.random(masks.shape) * masks, axis=1)
+    def act(masks: np.ndarray) -> np.ndarray:  # the stand-in learner: a random legal action per game
+        random_actions(masks, rng.random(out=uniforms), acts)
+        return acts
 
     for _ in range(20):
         obs, *_ = env.step(act(obs["action_mask"]))
     steps = waits = rounds = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        acts = act(obs["action_mask"])
-        waits += int((acts == WAIT).sum())
+        act(obs["action_mask"])
+        waits += int(np.count_nonzero(acts == WAIT))
         obs, _, ended, _, _ = env.step(acts)
-        rounds += int(ended.sum())
+        rounds += int(np.count_nonzero(ended))
         steps += num_envs
     took = time.perf_counter() - start
     return {"env": f"UnoVectorEnv x{num_envs}", "rules": rules, "players": players, "opponents": opponents,
@@ -172,8 +183,11 @@ def bench_env(seconds: float = 10.0, *, rules: str | None = None, players: int |
     dict
         ``rows`` (one dict per measurement, as `vector_rate`; unosim's rows carry
         ``vs_rlcard_steps`` and ``vs_rlcard_rounds`` at classic rules, their decisions and rounds
-        per second over RLCard's at the same player count, when measured) and ``rlcard`` (installed
-        or not; ``None`` when not asked, or at no player count RLCard is measured at).
+        per second over RLCard's at the same player count, when measured; the vector environment's
+        rows carry ``engine_games_per_second``, the engine's games per second at the same table
+        measured just before them, and ``vs_engine_decisions`` and ``vs_engine_rounds``, their
+        decisions and rounds per second over it) and ``rlcard`` (installed or not; ``None`` when not
+        asked, or at no player count RLCard is measured at).
     """
     _check(seconds)
     presets = (rules,) if rules else ENV_PRESETS
@@ -185,7 +199,11 @@ def bench_env(seconds: float = 10.0, *, rules: str | None = None, players: int |
     installed: bool | None = None
     for preset in presets:
         for p in sizes:
-            rows.append(vector_rate(preset, p, seconds, num_envs=num_envs, opponents=opponents))
+            engine = bench(preset, p, opponents, seconds)["games_per_second"]
+            row = vector_rate(preset, p, seconds, num_envs=num_envs, opponents=opponents)
+            row.update(engine_games_per_second=engine, vs_engine_decisions=row["decisions_per_second"] / engine,
+                       vs_engine_rounds=row["rounds_per_second"] / engine)
+            rows.append(row)
             rows.append(single_rate(preset, p, seconds, opponents=opponents))
             if rlcard and installed is not False and p in RLCARD_PLAYERS and p not in theirs:
                 got = rlcard_rate(p, seconds)  # right after unosim's rows of the same size: the same load on the machine

@@ -148,10 +148,12 @@ def _bench_env(rules: str | None, players: int | None, opponents: str, seconds: 
         print(json.dumps(result))
         return
     table = Table(title=f"unosim bench --env (one core; random masked actions, opponents {opponents})")
-    for col in ("environment", "rules", "players", "learner steps/s", "decisions/s", "rounds/s", "× RLCard steps", "× RLCard rounds"):
+    for col in ("environment", "rules", "players", "learner steps/s", "decisions/s", "rounds/s", "engine games/s",
+                "rounds ÷ engine games", "× RLCard steps", "× RLCard rounds"):
         table.add_column(col, justify="right")
     for r in result["rows"]:
-        ratios = [f"{r[k]:.2f}" if k in r else "" for k in ("vs_rlcard_steps", "vs_rlcard_rounds")]
+        engine = [f"{r['engine_games_per_second']:,.0f}", f"{r['vs_engine_rounds']:.3f}"] if "vs_engine_rounds" in r else ["", ""]
+        ratios = engine + [f"{r[k]:.2f}" if k in r else "" for k in ("vs_rlcard_steps", "vs_rlcard_rounds")]
         table.add_row(r["env"], r["rules"], str(r["players"]), f"{r['steps_per_second']:,.0f}", f"{r['decisions_per_second']:,.0f}",
                       f"{r['rounds_per_second']:,.0f}", *ratios)
     out_console.print(table)

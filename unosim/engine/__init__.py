@@ -28,7 +28,7 @@ __all__ = ["Engine", "RunConfig", "StrategyError", "check", "compile_kernels", "
 PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.engine.config": ("MAX_GAMES", "whole_number"),
     "unosim.engine.driver": (),
-    "unosim.engine.fast_paths": ("compiled_policy",),
+    "unosim.engine.fast_paths": ("always_catch_mask", "compiled_policy"),
     "unosim.engine.isolation": (),
     "unosim.engine.kernel_cache": (),
     "unosim.engine.records": ("opening_hand_bytes", "opening_hand_lists", "records_table"),

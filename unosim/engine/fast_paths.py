@@ -23,10 +23,11 @@ through Python, whatever flags it inherits.
   (``tests/test_compiled_policies.py`` plays both paths and compares the records).
 - **Declared shortcuts** ([`Strategy.plays_legal_drawn_card`][unosim.Strategy.plays_legal_drawn_card],
   [`Strategy.never_forgets_uno`][unosim.Strategy.never_forgets_uno], [`Strategy.never_challenges`][unosim.Strategy.never_challenges],
-  [`Strategy.forced_draw_uniforms`][unosim.Strategy.forced_draw_uniforms]) are trusted only when the decision
+  [`Strategy.forced_draw_uniforms`][unosim.Strategy.forced_draw_uniforms], and for the learning environments
+  [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno]) are trusted only when the decision
   methods they summarise resolve to the class that declared the shortcut (or
   one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
-  ``challenge`` or ``play`` loses the shortcut it inherited.
+  ``challenge``, ``play`` or ``catch_uno`` loses the shortcut it inherited.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from ..strategy.rule_language import RuleProgram
 
 __all__ = [
-    "DECISIONS", "POLICIES", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
+    "DECISIONS", "POLICIES", "always_catch_mask", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
     "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
 ]
 
@@ -142,6 +143,12 @@ def plays_drawn_unasked(strat: Strategy) -> bool:
 def asks_challenge(strat: Strategy) -> bool:
     """Whether the engine must ask ``challenge`` (not when a trusted shortcut says it never challenges)."""
     return not _declares(strat, "never_challenges", "challenge")
+
+
+def always_catch_mask(strategies: list[Strategy]) -> int:
+    """Bit k set when strategy k's ``catch_uno`` may be answered yes without asking it (a trusted
+    [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno])."""
+    return _mask(strategies, lambda strat: _declares(strat, "always_catches_uno", "catch_uno"))
 
 
 def no_challenge_mask(strategies: list[Strategy]) -> int:

@@ -329,6 +329,7 @@ class Isolated(Strategy):
     name = "isolated"
     never_forgets_uno = False  # no shortcut: the engine asks every decision
     never_challenges = False
+    always_catches_uno = False
     plays_legal_drawn_card = False
     forced_draw_uniforms = None
 

@@ -47,7 +47,7 @@ from ..game.kernels.jit import kernel
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
     "A_PLAY_DRAWN", "A_POINT0", "A_STAY", "A_TAKE", "A_WAIT", "BLOCK_ORDER", "N_KINDS", "N_ST", "answer", "collect", "encode",
-    "play",
+    "play", "random_actions",
 ]
 
 K = N_TYPES
@@ -79,10 +79,12 @@ _TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L
 
 
 @kernel
-def collect(parity, ns, group_base, group_count, row_slot, st, counts):  # pragma: no cover - compiled
+def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts, dec):  # pragma: no cover - compiled
     """Make each learner row of buffer ``parity`` (strategy 0's groups) its slot's step; slots without
-    one get none. ``counts`` gets the number of those rows and of the other strategies' rows (asked in
-    Python); returns -1 when a slot has two learner rows (one learning seat per slot), else 0."""
+    one get none. The catch rows of the strategies of bits ``catchers`` (``always_catch_mask``) are
+    answered yes here, as their ``catch_uno`` would. ``counts`` gets the number of learner rows and of
+    the other strategies' rows still to ask in Python; returns -1 when a slot has two learner rows (one
+    learning seat per slot), else 0."""
     for s in range(st.shape[0]):
         st[s, ST_KIND] = -1
         st[s, ST_CARD] = -1
@@ -102,7 +104,13 @@ def collect(parity, ns, group_base, group_count, row_slot, st, counts):  # pragm
             n += 1
     others = 0
     for g in range(group_count.shape[0]):
-        if g % ns:
+        k = g % ns
+        if k == 0:
+            continue
+        if g // ns == L.PH_CATCH and (catchers >> k) & 1:
+            for r in range(group_base[g], group_base[g] + group_count[g]):
+                dec[parity, r, L.D_FLAG] = 1
+        else:
             others += group_count[g]
     counts[0] = n
     counts[1] = others
@@ -215,62 +223,79 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
 
 
 @kernel
-def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, pairs, relink_must_differ,
+def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
+    """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
+    step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
+    linked, the mini pile."""
+    o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
+    o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
+    src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
+    for t in range(K):
+        dst[t] = src[t]
+    top = slot[s, L.F_TOP]
+    if 0 <= top < K:
+        o[o_top + top] = 1
+        src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
+        for t in range(K):
+            dst[t] = src[t]
+        o[o_discard + top] += 1
+    colour = slot[s, L.F_COLOUR]
+    if 0 <= colour < 4:
+        o[o_colour + colour] = 1
+    o[o_reversed] = slot[s, L.F_DIR] < 0
+    alive = slot[s, L.F_ALIVE]
+    sizes, alive_at = o[o_sizes : o_sizes + P], o[o_alive : o_alive + P]
+    p = seat
+    for i in range(P):
+        sizes[i] = hsize[s, p]
+        alive_at[i] = (alive >> p) & 1
+        p += 1
+        if p == P:
+            p = 0
+    for linked in (slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]):
+        if 0 <= linked < P:
+            o[o_linked + (linked - seat + P) % P] = 1
+    mini = slot[s, L.F_MINI_N]
+    o[o_mini] = mini
+    mini_colour = slot[s, L.F_MINI_COLOUR]
+    if mini > 0 and 0 <= mini_colour < 4:
+        o[o_mini_colour + mini_colour] = 1
+
+
+@kernel
+def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, swap0, pairs, relink_must_differ,
            slot, hands, hsize, piles, row_info, row_legal):  # pragma: no cover - compiled
     """Write every slot's observation vector and action mask. A slot without a step is asked ``wait``
     when ``wait`` (the vector environment), else its kind block and mask stay zero; in the vector
-    environment an ``idle`` slot (no game) is all zero but for that. Returns -1, or the first slot
-    whose step has no legal action."""
+    environment an ``idle`` slot (no game) is all zero but for that. ``keep``: the engine has not run
+    since ``obs`` and ``mask`` were last written (the game's state is the same), so a slot asked ``wait``
+    then and without a step now keeps them as they are, and any other slot rewrites only the blocks of
+    its step, not `_encode_table`'s. Returns -1, or the first slot whose step has no legal action."""
     P = players
-    o_kind, o_hand, o_top, o_discard, o_colour = off[O_KIND], off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR]
-    o_reversed, o_sizes, o_alive, o_turn, o_target = off[O_REVERSED], off[O_HAND_SIZES], off[O_ALIVE], off[O_TURN], off[O_TARGET]
-    o_linked, o_mini, o_mini_colour, o_drawn, o_card = off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR], off[O_DRAWN], off[O_CARD]
-    o_bluffable, o_may_take, o_penalty = off[O_BLUFFABLE], off[O_MAY_TAKE], off[O_PENALTY]
+    o_kind, o_turn, o_target, o_drawn, o_card = off[O_KIND], off[O_TURN], off[O_TARGET], off[O_DRAWN], off[O_CARD]
+    o_bluffable, o_may_take, o_penalty, o_end = off[O_BLUFFABLE], off[O_MAY_TAKE], off[O_PENALTY], off[O_END]
     for s in range(obs.shape[0]):
+        kind = st[s, ST_KIND]
+        if keep and kind < 0 and mask[s, A_WAIT] != 0:
+            continue
         o = obs[s]
         m = mask[s]
-        o[:] = 0
         m[:] = 0
-        kind = st[s, ST_KIND]
-        if wait and idle[s]:
-            o[o_kind + WAIT_KIND] = 1
-            m[A_WAIT] = 1
-            continue
-        src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
-        for t in range(K):
-            dst[t] = src[t]
-        top = slot[s, L.F_TOP]
-        if 0 <= top < K:
-            o[o_top + top] = 1
-            src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
-            for t in range(K):
-                dst[t] = src[t]
-            o[o_discard + top] += 1
-        colour = slot[s, L.F_COLOUR]
-        if 0 <= colour < 4:
-            o[o_colour + colour] = 1
-        o[o_reversed] = slot[s, L.F_DIR] < 0
-        alive = slot[s, L.F_ALIVE]
-        sizes, alive_at = o[o_sizes : o_sizes + P], o[o_alive : o_alive + P]
-        p = seat
-        for i in range(P):
-            sizes[i] = hsize[s, p]
-            alive_at[i] = (alive >> p) & 1
-            p += 1
-            if p == P:
-                p = 0
+        if keep:  # the table is as last written: only the step's own blocks change
+            o[o_kind : o_kind + N_KINDS] = 0
+            o[o_turn : o_target + P] = 0
+            o[o_drawn : o_end] = 0
+        else:
+            o[:] = 0
+            if wait and idle[s]:
+                o[o_kind + WAIT_KIND] = 1
+                m[A_WAIT] = 1
+                continue
+            _encode_table(o, s, seat, P, off, slot, hands, hsize, piles)
         r = st[s, ST_ROW]
         turn = row_info[parity, r, L.I_TURN] if kind >= 0 else slot[s, L.F_TURN]
         if 0 <= turn < P:
             o[o_turn + (turn - seat + P) % P] = 1
-        for linked in (slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]):
-            if 0 <= linked < P:
-                o[o_linked + (linked - seat + P) % P] = 1
-        mini = slot[s, L.F_MINI_N]
-        o[o_mini] = mini
-        mini_colour = slot[s, L.F_MINI_COLOUR]
-        if mini > 0 and 0 <= mini_colour < 4:
-            o[o_mini_colour + mini_colour] = 1
         if kind < 0:
             if wait:
                 o[o_kind + WAIT_KIND] = 1
@@ -324,6 +349,7 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
             m[A_LET_GO] = 1
         elif kind == VOTE or kind == SWAP:  # a seat other than oneself, still in the match: point at it, or swap with it
             first = A_POINT0 if kind == VOTE else swap0
+            alive = slot[s, L.F_ALIVE]
             legal = False
             for i in range(1, P):
                 m[first + i] = (alive >> ((seat + i) % P)) & 1
@@ -345,9 +371,30 @@ def encode(obs, mask, st, idle, wait, parity, seat, players, off, link0, swap0, 
     return -1
 
 
+@kernel
+def random_actions(mask, uniforms, out):  # pragma: no cover - compiled
+    """A random legal action per row of ``mask``: ``out[i]`` is legal action number ``floor(uniforms[i] * n)``
+    (counted from 0 in increasing action numbers) of row ``i``'s ``n`` legal ones, uniform among them
+    for ``uniforms`` uniform on [0, 1); -1 for a row without a legal action. A stand-in learner
+    that reads the mask (the environment benchmark's)."""
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        n = 0
+        for a in range(row.shape[0]):
+            n += row[a] != 0
+        k = int(uniforms[i] * n)
+        out[i] = -1
+        for a in range(row.shape[0]):
+            if row[a] != 0:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
 # the parameters and state of `play` (``pst``, int64)
 (P_MODE, P_STATUS, P_PARITY, P_ASKED, P_DECIDED, P_FIRST, P_SEAT, P_PLAYERS, P_NS, P_LINK0, P_RELINK, P_WAIT, P_FOREVER,
- P_POINTS, P_BAD, P_PLAYED, P_SWAP0, N_P) = range(18)
+ P_POINTS, P_BAD, P_PLAYED, P_SWAP0, P_CATCH, N_P) = range(19)
 # modes
 M_STEP, M_LOOP, M_START, M_RESET, M_ENCODE = range(5)
 # statuses
@@ -408,8 +455,10 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
     more games planned); ``M_START`` starts there with a fresh run; ``M_RESET`` first puts the run back
     as a fresh one of game ``pst[P_FIRST]`` (one slot); ``M_ENCODE`` only encodes. Each game that ended
     (its slot holds another game, or none) gets its reward, ``ended`` and winner. Returns the status
-    (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``. ``pst[P_PLAYED]``
-    is 1 when the engine was run (or resumed) in the call.
+    (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``: in the vector
+    environment (``P_WAIT``) an ``M_STEP`` that did not run the engine rewrites only the slots that had
+    a step (``obs`` and ``mask`` must then be the previous call's). ``pst[P_PLAYED]`` is 1 when the
+    engine was run (or resumed) in the call.
     """
     slot, game, hands, hsize, piles = games.slot, games.game, games.hands, games.hsize, games.piles
     row_slot, row_legal, row_info, dec, dec_w = rows.row_slot, rows.row_legal, rows.row_info, rows.dec, rows.dec_w
@@ -500,13 +549,14 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
                 current[s] = game[s]
                 if now_idle:
                     idle[s] = True
-        if collect(parity, pst[P_NS], group_base, group_count, row_slot, st, counts) < 0:
+        if collect(parity, pst[P_NS], pst[P_CATCH], group_base, group_count, row_slot, st, counts, dec) < 0:
             pst[P_STATUS] = S_ROWS
             return S_ROWS
         if counts[0] or n_rows == 0:
             break
-    bad = encode(obs, mask, st, idle, wait, pst[P_PARITY], seat, players, off, link0, swap0, pairs, relink, slot, hands, hsize,
-                 piles, row_info, row_legal)
+    keep = wait and mode == M_STEP and pst[P_PLAYED] == 0
+    bad = encode(obs, mask, st, idle, wait, keep, pst[P_PARITY], seat, players, off, link0, swap0, pairs, relink, slot, hands,
+                 hsize, piles, row_info, row_legal)
     if bad >= 0:
         pst[P_BAD] = bad
         pst[P_STATUS] = S_MASK

@@ -173,7 +173,7 @@ def encode_rows(spaces: E.Spaces, obs: Observation, kind: str, cards: NDArray[np
         hands = np.zeros((m, P, N_TYPES), np.int8)
         hands[:, seat] = obs.hand[rows]
         o, mask = np.empty((m, spaces.obs_size), np.int16), np.empty((m, spaces.n_actions), np.int8)
-        K.encode(o, mask, st[rows], np.zeros(m, np.bool_), False, 0, seat, P, offsets, spaces.link0, spaces.swap0, pairs,
+        K.encode(o, mask, st[rows], np.zeros(m, np.bool_), False, False, 0, seat, P, offsets, spaces.link0, spaces.swap0, pairs,
                  relink_must_differ, slot[rows], hands, hsize[rows], piles[rows], info, legal)
         out[rows], masks[rows] = o, mask
     out[:, spaces.blocks["mini_size"]] = 0

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from ..engine import kernel_cache
 from ..engine.config import RunConfig
 from ..engine.driver import Engine, Run
+from ..engine.fast_paths import always_catch_mask
 from ..game.errors import UnosimInputError
 from ..game.kernels import layout as L
 from ..game.kernels.rng import run_key
@@ -51,6 +52,7 @@ class Actions(Strategy):
     name = "actions"
     never_forgets_uno = False
     never_challenges = False
+    always_catches_uno = False
     plays_legal_drawn_card = False
     forced_draw_uniforms = None
 
@@ -248,7 +250,7 @@ class SeatedGame:
         b, sp = run.buffers, self.spaces
         obs = np.empty((1, sp.obs_size), np.int16)
         mask = np.empty((1, sp.n_actions), np.int8)
-        bad = K.encode(obs, mask, st, self._idle, wait, run.parity, seat, self.players, self.offsets, sp.link0, sp.swap0,
+        bad = K.encode(obs, mask, st, self._idle, wait, False, run.parity, seat, self.players, self.offsets, sp.link0, sp.swap0,
                        self.pairs, self.relink, b.slot, b.hands, b.hsize, b.piles, b.row_info, b.row_legal)
         assert bad < 0, f"no legal action for seat {seat} at decision {E.KIND_NAMES[int(st[0, K.ST_KIND])]!r}"
         return obs[0], mask[0]
@@ -321,6 +323,7 @@ class SeatLanes:
         pst[K.P_SEAT], pst[K.P_PLAYERS], pst[K.P_NS], pst[K.P_LINK0] = self.seat, game.players, len(game.engine.strategies), sp.link0
         pst[K.P_RELINK], pst[K.P_WAIT], pst[K.P_FOREVER], pst[K.P_POINTS] = game.relink, wait, extend is not None, points
         pst[K.P_SWAP0] = sp.swap0
+        pst[K.P_CATCH] = always_catch_mask(game.engine.strategies)  # those catches are answered in the compiled step
         self.rv = np.array(rewards, np.float64)
         self.acts = np.zeros(batch, np.int64)
         self.st = np.full((batch, K.N_ST), -1, np.int64)

@@ -13,8 +13,12 @@ game of the run into it in the same step; the step returns the round's reward wi
 a terminal step has no value to bootstrap from).
 
 A step is one compiled call over every game (`unosim.env.kernels.play`, through
-`SeatLanes`): the answers, the engine's ``advance``, the rewards, the
-observations and masks; no Python loop over the games.
+`SeatLanes`): the answers, the engine's ``advance`` (the compiled opponents decide inside it), the
+rewards, the observations and masks; no Python loop over the games, and no array made per step.
+
+The arrays a step returns are read-only views of the environment's own buffers, written again in
+place by the next ``step`` or ``reset``: the observations and masks, the rewards, ``terminated``,
+``truncated`` and the info arrays. Copy what is kept across steps (a rollout buffer copies anyway).
 
 Follow-ups (the colour of a wild, a link pair, the UNO call) are separate decision steps, as in
 the single environment; while some games of the batch answer a follow-up, the engine cannot
@@ -80,6 +84,12 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
                                extend=None if games is not None else lambda run: _extend(run, 4 * num_envs))
         self._seed: int | None = None
         self._started = False
+        sp, lanes = self.game.spaces, self.lanes
+        self._obs = np.zeros((num_envs, sp.obs_size), np.int16)
+        shown = {name: _read_only(a) for name, a in (("observation", self._obs), ("action_mask", lanes.mask),
+                 ("reward", lanes.rewards), ("terminated", lanes.ended), ("truncated", np.zeros(num_envs, bool)),
+                 ("game", lanes.current), ("idle", lanes.idle), ("winner", lanes.winners))}
+        self._shown = shown
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Deal games ``0 .. num_envs - 1`` of the run seeded ``seed`` (a fresh seed when none is given)."""
@@ -89,9 +99,8 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         game.engine.rkey = np.uint64(run_key(self._seed))
         game.run = game.engine.start(0, self.games or 4 * self.num_envs)
         self._started = True
-        obs = self._new_obs()
-        self.lanes.start(obs)
-        return self._observe(obs)
+        self.lanes.start(self._obs)
+        return self._observed(), self._info()
 
     def step(self, actions: Any) -> tuple[dict[str, Any], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
         """Answer every game's decision step with ``actions[i]``."""
@@ -100,30 +109,35 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise TypeError(f"actions: one whole number per game, shape ({self.num_envs},); got shape {acts.shape}, dtype {acts.dtype}.")
-        lanes = self.lanes
+        lanes, shown = self.lanes, self._shown
         np.copyto(lanes.acts, acts, casting="unsafe")  # a value no int64 holds is negative, refused as out of range
-        obs = self._new_obs()
-        if lanes.call(K.M_STEP, obs) == K.S_ILLEGAL:  # checks all before answering any
+        if lanes.call(K.M_STEP, self._obs) == K.S_ILLEGAL:  # checks all before answering any
             i = int(lanes.pst[K.P_BAD])
             self._refuse(i, int(acts[i]))
-        ended = lanes.ended.copy()
-        out, info = self._observe(obs)
+        info = self._info()
         if lanes.played:
-            info.update(winner=lanes.winners.copy(), _winner=ended.copy())
-        return out, lanes.rewards.copy(), ended, np.zeros(self.num_envs, bool), info
+            info.update(winner=shown["winner"], _winner=shown["terminated"])
+        return self._observed(), shown["reward"], shown["terminated"], shown["truncated"], info
 
     def _refuse(self, i: int, a: int) -> None:
         n = self.game.spaces.n_actions
         raise self._refusal(f"game {i} (seat {self.seat})", a, a if 0 <= a < n else -1, self.lanes.kind_name(i),
                             self.lanes.mask[i])
 
-    def _new_obs(self) -> NDArray[np.int16]:
-        return np.empty((self.num_envs, self.game.spaces.obs_size), np.int16)
+    def _observed(self) -> dict[str, Any]:
+        shown = self._shown
+        return {"observation": shown["observation"], "action_mask": shown["action_mask"]}
 
-    def _observe(self, obs: NDArray[np.int16]) -> tuple[dict[str, Any], dict[str, Any]]:
-        lanes = self.lanes
-        info = {"game": lanes.current.copy(), "action_mask": lanes.mask.copy(), "idle": lanes.idle.copy()}
-        return {"observation": obs, "action_mask": lanes.mask.copy()}, info
+    def _info(self) -> dict[str, Any]:
+        shown = self._shown
+        return {"game": shown["game"], "action_mask": shown["action_mask"], "idle": shown["idle"]}
+
+
+def _read_only(a: NDArray[Any]) -> NDArray[Any]:
+    """A read-only view of ``a`` (``a`` itself stays writable: the environment writes it in place)."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 def _extend(run: Run, n_games: int) -> None:

@@ -154,6 +154,17 @@ class Strategy(metaclass=_ChecksParameters):
         return self.forget_uno_rate == 0.0
 
     @property
+    def always_catches_uno(self) -> bool:
+        """Declared shortcut: [`catch_uno`][unosim.Strategy.catch_uno] always answers yes, drawing nothing (the
+        learning environments' compiled step then answers it without asking).
+
+        Trusted only while ``catch_uno`` is the method of the class declaring this
+        property (see `unosim.engine.fast_paths`): a subclass overriding
+        ``catch_uno`` is always asked.
+        """
+        return self.catch_uno_rate == 1.0
+
+    @property
     def never_challenges(self) -> bool:
         """Declared shortcut: [`challenge`][unosim.Strategy.challenge] always answers no (the engine then skips asking).
 
