@@ -261,11 +261,13 @@ class Decisions:
         checked answers into ``b``'s decision rows. With verification, ``guarded`` names more arrays
         no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
         answered otherwise (the learning seats of [`unosim.env`][unosim.env], which write them directly)."""
+        counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
+        self._asked = []
         if not self.verify:
-            self._asked = []
-            self._read_only.start(b, guarded)
+            self._read_only.start(b, guarded, counters)
             try:
-                self._ask_all(b, parity, b.seat_ctr, None, skip)
+                self._ask_all(b, parity, counters, answers, skip)
             finally:
                 forced = self._read_only.unlock(step=True)
             if forced:
@@ -274,14 +276,22 @@ class Decisions:
                     f"the strategies {asked} made writable {', '.join(forced)} while deciding one step; a strategy may "
                     "read only the observation it is given and change nothing else. The run is stopped."
                 )
-            return
+        else:
+            self._verified(b, parity, guarded, counters, answers, skip)
+        b.seat_ctr[:] = counters
+        for lo, hi, dec, dec_w in answers:
+            b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
+
+    def _verified(
+        self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: NDArray[np.int32],
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]], skip: int,
+    ) -> None:  # fmt: skip
+        """`decide` with verification: ask every group under `Integrity`; raise `StepChanged` when
+        the guarded state changed meanwhile."""
         integrity = self._integrity
         if integrity is None:
             integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
-        counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
         integrity.start(b, parity, guarded, counters)
-        self._asked = []
-        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
         self._answers, self._answer_sums = answers, []
         integrity.lock(step=True)
         try:
@@ -295,16 +305,13 @@ class Decisions:
             changed.append("other answers")
         if changed:
             raise StepChanged(changed, sorted({self.strategy_labels[k] for k in self._asked}))
-        b.seat_ctr[:] = counters
-        for lo, hi, dec, dec_w in answers:
-            b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
 
     def _ask_all(
         self, b: Buffers, parity: int, counters: NDArray[np.int32],
-        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] | None, skip: int = -1,
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]], skip: int = -1,
     ) -> None:  # fmt: skip
-        """Ask every group of the step. ``counters``: the stream counters drawn from; ``answers``
-        (verification): the checked answers go into working copies, listed there, not into ``b``."""
+        """Ask every group of the step. ``counters``: the working copy of the stream counters drawn
+        from; the checked answers go into working copies, listed in ``answers``, not into ``b``."""
         self._rules = b.rules
         ns = len(self.strategies)
         counts = b.group_count.tolist()
@@ -317,22 +324,17 @@ class Decisions:
             if k == skip:
                 continue
             obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
-            dec, dec_w = b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count]
-            if answers is not None:
-                dec, dec_w = dec.copy(), dec_w.copy()
-            else:
-                self._read_only.add("other answers", dec, dec_w)  # views made while the batch's arrays are writable
+            dec, dec_w = b.dec[parity, lo : lo + count].copy(), b.dec_w[parity, lo : lo + count].copy()
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
             obs.close()
-            if answers is not None:
-                dec.setflags(write=False)  # checked: out of the other strategies' reach
-                dec_w.setflags(write=False)
-                answers.append((lo, lo + count, dec, dec_w))
-                if self.checksums:
-                    self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
+            dec.setflags(write=False)  # checked: out of the other strategies' reach
+            dec_w.setflags(write=False)
+            answers.append((lo, lo + count, dec, dec_w))
+            if self.checksums:
+                self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
 
     def _ask(self, k: int, decision: str, rows: Rows, *args: Any) -> Any:
         """Call strategy ``k``'s ``decision`` on a fresh read-only observation of ``rows``; an
@@ -584,11 +586,20 @@ class Decisions:
 
 def compile_helpers(b: Buffers) -> None:
     """Compile (or load) the compiled helpers `Decisions` calls for batch ``b``'s arrays: a
-    strategy may read a field for the first time in any game, so one game played need not reach them."""
-    rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
-    rows.observe(b.rules).random(1)
-    rows.subset(np.zeros(0, np.intp)).observe(b.rules)
-    check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, b.dec[0, :0])
+    strategy may read a field for the first time in any game, so one game played need not reach them.
+    Both versions: on the arrays read-only for the step (`ReadOnly`), and writable (verification)."""
+    guard = ReadOnly()
+    for locked in (True, False):
+        if locked:
+            guard.start(b, (), b.seat_ctr.copy())
+        try:
+            rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
+            rows.observe(b.rules).random(1)
+            rows.subset(np.zeros(0, np.intp)).observe(b.rules)
+            check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, np.zeros((0, L.N_DEC), np.int32))
+        finally:
+            if locked:
+                guard.unlock(step=True)
     none = np.zeros(0, np.int64)
     F.follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 
