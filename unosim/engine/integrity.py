@@ -2,14 +2,13 @@
 
 A Python strategy runs in the engine's process, so through the caller's frames or the garbage
 collector it can find the engine's arrays (`unosim.strategy.observation` gives it copies
-only). In every run `ReadOnly` makes the engine's arrays read-only while a strategy is
-called, so that a write raises in the strategy's own code and stops the run naming it; an array
-made writable again is found when the call or the step ends. With verification on
-(``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
-check mode and ``unosim check``), the engine leaves its own state untouched while a step's
-decisions are asked (answers and random-stream counters go into working copies, written back
-once every strategy has answered, and each group's checked answers become read-only), and
-`Integrity` guards the rest:
+only). In every run the engine leaves its own state untouched while a step's decisions are
+asked (answers and random-stream counters go into working copies, written back once every
+strategy has answered, and each group's checked answers become read-only), and `ReadOnly`
+makes the engine's arrays read-only while strategies are called, so that a write raises in the
+strategy's own code and stops the run naming it; an array made writable again is found when the
+call ends. With verification on (``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
+check mode and ``unosim check``), `Integrity` guards the rest:
 
 - while a strategy is called, every guarded array is read-only (`Integrity.lock`): a write
   raises in the strategy's own code and stops the run naming the strategy and the decision; an
