@@ -25,7 +25,7 @@ from ..game.errors import caused_by
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..strategy.base import Strategy
-from ..strategy.observation import Observation, SeatStreams, TableFields, gather_discard, gather_hands, gather_keys, gather_seats
+from ..strategy.observation import FIELDS, Observation, SeatStreams, TableFields, gather_rows
 from .batch import Buffers
 from .fast_paths import asks_forget_uno, asks_play_drawn
 from .integrity import Integrity, ReadOnly, answers_digest
@@ -33,7 +33,7 @@ from .integrity import Integrity, ReadOnly, answers_digest
 if TYPE_CHECKING:
     from ..game.rules import RuleSet
 
-__all__ = ["Decisions", "Rows", "StepChanged", "StrategyError", "TamperingError", "check_cards", "compile_helpers", "gather_state"]
+__all__ = ["Decisions", "Rows", "StepChanged", "StrategyError", "TamperingError", "check_cards", "compile_helpers"]
 
 _WHOLE_MAX = 2**31 - 1
 """Largest magnitude a card, seat or colour answer may have before it is checked (refused beyond)."""
@@ -98,30 +98,7 @@ class TamperingError(StrategyError):
 
 
 _BUFFERS = {"slots": "row_slot", "seat": "row_seat", "legal": "row_legal", "info": "row_info"}
-"""The fields the kernel writes into a row -> their `Buffers` arrays. The other
-fields are gathered from the batch state (`gather_state`)."""
-
-
-@njit(cache=True)
-def gather_state(slot, game, keys, hands, hsize, piles, slots, seats, players, relink_must_differ):  # pragma: no cover
-    """The fields of an observation read from the batch state, fresh, for the (slot, seat) rows: game,
-    hand, hand sizes, seats alive, discard, link, seats linkable, and the rows' seat-stream keys."""
-    n = slots.shape[0]
-    games = np.empty(n, np.int64)
-    sizes = np.empty((n, players), np.int32)
-    link = np.empty((n, 2), np.int32)
-    for r in range(n):
-        s = slots[r]
-        games[r] = game[s]
-        for p in range(players):
-            sizes[r, p] = hsize[s, p]
-        link[r, 0] = slot[s, L.F_LINK_A]
-        link[r, 1] = slot[s, L.F_LINK_B]
-    return (
-        games, gather_hands(hands, slots, seats), sizes, gather_seats(slot, slots, players, False, relink_must_differ),
-        gather_discard(piles, slot, slots), link, gather_seats(slot, slots, players, True, relink_must_differ),
-        gather_keys(keys, slots, seats),
-    )
+"""The fields the kernel writes into a row -> their `Buffers` arrays, read by the engine's checks."""
 
 
 class Rows(TableFields):
@@ -179,18 +156,25 @@ class Rows(TableFields):
         """Acting seat of each row (looked up once)."""
         return self._rows("seat")
 
+    def _gather(self) -> tuple[NDArray[Any], ...]:
+        """Every field of these rows, gathered fresh from the batch state and the row buffers in one
+        compiled pass (`gather_rows`): seat, game, hand, legal, info, hand sizes, alive, discard,
+        link, linkable, seat-stream keys, stream counters."""
+        b, p, sel = self._b, self._parity, self._sel
+        at = np.arange(sel.start, sel.stop) if isinstance(sel, slice) else sel
+        return gather_rows(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.row_slot[p], b.row_seat[p], b.row_legal[p],
+                           b.row_info[p], at, self._source, self.players, b.relink_must_differ)  # fmt: skip
+
     @cached_property
     def _state(self) -> tuple[NDArray[Any], ...]:
-        """The fields gathered from the batch state (`gather_state`), unchanged while the rows wait."""
-        b = self._b
-        return gather_state(b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, self.slots, self.seat, self.players,
-                            b.relink_must_differ)  # fmt: skip
+        """The engine's own copy of the gathered fields (`_gather`), unchanged while the rows wait."""
+        return self._gather()
 
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
-    game = property(lambda self: self._state[0], doc="Global game index of each row.")
-    alive = property(lambda self: self._state[3], doc="``[n, players]`` seats still in the match (E-4).")
-    link_choices = property(lambda self: self._state[6], doc="Seats a Wild Drawn Together may link now (P-6).")
+    game = property(lambda self: self._state[1], doc="Global game index of each row.")
+    alive = property(lambda self: self._state[6], doc="``[n, players]`` seats still in the match (E-4).")
+    link_choices = property(lambda self: self._state[9], doc="Seats a Wild Drawn Together may link now (P-6).")
 
     @cached_property
     def counters(self) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int32], NDArray[np.int32]]:
@@ -208,16 +192,12 @@ class Rows(TableFields):
         return Rows(self._b, self.phase, self._parity, at, self._source, (ctr, places[rows], slots, seats))
 
     def observe(self, rules: RuleSet) -> Observation:
-        """What the strategy sees: copies of the public information of these rows, and ``rules`` (a copy)."""
-        game, hand, sizes, alive, discard, link, linkable, keys = self._state
-        copy = isinstance(self._sel, slice)
-        values = {
-            "seat": self.seat.copy(), "game": game.copy(), "hand": hand, "info": self._rows("info").copy(),
-            "legal": self._rows("legal").copy() if copy else self._rows("legal"), "hand_sizes": sizes.copy(), "alive": alive.copy(),
-            "discard": discard, "link": link.copy(), "link_choices": linkable.copy(),
-        }  # fmt: skip
+        """What the strategy sees: fresh copies of the public information of these rows, and ``rules`` (a copy)."""
+        fields = self._gather()
+        if self._counters is None and "counters" not in self.__dict__:  # the group's first observation: its counters
+            self.__dict__["counters"] = fields[-1], np.arange(len(self)), self.slots, self.seat
         ctr, places = self.counters[:2]
-        return Observation(self.phase, self.players, rules, values, SeatStreams(keys, ctr, places))
+        return Observation(self.phase, self.players, rules, dict(zip(FIELDS, fields)), SeatStreams(fields[-2], ctr, places))
 
     def close(self) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None:
         """The group has answered: the stream counters its observations advanced go back into the engine.
@@ -281,11 +261,13 @@ class Decisions:
         checked answers into ``b``'s decision rows. With verification, ``guarded`` names more arrays
         no strategy may change (``(what, owner, attribute)``). ``skip``: a strategy whose rows were
         answered otherwise (the learning seats of [`unosim.env`][unosim.env], which write them directly)."""
+        counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
+        self._asked = []
         if not self.verify:
-            self._asked = []
-            self._read_only.start(b, guarded)
+            self._read_only.start(b, guarded, counters)
             try:
-                self._ask_all(b, parity, b.seat_ctr, None, skip)
+                self._ask_all(b, parity, counters, answers, skip)
             finally:
                 forced = self._read_only.unlock(step=True)
             if forced:
@@ -294,14 +276,22 @@ class Decisions:
                     f"the strategies {asked} made writable {', '.join(forced)} while deciding one step; a strategy may "
                     "read only the observation it is given and change nothing else. The run is stopped."
                 )
-            return
+        else:
+            self._verified(b, parity, guarded, counters, answers, skip)
+        b.seat_ctr[:] = counters
+        for lo, hi, dec, dec_w in answers:
+            b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
+
+    def _verified(
+        self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: NDArray[np.int32],
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]], skip: int,
+    ) -> None:  # fmt: skip
+        """`decide` with verification: ask every group under `Integrity`; raise `StepChanged` when
+        the guarded state changed meanwhile."""
         integrity = self._integrity
         if integrity is None:
             integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
-        counters = b.seat_ctr.copy()  # the engine's own state stays as it was until every strategy has answered
         integrity.start(b, parity, guarded, counters)
-        self._asked = []
-        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
         self._answers, self._answer_sums = answers, []
         integrity.lock(step=True)
         try:
@@ -315,16 +305,13 @@ class Decisions:
             changed.append("other answers")
         if changed:
             raise StepChanged(changed, sorted({self.strategy_labels[k] for k in self._asked}))
-        b.seat_ctr[:] = counters
-        for lo, hi, dec, dec_w in answers:
-            b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
 
     def _ask_all(
         self, b: Buffers, parity: int, counters: NDArray[np.int32],
-        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] | None, skip: int = -1,
+        answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]], skip: int = -1,
     ) -> None:  # fmt: skip
-        """Ask every group of the step. ``counters``: the stream counters drawn from; ``answers``
-        (verification): the checked answers go into working copies, listed there, not into ``b``."""
+        """Ask every group of the step. ``counters``: the working copy of the stream counters drawn
+        from; the checked answers go into working copies, listed in ``answers``, not into ``b``."""
         self._rules = b.rules
         ns = len(self.strategies)
         counts = b.group_count.tolist()
@@ -337,22 +324,17 @@ class Decisions:
             if k == skip:
                 continue
             obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
-            dec, dec_w = b.dec[parity, lo : lo + count], b.dec_w[parity, lo : lo + count]
-            if answers is not None:
-                dec, dec_w = dec.copy(), dec_w.copy()
-            else:
-                self._read_only.add("other answers", dec, dec_w)  # views made while the batch's arrays are writable
+            dec, dec_w = b.dec[parity, lo : lo + count].copy(), b.dec_w[parity, lo : lo + count].copy()
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
             obs.close()
-            if answers is not None:
-                dec.setflags(write=False)  # checked: out of the other strategies' reach
-                dec_w.setflags(write=False)
-                answers.append((lo, lo + count, dec, dec_w))
-                if self.checksums:
-                    self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
+            dec.setflags(write=False)  # checked: out of the other strategies' reach
+            dec_w.setflags(write=False)
+            answers.append((lo, lo + count, dec, dec_w))
+            if self.checksums:
+                self._answer_sums.append(answers_digest([(dec, dec_w)])[0])
 
     def _ask(self, k: int, decision: str, rows: Rows, *args: Any) -> Any:
         """Call strategy ``k``'s ``decision`` on a fresh read-only observation of ``rows``; an
@@ -604,11 +586,20 @@ class Decisions:
 
 def compile_helpers(b: Buffers) -> None:
     """Compile (or load) the compiled helpers `Decisions` calls for batch ``b``'s arrays: a
-    strategy may read a field for the first time in any game, so one game played need not reach them."""
-    rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
-    rows.observe(b.rules).random(1)
-    rows.subset(np.zeros(0, np.intp)).observe(b.rules)
-    check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, b.dec[0, :0])
+    strategy may read a field for the first time in any game, so one game played need not reach them.
+    Both versions: on the arrays read-only for the step (`ReadOnly`), and writable (verification)."""
+    guard = ReadOnly()
+    for locked in (True, False):
+        if locked:
+            guard.start(b, (), b.seat_ctr.copy())
+        try:
+            rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
+            rows.observe(b.rules).random(1)
+            rows.subset(np.zeros(0, np.intp)).observe(b.rules)
+            check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, np.zeros((0, L.N_DEC), np.int32))
+        finally:
+            if locked:
+                guard.unlock(step=True)
     none = np.zeros(0, np.int64)
     F.follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 

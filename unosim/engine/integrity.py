@@ -2,14 +2,13 @@
 
 A Python strategy runs in the engine's process, so through the caller's frames or the garbage
 collector it can find the engine's arrays (`unosim.strategy.observation` gives it copies
-only). In every run `ReadOnly` makes the engine's arrays read-only while a strategy is
-called, so that a write raises in the strategy's own code and stops the run naming it; an array
-made writable again is found when the call or the step ends. With verification on
-(``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
-check mode and ``unosim check``), the engine leaves its own state untouched while a step's
-decisions are asked (answers and random-stream counters go into working copies, written back
-once every strategy has answered, and each group's checked answers become read-only), and
-`Integrity` guards the rest:
+only). In every run the engine leaves its own state untouched while a step's decisions are
+asked (answers and random-stream counters go into working copies, written back once every
+strategy has answered, and each group's checked answers become read-only), and `ReadOnly`
+makes the engine's arrays read-only while strategies are called, so that a write raises in the
+strategy's own code and stops the run naming it; an array made writable again is found when the
+call ends. With verification on (``Engine(verify=True)``: tournaments; ``Engine(check=True)``:
+check mode and ``unosim check``), `Integrity` guards the rest:
 
 - while a strategy is called, every guarded array is read-only (`Integrity.lock`): a write
   raises in the strategy's own code and stops the run naming the strategy and the decision; an
@@ -76,12 +75,6 @@ _READ_BETWEEN_CALLS = frozenset(
 """Guarded arrays the engine reads in compiled code (which takes writable arrays) or writes between
 the strategy calls of a step: read-only during each call only; the others for the whole step."""
 
-_WRITTEN_BETWEEN_CALLS = frozenset({"seat_ctr", "dec", "dec_w", "row_slot", "row_seat"})
-"""Without verification, also read-only during each call only: the engine writes the answers and the
-stream counters into the batch between the calls (verification writes them into working copies), and
-its compiled code reads the rows' slots and seats (a read-only array would make numba compile another
-version)."""
-
 _K = np.uint64(0x9E3779B97F4A7C15)
 _M = np.uint64(0xBF58476D1CE4E5B9)
 
@@ -122,50 +115,51 @@ def batch_arrays(b: Buffers) -> list[tuple[str, Any, str]]:
 
 
 class ReadOnly:
-    """The guard of every run: the engine's arrays are read-only while a Python strategy is called.
+    """The guard of every run: the engine's arrays are read-only while Python strategies are called.
 
     Without verification (`Integrity`) this is all the engine does: a write to one of the
     arrays raises ``ValueError`` in the strategy's own code, and an array the strategy made writable
-    again is found when the call (the step) ends; nothing is compared or checksummed. As in
-    `Integrity`, the arrays the engine reads in compiled code or writes between the calls of
-    a step are read-only during each call, the others for the whole step (a flag per array).
+    again is found when its call ends; nothing is compared or checksummed. Every array of the batch
+    and the run is read-only for the whole step (a flag per array, set once a step: the engine reads
+    them, in compiled code too, and writes the step's answers and stream counters into working
+    copies, put back once every strategy has answered); the working counters, which the engine
+    writes between the calls, are read-only during each call.
     """
 
     def __init__(self) -> None:
         self.step_locked: list[tuple[str, np.ndarray]] = []
-        self.call_locked: list[tuple[str, np.ndarray]] = []
+        self.counters: np.ndarray | None = None
 
-    def start(self, b: Buffers, guarded: tuple[tuple[str, Any, str], ...]) -> None:
-        """A step's decisions start to be asked: note the arrays to guard (the batch's and ``guarded``)
-        and make those of the whole step read-only."""
+    def start(self, b: Buffers, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray) -> None:
+        """A step's decisions start to be asked: make the arrays to guard (the batch's and ``guarded``)
+        read-only until `unlock` ends the step; ``counters`` (the working copy of the stream counters)
+        is read-only during each call."""
         seen: set[int] = set()
-        self.step_locked, self.call_locked = [], []
+        self.step_locked = []
         for what, owner, attr in (*batch_arrays(b), *guarded):
             a = getattr(owner, attr)
-            if a.flags.writeable and id(a) not in seen:
+            if id(a) not in seen and a.flags.writeable:
                 seen.add(id(a))
-                between = attr in _READ_BETWEEN_CALLS or attr in _WRITTEN_BETWEEN_CALLS
-                (self.call_locked if between else self.step_locked).append((what, a))
-        for _, a in self.step_locked:
-            a.setflags(write=False)
-
-    def add(self, what: str, *arrays: np.ndarray) -> None:
-        """Guard ``arrays`` too during the calls of this step (views of the batch's arrays the engine holds)."""
-        self.call_locked.extend((what, a) for a in arrays)
+                self.step_locked.append((what, a))
+                a.setflags(write=False)
+        self.counters = counters
 
     def lock(self) -> None:
-        """Make the arrays of a call read-only (a strategy is about to be called)."""
-        for _, a in self.call_locked:
-            a.setflags(write=False)
+        """A strategy is about to be called: make the working counters read-only too."""
+        assert self.counters is not None
+        self.counters.setflags(write=False)
 
     def unlock(self, step: bool = False) -> list[str]:
-        """Make the arrays of a call (``step``: of the step, which has ended) writable again; return
-        what a strategy made writable itself meanwhile."""
-        forced = []
-        for what, a in self.step_locked if step else self.call_locked:
-            if a.flags.writeable:
-                forced.append(what)
-            else:
+        """After a call: make the working counters writable again and return what a strategy made
+        writable itself meanwhile; ``step`` (the step has ended): make the arrays of the step writable."""
+        forced = [what for what, a in self.step_locked if a.flags.writeable]
+        counters = self.counters
+        assert counters is not None
+        if counters.flags.writeable and not step:
+            forced.append("the table")
+        counters.setflags(write=True)
+        if step:
+            for _, a in self.step_locked:
                 a.setflags(write=True)
         return list(dict.fromkeys(forced))
 

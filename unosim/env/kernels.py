@@ -119,7 +119,7 @@ def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts,
 
 @kernel
 def _linkable(slot, s, players, relink_must_differ):  # pragma: no cover - compiled
-    """Bits of the seats a Wild Drawn Together may link now (``observation.gather_seats``)."""
+    """Bits of the seats a Wild Drawn Together may link now (``observation.gather_rows``)."""
     mask = slot[s, L.F_ALIVE]
     a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
     if relink_must_differ and a >= 0:

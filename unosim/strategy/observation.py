@@ -65,8 +65,7 @@ from ..game.kernels import rng
 from ..game.rules import RuleSet
 
 __all__ = [
-    "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_discard", "gather_hands", "gather_keys", "gather_seats",
-    "stream_arrays",
+    "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_rows", "stream_arrays",
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
@@ -81,51 +80,50 @@ def _read_only(a: NDArray) -> NDArray:
 
 
 @njit(cache=True)
-def gather_discard(piles, slot, slots):  # pragma: no cover - compiled
-    """The discard pile's counts of each slot of ``slots``, its top card included (fresh ``int16`` rows)."""
-    out = np.empty((slots.shape[0], piles.shape[2]), np.int16)
-    for r in range(slots.shape[0]):
-        s = slots[r]
-        for t in range(piles.shape[2]):
-            out[r, t] = piles[s, L.DISC, t]
-        out[r, slot[s, L.F_TOP]] += 1
-    return out
-
-
-@njit(cache=True)
-def gather_hands(hands, slots, seats):  # pragma: no cover - compiled
-    """The hand of each (slot, seat) row (fresh ``int8`` rows)."""
-    out = np.empty((slots.shape[0], hands.shape[2]), np.int8)
-    for r in range(slots.shape[0]):
-        s, seat = slots[r], seats[r]
-        for t in range(hands.shape[2]):
-            out[r, t] = hands[s, seat, t]
-    return out
-
-
-@njit(cache=True)
-def gather_seats(slot, slots, players, linkable, relink_must_differ):  # pragma: no cover - compiled
-    """``[n, players]``: the seats still in the match of each slot of ``slots`` (E-4); with ``linkable``,
-    those a Wild Drawn Together may link now (P-6: not the current pair under ``relink_must_differ``)."""
-    out = np.empty((slots.shape[0], players), np.bool_)
-    for r in range(slots.shape[0]):
-        s = slots[r]
+def gather_rows(slot, game, keys, hands, hsize, piles, row_slot, row_seat, row_legal, row_info, at, counters, players,
+                relink_must_differ):  # pragma: no cover - compiled
+    """Every field of an observation of the decision rows ``at`` (indices into the row buffers
+    ``row_*``), in one pass over the rows, each into a fresh array of its own: seat, game, hand,
+    legal, info, hand sizes, seats alive (E-4), discard (top card included), link, seats linkable
+    (P-6: not the current pair under ``relink_must_differ``), the rows' seat-stream keys
+    (``rng.seat_key``) and their stream counters (``[n, 1]``, from ``counters[slot, seat]``)."""
+    n, n_types, n_info = at.shape[0], hands.shape[2], row_info.shape[1]
+    seat_out = np.empty(n, np.int32)
+    games = np.empty(n, np.int64)
+    hand = np.empty((n, n_types), np.int8)
+    legal = np.empty((n, row_legal.shape[1]), np.bool_)
+    info = np.empty((n, n_info), np.int32)
+    sizes = np.empty((n, players), np.int32)
+    alive = np.empty((n, players), np.bool_)
+    discard = np.empty((n, n_types), np.int16)
+    link = np.empty((n, 2), np.int32)
+    linkable = np.empty((n, players), np.bool_)
+    seat_keys = np.empty(n, np.uint64)
+    ctr = np.empty((n, 1), np.int32)
+    for r in range(n):
+        i = at[r]
+        s, seat = row_slot[i], row_seat[i]
+        seat_out[r] = seat
+        games[r] = game[s]
+        for t in range(n_types):
+            hand[r, t] = hands[s, seat, t]
+            discard[r, t] = piles[s, L.DISC, t]
+        discard[r, slot[s, L.F_TOP]] += 1
+        for t in range(legal.shape[1]):
+            legal[r, t] = row_legal[i, t]
+        for j in range(n_info):
+            info[r, j] = row_info[i, j]
         mask = slot[s, L.F_ALIVE]
         a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
-        if linkable and relink_must_differ and a >= 0:
-            mask &= ~((1 << a) | (1 << b))
+        link[r, 0], link[r, 1] = a, b
+        may_link = mask & ~((1 << a) | (1 << b)) if relink_must_differ and a >= 0 else mask
         for p in range(players):
-            out[r, p] = (mask >> p) & 1
-    return out
-
-
-@njit(cache=True)
-def gather_keys(keys, slots, seats):  # pragma: no cover - compiled
-    """The strategy-stream key (``rng.seat_key``) of each (slot, seat) row."""
-    out = np.empty(slots.shape[0], np.uint64)
-    for r in range(slots.shape[0]):
-        out[r] = rng.seat_key(keys[slots[r]], seats[r])
-    return out
+            sizes[r, p] = hsize[s, p]
+            alive[r, p] = (mask >> p) & 1
+            linkable[r, p] = (may_link >> p) & 1
+        seat_keys[r] = rng.seat_key(keys[s], seat)
+        ctr[r, 0] = counters[s, seat]
+    return seat_out, games, hand, legal, info, sizes, alive, discard, link, linkable, seat_keys, ctr
 
 
 @njit(cache=True)
