@@ -30,7 +30,7 @@ pile: fires only when taking is allowed, i.e. nothing may be added or
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
-from numpy import int32, int64
+from numpy import int64
 
 from .blocks import colour_totals
 from .finish import seat_at
@@ -353,26 +353,20 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
 def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
     """``RuleStrategy.stack`` (H-1): the card the play rules of the program at ``cfg[o:]`` pick among
     the types of ``pref``; where a draw rule fires (or none does), the best of them by the ``[play]``
-    preference. The variables are computed as ``rules_decision`` computes them, so the one
-    compiled ``rules_pick`` serves both. Inlined at its one call site (``policy.pick_stack``)."""
+    preference. The variables are computed as ``rules_decision`` computes them. Inlined at its one
+    call site (``policy.pick_stack``)."""
     n = cfg[C_PLAYERS]
     seat = slot[s, F_ACTOR]  # the victim, read as rules_decision reads its seat
     d = slot[s, F_DIR]
     hand = hsize[s, seat]
-    c0 = 0
-    c1 = 0
-    c2 = 0
-    c3 = 0
-    if n > 0:  # always: the same variable types as rules_decision's
-        c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
     non_wild = c0 + c1 + c2 + c3
     nxt, small = opponents(s, seat, hsize, slot, cfg, int64(NEEDS_NEXT | NEEDS_SMALLEST))
     prefer = cfg[o + P_PLAY_PREFER]
     card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u,
                       s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
-    if card < 0:  # no rule: the best by preference (rules_pick with no rule to try)
-        card = rules_pick(cfg, o + P_RULES, int32(0), prefer, int64(0), pref, u,
-                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+    if card < 0:  # a draw rule fired: the best by preference (what rules_pick picks with no rule to try)
+        card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
     return card
 
 
