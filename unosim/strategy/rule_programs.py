@@ -27,7 +27,8 @@ def _prefer(prefer: tuple[str, ...]) -> int:
 
 def _conditions(cond: Conditions | None) -> list[int]:
     cond = cond or Conditions()
-    return [*cond.low, *cond.high, cond.direction, cond.colour_most]
+    is_open = not cond.active() and cond.direction == 0
+    return [*cond.low, *cond.high, cond.direction, cond.colour_most, int(is_open)]
 
 
 def _rule(rule: Rule, draw_word: int) -> list[int]:
@@ -49,8 +50,8 @@ def _needs(p: RuleProgram, jump: bool = False) -> int:
     prefers = set() if jump else {p.play_prefer, p.pile_prefer, *(r.prefer for r in rules)}
     counts = VAR_NON_WILD in active or any(c.colour_most >= 0 for c in conds)
     counts = counts or any(criterion in pref for pref in prefers for criterion in ("colour", "variety"))
-    opponents = VAR_NEXT in active or VAR_SMALLEST in active
-    return (K.NEEDS_COUNTS if counts else 0) | (K.NEEDS_OPPONENTS if opponents else 0)
+    nxt, smallest = VAR_NEXT in active, VAR_SMALLEST in active
+    return (K.NEEDS_COUNTS if counts else 0) | (K.NEEDS_NEXT if nxt else 0) | (K.NEEDS_SMALLEST if smallest else 0)
 
 
 def encode_program(p: RuleProgram) -> NDArray[np.int32]:

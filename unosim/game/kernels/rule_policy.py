@@ -7,18 +7,22 @@ engine's ``cfg`` array; the compiled policy id of a rule strategy is
 ``unosim.engine.driver.Engine.set_strategies``). Each function here is the exact
 transcription of a method of ``unosim.strategy.rule_strategy.RuleStrategy``,
 drawing the same uniforms in the same order, so both play identical games
-(``tests/test_rulebot_compiled.py``). The entry points and the larger parts
-(rule choice, best card, colour, link) are compiled on their own, not inlined in
-numba's IR: one copy of each keeps the compile short. The entry point of the
-per-turn decisions, ``rules_decision``, is inlined at its one call site: as a
-separate call it would pass the engine's arrays field by field on every decision
-of a rule bot.
+(``tests/test_rulebot_compiled.py``). The rarer parts (colour, link, votes,
+jump-ins) are compiled on their own, not inlined in numba's IR: one copy of each
+keeps the compile short. The entry point of the per-turn decisions,
+``rules_decision``, is inlined at its one call site, and so are the legal types
+and the rule choice (``legal_bits``, ``rules_pick`` with its one copy of
+``best_of``) in it: as separate calls they would pass the engine's arrays field
+by field on every decision of a rule bot (they cost ``attacker.toml`` 10 % of its
+games per second). The rule loop tests a card rule's conditions only where one
+of its cards is playable, and skips the test of an open condition block.
 
 Program layout (word offsets from the program's start): the header ``P_*``,
 three condition blocks (bluff, challenge, jump-in), then the play rules and
 the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
-bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any)
-and the card-colour condition (-1 any, 1 held most, 0 not). A rule holds: draw
+bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any),
+the card-colour condition (-1 any, 1 held most, 0 not) and whether the block is open
+(``B_OPEN``: no bound and no direction, the rule loop skips its test). A rule holds: draw
 word (0 a card rule, ``RULE_DRAW`` draw instead, ``RULE_TAKE`` take the mini
 pile: fires only when taking is allowed, i.e. nothing may be added or
 ``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two
@@ -26,7 +30,7 @@ pile: fires only when taking is allowed, i.e. nothing may be added or
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
-from numpy import int32, int64
+from numpy import int64
 
 from .blocks import colour_totals
 from .finish import seat_at
@@ -54,9 +58,9 @@ from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, W
 from .tally import argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
-    "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR", "CR_NONE", "CR_POINTS",
-    "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS", "MODE_DRAWN", "MODE_PILE",
-    "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_OPPONENTS", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
+    "B_DIR", "B_MOST", "B_OPEN", "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR",
+    "CR_NONE", "CR_POINTS", "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS", "MODE_DRAWN", "MODE_PILE",
+    "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_NEXT", "NEEDS_SMALLEST", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
     "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
     "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
     "R_LO", "R_PREFER", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "SCORE_BASE", "best_of",
@@ -66,12 +70,16 @@ __all__ = [
 
 (P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF,
  P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS) = range(14)
-NEEDS_COUNTS, NEEDS_OPPONENTS = 1, 2
+NEEDS_COUNTS, NEEDS_NEXT, NEEDS_SMALLEST = 1, 2, 4
 """``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
-``colour_held_most``), or the opponents' hands; otherwise they are not computed (their bounds are open).
+``colour_held_most``), the next player's hand, or the smallest opponent hand; otherwise they are not
+computed (their bounds are open).
 ``P_JUMP_NEEDS``: the same for the jump-in conditions alone."""
 N_VARS = 6
-COND_WORDS = 2 * N_VARS + 2
+B_DIR, B_MOST, B_OPEN = 2 * N_VARS, 2 * N_VARS + 1, 2 * N_VARS + 2
+"""Words of a condition block after the bounds: the direction, the card-colour condition, and 1 where the
+block bounds no variable and no direction (``cond_ok`` holds for every value from 0 to ``MAX_COUNT``)."""
+COND_WORDS = B_OPEN + 1
 P_BLUFF = 14
 P_CHALLENGE = P_BLUFF + COND_WORDS
 P_JUMP = P_CHALLENGE + COND_WORDS
@@ -107,20 +115,25 @@ def cond_ok(cfg, at, hand, non_wild, nxt, small, players, opp, d):
         return False
     if opp < cfg[at + 5] or opp > cfg[at + N_VARS + 5]:
         return False
-    w = cfg[at + 2 * N_VARS]
+    w = cfg[at + B_DIR]
     return w == 0 or w == d
 
 
 @rule
-def opponents(s, seat, hsize, slot, cfg):
-    """The next player's hand size and the smallest hand among the other seats still in the match."""
+def opponents(s, seat, hsize, slot, cfg, needs):
+    """The next player's hand size and the smallest hand among the other seats still in the match,
+    each where ``needs`` has its bit (``NEEDS_NEXT``, ``NEEDS_SMALLEST``), else 0."""
     n = cfg[C_PLAYERS]
-    nxt = hsize[s, seat_at(seat, int64(1), slot, s, cfg)]
-    alive = slot[s, F_ALIVE]
-    small = NO_HAND
-    for p in range(n):
-        if p != seat and (alive >> p) & 1 and hsize[s, p] < small:
-            small = hsize[s, p]
+    nxt = 0
+    if needs & NEEDS_NEXT:
+        nxt = hsize[s, seat_at(seat, int64(1), slot, s, cfg)]
+    small = 0
+    if needs & NEEDS_SMALLEST:
+        alive = slot[s, F_ALIVE]
+        small = NO_HAND
+        for p in range(n):
+            if p != seat and (alive >> p) & 1 and hsize[s, p] < small:
+                small = hsize[s, p]
     return nxt, small
 
 
@@ -148,6 +161,8 @@ def criterion(cr, t, s, seat, hands, c0, c1, c2, c3):
 def pref_score(code, t, s, seat, hands, c0, c1, c2, c3):
     """The criteria of preference ``code`` combined lexicographically (first criterion first)."""
     a = criterion(code & 3, t, s, seat, hands, c0, c1, c2, c3)
+    if code < 4:  # one criterion: the others score 0
+        return a * (SCORE_BASE * SCORE_BASE)
     b = criterion((code >> 2) & 3, t, s, seat, hands, c0, c1, c2, c3)
     c = criterion((code >> 4) & 3, t, s, seat, hands, c0, c1, c2, c3)
     return (a * SCORE_BASE + b) * SCORE_BASE + c
@@ -182,7 +197,7 @@ def best_of(m, code, u, s, seat, hands, c0, c1, c2, c3):
     return -1
 
 
-@leaf
+@rule
 def legal_bits(mode, s, seat, hands, slot, cfg, house):
     """Bit mask of the types held that may be played (turn), the drawn card if legal, or may be added (pile);
     ``house`` as for ``legal_types``."""
@@ -194,7 +209,7 @@ def legal_bits(mode, s, seat, hands, slot, cfg, house):
     return legal_types(s, seat, hands, slot, cfg, house)  # T-1, W-2
 
 
-@leaf
+@rule
 def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d, c0, c1, c2, c3):
     """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``."""
     most = max(max(c0, c1), max(c2, c3))
@@ -202,26 +217,33 @@ def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, han
     zero = int64(0)
     most_bits = ((block if c0 == most else zero) | ((block if c1 == most else zero) << 14)
                  | ((block if c2 == most else zero) << 28) | ((block if c3 == most else zero) << 42))
+    chosen, code = zero, prefer
     for i in range(n_rules):
         at = base + i * RULE_WORDS
-        if not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, int64(0), d):
-            continue
         w = cfg[at + R_DRAW]
+        m = int64(0)
+        if w == 0:  # a card rule with none of its cards playable cannot fire: its conditions need no test
+            m = bits & (int64(cfg[at + R_LO]) | (int64(cfg[at + R_HI]) << MASK_BITS))
+            cm = cfg[at + R_COND + B_MOST]
+            if cm == 1:
+                m &= most_bits
+            elif cm == 0:
+                m &= ~most_bits
+            if m == 0:
+                continue
+        if cfg[at + R_COND + B_OPEN] == 0 and not cond_ok(cfg, at + R_COND, hand, non_wild, nxt, small, players, int64(0), d):
+            continue
         if w:  # draw always fires; take only when taking is allowed (strategy.choose_by_rules' may_draw)
             if w == RULE_DRAW or bits == 0 or cfg[C_PILEUP_REFUSE] != 0:
                 return -1
             continue
-        m = bits & (int64(cfg[at + R_LO]) | (int64(cfg[at + R_HI]) << MASK_BITS))
-        cm = cfg[at + R_COND + 2 * N_VARS + 1]
-        if cm == 1:
-            m &= most_bits
-        elif cm == 0:
-            m &= ~most_bits
-        if m != 0:
-            return best_of(m, cfg[at + R_PREFER], u, s, seat, hands, c0, c1, c2, c3)
-    if otherwise_draw or bits == 0:
-        return -1
-    return best_of(bits, prefer, u, s, seat, hands, c0, c1, c2, c3)
+        chosen, code = m, cfg[at + R_PREFER]
+        break
+    if chosen == 0:  # no rule fired
+        if otherwise_draw or bits == 0:
+            return -1
+        chosen = bits
+    return best_of(chosen, code, u, s, seat, hands, c0, c1, c2, c3)  # one inlined copy
 
 
 @kernel
@@ -264,9 +286,15 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
         seat = slot[s, F_TURN]
     else:
         seat = slot[s, F_ACTOR]
+    if ph == PH_COLOUR:
+        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
     d = slot[s, F_DIR]
     hand = hsize[s, seat]
-    needs = cfg[o + P_NEEDS]
+    how = cfg[o + P_DRAWN]
+    has_bluff = cfg[o + P_HAS_BLUFF] != 0  # its conditions are read only where a bluff is possible
+    # The variables, where a rule or condition may read them: a drawn card kept or played by rule
+    # needs none unless a bluff is possible.
+    needs = cfg[o + P_NEEDS] if ph != PH_DRAWN or how == DRAWN_RULES or has_bluff else 0
     c0 = 0
     c1 = 0
     c2 = 0
@@ -274,19 +302,13 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
     if needs & NEEDS_COUNTS:
         c0, c1, c2, c3 = colour_totals(hands, s, seat)
     non_wild = c0 + c1 + c2 + c3
-    nxt = 0
-    small = 0
-    if needs & NEEDS_OPPONENTS:
-        nxt, small = opponents(s, seat, hsize, slot, cfg)
-    if ph == PH_COLOUR:
-        return -1, rules_colour(o, s, seat, keys, hands, piles, slot, seat_ctr, cfg), 0, -1
+    nxt, small = opponents(s, seat, hsize, slot, cfg, needs)
     if ph != PH_TURN and ph != PH_DRAWN and ph != PH_PILEUP:  # PH_CHALLENGE
         flag = 0
         if cfg[o + P_HAS_CHALLENGE] and cond_ok(cfg, o + P_CHALLENGE, hand, non_wild, nxt, small, n, hsize[s, slot[s, F_SEAT]], d):
             flag = 1
         return -1, -1, flag, -1
     drawn = slot[s, F_PENDING] if ph == PH_DRAWN else -1
-    how = cfg[o + P_DRAWN]
     # One call of the rule choice for the three phases that choose a card by the rules.
     pick = -1
     if ph != PH_DRAWN or how == DRAWN_RULES:
@@ -302,7 +324,6 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
     if ph == PH_PILEUP:
         return pick, -1, 0, -1
-    has_bluff = cfg[o + P_HAS_BLUFF] != 0  # its conditions are read only where a bluff is possible
     if ph == PH_TURN:
         card = pick
         if (has_bluff and cfg[C_WD4_CHALLENGE] and hands[s, seat, WILD_DRAW_FOUR] > 0
@@ -332,29 +353,20 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
 def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
     """``RuleStrategy.stack`` (H-1): the card the play rules of the program at ``cfg[o:]`` pick among
     the types of ``pref``; where a draw rule fires (or none does), the best of them by the ``[play]``
-    preference. The variables are computed as ``rules_decision`` computes them, so the one
-    compiled ``rules_pick`` serves both. Inlined at its one call site (``policy.pick_stack``)."""
+    preference. The variables are computed as ``rules_decision`` computes them. Inlined at its one
+    call site (``policy.pick_stack``)."""
     n = cfg[C_PLAYERS]
     seat = slot[s, F_ACTOR]  # the victim, read as rules_decision reads its seat
     d = slot[s, F_DIR]
     hand = hsize[s, seat]
-    c0 = 0
-    c1 = 0
-    c2 = 0
-    c3 = 0
-    if n > 0:  # always: the same variable types as rules_decision's
-        c0, c1, c2, c3 = colour_totals(hands, s, seat)
+    c0, c1, c2, c3 = colour_totals(hands, s, seat)
     non_wild = c0 + c1 + c2 + c3
-    nxt = 0
-    small = 0
-    if n > 0:
-        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    nxt, small = opponents(s, seat, hsize, slot, cfg, int64(NEEDS_NEXT | NEEDS_SMALLEST))
     prefer = cfg[o + P_PLAY_PREFER]
     card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u,
                       s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
-    if card < 0:  # no rule: the best by preference (rules_pick with no rule to try)
-        card = rules_pick(cfg, o + P_RULES, int32(0), prefer, int64(0), pref, u,
-                          s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
+    if card < 0:  # a draw rule fired: the best by preference (what rules_pick picks with no rule to try)
+        card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
     return card
 
 
@@ -374,10 +386,7 @@ def rules_jump(o, s, seat, hands, hsize, slot, cfg):
     c3 = 0
     if needs & NEEDS_COUNTS:
         c0, c1, c2, c3 = colour_totals(hands, s, seat)
-    nxt = 0
-    small = 0
-    if needs & NEEDS_OPPONENTS:
-        nxt, small = opponents(s, seat, hsize, slot, cfg)
+    nxt, small = opponents(s, seat, hsize, slot, cfg, needs)
     if cond_ok(cfg, o + P_JUMP, hsize[s, seat], c0 + c1 + c2 + c3, nxt, small, cfg[C_PLAYERS], int64(0), slot[s, F_DIR]):
         return cfg[o + P_JUMP_W] / JUMP_SCALE
     return 0.0
