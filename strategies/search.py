@@ -153,7 +153,8 @@ class SearchStrategy(Strategy):
         Playouts per searched decision (all answers together).
     policy : str
         The compiled policy this seat plays in the playouts: ``"greedy"``, ``"random"`` or a shipped rule
-        file run by the compiled rule interpreter, ``"rules:NAME"`` (e.g. ``"rules:wild-saver"``).
+        file run by the compiled rule interpreter, ``"rules:NAME"`` (e.g. ``"rules:wild-saver"``; ``"rules:lookahead"``
+        is the playout policy of `strategies/lookahead.py`).
     others : str
         The compiled policy the other seats play in the playouts (the search's model of its opponents),
         from the same choices.
