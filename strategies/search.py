@@ -18,8 +18,10 @@ Carlo) with sequential halving over the answers:
    ``others`` (``random``, ``greedy`` or a shipped rule file, ``rules:NAME``). Slots of one world share
    its random stream (common random numbers), so answers are compared on the same deals and the same
    draws for as long as their games stay alike. A playout is
-   worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, the seat's
-   share of ``cards ** -share_power`` over the seats in the round.
+   worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, by ``value``:
+   the seat's share of ``cards ** -share_power`` over the seats in the round (``"share"``), or the
+   logistic chance of winning of `strategies/lookahead.py` (``"logistic"``, `VALUE_DEFAULTS`: the bias, this
+   seat to move, the log of its cards and the log of the cards of the other seat holding fewest).
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -88,6 +90,7 @@ from unosim.strategy.playouts import (
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
+from .lookahead import VALUE_DEFAULTS
 from .opponent_memory import WILDS, LackMemory
 
 __all__ = ["OneOf", "SearchStrategy"]
@@ -150,7 +153,8 @@ class SearchStrategy(Strategy):
         Playouts per searched decision (all answers together).
     policy : str
         The compiled policy this seat plays in the playouts: ``"greedy"``, ``"random"`` or a shipped rule
-        file run by the compiled rule interpreter, ``"rules:NAME"`` (e.g. ``"rules:wild-saver"``).
+        file run by the compiled rule interpreter, ``"rules:NAME"`` (e.g. ``"rules:wild-saver"``; ``"rules:lookahead"``
+        is the playout policy of `strategies/lookahead.py`).
     others : str
         The compiled policy the other seats play in the playouts (the search's model of its opponents),
         from the same choices.
@@ -173,6 +177,10 @@ class SearchStrategy(Strategy):
     share_power : float
         A playout stopped at its depth is worth the seat's share of ``cards ** -share_power`` over the
         seats in the round (fewer cards, a larger share).
+    value : str
+        How a playout stopped at its depth is valued: ``"share"`` (the share above) or ``"logistic"``
+        (``1 / (1 + exp(-z))``, ``z = b + m * (this seat moves) + o * ln(its cards) + p * ln(fewest cards of
+        another seat)``, the coefficients ``VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 2 players).
     forget_uno_rate, catch_uno_rate : float
         See [`unosim.Strategy`][unosim.Strategy].
     """
@@ -188,11 +196,12 @@ class SearchStrategy(Strategy):
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
         "wild_credit": (float, 0.0, 1.0),
+        "value": OneOf(("share", "logistic")),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 lacks: int = 0, wild_credit: float = 0.0, forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+                 lacks: int = 0, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
@@ -203,6 +212,7 @@ class SearchStrategy(Strategy):
         self.bluff = bluff
         self.lacks = lacks
         self.wild_credit = wild_credit
+        self.value = value
         self.searched = 0
         """Decisions searched so far (with more than one answer), for benchmarks."""
         self.search_seconds = 0.0
@@ -338,11 +348,11 @@ class SearchStrategy(Strategy):
             r += 1
         return best
 
-    def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
+    def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
                 alive: NDArray[np.int64], wilds: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
-        """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, the seat's share of
-        ``size ** -share_power`` over the seats in the round."""
-        winners, sizes = played
+        """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, by ``value`` (the seat's
+        share of ``size ** -share_power`` over the seats in the round, or the logistic)."""
+        winners, sizes, turn = played
         value = (winners == seat).astype(np.float64)
         open_ = winners < 0
         if open_.any():
@@ -351,8 +361,17 @@ class SearchStrategy(Strategy):
             size = sizes[open_].astype(np.float64)
             if wilds is not None:  # a wild held counts as less than a card: it can always be played
                 size = size - self.wild_credit * wilds[open_]
-            weight = np.where(inside, np.maximum(size, 0.5) ** -self.share_power, 0.0)
-            value[open_] = weight[np.arange(len(weight)), seat[open_]] / weight.sum(axis=1)
+            size = np.maximum(size, 0.5)
+            rows, me = np.arange(len(size)), seat[open_]
+            if self.value == "logistic":
+                bias, moves, own, other = VALUE_DEFAULTS
+                others = np.where(inside, size, np.inf)
+                others[rows, me] = np.inf
+                z = bias + moves * (turn[open_] == me) + own * np.log(size[rows, me]) + other * np.log(others.min(axis=1))
+                value[open_] = 1.0 / (1.0 + np.exp(-z))
+            else:
+                weight = np.where(inside, size ** -self.share_power, 0.0)
+                value[open_] = weight[rows, me] / weight.sum(axis=1)
         return value
 
     # ------------------------------------------------------------ searched decisions

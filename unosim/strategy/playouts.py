@@ -289,10 +289,11 @@ class Playouts:
              public: NDArray[np.int64], sizes: NDArray[np.int64], own: NDArray[np.int64], unseen: NDArray[np.int64],
              discard: NDArray[np.int64], seeds: NDArray[np.uint64],
              answers: NDArray[np.int64], lacks: NDArray[np.int8] | None = None,
-             kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32]] | None:
+             kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None:
         """Play one game on from each job's position (see `fill_worlds`; ``lacks`` and ``kept``: no
         constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
-        at ``max_turns``) and the hand sizes it ended with, or None when some row's worlds cannot be dealt."""
+        at ``max_turns``), the hand sizes it ended with and the seat whose turn it was then, or None when
+        some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
         if lacks is None or kept is None:
             lacks = np.zeros((public.shape[0], N_TYPES), np.int8)
@@ -325,4 +326,4 @@ class Playouts:
             # only a forgotten UNO call asks (never made by these policies): every seat catches it
             self.dec[parity, :, L.D_FLAG] = 1
             parity = 1 - parity
-        return self.rec[:n, L.R_WINNER].copy(), self.hsize[:n].copy()
+        return self.rec[:n, L.R_WINNER].copy(), self.hsize[:n].copy(), self.slot[:n, L.F_TURN].copy()
