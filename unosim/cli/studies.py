@@ -46,7 +46,9 @@ def study(
 @command()
 @user_errors()
 def report(
-    dataset: Annotated[Path, typer.Argument(help="A dataset written by simulate, run or study; or a comparison, tournament or skill study.")],
+    dataset: Annotated[
+        Path, typer.Argument(help="A dataset written by simulate, run or study; or a comparison, tournament or skill study.")
+    ],
     out: o.MaybeOut = None,
     card_values: Annotated[
         bool | None,
