@@ -265,7 +265,7 @@ class Decisions:
         answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
         self._asked = []
         if not self.verify:
-            self._read_only.start(b, guarded, counters)
+            self._read_only.start(b, guarded, counters, answers)
             try:
                 self._ask_all(b, parity, counters, answers, skip)
             finally:
@@ -291,7 +291,7 @@ class Decisions:
         integrity = self._integrity
         if integrity is None:
             integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
-        integrity.start(b, parity, guarded, counters)
+        integrity.start(b, parity, guarded, counters, answers)
         self._answers, self._answer_sums = answers, []
         integrity.lock(step=True)
         try:
@@ -313,6 +313,10 @@ class Decisions:
         """Ask every group of the step. ``counters``: the working copy of the stream counters drawn
         from; the checked answers go into working copies, listed in ``answers``, not into ``b``."""
         self._rules = b.rules
+        guard: Integrity | ReadOnly = self._read_only
+        if self.verify:
+            assert self._integrity is not None
+            guard = self._integrity
         ns = len(self.strategies)
         counts = b.group_count.tolist()
         bases = b.group_base.tolist()
@@ -325,10 +329,12 @@ class Decisions:
                 continue
             obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
             dec, dec_w = b.dec[parity, lo : lo + count].copy(), b.dec_w[parity, lo : lo + count].copy()
+            guard.working = (dec, dec_w)  # read-only while the group's strategy is asked (its follow-ups too)
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
+            guard.working = ()
             obs.close()
             dec.setflags(write=False)  # checked: out of the other strategies' reach
             dec_w.setflags(write=False)
