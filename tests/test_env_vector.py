@@ -162,3 +162,78 @@ def test_U1_declared_catches_are_answered_in_the_compiled_step(monkeypatch: pyte
     common = set(rewards["declared"]) & set(rewards["asked"])
     assert len(common) >= 30 and all(rewards["declared"][g] == rewards["asked"][g] for g in common)
     assert asked[0] == "declared" and sum(asked[asked.index("declared") + 1 : -1]) > 0
+
+
+def _no_catch(obs) -> np.ndarray:
+    return np.zeros(len(obs), bool)
+
+
+def _overrides_catch_on_the_instance() -> Strategy:
+    strategy = registry.resolve("random")()
+    strategy.catch_uno = _no_catch  # an instance attribute: the class's catch_uno is untouched
+    return strategy
+
+
+def _declares_over_a_lower_rate() -> Strategy:
+    return type("Liar", (registry.resolve("random"),), {"always_catches_uno": True})(catch_uno_rate=0.0)
+
+
+def _overrides_the_property_on_the_instance_class() -> Strategy:
+    return type("Sure", (registry.resolve("random"),), {"always_catches_uno": property(lambda self: True)})(catch_uno_rate=0.5)
+
+
+def _overrides_catch_in_a_subclass() -> Strategy:
+    return type("Picky", (registry.resolve("random"),), {"catch_uno": lambda self, obs: _no_catch(obs)})()
+
+
+@pytest.mark.parametrize("make", [_overrides_catch_on_the_instance, _declares_over_a_lower_rate,
+                                  _overrides_the_property_on_the_instance_class, _overrides_catch_in_a_subclass],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_U1_a_catch_answered_unasked_is_the_engines_answer(make) -> None:
+    """U-1: whatever a strategy declares or overrides, the catches the vector environment answers in
+    its compiled step are those the engine plays (the single environment asks the engine's decision
+    call), game by game, against a learner that always forgets to call UNO."""
+    rounds = 30
+    vec_env = UnoVectorEnv(6, "classic", 4, make())
+    obs, info = vec_env.reset(seed=6)
+    games, vec = info["game"].copy(), {}
+    while len(vec) < rounds:
+        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    env = UnoEnv("classic", 4, make())
+    env.reset(seed=6)
+    single = {}
+    for g in sorted(vec):
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        single[g] = float(reward)
+    assert single == vec
+
+
+def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_asked() -> None:
+    """A strategy whose ``catch_uno_rate`` changes once the environments hold it plays the same games
+    in the vector environment as in the single one."""
+    strategy = registry.resolve("random")()
+    vec_env, env = UnoVectorEnv(6, "classic", 4, strategy), UnoEnv("classic", 4, strategy)
+    strategy.catch_uno_rate = 0.0
+    obs, info = vec_env.reset(seed=6)
+    games, vec = info["game"].copy(), {}
+    while len(vec) < 30:
+        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    env.reset(seed=6)
+    single = {}
+    for g in sorted(vec):
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        single[g] = float(reward)
+    assert single == vec
+

@@ -27,7 +27,7 @@ from ..game.kernels import layout as L
 from ..strategy.base import Strategy
 from ..strategy.observation import FIELDS, Observation, SeatStreams, TableFields, gather_rows
 from .batch import Buffers
-from .fast_paths import asks_forget_uno, asks_play_drawn
+from .fast_paths import asks_catch_uno, asks_forget_uno, asks_play_drawn
 from .integrity import Integrity, ReadOnly, answers_digest
 
 if TYPE_CHECKING:
@@ -237,6 +237,7 @@ class Decisions:
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
+        self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
         _watch_interrupts()
         self.verify = verify or checksums
         self.checksums = checksums
@@ -523,7 +524,10 @@ class Decisions:
         self._yes_no("challenge", k, obs, dec)
 
     def _catch(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        self._yes_no("catch_uno", k, obs, dec)
+        if self.asks_catch_uno[k]:
+            self._yes_no("catch_uno", k, obs, dec)
+        else:  # a trusted declaration, as the environments' compiled step answers it: yes, without the call
+            dec[:, L.D_FLAG] = 1
 
     def _yes_no(self, name: str, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         dec[:, L.D_FLAG] = self._flags(k, name, obs, self._ask(k, name, obs))

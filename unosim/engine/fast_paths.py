@@ -45,8 +45,9 @@ if TYPE_CHECKING:
     from ..strategy.rule_language import RuleProgram
 
 __all__ = [
-    "DECISIONS", "POLICIES", "always_catch_mask", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
-    "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
+    "DECISIONS", "POLICIES", "always_catch_mask", "asks_catch_uno", "asks_challenge", "asks_forget_uno", "asks_play_drawn",
+    "auto_drawn_mask", "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked",
+    "rule_program",
 ]
 
 DECISIONS = (
@@ -145,10 +146,16 @@ def asks_challenge(strat: Strategy) -> bool:
     return not _declares(strat, "never_challenges", "challenge")
 
 
+def asks_catch_uno(strat: Strategy) -> bool:
+    """Whether the engine must ask ``catch_uno`` (not when a trusted shortcut says it always catches)."""
+    return not _declares(strat, "always_catches_uno", "catch_uno")
+
+
 def always_catch_mask(strategies: list[Strategy]) -> int:
-    """Bit k set when strategy k's ``catch_uno`` may be answered yes without asking it (a trusted
-    [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno])."""
-    return _mask(strategies, lambda strat: _declares(strat, "always_catches_uno", "catch_uno"))
+    """Bit k set when strategy k's ``catch_uno`` is answered yes without asking it (a trusted
+    [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno]), by the engine's decision
+    call and the learning environments' compiled step alike."""
+    return _mask(strategies, lambda strat: not asks_catch_uno(strat))
 
 
 def no_challenge_mask(strategies: list[Strategy]) -> int:
