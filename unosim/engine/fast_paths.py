@@ -28,6 +28,8 @@ through Python, whatever flags it inherits.
   methods they summarise resolve to the class that declared the shortcut (or
   one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
   ``challenge``, ``play`` or ``catch_uno`` loses the shortcut it inherited.
+- **A decision method set on an object** (``strategy.play = ...``) is that object's own: it loses
+  its class's compiled transcription and the shortcuts that method summarises, as a subclass would.
 """
 
 from __future__ import annotations
@@ -73,10 +75,18 @@ def declared_policy(cls: type[Strategy]) -> str | None:
     return name
 
 
+def _set_on_instance(strat: Strategy, *names: str) -> bool:
+    """Whether one of ``names`` is set on the object itself (its own decision method, or declaration),
+    not taken from its class: no fast path of the class stands in for it."""
+    own = getattr(strat, "__dict__", None) or {}
+    return any(name in own for name in names)
+
+
 def compiled_policy(strat: Strategy) -> int:
-    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods)."""
+    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods; also when
+    a decision method is set on the object itself)."""
     name = declared_policy(type(strat))
-    if name is None or not strat.compiled_covers():
+    if name is None or _set_on_instance(strat, *DECISIONS) or not strat.compiled_covers():
         return POLICY_NONE
     return POLICIES[name]
 
@@ -92,7 +102,10 @@ def rule_program(strat: Strategy) -> RuleProgram:
 
 def _trusted(strat: Strategy, shortcut: str, method: str) -> bool:
     """True when ``method`` resolves to the class declaring ``shortcut`` or one of its bases (a
-    subclass overriding ``method`` loses the shortcut it inherited)."""
+    subclass overriding ``method`` loses the shortcut it inherited, and so does an object on which
+    ``method`` or ``shortcut`` is set)."""
+    if _set_on_instance(strat, method, shortcut):
+        return False
     cls = type(strat)
     owner = next(k for k in cls.__mro__ if shortcut in vars(k))
     return getattr(cls, method) is getattr(owner, method)
