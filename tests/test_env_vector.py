@@ -237,3 +237,53 @@ def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_
         single[g] = float(reward)
     assert single == vec
 
+
+def _colour_step(env: UnoVectorEnv, seed: int) -> tuple[dict, int]:
+    """Play legal actions until some game's step is the colour of a wild: the observation and that game."""
+    obs, _ = env.reset(seed=seed)
+    colours = slice(K.A_COLOUR0, K.A_COLOUR0 + 4)
+    while not obs["action_mask"][:, colours].any():
+        obs, *_ = env.step(np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+    return obs, int(np.flatnonzero(obs["action_mask"][:, colours].any(axis=1))[0])
+
+
+@pytest.mark.parametrize("reach", ["setflags", "base"])
+def test_a_mask_written_through_its_view_lets_no_illegal_action_through(reach: str) -> None:
+    """The mask a step hands out is the learner's copy: marking an action legal in it (the view made
+    writable again, or its base written) does not make the engine play it (here the colour of a wild
+    answered with the wait action, colour 13)."""
+    env = UnoVectorEnv(8, "classic", 4, "random")
+    obs, i = _colour_step(env, 4)
+    mask = obs["action_mask"]
+    if reach == "setflags":
+        mask.setflags(write=True)
+    else:
+        mask = mask.base
+    mask[i, K.A_WAIT] = 1
+    acts = np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])])
+    acts[i] = K.A_WAIT
+    with pytest.raises(IllegalAction, match=rf"game {i} \(seat 0\)"):
+        env.step(acts)
+
+
+@pytest.mark.parametrize("name", ["game", "idle"])
+def test_info_arrays_written_through_their_base_change_no_game(name: str) -> None:
+    """The game index and idle flag of each slot a step hands out are the learner's copies: writing
+    them through their base (no game in any slot, every slot idle) changes neither the rewards nor the
+    games that follow."""
+
+    def steps(tamper: bool) -> list[tuple[list[float], list[bool], list[int]]]:
+        env = UnoVectorEnv(4, "classic", 2, "random")
+        obs, info = env.reset(seed=9)
+        out = []
+        for _ in range(150):
+            if tamper:
+                info[name].base[:] = -1 if name == "game" else True
+            acts = np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])])
+            obs, reward, term, _, info = env.step(acts)
+            out.append((reward.tolist(), term.tolist(), info["game"].tolist()))
+        return out
+
+    honest = steps(False)
+    assert any(any(term) for _, term, _ in honest)
+    assert steps(True) == honest
