@@ -287,3 +287,47 @@ def test_info_arrays_written_through_their_base_change_no_game(name: str) -> Non
     honest = steps(False)
     assert any(any(term) for _, term, _ in honest)
     assert steps(True) == honest
+
+
+class _CatchesOnlyAtFirst(registry.resolve("random")):
+    """Catches while its rate is 1, and lowers its own rate to 0 once it has played a turn."""
+
+    def play(self, obs):
+        self.catch_uno_rate = 0.0
+        return super().play(obs)
+
+
+def _vector_rewards(strategy: Strategy, rounds: int = 30) -> dict[int, float]:
+    env = UnoVectorEnv(6, "classic", 4, strategy)
+    obs, info = env.reset(seed=6)
+    games, out = info["game"].copy(), {}
+    while len(out) < rounds:
+        obs, reward, term, _, info = env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        out.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    return out
+
+
+def _single_rewards(strategy: Strategy, games: list[int]) -> dict[int, float]:
+    env = UnoEnv("classic", 4, strategy)
+    env.reset(seed=6)
+    out = {}
+    for g in games:
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        out[g] = float(reward)
+    return out
+
+
+def test_U1_a_strategy_that_lowers_its_own_catch_rate_is_asked_from_then_on() -> None:
+    """A declaration holds while it is true: once the strategy has set its ``catch_uno_rate`` below 1
+    (itself, while playing), its catches are asked, in the engine and in the vector environment alike,
+    and both play the games of a strategy that is always asked."""
+    asked = type("Asked", (_CatchesOnlyAtFirst,), {"always_catches_uno": property(lambda self: False)})
+    vec = _vector_rewards(_CatchesOnlyAtFirst())
+    truth = _single_rewards(asked(), sorted(vec))
+    assert _single_rewards(_CatchesOnlyAtFirst(), sorted(vec)) == truth
+    assert vec == truth

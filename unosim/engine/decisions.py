@@ -238,6 +238,8 @@ class Decisions:
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
         self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
+        """Whether each strategy's catches are asked: taken again at the start of every step with catch
+        rows (a strategy may change its own ``catch_uno_rate``), as the environments' compiled step does."""
         _watch_interrupts()
         self.verify = verify or checksums
         self.checksums = checksums
@@ -321,6 +323,8 @@ class Decisions:
         ns = len(self.strategies)
         counts = b.group_count.tolist()
         bases = b.group_base.tolist()
+        if any(counts[L.PH_CATCH * ns : (L.PH_CATCH + 1) * ns]):  # the declarations as they are before anyone is asked
+            self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
         for grp, count in enumerate(counts):
             if count == 0:
                 continue

@@ -222,7 +222,7 @@ class Integrity:
         d = self.decisions
         methods = tuple(id(getattr(type(s), name, None)) for s in d.strategies for name in DECISION_METHODS)
         return (id(d.strategies), tuple(map(id, d.strategies)), tuple(map(type, d.strategies)), methods,
-                tuple(d.asks_forget_uno), tuple(d.asks_play_drawn), tuple(d.asks_catch_uno), tuple(d.strategy_labels))  # fmt: skip
+                tuple(d.asks_forget_uno), tuple(d.asks_play_drawn), tuple(d.strategy_labels))  # fmt: skip
 
     def _attributes(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """Each strategy's attributes: their names and the identities of their values (C-level tuples,
