@@ -33,6 +33,9 @@ What is checked:
     the rows the kernel wrote for this step (legal moves, table fields, group sizes);
 ``other answers``
     the checked answers of the groups already asked in this step;
+``the answers``
+    the working copy of the answers of the group being asked (the engine writes it between its
+    strategy's calls: a card checked, then its colour, link and UNO call);
 ``the records``
     the results written so far (records, points, match scores, counters);
 ``the strategies``
@@ -283,7 +286,7 @@ class Integrity:
             if a.flags.writeable and what not in forced:
                 forced.append(what)
             a.setflags(write=True)
-        forced += unlocked_answers(self.answers)
+        forced += [what for what in unlocked_answers(self.answers) if what not in forced]
         if not step:
             if any(a.flags.writeable for a in self.working):
                 forced.append("the answers")
