@@ -22,7 +22,7 @@ import unosim
 from unosim.engine.batch import Buffers
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Decisions
-from unosim.engine.driver import Engine, TamperingError
+from unosim.engine.driver import Engine, StrategyError, TamperingError
 from unosim.runs.files import read_metadata
 from unosim.strategy.base import Strategy
 
@@ -277,3 +277,21 @@ def test_a_checked_answer_cannot_be_rewritten_by_the_follow_up_question(verify: 
 def test_making_other_answers_writable_again_is_found(verify: bool) -> None:
     with pytest.raises(TamperingError, match="strategy 'cheat' made writable other answers while deciding 'play'"):
         _engine(_UnlocksOtherAnswers(), verify=verify).play(0, 40)
+
+
+class _PointsItsStreamsPastTheirCounters(Strategy):
+    """Points its observation's random streams one row past the counters they draw from, then draws:
+    the compiled draw would write outside the counters' memory."""
+
+    def play(self, obs):
+        at = obs._streams._at
+        at.setflags(write=True)
+        at[:] = obs._streams._counters.shape[0]
+        obs.random()
+        return super().play(obs)
+
+
+@pytest.mark.parametrize("verify", [False, True], ids=["plain", "verify"])
+def test_a_stream_pointed_outside_its_counters_is_refused(verify: bool) -> None:
+    with pytest.raises(StrategyError, match=r"strategy 'cheat' raised IndexError in 'play'.*outside"):
+        _engine(_PointsItsStreamsPastTheirCounters(), verify=verify).play(0, 4)
