@@ -88,7 +88,8 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         self._started = False
         sp, lanes = self.game.spaces, self.lanes
         self._obs = np.zeros((num_envs, sp.obs_size), np.int16)
-        self._copies = [(lanes.mask, lanes.mask.copy()), (lanes.current, lanes.current.copy()), (lanes.idle, lanes.idle.copy())]
+        self._copies: list[tuple[NDArray[Any], NDArray[Any]]] = [
+            (lanes.mask, lanes.mask.copy()), (lanes.current, lanes.current.copy()), (lanes.idle, lanes.idle.copy())]
         """The arrays the compiled step reads again (the masks it checks the actions against, each slot's
         game and idle flag), shown as copies refreshed after each call: a learner that writes into what it
         is shown (through the view's base, or the view made writable again) changes no game."""
