@@ -162,3 +162,172 @@ def test_U1_declared_catches_are_answered_in_the_compiled_step(monkeypatch: pyte
     common = set(rewards["declared"]) & set(rewards["asked"])
     assert len(common) >= 30 and all(rewards["declared"][g] == rewards["asked"][g] for g in common)
     assert asked[0] == "declared" and sum(asked[asked.index("declared") + 1 : -1]) > 0
+
+
+def _no_catch(obs) -> np.ndarray:
+    return np.zeros(len(obs), bool)
+
+
+def _overrides_catch_on_the_instance() -> Strategy:
+    strategy = registry.resolve("random")()
+    strategy.catch_uno = _no_catch  # an instance attribute: the class's catch_uno is untouched
+    return strategy
+
+
+def _declares_over_a_lower_rate() -> Strategy:
+    return type("Liar", (registry.resolve("random"),), {"always_catches_uno": True})(catch_uno_rate=0.0)
+
+
+def _overrides_the_property_on_the_instance_class() -> Strategy:
+    return type("Sure", (registry.resolve("random"),), {"always_catches_uno": property(lambda self: True)})(catch_uno_rate=0.5)
+
+
+def _overrides_catch_in_a_subclass() -> Strategy:
+    return type("Picky", (registry.resolve("random"),), {"catch_uno": lambda self, obs: _no_catch(obs)})()
+
+
+@pytest.mark.parametrize("make", [_overrides_catch_on_the_instance, _declares_over_a_lower_rate,
+                                  _overrides_the_property_on_the_instance_class, _overrides_catch_in_a_subclass],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_U1_a_catch_answered_unasked_is_the_engines_answer(make) -> None:
+    """U-1: whatever a strategy declares or overrides, the catches the vector environment answers in
+    its compiled step are those the engine plays (the single environment asks the engine's decision
+    call), game by game, against a learner that always forgets to call UNO."""
+    rounds = 30
+    vec_env = UnoVectorEnv(6, "classic", 4, make())
+    obs, info = vec_env.reset(seed=6)
+    games, vec = info["game"].copy(), {}
+    while len(vec) < rounds:
+        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    env = UnoEnv("classic", 4, make())
+    env.reset(seed=6)
+    single = {}
+    for g in sorted(vec):
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        single[g] = float(reward)
+    assert single == vec
+
+
+def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_asked() -> None:
+    """A strategy whose ``catch_uno_rate`` changes once the environments hold it plays the same games
+    in the vector environment as in the single one."""
+    strategy = registry.resolve("random")()
+    vec_env, env = UnoVectorEnv(6, "classic", 4, strategy), UnoEnv("classic", 4, strategy)
+    strategy.catch_uno_rate = 0.0
+    obs, info = vec_env.reset(seed=6)
+    games, vec = info["game"].copy(), {}
+    while len(vec) < 30:
+        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    env.reset(seed=6)
+    single = {}
+    for g in sorted(vec):
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        single[g] = float(reward)
+    assert single == vec
+
+
+def _colour_step(env: UnoVectorEnv, seed: int) -> tuple[dict, int]:
+    """Play legal actions until some game's step is the colour of a wild: the observation and that game."""
+    obs, _ = env.reset(seed=seed)
+    colours = slice(K.A_COLOUR0, K.A_COLOUR0 + 4)
+    while not obs["action_mask"][:, colours].any():
+        obs, *_ = env.step(np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+    return obs, int(np.flatnonzero(obs["action_mask"][:, colours].any(axis=1))[0])
+
+
+@pytest.mark.parametrize("reach", ["setflags", "base"])
+def test_a_mask_written_through_its_view_lets_no_illegal_action_through(reach: str) -> None:
+    """The mask a step hands out is the learner's copy: marking an action legal in it (the view made
+    writable again, or its base written) does not make the engine play it (here the colour of a wild
+    answered with the wait action, colour 13)."""
+    env = UnoVectorEnv(8, "classic", 4, "random")
+    obs, i = _colour_step(env, 4)
+    mask = obs["action_mask"]
+    if reach == "setflags":
+        mask.setflags(write=True)
+    else:
+        mask = mask.base
+    mask[i, K.A_WAIT] = 1
+    acts = np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])])
+    acts[i] = K.A_WAIT
+    with pytest.raises(IllegalAction, match=rf"game {i} \(seat 0\)"):
+        env.step(acts)
+
+
+@pytest.mark.parametrize("name", ["game", "idle"])
+def test_info_arrays_written_through_their_base_change_no_game(name: str) -> None:
+    """The game index and idle flag of each slot a step hands out are the learner's copies: writing
+    them through their base (no game in any slot, every slot idle) changes neither the rewards nor the
+    games that follow."""
+
+    def steps(tamper: bool) -> list[tuple[list[float], list[bool], list[int]]]:
+        env = UnoVectorEnv(4, "classic", 2, "random")
+        obs, info = env.reset(seed=9)
+        out = []
+        for _ in range(150):
+            if tamper:
+                info[name].base[:] = -1 if name == "game" else True
+            acts = np.array([_choose(o, m) for o, m in zip(obs["observation"], obs["action_mask"])])
+            obs, reward, term, _, info = env.step(acts)
+            out.append((reward.tolist(), term.tolist(), info["game"].tolist()))
+        return out
+
+    honest = steps(False)
+    assert any(any(term) for _, term, _ in honest)
+    assert steps(True) == honest
+
+
+class _CatchesOnlyAtFirst(registry.resolve("random")):
+    """Catches while its rate is 1, and lowers its own rate to 0 once it has played a turn."""
+
+    def play(self, obs):
+        self.catch_uno_rate = 0.0
+        return super().play(obs)
+
+
+def _vector_rewards(strategy: Strategy, rounds: int = 30) -> dict[int, float]:
+    env = UnoVectorEnv(6, "classic", 4, strategy)
+    obs, info = env.reset(seed=6)
+    games, out = info["game"].copy(), {}
+    while len(out) < rounds:
+        obs, reward, term, _, info = env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        out.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+        games = info["game"].copy()
+    return out
+
+
+def _single_rewards(strategy: Strategy, games: list[int]) -> dict[int, float]:
+    env = UnoEnv("classic", 4, strategy)
+    env.reset(seed=6)
+    out = {}
+    for g in games:
+        env._next = g
+        o, _ = env.reset()
+        done = False
+        while not done:
+            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
+        out[g] = float(reward)
+    return out
+
+
+def test_U1_a_strategy_that_lowers_its_own_catch_rate_is_asked_from_then_on() -> None:
+    """A declaration holds while it is true: once the strategy has set its ``catch_uno_rate`` below 1
+    (itself, while playing), its catches are asked, in the engine and in the vector environment alike,
+    and both play the games of a strategy that is always asked."""
+    asked = type("Asked", (_CatchesOnlyAtFirst,), {"always_catches_uno": property(lambda self: False)})
+    vec = _vector_rewards(_CatchesOnlyAtFirst())
+    truth = _single_rewards(asked(), sorted(vec))
+    assert _single_rewards(_CatchesOnlyAtFirst(), sorted(vec)) == truth
+    assert vec == truth

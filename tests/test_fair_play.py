@@ -17,6 +17,7 @@ import gc
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -185,6 +186,20 @@ def test_an_overridden_decision_is_asked_and_changes_the_games(parent: type, dec
     assert not np.array_equal(before.rec, after.rec), f"overriding {decision} of {parent.__name__} changed nothing"
     assert compiled_policy(changed[0]) == 0  # a subclass is never played by its parent's transcription
     assert np.array_equal(after.rec, _play(config, changed, compiled=False).rec)
+
+
+@pytest.mark.parametrize("decision", DECISIONS)
+@pytest.mark.parametrize("parent", [Strategy, registry.resolve("random"), registry.resolve("greedy")], ids=lambda c: c.__name__)
+def test_a_decision_set_on_an_instance_is_asked_as_a_subclass_s_is(parent: type, decision: str) -> None:
+    """A decision method set on one object (not its class) is that object's decision: no compiled
+    transcription or declared shortcut of its class stands in for it, so it plays the games of a
+    subclass overriding the method."""
+    config, _, changed = _table(parent, decision)
+    instance = parent()
+    setattr(instance, decision, types.MethodType(OVERRIDES[decision], instance))
+    on_instance = [instance, *changed[1:]]
+    assert compiled_policy(instance) == 0
+    assert np.array_equal(_play(config, on_instance, compiled=True).rec, _play(config, changed, compiled=True).rec)
 
 
 def test_a_subclass_that_never_jumps_in_makes_no_jump_in() -> None:

@@ -22,7 +22,7 @@ import unosim
 from unosim.engine.batch import Buffers
 from unosim.engine.config import RunConfig
 from unosim.engine.decisions import Decisions
-from unosim.engine.driver import Engine, TamperingError
+from unosim.engine.driver import Engine, StrategyError, TamperingError
 from unosim.runs.files import read_metadata
 from unosim.strategy.base import Strategy
 
@@ -235,3 +235,63 @@ def test_isolated_tune_field_gives_the_same_tuning() -> None:
 def test_a_bad_isolated_strategy_is_refused_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="has no parameter 'nope'"):
         unosim.simulate(games=10, players=2, strategies="cheating_strategies:KeepsObservation(nope=1),random", isolate=True)
+
+
+def _engine_locals(function: str = "_ask_all") -> dict:
+    """The locals of the engine's frame running ``function`` (``_ask_all``: the one that asks a step's
+    groups, its working answers among them)."""
+    frame = sys._getframe(1)
+    while frame.f_code.co_name != function:
+        frame = frame.f_back
+    return frame.f_locals
+
+
+class _RewritesItsCheckedCard(Strategy):
+    """Once its card is checked, rewrites it (from the colour question) to a card type it does not hold."""
+
+    def choose_colour(self, obs, cards):
+        asking = _engine_locals("_follow_ups")  # the group's working answers, the rows asked their colour
+        asking["dec"][asking["rows"], 0] = np.argmin(obs.hand, axis=1)
+        return super().choose_colour(obs, cards)
+
+
+class _UnlocksOtherAnswers(Strategy):
+    """Makes the checked answers of the groups asked before it writable and turns their cards into draws."""
+
+    def play(self, obs):
+        for _, _, dec, _ in _engine_locals()["answers"]:
+            dec.setflags(write=True)
+            dec[:, 0] = -1
+        return super().play(obs)
+
+
+@pytest.mark.parametrize("verify", [False, True], ids=["plain", "verify"])
+def test_a_checked_answer_cannot_be_rewritten_by_the_follow_up_question(verify: bool) -> None:
+    """The working copy of a group's answers is read-only while the group's strategy is asked its
+    follow-ups: a card written into it after the check would be played unchecked."""
+    with pytest.raises(TamperingError, match=r"strategy 'cheat' raised ValueError in 'choose_colour'.*read-only"):
+        _engine(_RewritesItsCheckedCard(), verify=verify).play(0, 40)
+
+
+@pytest.mark.parametrize("verify", [False, True], ids=["plain", "verify"])
+def test_making_other_answers_writable_again_is_found(verify: bool) -> None:
+    with pytest.raises(TamperingError, match="strategy 'cheat' made writable other answers while deciding 'play'"):
+        _engine(_UnlocksOtherAnswers(), verify=verify).play(0, 40)
+
+
+class _PointsItsStreamsPastTheirCounters(Strategy):
+    """Points its observation's random streams one row past the counters they draw from, then draws:
+    the compiled draw would write outside the counters' memory."""
+
+    def play(self, obs):
+        at = obs._streams._at
+        at.setflags(write=True)
+        at[:] = obs._streams._counters.shape[0]
+        obs.random()
+        return super().play(obs)
+
+
+@pytest.mark.parametrize("verify", [False, True], ids=["plain", "verify"])
+def test_a_stream_pointed_outside_its_counters_is_refused(verify: bool) -> None:
+    with pytest.raises(StrategyError, match=r"strategy 'cheat' raised IndexError in 'play'.*outside"):
+        _engine(_PointsItsStreamsPastTheirCounters(), verify=verify).play(0, 4)

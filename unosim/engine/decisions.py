@@ -27,7 +27,7 @@ from ..game.kernels import layout as L
 from ..strategy.base import Strategy
 from ..strategy.observation import FIELDS, Observation, SeatStreams, TableFields, gather_rows
 from .batch import Buffers
-from .fast_paths import asks_forget_uno, asks_play_drawn
+from .fast_paths import asks_catch_uno, asks_forget_uno, asks_play_drawn
 from .integrity import Integrity, ReadOnly, answers_digest
 
 if TYPE_CHECKING:
@@ -237,6 +237,9 @@ class Decisions:
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
+        self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
+        """Whether each strategy's catches are asked: taken again at the start of every step with catch
+        rows (a strategy may change its own ``catch_uno_rate``), as the environments' compiled step does."""
         _watch_interrupts()
         self.verify = verify or checksums
         self.checksums = checksums
@@ -265,7 +268,7 @@ class Decisions:
         answers: list[tuple[int, int, NDArray[np.int32], NDArray[np.float64]]] = []
         self._asked = []
         if not self.verify:
-            self._read_only.start(b, guarded, counters)
+            self._read_only.start(b, guarded, counters, answers)
             try:
                 self._ask_all(b, parity, counters, answers, skip)
             finally:
@@ -291,7 +294,7 @@ class Decisions:
         integrity = self._integrity
         if integrity is None:
             integrity = self._integrity = Integrity(self, b.rules, checksums=self.checksums)
-        integrity.start(b, parity, guarded, counters)
+        integrity.start(b, parity, guarded, counters, answers)
         self._answers, self._answer_sums = answers, []
         integrity.lock(step=True)
         try:
@@ -313,9 +316,15 @@ class Decisions:
         """Ask every group of the step. ``counters``: the working copy of the stream counters drawn
         from; the checked answers go into working copies, listed in ``answers``, not into ``b``."""
         self._rules = b.rules
+        guard: Integrity | ReadOnly = self._read_only
+        if self.verify:
+            assert self._integrity is not None
+            guard = self._integrity
         ns = len(self.strategies)
         counts = b.group_count.tolist()
         bases = b.group_base.tolist()
+        if any(counts[L.PH_CATCH * ns : (L.PH_CATCH + 1) * ns]):  # the declarations as they are before anyone is asked
+            self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
         for grp, count in enumerate(counts):
             if count == 0:
                 continue
@@ -325,10 +334,12 @@ class Decisions:
                 continue
             obs = Rows(b, phase, parity, slice(lo, lo + count), counters=counters)
             dec, dec_w = b.dec[parity, lo : lo + count].copy(), b.dec_w[parity, lo : lo + count].copy()
+            guard.working = (dec, dec_w)  # read-only while the group's strategy is asked (its follow-ups too)
             if phase == L.PH_JUMPIN:
                 self._jumpin(self.strategies[k], k, obs, dec, dec_w)
             else:
                 _DISPATCH[phase](self, self.strategies[k], k, obs, dec)
+            guard.working = ()
             obs.close()
             dec.setflags(write=False)  # checked: out of the other strategies' reach
             dec_w.setflags(write=False)
@@ -517,7 +528,10 @@ class Decisions:
         self._yes_no("challenge", k, obs, dec)
 
     def _catch(self, strat: Strategy, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
-        self._yes_no("catch_uno", k, obs, dec)
+        if self.asks_catch_uno[k]:
+            self._yes_no("catch_uno", k, obs, dec)
+        else:  # a trusted declaration, as the environments' compiled step answers it: yes, without the call
+            dec[:, L.D_FLAG] = 1
 
     def _yes_no(self, name: str, k: int, obs: Rows, dec: NDArray[np.int32]) -> None:
         dec[:, L.D_FLAG] = self._flags(k, name, obs, self._ask(k, name, obs))

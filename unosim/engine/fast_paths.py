@@ -28,6 +28,8 @@ through Python, whatever flags it inherits.
   methods they summarise resolve to the class that declared the shortcut (or
   one of its bases): a subclass overriding ``play_drawn``, ``forget_uno``,
   ``challenge``, ``play`` or ``catch_uno`` loses the shortcut it inherited.
+- **A decision method set on an object** (``strategy.play = ...``) is that object's own: it loses
+  its class's compiled transcription and the shortcuts that method summarises, as a subclass would.
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ if TYPE_CHECKING:
     from ..strategy.rule_language import RuleProgram
 
 __all__ = [
-    "DECISIONS", "POLICIES", "always_catch_mask", "asks_challenge", "asks_forget_uno", "asks_play_drawn", "auto_drawn_mask",
-    "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked", "rule_program",
+    "DECISIONS", "POLICIES", "always_catch_mask", "asks_catch_uno", "asks_challenge", "asks_forget_uno", "asks_play_drawn",
+    "auto_drawn_mask", "compiled_policy", "declared_policy", "forced_draw_uniforms", "no_challenge_mask", "plays_drawn_unasked",
+    "rule_program",
 ]
 
 DECISIONS = (
@@ -72,10 +75,18 @@ def declared_policy(cls: type[Strategy]) -> str | None:
     return name
 
 
+def _set_on_instance(strat: Strategy, *names: str) -> bool:
+    """Whether one of ``names`` is set on the object itself (its own decision method, or declaration),
+    not taken from its class: no fast path of the class stands in for it."""
+    own = getattr(strat, "__dict__", None) or {}
+    return any(name in own for name in names)
+
+
 def compiled_policy(strat: Strategy) -> int:
-    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods)."""
+    """The compiled policy that plays exactly like ``strat``, or 0 (ask its Python methods; also when
+    a decision method is set on the object itself)."""
     name = declared_policy(type(strat))
-    if name is None or not strat.compiled_covers():
+    if name is None or _set_on_instance(strat, *DECISIONS) or not strat.compiled_covers():
         return POLICY_NONE
     return POLICIES[name]
 
@@ -91,7 +102,10 @@ def rule_program(strat: Strategy) -> RuleProgram:
 
 def _trusted(strat: Strategy, shortcut: str, method: str) -> bool:
     """True when ``method`` resolves to the class declaring ``shortcut`` or one of its bases (a
-    subclass overriding ``method`` loses the shortcut it inherited)."""
+    subclass overriding ``method`` loses the shortcut it inherited, and so does an object on which
+    ``method`` or ``shortcut`` is set)."""
+    if _set_on_instance(strat, method, shortcut):
+        return False
     cls = type(strat)
     owner = next(k for k in cls.__mro__ if shortcut in vars(k))
     return getattr(cls, method) is getattr(owner, method)
@@ -145,10 +159,16 @@ def asks_challenge(strat: Strategy) -> bool:
     return not _declares(strat, "never_challenges", "challenge")
 
 
+def asks_catch_uno(strat: Strategy) -> bool:
+    """Whether the engine must ask ``catch_uno`` (not when a trusted shortcut says it always catches)."""
+    return not _declares(strat, "always_catches_uno", "catch_uno")
+
+
 def always_catch_mask(strategies: list[Strategy]) -> int:
-    """Bit k set when strategy k's ``catch_uno`` may be answered yes without asking it (a trusted
-    [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno])."""
-    return _mask(strategies, lambda strat: _declares(strat, "always_catches_uno", "catch_uno"))
+    """Bit k set when strategy k's ``catch_uno`` is answered yes without asking it (a trusted
+    [`Strategy.always_catches_uno`][unosim.Strategy.always_catches_uno]), by the engine's decision
+    call and the learning environments' compiled step alike."""
+    return _mask(strategies, lambda strat: not asks_catch_uno(strat))
 
 
 def no_challenge_mask(strategies: list[Strategy]) -> int:

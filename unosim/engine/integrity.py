@@ -33,6 +33,9 @@ What is checked:
     the rows the kernel wrote for this step (legal moves, table fields, group sizes);
 ``other answers``
     the checked answers of the groups already asked in this step;
+``the answers``
+    the working copy of the answers of the group being asked (the engine writes it between its
+    strategy's calls: a card checked, then its colour, link and UNO call);
 ``the records``
     the results written so far (records, points, match scores, counters);
 ``the strategies``
@@ -61,7 +64,7 @@ if TYPE_CHECKING:
     from ..game.rules import RuleSet
     from .batch import Buffers
 
-__all__ = ["DECISION_METHODS", "Integrity", "ReadOnly", "answers_digest", "batch_arrays", "digest"]
+__all__ = ["DECISION_METHODS", "Integrity", "ReadOnly", "answers_digest", "batch_arrays", "digest", "unlocked_answers"]
 
 DECISION_METHODS = (
     "play", "play_drawn", "choose_colour", "challenge", "forget_uno", "catch_uno",
@@ -129,11 +132,17 @@ class ReadOnly:
     def __init__(self) -> None:
         self.step_locked: list[tuple[str, np.ndarray]] = []
         self.counters: np.ndarray | None = None
+        self.answers: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+        self.working: tuple[np.ndarray, ...] = ()
 
-    def start(self, b: Buffers, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray) -> None:
+    def start(
+        self, b: Buffers, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray,
+        answers: list[tuple[int, int, np.ndarray, np.ndarray]] | None = None,
+    ) -> None:  # fmt: skip
         """A step's decisions start to be asked: make the arrays to guard (the batch's and ``guarded``)
         read-only until `unlock` ends the step; ``counters`` (the working copy of the stream counters)
-        is read-only during each call."""
+        and `working` (the answers of the group being asked) are read-only during each call; ``answers``
+        (the checked answers of the step, read-only once listed) must stay read-only."""
         seen: set[int] = set()
         self.step_locked = []
         for what, owner, attr in (*batch_arrays(b), *guarded):
@@ -143,25 +152,40 @@ class ReadOnly:
                 self.step_locked.append((what, a))
                 a.setflags(write=False)
         self.counters = counters
+        self.answers = [] if answers is None else answers
+        self.working = ()
 
     def lock(self) -> None:
-        """A strategy is about to be called: make the working counters read-only too."""
+        """A strategy is about to be called: make the working counters and answers read-only too."""
         assert self.counters is not None
         self.counters.setflags(write=False)
+        for a in self.working:
+            a.setflags(write=False)
 
     def unlock(self, step: bool = False) -> list[str]:
-        """After a call: make the working counters writable again and return what a strategy made
-        writable itself meanwhile; ``step`` (the step has ended): make the arrays of the step writable."""
+        """After a call: make the working counters and answers writable again and return what a strategy
+        made writable itself meanwhile; ``step`` (the step has ended): make the arrays of the step writable."""
         forced = [what for what, a in self.step_locked if a.flags.writeable]
+        forced += unlocked_answers(self.answers)
         counters = self.counters
         assert counters is not None
-        if counters.flags.writeable and not step:
-            forced.append("the table")
+        if not step:
+            if counters.flags.writeable:
+                forced.append("the table")
+            if any(a.flags.writeable for a in self.working):
+                forced.append("the answers")
         counters.setflags(write=True)
+        for a in self.working:
+            a.setflags(write=True)
         if step:
             for _, a in self.step_locked:
                 a.setflags(write=True)
         return list(dict.fromkeys(forced))
+
+
+def unlocked_answers(answers: list[tuple[int, int, np.ndarray, np.ndarray]]) -> list[str]:
+    """``["other answers"]`` when a strategy made one of the step's checked answers writable again."""
+    return ["other answers"] if any(d.flags.writeable or w.flags.writeable for _, _, d, w in answers) else []
 
 
 class Integrity:
@@ -183,6 +207,8 @@ class Integrity:
         self.checksums = checksums
         self.step_locked: list[tuple[str, np.ndarray]] = []
         self.call_locked: list[tuple[str, np.ndarray]] = []
+        self.answers: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+        self.working: tuple[np.ndarray, ...] = ()
         self.rules = rules
         self.rules_copy = copy.deepcopy(rules)
         self.items: list[tuple[str, Any, str | None, np.ndarray]] = []
@@ -219,11 +245,16 @@ class Integrity:
         return same
 
     def start(
-        self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray | None = None
-    ) -> None:
+        self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: np.ndarray | None = None,
+        answers: list[tuple[int, int, np.ndarray, np.ndarray]] | None = None,
+    ) -> None:  # fmt: skip
         """A step's decisions start to be asked: note the state to guard — the batch's arrays, the
-        decision rows, ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine) and
-        the working stream ``counters`` — and, with `checksums`, checksum it."""
+        decision rows, ``guarded`` (``(what, owner, attribute)``: arrays of the run and the engine),
+        the working stream ``counters``, the step's checked ``answers`` (read-only once listed) and
+        `working` (the answers of the group being asked, read-only during each call) — and, with
+        `checksums`, checksum it."""
+        self.answers = [] if answers is None else answers
+        self.working = ()
         names = [*batch_arrays(b), *guarded]
         items: list[tuple[str, Any, str | None, np.ndarray]] = [(what, owner, attr, getattr(owner, attr)) for what, owner, attr in names]
         self.items = items
@@ -243,6 +274,9 @@ class Integrity:
         a write to one raises ``ValueError`` in the strategy's own code (cheap: a flag per array)."""
         for _, a in self.step_locked if step else self.call_locked:
             a.setflags(write=False)
+        if not step:
+            for a in self.working:
+                a.setflags(write=False)
 
     def unlock(self, step: bool = False) -> list[str]:
         """After the call (the step): make those arrays writable for the engine again; return what a
@@ -252,6 +286,12 @@ class Integrity:
             if a.flags.writeable and what not in forced:
                 forced.append(what)
             a.setflags(write=True)
+        forced += [what for what in unlocked_answers(self.answers) if what not in forced]
+        if not step:
+            if any(a.flags.writeable for a in self.working):
+                forced.append("the answers")
+            for a in self.working:
+                a.setflags(write=True)
         return forced
 
     def forced(self) -> list[str]:

@@ -380,6 +380,7 @@ class SeatLanes:
             if status == K.S_DECIDE:
                 self.game.engine.decisions.decide(run.buffers, int(pst[K.P_PARITY]), skip=0)
                 pst[K.P_DECIDED] = 1
+                pst[K.P_CATCH] = always_catch_mask(self.game.engine.strategies)  # they may have changed their rates
             elif status == K.S_EXTEND:
                 self._extend(run)
                 self.bind()

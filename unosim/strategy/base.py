@@ -156,7 +156,7 @@ class Strategy(metaclass=_ChecksParameters):
     @property
     def always_catches_uno(self) -> bool:
         """Declared shortcut: [`catch_uno`][unosim.Strategy.catch_uno] always answers yes, drawing nothing (the
-        learning environments' compiled step then answers it without asking).
+        engine and the learning environments' compiled step then answer it without asking).
 
         Trusted only while ``catch_uno`` is the method of the class declaring this
         property (see `unosim.engine.fast_paths`): a subclass overriding

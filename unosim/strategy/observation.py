@@ -128,9 +128,14 @@ def gather_rows(slot, game, keys, hands, hsize, piles, row_slot, row_seat, row_l
 
 @njit(cache=True)
 def _stream_uniforms(seat_keys, counters, at, k):  # pragma: no cover - compiled
-    """``k`` uniforms of each row's stream: key ``seat_keys[r]``, counter ``counters[at[r], 0]`` (advanced)."""
+    """``k`` uniforms of each row's stream: key ``seat_keys[r]``, counter ``counters[at[r], 0]`` (advanced).
+    A row whose key or counter is outside its array (streams a strategy rewired) raises ``IndexError``."""
     out = np.empty((at.shape[0], k), np.float64)
+    if seat_keys.shape[0] < at.shape[0] or counters.shape[1] < 1:
+        raise IndexError("a random stream draws outside its keys or counters")
     for r in range(at.shape[0]):
+        if at[r] < 0 or at[r] >= counters.shape[0]:
+            raise IndexError("a random stream draws outside its keys or counters")
         for j in range(k):
             out[r, j] = rng.keyed_uniform(seat_keys[r], counters, at[r], 0)
     return out
