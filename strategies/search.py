@@ -201,7 +201,8 @@ class SearchStrategy(Strategy):
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 lacks: int = 0, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0, catch_uno_rate: float = 1.0) -> None:
+                 lacks: int = 0, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0,
+                 catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
         self.policy = policy
