@@ -193,24 +193,7 @@ def test_U1_a_catch_answered_unasked_is_the_engines_answer(make) -> None:
     """U-1: whatever a strategy declares or overrides, the catches the vector environment answers in
     its compiled step are those the engine plays (the single environment asks the engine's decision
     call), game by game, against a learner that always forgets to call UNO."""
-    rounds = 30
-    vec_env = UnoVectorEnv(6, "classic", 4, make())
-    obs, info = vec_env.reset(seed=6)
-    games, vec = info["game"].copy(), {}
-    while len(vec) < rounds:
-        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
-        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
-        games = info["game"].copy()
-    env = UnoEnv("classic", 4, make())
-    env.reset(seed=6)
-    single = {}
-    for g in sorted(vec):
-        env._next = g
-        o, _ = env.reset()
-        done = False
-        while not done:
-            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
-        single[g] = float(reward)
+    vec, single = _forgetful_rewards(UnoVectorEnv(6, "classic", 4, make()), UnoEnv("classic", 4, make()))
     assert single == vec
 
 
@@ -220,9 +203,16 @@ def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_
     strategy = registry.resolve("random")()
     vec_env, env = UnoVectorEnv(6, "classic", 4, strategy), UnoEnv("classic", 4, strategy)
     strategy.catch_uno_rate = 0.0
+    vec, single = _forgetful_rewards(vec_env, env)
+    assert single == vec
+
+
+def _forgetful_rewards(vec_env: UnoVectorEnv, env: UnoEnv, rounds: int = 30) -> tuple[dict[int, float], dict[int, float]]:
+    """Play at least ``rounds`` rounds of ``vec_env`` with a learner that always forgets UNO and replay
+    each in ``env``: the reward of each round (by game number) in both."""
     obs, info = vec_env.reset(seed=6)
     games, vec = info["game"].copy(), {}
-    while len(vec) < 30:
+    while len(vec) < rounds:
         obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
         vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
         games = info["game"].copy()
@@ -235,7 +225,7 @@ def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_
         while not done:
             o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
         single[g] = float(reward)
-    assert single == vec
+    return vec, single
 
 
 def _colour_step(env: UnoVectorEnv, seed: int) -> tuple[dict, int]:
