@@ -210,22 +210,19 @@ def test_U1_lowering_the_catch_rate_after_the_environment_is_built_is_played_as_
 def _forgetful_rewards(vec_env: UnoVectorEnv, env: UnoEnv, rounds: int = 30) -> tuple[dict[int, float], dict[int, float]]:
     """Play at least ``rounds`` rounds of ``vec_env`` with a learner that always forgets UNO and replay
     each in ``env``: the reward of each round (by game number) in both."""
-    obs, info = vec_env.reset(seed=6)
-    games, vec = info["game"].copy(), {}
-    while len(vec) < rounds:
-        obs, reward, term, _, info = vec_env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
-        vec.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
+    vec = _vector_rewards(vec_env, rounds)
+    return vec, _single_rewards(env, sorted(vec))
+
+
+def _vector_rewards(env: UnoVectorEnv, rounds: int = 30) -> dict[int, float]:
+    """The rewards (by game number) of at least ``rounds`` rounds of ``env`` with a learner that always forgets UNO."""
+    obs, info = env.reset(seed=6)
+    games, out = info["game"].copy(), {}
+    while len(out) < rounds:
+        obs, reward, term, _, info = env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
+        out.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
         games = info["game"].copy()
-    env.reset(seed=6)
-    single = {}
-    for g in sorted(vec):
-        env._next = g
-        o, _ = env.reset()
-        done = False
-        while not done:
-            o, reward, done, _, _ = env.step(_forgetful(o["observation"], o["action_mask"]))
-        single[g] = float(reward)
-    return vec, single
+    return out
 
 
 def _colour_step(env: UnoVectorEnv, seed: int) -> tuple[dict, int]:
@@ -287,19 +284,9 @@ class _CatchesOnlyAtFirst(registry.resolve("random")):
         return super().play(obs)
 
 
-def _vector_rewards(strategy: Strategy, rounds: int = 30) -> dict[int, float]:
-    env = UnoVectorEnv(6, "classic", 4, strategy)
-    obs, info = env.reset(seed=6)
-    games, out = info["game"].copy(), {}
-    while len(out) < rounds:
-        obs, reward, term, _, info = env.step(np.array([_forgetful(o, m) for o, m in zip(obs["observation"], obs["action_mask"])]))
-        out.update({int(games[i]): float(reward[i]) for i in np.flatnonzero(term)})
-        games = info["game"].copy()
-    return out
 
-
-def _single_rewards(strategy: Strategy, games: list[int]) -> dict[int, float]:
-    env = UnoEnv("classic", 4, strategy)
+def _single_rewards(env: UnoEnv, games: list[int]) -> dict[int, float]:
+    """The rewards of rounds ``games`` of ``env`` with a learner that always forgets UNO."""
     env.reset(seed=6)
     out = {}
     for g in games:
@@ -317,7 +304,7 @@ def test_U1_a_strategy_that_lowers_its_own_catch_rate_is_asked_from_then_on() ->
     (itself, while playing), its catches are asked, in the engine and in the vector environment alike,
     and both play the games of a strategy that is always asked."""
     asked = type("Asked", (_CatchesOnlyAtFirst,), {"always_catches_uno": property(lambda self: False)})
-    vec = _vector_rewards(_CatchesOnlyAtFirst())
-    truth = _single_rewards(asked(), sorted(vec))
-    assert _single_rewards(_CatchesOnlyAtFirst(), sorted(vec)) == truth
+    vec = _vector_rewards(UnoVectorEnv(6, "classic", 4, _CatchesOnlyAtFirst()))
+    truth = _single_rewards(UnoEnv("classic", 4, asked()), sorted(vec))
+    assert _single_rewards(UnoEnv("classic", 4, _CatchesOnlyAtFirst()), sorted(vec)) == truth
     assert vec == truth
