@@ -63,7 +63,8 @@ def report(
     distribution, seat advantage), card values (experiments and studies whose seats
     all play one strategy; a single run with --card-values), or a comparison
     written by `unosim compare --out`, a tournament, or a skill study written by
-    `unosim skill --out`. Writes to --out (default: DATASET/report).
+    `unosim skill --out` (its report.md, skill.csv and skill-share plot; no HTML).
+    Writes to --out (default: DATASET/report).
     """
     from ..api import report as write_report
 
