@@ -3,7 +3,7 @@
 Each deal (game index) is played once with the measured strategy at every seat in turn, the other seats
 all playing the opponent, on the same cards (the same seed and game index). The win rate is the share of
 those games it wins; its 95 % interval treats the games of one deal as one cluster (a normal
-interval on the per-deal means). Example (the figures in docs/search.md)::
+interval on the per-deal means, clipped to [0, 1]). Example (the figures in docs/search.md)::
 
     python experiments/search_strength.py --players 2 --games 500 --strategy "search(playouts=8192)" \\
         --set wd4_legal_when=always --set wd4_challenge=false
@@ -43,7 +43,7 @@ def main() -> None:
     rate = per_deal.mean()
     half = 1.96 * per_deal.std(ddof=1) / np.sqrt(args.games)
     print(f"{args.strategy} vs {args.opponent} x{args.players - 1}, {args.rules} {args.players} players {args.set}: "
-          f"{rate:.3f} [{rate - half:.3f}, {rate + half:.3f}] over {won.size} games "
+          f"{rate:.3f} [{max(0.0, rate - half):.3f}, {min(1.0, rate + half):.3f}] over {won.size} games "
           f"(fair share {1 / args.players:.3f}; {time.perf_counter() - start:.0f} s)")
 
 
