@@ -161,3 +161,19 @@ def test_opening_hands_are_stored_as_bytes_and_load_as_lists(tmp_path: Path) -> 
     hands = pa.array([[[1, 2, 0], [], [0, 0, 0]], [[5, 5, 5], [6, 6, 6]], [[], [3, 0, 1]], [[7] * 7, [8] * 7]],
                      pa.list_(pa.list_(pa.int8())))
     assert opening_hand_lists(opening_hand_bytes(hands), np.array([3, 2, 2, 2])).equals(hands)
+
+
+def test_columns_of_zeros_load_without_being_read(run_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count that every chunk's statistics show to be all zeros (a rule that is off) is made, not
+    read, and loads exactly as the stored column; a column with one non-zero value is read."""
+    footers = [pq.read_metadata(file) for file in sorted(run_dir.glob("part-*.parquet"))]
+    schema = pq.read_schema(next(run_dir.glob("part-*.parquet")))
+    zeros = reading._zero_columns(footers, schema, schema.names)
+    assert {"stacks", "seven_swaps", "pileups", "jump_ins"} <= zeros
+    assert not zeros & {"game", "turns", "winner", "cards_drawn", "players"}
+    made = unosim.load(run_dir)
+    made_some = unosim.load(run_dir, columns=["stacks", "turns"])
+    monkeypatch.setattr(reading, "_zero_columns", lambda *args: set())
+    pd.testing.assert_frame_equal(made, unosim.load(run_dir))
+    pd.testing.assert_frame_equal(made_some, unosim.load(run_dir, columns=["stacks", "turns"]))
+    assert list(made.columns) == schema.names

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -87,7 +88,7 @@ def _read_chunks(
     present = [path / name for name in names if name not in set(missing)]
     if not present:
         return pa.table({})
-    _check_belongs(path, meta, present)
+    footers = _check_belongs(path, meta, present)
     # One pyarrow dataset over the files (in row order) reads them in parallel, where one
     # read_table per file reads them one after the other. The schema is the first file's; a
     # column missing from a later file reads as nulls.
@@ -103,9 +104,12 @@ def _read_chunks(
     )
     # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
     # memory on a whole load of a large run.
+    schema = pq.read_schema(present[0])
+    wanted = _stored(columns) or schema.names
+    zeros = _zero_columns(footers, schema, wanted)
     try:
         table = ds.dataset([str(p) for p in present], format=fmt).to_table(
-            columns=_stored(columns), memory_pool=pa.system_memory_pool()
+            columns=[name for name in wanted if name not in zeros], memory_pool=pa.system_memory_pool()
         )
     except (OSError, pa.ArrowException) as exc:
         for file in present:  # which file: read them one by one
@@ -114,6 +118,10 @@ def _read_chunks(
                 raise UnosimInputError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
         raise UnosimInputError(f"dataset {path} cannot be read ({error_reason(exc)}). {REPAIR}") from None
     _check_digests(meta, present, prefix)  # after the read, which names a damaged page as such
+    if zeros:
+        rows = sum(footer.num_rows for footer in footers)
+        table = pa.table({name: _zeros(schema.field(name).type, rows) if name in zeros else table.column(name)
+                          for name in wanted})
     return restore_hands(table, columns).replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
 
 
@@ -138,14 +146,16 @@ def restore_hands(table: pa.Table, columns: list[str] | None = None) -> pa.Table
 
 
 
-def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> None:
+def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> list[pq.FileMetaData]:
     """Refuse a chunk file whose ``unosim.chunk`` entry is not this dataset's (copied from another run, or
-    from another place in this one), or whose footer cannot be read."""
+    from another place in this one), or whose footer cannot be read; the files' footers."""
     run = run_hash(meta)
     expected = {name: position for name, position in zip(expected_files(meta), _positions(meta), strict=True)}
+    footers = []
     for file in files:
         try:
-            chunk = json.loads((pq.read_metadata(file).metadata or {})[CHUNK_KEY])
+            footers.append(pq.read_metadata(file))
+            chunk = json.loads((footers[-1].metadata or {})[CHUNK_KEY])
         except (OSError, pa.ArrowException, ValueError) as exc:
             raise UnosimInputError(f"chunk file {file} is damaged ({error_reason(exc)}). {REPAIR}") from None
         except KeyError:
@@ -156,6 +166,37 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> None:
         problem = foreign_chunk_problem(chunk, {"run": run, **expected[file.name]})
         if problem is not None:
             raise UnosimInputError(f"chunk file {file} {problem}: it is not part of {path}. {REPAIR}")
+    return footers
+
+
+def _zero_columns(footers: list[pq.FileMetaData], schema: pa.Schema, names: list[str]) -> set[str]:
+    """The integer and boolean ``names`` that every file's statistics show to hold only zeros (a count
+    of a rule that is off, such as ``stacks`` without stacking): [`load`][unosim.runs.load] makes them
+    without reading them, which costs no decoding and no memory until a page of them is touched."""
+    candidates = {name for name in names if name in schema.names
+                  and (pa.types.is_integer(schema.field(name).type) or pa.types.is_boolean(schema.field(name).type))}
+    for footer in footers:
+        for group in range(footer.num_row_groups):
+            row_group = footer.row_group(group)
+            candidates &= {row_group.column(index).path_in_schema for index in range(row_group.num_columns)}
+            for index in range(row_group.num_columns):
+                column = row_group.column(index)
+                name = column.path_in_schema
+                if name not in candidates:
+                    continue
+                stats = column.statistics
+                if (stats is None or not stats.has_min_max or stats.null_count != 0
+                        or stats.min != stats.max or stats.min not in (0, False)):
+                    candidates.discard(name)
+        if not candidates:
+            break
+    return candidates
+
+
+def _zeros(kind: pa.DataType, rows: int) -> pa.Array:
+    """A column of ``rows`` zeros of type ``kind``, on memory the system hands out zeroed (nothing is
+    written until it is used)."""
+    return pa.array(np.zeros(rows, dtype=kind.to_pandas_dtype()), type=kind)
 
 
 
