@@ -9,7 +9,8 @@ import pytest
 
 from unosim.api import simulate
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import Engine, StrategyError, play_tables
+from unosim.engine.batch import Buffers
+from unosim.engine.driver import LOCKSTEP_ROW_BYTES, Engine, StrategyError, play_tables
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
 from unosim.strategy.registry import REGISTRY, installed
@@ -214,3 +215,17 @@ def test_an_engine_plays_each_range_as_a_fresh_engine_would(rules: str, players:
         assert np.array_equal(again.points, fresh.points)
         if again.match_scores is not None:
             assert np.array_equal(again.match_scores, fresh.match_scores)
+
+
+def test_a_line_up_deciding_in_python_steps_a_larger_batch_within_the_row_budget() -> None:
+    """The lockstep path doubles the default batch while its row buffers stay within the budget; a batch
+    size that is set, a compiled line-up and a line-up of many strategies keep theirs."""
+    config = RunConfig.build(rules="classic", players=4, strategies="random", seed=0)
+    assert Engine(config).batch_size == config.effective_batch_size == 4096
+    assert Engine(config, compiled=False).batch_size == 8192
+    assert Buffers.row_bytes(8192, 4, 1) <= LOCKSTEP_ROW_BYTES
+    set_size = RunConfig.build(rules="classic", players=4, strategies="random", seed=0, batch_size=512)
+    assert Engine(set_size, compiled=False).batch_size == 512
+    many = RunConfig.build(rules="classic", players=4, strategies="random,greedy,ranking,attacker", seed=0)
+    assert Buffers.row_bytes(8192, 4, 4) > LOCKSTEP_ROW_BYTES
+    assert Engine(many, compiled=False).batch_size == 4096

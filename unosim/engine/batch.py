@@ -45,14 +45,26 @@ class Buffers:
     group_base: NDArray[np.int64]
     group_count: NDArray[np.int64]
 
-    @classmethod
-    def allocate(cls, batch: int, players: int, n_strategies: int, rules: RuleSet) -> Buffers:
-        """Buffers for ``batch`` slots of games under ``rules``; each (phase, strategy) group gets its own row region."""
-        caps = [
+    @staticmethod
+    def row_capacity(batch: int, players: int, n_strategies: int) -> list[int]:
+        """The rows of each (phase, strategy) group's region: a row per slot, a row per seat of a
+        slot in the phases every seat answers."""
+        return [
             batch * players if phase in L.MULTI_ACTOR else batch
             for phase in range(L.N_DECISION_PHASES)
             for _ in range(n_strategies)
         ]
+
+    @classmethod
+    def row_bytes(cls, batch: int, players: int, n_strategies: int) -> int:
+        """The memory of the row buffers (both of them) of ``allocate``."""
+        per_row = 4 + 4 + N_TYPES + 4 * L.N_INFO + 4 * L.N_DEC + 8  # slot, seat, legal, info, dec, dec_w
+        return 2 * sum(cls.row_capacity(batch, players, n_strategies)) * per_row
+
+    @classmethod
+    def allocate(cls, batch: int, players: int, n_strategies: int, rules: RuleSet) -> Buffers:
+        """Buffers for ``batch`` slots of games under ``rules``; each (phase, strategy) group gets its own row region."""
+        caps = cls.row_capacity(batch, players, n_strategies)
         base = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
         rows = int(sum(caps))
         return cls(

@@ -12,7 +12,10 @@ from ..game.rules import RuleSet
 from ..game.table import Table
 from ..strategy.spec import StrategySpec, parse_strategies
 
-__all__ = ["DEFAULT_BATCH_CELLS", "MAX_BATCH_SIZE", "MAX_GAMES", "MAX_SEED", "default_batch_size", "RunConfig", "whole_number"]
+__all__ = [
+    "DEFAULT_BATCH_CELLS", "LARGEST_DEFAULT_BATCH", "MAX_BATCH_SIZE", "MAX_GAMES", "MAX_SEED", "default_batch_size", "RunConfig",
+    "whole_number",
+]
 
 DEFAULT_BATCH_CELLS = 1 << 20
 """Batch sizing: hands of a batch hold about this many bytes (1–2 MB, within a core's cache)."""
@@ -20,6 +23,8 @@ MAX_GAMES = 10_000_000_000
 """The most games (or matches) of one run or cell; a bigger study is several runs of different seeds."""
 MAX_BATCH_SIZE = 1 << 20
 """The most game slots stepped together."""
+LARGEST_DEFAULT_BATCH = 8192
+"""The largest batch size `default_batch_size` gives (two players)."""
 MAX_SEED = (1 << 63) - 1
 """The largest run seed: seeds are 64-bit signed integers wherever a run records or derives them."""
 
@@ -61,7 +66,7 @@ def default_batch_size(players: int) -> int:
     from ..game.cards import N_TYPES
 
     size = DEFAULT_BATCH_CELLS // (players * N_TYPES)
-    return int(max(256, min(8192, 1 << (size.bit_length() - 1))))
+    return int(max(256, min(LARGEST_DEFAULT_BATCH, 1 << (size.bit_length() - 1))))
 
 
 @dataclass(frozen=True)

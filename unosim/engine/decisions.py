@@ -426,11 +426,14 @@ class Decisions:
         """``value`` as whole numbers (cards, seats, colours), checked like `_array`; a value
         outside the 32-bit range is refused here, before a conversion could wrap it."""
         arr = self._array(k, decision, obs, value, shape)
-        if arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+        kind, size = arr.dtype.kind, arr.dtype.itemsize
+        if kind == "f" and np.any(arr != np.round(arr)):
             raise self._fail(k, decision, obs, -1, "expected whole numbers (card types, seats or colours)")
-        if arr.dtype.kind == "u":
+        if kind == "b" or size < 4 or not arr.size or -_WHOLE_MAX <= arr.min() <= arr.max() <= _WHOLE_MAX:
+            return arr.astype(np.int64)  # in range (a type too narrow to leave it, or its extremes within it)
+        if kind == "u":
             big = arr > _WHOLE_MAX
-        elif arr.dtype.kind in "if":
+        elif kind in "if":
             big = (arr < -_WHOLE_MAX) | (arr > _WHOLE_MAX)
         else:
             big = np.zeros(arr.shape, np.bool_)
@@ -480,8 +483,9 @@ class Decisions:
             n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
         bits = np.empty(len(obs), np.int64)
         F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
+        asked = np.flatnonzero(bits)  # the few rows with a follow-up, then those of each step
         for step in F.FOLLOW_UP_ORDER:
-            rows = np.flatnonzero(bits & (1 << step))
+            rows = asked[(bits[asked] & (1 << step)) != 0]
             if not len(rows):
                 continue
             if step == F.FOLLOW_COLOUR:

@@ -35,15 +35,19 @@ from ..strategy.base import Strategy
 from ..strategy.spec import StrategySpec
 from . import kernel_cache
 from .batch import Buffers, Played
-from .config import RunConfig
+from .config import LARGEST_DEFAULT_BATCH, RunConfig
 from .decisions import Decisions, StepChanged, StrategyError, TamperingError, compile_helpers
 from .fast_paths import auto_drawn_mask, compiled_policy, forced_draw_uniforms, no_challenge_mask, rule_program
 from .records import matches_table, records_table, rounds_table
 
 __all__ = [
-    "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "make_strategy", "play_tables",
-    "plays_house_rules",
+    "LOCKSTEP_ROW_BYTES", "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "lockstep_batch_size",
+    "make_strategy", "play_tables", "plays_house_rules",
 ]
+
+LOCKSTEP_ROW_BYTES = 96 << 20
+"""Most memory the row buffers of a batch whose strategies decide in Python may take for the engine
+to double its default batch size (`lockstep_batch_size`)."""
 
 _ENGINE_ARRAYS = ("cfg", "rules_cfg", "deck", "lineup")
 """The engine's arrays no strategy may change (verification), restored before a replay."""
@@ -57,8 +61,8 @@ class Engine:
     config : RunConfig
         What to play.
     batch_size : int, optional
-        Slots stepped together (default: ``config.effective_batch_size``).
-        Results do not depend on it.
+        Slots stepped together (default: ``config.effective_batch_size``, or `lockstep_batch_size`
+        when a strategy decides in Python). Results do not depend on it.
     trace : bool
         Keep the full event log of every game (for replay and the referee).
     check : bool
@@ -89,7 +93,6 @@ class Engine:
         self.check = check
         self.trace = trace
         self.compiled = compiled
-        self.batch_size = batch_size or config.effective_batch_size
         self._spare: Buffers | None = None  # the buffers of the last run play() finished, for the next
         self.rules_cfg = encode_rules(config.rules, config.players)
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
@@ -98,6 +101,8 @@ class Engine:
         labels = list(specs)
         strategies = [make_strategy(spec, isolate) for spec in specs.values()]
         self.set_strategies(strategies, labels, [labels.index(str(spec)) for spec in config.strategies])
+        self.batch_size = batch_size or (config.effective_batch_size if self.cfg[L.C_ALL_COMPILED]
+                                         else lockstep_batch_size(config, len(strategies)))
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self._pristine["deck"] = self.deck.copy()
         self.rkey = np.uint64(run_key(config.seed))
@@ -407,6 +412,18 @@ class Run:
         if self.engine.trace:
             played.events = np.concatenate(self.events) if self.events else np.zeros((0, L.N_EV_COLS), np.int32)
         return played
+
+
+def lockstep_batch_size(config: RunConfig, n_strategies: int) -> int:
+    """The batch size of a run whose strategies (``n_strategies`` distinct ones) decide in Python, unless
+    ``config`` sets one: twice the default, up to the largest default (8,192), while the row buffers
+    stay within `LOCKSTEP_ROW_BYTES`, else the default. Each lockstep step costs a fixed time in
+    Python besides its rows; a larger batch spreads it over more of them."""
+    batch = config.effective_batch_size
+    if config.batch_size is None and 2 * batch <= LARGEST_DEFAULT_BATCH:
+        if Buffers.row_bytes(2 * batch, config.players, n_strategies) <= LOCKSTEP_ROW_BYTES:
+            return 2 * batch
+    return batch
 
 
 def make_strategy(spec: StrategySpec, isolate: bool = False) -> Strategy:
