@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from unosim.api import simulate
-from unosim.engine.config import RunConfig
 from unosim.engine.batch import Buffers
+from unosim.engine.config import RunConfig
 from unosim.engine.driver import LOCKSTEP_ROW_BYTES, Engine, StrategyError, play_tables
 from unosim.engine.trace import replay
 from unosim.game.kernels import layout as L
