@@ -237,9 +237,9 @@ class Decisions:
         self.strategy_labels = list(labels)
         self.asks_forget_uno = [asks_forget_uno(strat) for strat in self.strategies]
         self.asks_play_drawn = [asks_play_drawn(strat) for strat in self.strategies]
-        self.asks_catch_uno = [asks_catch_uno(strat) for strat in self.strategies]
-        """Whether each strategy's catches are asked: taken again at the start of every step with catch
-        rows (a strategy may change its own ``catch_uno_rate``), as the environments' compiled step does."""
+        self.asks_catch_uno: list[bool] = []
+        """Whether each strategy's catches are asked: taken at the start of every step with catch rows
+        (a strategy may change its own ``catch_uno_rate``), as the environments' compiled step does."""
         _watch_interrupts()
         self.verify = verify or checksums
         self.checksums = checksums
@@ -284,6 +284,11 @@ class Decisions:
         b.seat_ctr[:] = counters
         for lo, hi, dec, dec_w in answers:
             b.dec[parity, lo:hi], b.dec_w[parity, lo:hi] = dec, dec_w
+
+    @property
+    def integrity(self) -> Integrity | None:
+        """The verification guard of the steps so far (None before the first verified step)."""
+        return self._integrity
 
     def _verified(
         self, b: Buffers, parity: int, guarded: tuple[tuple[str, Any, str], ...], counters: NDArray[np.int32],

@@ -171,7 +171,7 @@ class Engine:
         """Verification found state changed at the end of a step of ``run``: play its games again from
         the start, comparing after every strategy call, so that the error names the strategy and the
         decision (always raises `TamperingError`)."""
-        integrity = self.decisions._integrity
+        integrity = self.decisions.integrity
         assert integrity is not None
         integrity.restore()
         for name, kept in self._pristine.items():
@@ -369,7 +369,7 @@ class Run:
         try:
             self.decide()
         except StepChanged as found:
-            integrity = self.engine.decisions._integrity
+            integrity = self.engine.decisions.integrity
             if integrity is not None and integrity.strict:
                 raise TamperingError(
                     f"the state of the game ({', '.join(found.what)}) changed while the strategies {found.asked} decided "
