@@ -26,23 +26,8 @@ from scipy.optimize import minimize
 from unosim.game.cards import FACES_PER_COLOUR, N_COLOURED, N_TYPES, WILD, WILD_DRAW_FOUR
 from unosim.game.kernels import layout as L
 from unosim.game.rules import RuleSet
+from unosim.strategy import playouts as po
 from unosim.strategy.base import DRAW
-from unosim.strategy.playouts import (
-    N_PUBLIC,
-    P_ALIVE,
-    P_COLOUR,
-    P_DIR,
-    P_LAST,
-    P_LINK_A,
-    P_LINK_B,
-    P_NEXT,
-    P_PENDING,
-    P_PHASE,
-    P_SEAT,
-    P_TOP,
-    P_TURN,
-    Playouts,
-)
 
 NAMES = ("ln cards", "wilds", "moves next", "moves second")
 
@@ -51,7 +36,7 @@ def openings(rules: RuleSet, players: int, n: int, rng: np.random.Generator) -> 
     """``n`` random openings: the public rows, hand sizes, the first seat's hand, its unseen cards and discards."""
     deck = rules.load_deck().array(rules.deck_copies).astype(np.int64)
     cards = np.repeat(np.arange(N_TYPES), deck)
-    public = np.zeros((n, N_PUBLIC), np.int64)
+    public = np.zeros((n, po.N_PUBLIC), np.int64)
     own = np.zeros((n, N_TYPES), np.int64)
     discard = np.zeros((n, N_TYPES), np.int64)
     numbers = np.flatnonzero((np.arange(N_TYPES) < N_COLOURED) & (np.arange(N_TYPES) % FACES_PER_COLOUR < 10) & (deck > 0))
@@ -62,10 +47,10 @@ def openings(rules: RuleSet, players: int, n: int, rng: np.random.Generator) -> 
         np.add.at(own[i], rng.choice(rest, rules.hand_size, replace=False), 1)
         discard[i, top] = 1
         seat = int(rng.integers(players))
-        public[i, [P_PHASE, P_SEAT, P_TURN, P_DIR, P_TOP, P_COLOUR, P_NEXT]] = (L.PH_TURN, seat, seat, 1, top,
+        public[i, [po.P_PHASE, po.P_SEAT, po.P_TURN, po.P_DIR, po.P_TOP, po.P_COLOUR, po.P_NEXT]] = (L.PH_TURN, seat, seat, 1, top,
                                                                                  top // FACES_PER_COLOUR, seat)
-        public[i, [P_LINK_A, P_LINK_B, P_LAST, P_PENDING]] = -1
-        public[i, P_ALIVE] = (1 << players) - 1
+        public[i, [po.P_LINK_A, po.P_LINK_B, po.P_LAST, po.P_PENDING]] = -1
+        public[i, po.P_ALIVE] = (1 << players) - 1
     sizes = np.full((n, players), rules.hand_size, np.int64)
     unseen = deck[None, :] - own - discard
     return public, sizes, own, unseen, discard
@@ -84,11 +69,13 @@ def positions(rules: RuleSet, players: int, policy: str, others: str, depths: li
         public, sizes, own, unseen, discard = openings(rules, players, per, rng)
         seeds = rng.integers(0, 2**63, per, dtype=np.int64).astype(np.uint64)
         jobs = np.arange(per, dtype=np.int64), np.zeros(per, np.int64), np.zeros(per, np.int64)
-        cut = Playouts(rules, players, policy, others, depth)
-        stopped, size, turn = cut.play(*jobs, public, sizes, own, unseen, discard, seeds, answers)
+        cut = po.Playouts(rules, players, policy, others, depth)
+        stopped_at = cut.play(*jobs, public, sizes, own, unseen, discard, seeds, answers)
+        ended = po.Playouts(rules, players, policy, others, 0).play(*jobs, public, sizes, own, unseen, discard, seeds, answers)
+        assert stopped_at is not None and ended is not None  # the openings leave enough unseen cards
+        (stopped, size, turn), end = stopped_at, ended[0]
         hands = cut.hands[:per].astype(np.int64)
         direction = cut.slot[:per, L.F_DIR].astype(np.int64)
-        end = Playouts(rules, players, policy, others, 0).play(*jobs, public, sizes, own, unseen, discard, seeds, answers)[0]
         keep = (stopped < 0) & (end >= 0)
         seat = np.arange(players)[None, :]
         x = np.zeros((per, players, len(NAMES)))
