@@ -404,12 +404,12 @@ class SearchStrategy(Strategy):
             players = sizes.shape[1]
             at = np.arange(players)
             inside = ((alive[open_, None] >> at) & 1).astype(bool)
-            hands = engine.hands[open_]
+            held = engine.hands[open_, :, WILD].astype(np.int64) + engine.hands[open_, :, WILD_DRAW_FOUR]
             step = engine.slot[open_, L.F_DIR].astype(np.int64)[:, None]
             moves = turn[open_].astype(np.int64)[:, None]
             second = (moves + step) % players
             cards, wilds, first_, second_ = TABLE_VALUE_DEFAULTS
-            u = (cards * np.log(np.maximum(sizes[open_], 1)) + wilds * (hands[:, :, WILD] + hands[:, :, WILD_DRAW_FOUR])
+            u = (cards * np.log(np.maximum(sizes[open_], 1)) + wilds * held
                  + first_ * (at == moves) + second_ * (at == second))
             weight = np.where(inside, np.exp(u - u.max(axis=1, keepdims=True)), 0.0)
             value[open_] = weight[np.arange(len(open_)), seat[open_]] / weight.sum(axis=1)
