@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from unosim.game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURED, N_COLOURS, N_TYPES, WILD, WILD_DRAW_FOUR
 
-__all__ = ["best_moves", "model", "POLICY_DEFAULTS", "POLICY_NAMES", "VALUE_DEFAULTS", "WD4_RULES"]
+__all__ = ["best_moves", "model", "POLICY_DEFAULTS", "POLICY_NAMES", "TABLE_VALUE_DEFAULTS", "VALUE_DEFAULTS", "WD4_RULES"]
 
 WD4_RULES = ("always", "no_color_match", "no_color_match_incl_wilds", "no_color_or_number_match")
 """``wd4_legal_when`` values, in the order of their code in `model`'s array."""
@@ -48,6 +48,12 @@ VALUE_DEFAULTS = (0.107, 0.165, -0.552, 0.659)
 """Coefficients of the value of a position (bias, this seat to move, ln own cards, ln opponent's cards),
 fitted by maximum likelihood to 200,000 games of the playout policy against ``random`` (classic, Wild
 Draw Four always legal)."""
+TABLE_VALUE_DEFAULTS = (-1.549, 0.218, 0.183, 0.059)
+"""Coefficients of the chance that each seat wins, for any number of seats (the ``value='table'`` of
+`strategies/search.py`): seat ``j`` wins with probability ``exp(u_j) / sum_k exp(u_k)``, ``u_j`` the sum of
+these times ln cards of ``j``, its Wild and Wild Draw Four cards, whether it moves next and whether it moves
+after that; a conditional logit fitted by maximum likelihood to positions of 6-player ``random`` games
+(classic, Wild Draw Four always legal, no challenges) by ``experiments/fit_table_value.py``."""
 POLICY_NAMES = ("number", "action", "wild", "wild_draw_four", "number_close", "action_close", "wild_close",
                 "wild_draw_four_close", "colour_share", "wild_keep", "close_at")
 """This seat's playout policy (`_own_pick`): card scores, calm and with the opponent close to going out."""

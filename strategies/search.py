@@ -21,7 +21,9 @@ Carlo) with sequential halving over the answers:
    worth 1 when this seat wins the round, 0 when another does, and, stopped at its depth, by ``value``:
    the seat's share of ``cards ** -share_power`` over the seats in the round (``"share"``), or the
    logistic chance of winning of `strategies/lookahead.py` (``"logistic"``, `VALUE_DEFAULTS`: the bias, this
-   seat to move, the log of its cards and the log of the cards of the other seat holding fewest).
+   seat to move, the log of its cards and the log of the cards of the other seat holding fewest), or the
+   seat's share of ``exp(u)`` over the seats in the round (``"table"``, `TABLE_VALUE_DEFAULTS`, fitted at 6
+   players: ``u`` from the log of the seat's cards, its wilds and whether it moves next or after that).
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -64,7 +66,15 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from unosim.game.cards import FACES_PER_COLOUR, N_COLOURED, N_TYPES, NAMES_A_COLOUR, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from unosim.game.cards import (
+    FACES_PER_COLOUR,
+    N_COLOURED,
+    N_TYPES,
+    NAMES_A_COLOUR,
+    WILD,
+    WILD_DRAW_FOUR,
+    WILD_DRAWN_TOGETHER,
+)
 from unosim.game.kernels import layout as L
 from unosim.strategy.base import DRAW, TAKE, Strategy
 from unosim.strategy.observation import Observation
@@ -90,7 +100,7 @@ from unosim.strategy.playouts import (
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
-from .lookahead import VALUE_DEFAULTS
+from .lookahead import TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
 from .opponent_memory import WILDS, LackMemory
 
 __all__ = ["OneOf", "SearchStrategy"]
@@ -180,7 +190,10 @@ class SearchStrategy(Strategy):
     value : str
         How a playout stopped at its depth is valued: ``"share"`` (the share above) or ``"logistic"``
         (``1 / (1 + exp(-z))``, ``z = b + m * (this seat moves) + o * ln(its cards) + p * ln(fewest cards of
-        another seat)``, the coefficients ``VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 2 players).
+        another seat)``, the coefficients ``VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 2 players) or
+        ``"table"`` (the seat's share of ``exp(u)`` over the seats in the round, ``u`` a sum over the log of the seat's
+        cards, its Wild and Wild Draw Four cards, whether it moves next and whether it moves after that, by
+        ``TABLE_VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 6 players; ``wild_credit`` is not used).
     forget_uno_rate, catch_uno_rate : float
         See [`unosim.Strategy`][unosim.Strategy].
     """
@@ -196,7 +209,7 @@ class SearchStrategy(Strategy):
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
         "wild_credit": (float, 0.0, 1.0),
-        "value": OneOf(("share", "logistic")),
+        "value": OneOf(("share", "logistic", "table")),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
@@ -337,8 +350,11 @@ class SearchStrategy(Strategy):
             if played is None:
                 return None
             wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
-            np.add.at(totals, (job_row, job_answer),
-                      self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
+            if self.value == "table":
+                value = self._table_values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE])
+            else:
+                value = self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds)
+            np.add.at(totals, (job_row, job_answer), value)
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
@@ -373,6 +389,30 @@ class SearchStrategy(Strategy):
             else:
                 weight = np.where(inside, size ** -self.share_power, 0.0)
                 value[open_] = weight[rows, me] / weight.sum(axis=1)
+        return value
+
+    @staticmethod
+    def _table_values(played: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]], engine: Playouts,
+                      seat: NDArray[np.int64], alive: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``value='table'``: 1 won, 0 lost; stopped at its depth, the seat's share of ``exp(u)`` over the seats in
+        the round, ``u`` of `TABLE_VALUE_DEFAULTS` (the log of its cards, its Wild and Wild Draw Four cards, whether it
+        moves next and whether it moves after that)."""
+        winners, sizes, turn = played
+        value = (winners == seat).astype(np.float64)
+        open_ = np.flatnonzero(winners < 0)
+        if len(open_):
+            players = sizes.shape[1]
+            at = np.arange(players)
+            inside = ((alive[open_, None] >> at) & 1).astype(bool)
+            held = engine.hands[open_, :, WILD].astype(np.int64) + engine.hands[open_, :, WILD_DRAW_FOUR]
+            step = engine.slot[open_, L.F_DIR].astype(np.int64)[:, None]
+            moves = turn[open_].astype(np.int64)[:, None]
+            second = (moves + step) % players
+            cards, wilds, first_, second_ = TABLE_VALUE_DEFAULTS
+            u = (cards * np.log(np.maximum(sizes[open_], 1)) + wilds * held
+                 + first_ * (at == moves) + second_ * (at == second))
+            weight = np.where(inside, np.exp(u - u.max(axis=1, keepdims=True)), 0.0)
+            value[open_] = weight[np.arange(len(open_)), seat[open_]] / weight.sum(axis=1)
         return value
 
     # ------------------------------------------------------------ searched decisions
