@@ -232,7 +232,7 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
                     elif ph == PH_CATCH:
                         apply_catch(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
                     elif ph == PH_VOTE:
-                        apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house)
+                        apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, actors, house)
                     elif ph == PH_PILEUP:
                         apply_pileup(s, card, forget, slot, game, keys, hands, hsize, piles, cfg, ev, nev)
                     elif ph == PH_JUMPIN:

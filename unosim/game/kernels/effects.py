@@ -272,11 +272,12 @@ def end_link(s, slot, game, cfg, ev, nev):
 
 
 @kernel
-def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, house):
+def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev, votes, house):
     """A-4: each player draws one card per player pointing at them (at most ``point_taken_cap``),
     starting with the player of the Point Taken, then in the current direction; play goes on
     with the player after them. The link ends before the draws (option) or after them.
-    Only the seats still in the match (E-4 elimination) vote and are voted for."""
+    Only the seats still in the match (E-4 elimination) vote and are voted for. ``votes`` (a work
+    buffer of at least ``P`` entries) receives the votes each seat gets, counted in one pass."""
     player = slot[s, F_SEAT]
     n = cfg[C_PLAYERS]
     alive = slot[s, F_ALIVE]
@@ -286,13 +287,15 @@ def apply_votes(s, seat_dec, slot, game, keys, hands, hsize, piles, cfg, ev, nev
                 log(cfg, ev, nev, game[s], EV_VOTE, p, -1, seat_dec[s, p], 0)
     if cfg[C_PT_LINK_FIRST]:
         end_link(s, slot, game, cfg, ev, nev)
+    for p in range(n):
+        votes[p] = 0
+    for q in range(n):
+        t = seat_dec[s, q]
+        if (alive >> q) & 1 and 0 <= t < n:
+            votes[t] += 1
     for i in range(n_alive(slot, s, cfg)):
         p = seat_at(player, i, slot, s, cfg)
-        votes = 0
-        for q in range(n):
-            if (alive >> q) & 1 and seat_dec[s, q] == p:
-                votes += 1
-        k = min(votes, cfg[C_PT_CAP])
+        k = min(votes[p], cfg[C_PT_CAP])
         if k > 0:
             slot[s, F_POINT_TAKEN_DRAWS] += forced_draw(
                 s, int64(p), int64(k), int64(DR_POINT_TAKEN), slot, game, keys, hands, hsize, piles, cfg, ev, nev

@@ -104,11 +104,14 @@ def wrap(seat, n):
 
 @leaf
 def count_seats(mask, n):
-    """How many of seats ``0 .. n-1`` are in bit mask ``mask``."""
-    m = 0
-    for p in range(n):
-        m += (mask >> p) & 1
-    return m
+    """How many of seats ``0 .. n-1`` are in bit mask ``mask`` (the loop clears one set bit a turn:
+    LLVM makes it a single ``popcnt``)."""
+    m = mask & ((1 << n) - 1)
+    count = 0
+    while m:
+        m &= m - 1
+        count += 1
+    return count
 
 
 @leaf
@@ -146,14 +149,23 @@ def seat_at(seat, steps, slot, s, cfg):
 
 @leaf
 def pass_turn(s, seat, slot, cfg):
-    """T-6: the turn goes to ``seat`` (any integer, taken modulo the table)."""
-    slot[s, F_NEXT] = wrap(seat, cfg[C_PLAYERS])
-    slot[s, F_PHASE] = PH_START_TURN
+    """T-6: the turn goes to ``seat`` (any integer, taken modulo the table).
+
+    Its turn starts here (``PH_TURN``), as ``start_turn`` would start it; through ``PH_START_TURN``
+    (``start_turn``) only when the round may stop at ``max_turns`` (E-5) or a trace logs the turn."""
+    nxt = wrap(seat, cfg[C_PLAYERS])
+    slot[s, F_NEXT] = nxt
+    if cfg[C_TRACE] or slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:
+        slot[s, F_PHASE] = PH_START_TURN
+    else:
+        slot[s, F_TURN] = nxt
+        slot[s, F_PHASE] = PH_TURN
 
 
 @rule
 def start_turn(s, slot, game, cfg, ev, nev):
-    """Start the turn of ``F_NEXT``, or stop a round that reached ``max_turns`` (E-5, T-7)."""
+    """Start the turn of ``F_NEXT`` (logging it when tracing), or stop a round that reached ``max_turns``
+    (E-5, T-7). ``pass_turn`` starts the turn itself when the round cannot stop and nothing is traced."""
     seat = slot[s, F_NEXT]
     slot[s, F_TURN] = seat
     if slot[s, F_TURNS] >= cfg[C_MAX_TURNS]:

@@ -67,13 +67,14 @@ def argmax4(v0, v1, v2, v3, a0, a1, a2, a3, u):
 
 @leaf
 def nth_allowed(excl, x, n):
-    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``."""
-    for p in range(n):
-        if not (excl >> p) & 1:
-            if x == 0:
-                return p
-            x -= 1
-    return -1
+    """The ``x``-th seat (from 0, in seat order) not in bit mask ``excl``; -1 when there is none.
+    Only the allowed seats' bits are visited: the ``x`` lowest are cleared."""
+    m = ~excl & ((1 << n) - 1)
+    if x < 0:
+        return -1
+    for _ in range(x):
+        m &= m - 1
+    return lowest_bit(m) if m else -1
 
 
 @leaf
