@@ -177,3 +177,5 @@ def test_columns_of_zeros_load_without_being_read(run_dir: Path, monkeypatch: py
     pd.testing.assert_frame_equal(made, unosim.load(run_dir))
     pd.testing.assert_frame_equal(made_some, unosim.load(run_dir, columns=["stacks", "turns"]))
     assert list(made.columns) == schema.names
+    made.loc[0, "stacks"] = 2  # a frame owns its columns, made or read
+    assert made["stacks"].iloc[0] == 2 and made["stacks"].iloc[1:].eq(0).all()

@@ -119,7 +119,7 @@ def _read_chunks(
         raise UnosimInputError(f"dataset {path} cannot be read ({error_reason(exc)}). {REPAIR}") from None
     _check_digests(meta, present, prefix)  # after the read, which names a damaged page as such
     if zeros:
-        rows = sum(footer.num_rows for footer in footers)
+        rows = [footer.num_rows for footer in footers]
         table = pa.table({name: _zeros(schema.field(name).type, rows) if name in zeros else table.column(name)
                           for name in wanted})
     return restore_hands(table, columns).replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
@@ -172,7 +172,7 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> list[
 def _zero_columns(footers: list[pq.FileMetaData], schema: pa.Schema, names: list[str]) -> set[str]:
     """The integer and boolean ``names`` that every file's statistics show to hold only zeros (a count
     of a rule that is off, such as ``stacks`` without stacking): [`load`][unosim.runs.load] makes them
-    without reading them, which costs no decoding and no memory until a page of them is touched."""
+    without reading them, which costs no decoding."""
     candidates = {name for name in names if name in schema.names
                   and (pa.types.is_integer(schema.field(name).type) or pa.types.is_boolean(schema.field(name).type))}
     for footer in footers:
@@ -193,10 +193,12 @@ def _zero_columns(footers: list[pq.FileMetaData], schema: pa.Schema, names: list
     return candidates
 
 
-def _zeros(kind: pa.DataType, rows: int) -> pa.Array:
-    """A column of ``rows`` zeros of type ``kind``, on memory the system hands out zeroed (nothing is
-    written until it is used)."""
-    return pa.array(np.zeros(rows, dtype=kind.to_pandas_dtype()), type=kind)
+def _zeros(kind: pa.DataType, rows: list[int]) -> pa.ChunkedArray:
+    """A column of zeros of type ``kind``, a chunk of ``rows[i]`` for each file as a column read
+    from the files has: the chunks are views of one zeroed array, and a frame made of them owns
+    its own (writable) copy, as it does of a column read."""
+    zeros = pa.array(np.zeros(max(rows, default=0), dtype=kind.to_pandas_dtype()), type=kind)
+    return pa.chunked_array([zeros.slice(0, n) for n in rows], type=kind)
 
 
 
