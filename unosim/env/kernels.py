@@ -428,7 +428,7 @@ def _random_actions(mask, uniforms, out):  # pragma: no cover - compiled
         hi = _ALL >> np.uint64(8 * (-(b0 + m) & 7))
         n = 0
         for j in range(w0, w1 + 1):
-            n += (_legal_bytes(words, j, w0, w1, lo, hi) * _ONES) >> np.uint64(56)  # the top byte sums the eight
+            n += int((_legal_bytes(words, j, w0, w1, lo, hi) * _ONES) >> np.uint64(56))  # the top byte sums the eight
         k = int(uniforms[i] * n)
         out[i] = -1
         for j in range(w0, w1 + 1):
