@@ -229,14 +229,16 @@ def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no 
     linked, the mini pile."""
     o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
     o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
-    src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
-    for t in range(K):
+    # views: the loops index from 0, and run to the view's length: a trip count known only when running
+    # is vectorised, where the constant K would be unrolled into one load and store per card type
+    src, dst = hands[s, seat], o[o_hand : o_hand + K]
+    for t in range(src.shape[0]):
         dst[t] = src[t]
     top = slot[s, L.F_TOP]
     if 0 <= top < K:
         o[o_top + top] = 1
         src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
-        for t in range(K):
+        for t in range(src.shape[0]):
             dst[t] = src[t]
         o[o_discard + top] += 1
     colour = slot[s, L.F_COLOUR]
@@ -322,7 +324,7 @@ def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, s
         legal = True
         if kind == PLAY or kind == PILEUP or kind == STACK:
             row = row_legal[parity, r]
-            for t in range(K):
+            for t in range(row.shape[0]):  # vectorised (`_encode_table`)
                 m[t] = row[t]
             if kind == PLAY:
                 if bluffable:
