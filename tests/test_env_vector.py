@@ -125,6 +125,21 @@ def test_the_stand_in_learner_draws_uniformly_among_the_legal_actions() -> None:
     assert out[:3].tolist() == [6, 7, -1]
 
 
+def test_the_stand_in_learner_picks_the_same_action_from_masks_of_any_width() -> None:
+    rng = np.random.default_rng(7)  # seed 7: 400 masks of 1-9 rows, 0-29 actions, non-zero bytes of any value
+    for _ in range(400):
+        rows, width = int(rng.integers(1, 10)), int(rng.integers(0, 30))
+        mask = ((rng.random((rows, width)) < rng.random()) * rng.integers(1, 100, (rows, width))).astype(np.int8)
+        uniforms, out = rng.random(rows), np.empty(rows, np.int64)
+        random_actions(mask, uniforms, out)
+        want = [int(np.flatnonzero(row)[int(u * np.count_nonzero(row))]) if row.any() else -1 for row, u in zip(mask, uniforms)]
+        assert out.tolist() == want
+    wide = np.zeros((4, 16), np.int8)
+    wide[:, 1::3] = 1
+    random_actions(wide[:, ::2], np.array([0.0, 0.3, 0.6, 0.99]), out[:4])  # a strided mask: read as its copy
+    assert out[:4].tolist() == [2, 2, 5, 5]  # columns 4 and 10 of the eight read
+
+
 def test_a_step_hands_out_read_only_views_written_in_place() -> None:
     env = UnoVectorEnv(4, "classic", 2, "random")
     obs, info = env.reset(seed=3)

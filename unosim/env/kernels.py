@@ -229,14 +229,16 @@ def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no 
     linked, the mini pile."""
     o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
     o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
-    src, dst = hands[s, seat], o[o_hand : o_hand + K]  # views: the loops index from 0, and vectorise
-    for t in range(K):
+    # views: the loops index from 0, and run to the view's length: a trip count known only when running
+    # is vectorised, where the constant K would be unrolled into one load and store per card type
+    src, dst = hands[s, seat], o[o_hand : o_hand + K]
+    for t in range(src.shape[0]):
         dst[t] = src[t]
     top = slot[s, L.F_TOP]
     if 0 <= top < K:
         o[o_top + top] = 1
         src, dst = piles[s, L.DISC], o[o_discard : o_discard + K]
-        for t in range(K):
+        for t in range(src.shape[0]):
             dst[t] = src[t]
         o[o_discard + top] += 1
     colour = slot[s, L.F_COLOUR]
@@ -322,7 +324,7 @@ def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, s
         legal = True
         if kind == PLAY or kind == PILEUP or kind == STACK:
             row = row_legal[parity, r]
-            for t in range(K):
+            for t in range(row.shape[0]):  # vectorised (`_encode_table`)
                 m[t] = row[t]
             if kind == PLAY:
                 if bluffable:
@@ -371,25 +373,76 @@ def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, s
     return -1
 
 
+_ONES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
 @kernel
-def random_actions(mask, uniforms, out):  # pragma: no cover - compiled
+def _legal_bytes(words, j, w0, w1, lo, hi):  # pragma: no cover - compiled
+    """One in each byte of ``words[j]`` that is not zero, zero in the others; the bytes of the row's
+    first word ``w0`` below ``lo`` and of its last word ``w1`` above ``hi`` (other rows) zero."""
+    w = words[j]
+    w |= w >> np.uint64(4)
+    w |= w >> np.uint64(2)
+    w |= w >> np.uint64(1)
+    w &= _ONES
+    if j == w0:
+        w &= lo
+    if j == w1:
+        w &= hi
+    return w
+
+
+def random_actions(mask, uniforms, out):
     """A random legal action per row of ``mask``: ``out[i]`` is legal action number ``floor(uniforms[i] * n)``
     (counted from 0 in increasing action numbers) of row ``i``'s ``n`` legal ones, uniform among them
     for ``uniforms`` uniform on [0, 1); -1 for a row without a legal action. A stand-in learner
-    that reads the mask (the environment benchmark's)."""
-    for i in range(mask.shape[0]):
-        row = mask[i]
-        n = 0
-        for a in range(row.shape[0]):
-            n += row[a] != 0
-        k = int(uniforms[i] * n)
-        out[i] = -1
-        for a in range(row.shape[0]):
-            if row[a] != 0:
-                if k == 0:
+    that reads the mask (the environment benchmark's); compiled (`_random_actions`)."""
+    _random_actions(np.ascontiguousarray(mask), uniforms, out)
+
+
+@kernel
+def _random_actions(mask, uniforms, out):  # pragma: no cover - compiled
+    """`random_actions` for a C-contiguous ``mask``. A byte mask whose size is a multiple of 8 is read
+    eight actions at a time: each word's legal actions are counted at once, and the chosen one is found
+    in its word without a loop over its bytes."""
+    m = mask.shape[1]
+    if not (mask.itemsize == 1 and mask.size % 8 == 0):
+        for i in range(mask.shape[0]):
+            row = mask[i]
+            n = 0
+            for a in range(m):
+                n += row[a] != 0
+            k = int(uniforms[i] * n)
+            out[i] = -1
+            for a in range(m):
+                k -= row[a] != 0
+                if k < 0:
                     out[i] = a
                     break
-                k -= 1
+        return
+    words = mask.reshape(-1).view(np.uint64)
+    for i in range(mask.shape[0]):
+        b0 = i * m
+        w0, w1 = b0 >> 3, (b0 + m - 1) >> 3  # the row's bytes b0 .. b0 + m - 1 lie in words w0 .. w1
+        lo = _ALL << np.uint64(8 * (b0 & 7))
+        hi = _ALL >> np.uint64(8 * (-(b0 + m) & 7))
+        n = 0
+        for j in range(w0, w1 + 1):
+            n += int((_legal_bytes(words, j, w0, w1, lo, hi) * _ONES) >> np.uint64(56))  # the top byte sums the eight
+        k = int(uniforms[i] * n)
+        out[i] = -1
+        for j in range(w0, w1 + 1):
+            x = _legal_bytes(words, j, w0, w1, lo, hi)
+            upto = x * _ONES  # byte t: the legal actions in bytes 0 .. t
+            c = int(upto >> np.uint64(56))
+            if k < c:  # the chosen one is in this word: at byte t, the number of bytes with at most k before
+                past = ((upto | _HIGHS) - np.uint64(k + 1) * _ONES) & _HIGHS  # bytes holding more than k
+                t = 8 - int(((past >> np.uint64(7)) * _ONES) >> np.uint64(56))
+                out[i] = 8 * j + t - b0
+                break
+            k -= c
 
 
 # the parameters and state of `play` (``pst``, int64)
