@@ -138,11 +138,10 @@ def block_nth(counts, a, b, first, x):
     One multiplication turns a word of eight counts into their prefix sums (byte ``k``: the cards
     of the word's first ``k + 1`` types; no byte carries below 128); the types whose prefix sum is at
     most ``x`` come before the card, so their number is its offset. The second word is types
-    ``first + 6 ..``, its first two bytes cleared."""
+    ``first + 6 ..``, its first two bytes cleared. Both words are counted and the answer selected,
+    without a branch on where the card lies (it would be mispredicted about every other draw)."""
     p = eight_counts(counts, a, b, first) * ONES8
     before = bytes_at_most(p, x)
-    if before < 8:
-        return first + before
-    x -= int64(p >> TOP_BYTE)
-    p = (eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8
-    return first + 6 + bytes_at_most(p, x)
+    rest = max(x - int64(p >> TOP_BYTE), 0)  # the card's place past the first word (0 when within it)
+    later = 6 + bytes_at_most((eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8, rest)
+    return first + (before if before < 8 else later)
