@@ -3,7 +3,7 @@
 from numba import int64
 
 from .blocks import block_nth, colour_block
-from .jit import kernel, leaf_for, rule
+from .jit import kernel, leaf, leaf_for, rule
 from .layout import (
     C_TRACE,
     DISC,
@@ -47,7 +47,7 @@ def log(cfg, ev, nev, g, kind, seat, card, a, b):
         nev[0] = i + 1
 
 
-@rule
+@leaf
 def nth_card(counts, a, b, x):
     """The type of card ``x`` (from 0) of the row ``counts[a, b]`` with its cards in type order:
     the four colour blocks' totals (``blocks.colour_block``) are read at once and the card's block
