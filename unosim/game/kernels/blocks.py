@@ -12,7 +12,7 @@ wilds follow). A type's count is at most 127, so eight counts read as one 64-bit
 
 - ``block_nth``: the type of the ``x``-th card of one colour's block (prefix sums of a word).
 
-Drawing (``piles.nth_card``) skips whole blocks with ``colour_block``, then finds the card in
+Drawing (``piles.nth_card``) counts the card's block from the four ``colour_block`` totals, then finds the card in
 its block with ``block_nth``;
 the compiled policies (``policy``, ``rule_policy``) walk the bits of ``held_in``.
 """
