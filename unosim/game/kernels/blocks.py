@@ -12,7 +12,7 @@ wilds follow). A type's count is at most 127, so eight counts read as one 64-bit
 
 - ``block_nth``: the type of the ``x``-th card of one colour's block (prefix sums of a word).
 
-Drawing (``piles.nth_card``) skips whole blocks with ``colour_block``, then finds the card in
+Drawing (``piles.nth_card``) counts the card's block from the four ``colour_block`` totals, then finds the card in
 its block with ``block_nth``;
 the compiled policies (``policy``, ``rule_policy``) walk the bits of ``held_in``.
 """
@@ -138,11 +138,10 @@ def block_nth(counts, a, b, first, x):
     One multiplication turns a word of eight counts into their prefix sums (byte ``k``: the cards
     of the word's first ``k + 1`` types; no byte carries below 128); the types whose prefix sum is at
     most ``x`` come before the card, so their number is its offset. The second word is types
-    ``first + 6 ..``, its first two bytes cleared."""
+    ``first + 6 ..``, its first two bytes cleared. Both words are counted and the answer selected,
+    without a branch on where the card lies (it would be mispredicted about every other draw)."""
     p = eight_counts(counts, a, b, first) * ONES8
     before = bytes_at_most(p, x)
-    if before < 8:
-        return first + before
-    x -= int64(p >> TOP_BYTE)
-    p = (eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8
-    return first + 6 + bytes_at_most(p, x)
+    rest = max(x - int64(p >> TOP_BYTE), 0)  # the card's place past the first word (0 when within it)
+    later = 6 + bytes_at_most((eight_counts(counts, a, b, first + 6) & HIGH6) * ONES8, rest)
+    return first + (before if before < 8 else later)

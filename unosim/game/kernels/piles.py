@@ -3,7 +3,7 @@
 from numba import int64
 
 from .blocks import block_nth, colour_block
-from .jit import kernel, leaf_for, rule
+from .jit import kernel, leaf, leaf_for, rule
 from .layout import (
     C_TRACE,
     DISC,
@@ -47,21 +47,29 @@ def log(cfg, ev, nev, g, kind, seat, card, a, b):
         nev[0] = i + 1
 
 
-@rule
+@leaf
 def nth_card(counts, a, b, x):
     """The type of card ``x`` (from 0) of the row ``counts[a, b]`` with its cards in type order:
-    whole colour blocks are skipped by their totals (``blocks.colour_block``), then the card is
-    found in its block by prefix sums (``blocks.block_nth``; a block of more than 127 cards, or
-    the wilds, is scanned). ``x`` must be below the row's total."""
+    the four colour blocks' totals (``blocks.colour_block``) are read at once and the card's block
+    is counted, not searched (a comparison per block, no branch to mispredict), then the card is
+    found in its block by prefix sums (``blocks.block_nth``); the wilds, or a row with a block of
+    more than 127 cards, are scanned. ``x`` must be below the row's total."""
+    k0 = colour_block(counts, a, b, int64(0))
+    k1 = colour_block(counts, a, b, int64(FACES_PER_COLOUR))
+    k2 = colour_block(counts, a, b, int64(2 * FACES_PER_COLOUR))
+    k3 = colour_block(counts, a, b, int64(3 * FACES_PER_COLOUR))
     first = 0
-    for _ in range(N_COLOURS):
-        k = colour_block(counts, a, b, first)
-        if x < k:
-            if k <= 127:
-                return block_nth(counts, a, b, first, x)
-            break
-        x -= k
-        first += FACES_PER_COLOUR
+    if (k0 | k1 | k2 | k3) <= 127:
+        p2 = k0 + k1
+        p3 = p2 + k2
+        if x < p3 + k3:
+            past0 = int64(x >= k0)
+            past1 = int64(x >= p2)
+            past2 = int64(x >= p3)
+            before = past0 * k0 + past1 * k1 + past2 * k2
+            return block_nth(counts, a, b, (past0 + past1 + past2) * FACES_PER_COLOUR, x - before)
+        x -= p3 + k3
+        first = N_COLOURS * FACES_PER_COLOUR
     for t in range(first, counts.shape[2]):
         x -= counts[a, b, t]
         if x < 0:

@@ -91,12 +91,12 @@ def pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house):
     if total == 0:
         return -1
     x = int(u * total)
+    before = 0  # candidates whose cards all come before card x: counted over all of them, no early exit to mispredict
+    cards = 0
     for i in range(m):
-        t = cand[i]
-        x -= hands[s, seat, t]
-        if x < 0:
-            return t
-    return -1
+        cards += hands[s, seat, cand[i]]
+        before += cards <= x
+    return cand[before]
 
 
 @leaf
