@@ -47,7 +47,7 @@ CHOICE_FIGURES = [
     ('`strategies` read as dictionary arrays',
      '10-million-game run: 3.6 s of CPU and 440 MB decoding 40 million strings, 0.9 s and 200 MB as dictionary indices'),
     ("all-zero columns made from the chunks' statistics, not read (`unosim.load`)",
-     '10-million-game load (19 of 39 columns all zeros): 3.07 s and 2.94 GB at peak with them read, 2.57 s and 2.56 GB made (medians of 3)'),
+     '10-million-game load (19 of 39 columns all zeros): read, 3.07 s and 2.94 GB at peak; made, 2.57 s and 2.56 GB (medians of 3)'),
     ('the system allocator for a load',
      "pyarrow's default (mimalloc) on a 10-million-game load: 6 s against 3 s of system CPU time, 2.82 GB against 2.51 GB at peak"),
 ]
