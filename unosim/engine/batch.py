@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Buffers", "Played"]
 
+_ROW_FIELDS = (
+    ("row_slot", (), np.int32), ("row_seat", (), np.int32), ("row_legal", (N_TYPES,), np.bool_),
+    ("row_info", (L.N_INFO,), np.int32), ("dec", (L.N_DEC,), np.int32), ("dec_w", (), np.float64),
+)
+"""The row buffers (name, shape of a row, type): each ``(2, rows, *shape)``, one half per parity."""
+
 
 @dataclass
 class Buffers:
@@ -58,7 +64,7 @@ class Buffers:
     @classmethod
     def row_bytes(cls, batch: int, players: int, n_strategies: int) -> int:
         """The memory of the row buffers (both of them) of ``allocate``."""
-        per_row = 4 + 4 + N_TYPES + 4 * L.N_INFO + 4 * L.N_DEC + 8  # slot, seat, legal, info, dec, dec_w
+        per_row = sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(kind).itemsize for _, shape, kind in _ROW_FIELDS)
         return 2 * sum(cls.row_capacity(batch, players, n_strategies)) * per_row
 
     @classmethod
@@ -82,12 +88,7 @@ class Buffers:
             seat_dec=np.zeros((batch, players), np.int32),
             seat_w=np.zeros((batch, players), np.float64),
             opening=np.zeros((batch, players, rules.hand_size), np.int8),
-            row_slot=np.zeros((2, rows), np.int32),
-            row_seat=np.zeros((2, rows), np.int32),
-            row_legal=np.zeros((2, rows, N_TYPES), np.bool_),
-            row_info=np.zeros((2, rows, L.N_INFO), np.int32),
-            dec=np.zeros((2, rows, L.N_DEC), np.int32),
-            dec_w=np.zeros((2, rows), np.float64),
+            **{name: np.zeros((2, rows, *shape), kind) for name, shape, kind in _ROW_FIELDS},
             group_base=base,
             group_count=np.zeros(len(caps), np.int64),
         )
