@@ -97,16 +97,16 @@ def _read_chunks(
     # Lists of strings (``strategies``: the same few names in every row) are read as dictionary
     # arrays: each name is decoded once, not once per row, which saves CPU time and memory on a
     # large run. An element is still a list of names.
-    dictionaries = dictionary_columns(pq.read_schema(present[0]), columns) if dictionary_strings else []
+    schema = footers[0].schema.to_arrow_schema()
+    dictionaries = dictionary_columns(schema, columns) if dictionary_strings else []
     fmt = ds.ParquetFileFormat(
         read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries),
         default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True),
     )
-    # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
-    # memory on a whole load of a large run.
-    schema = pq.read_schema(present[0])
     wanted = _stored(columns) or schema.names
     zeros = _zero_columns(footers, schema, wanted)
+    # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
+    # memory on a whole load of a large run.
     try:
         table = ds.dataset([str(p) for p in present], format=fmt).to_table(
             columns=[name for name in wanted if name not in zeros], memory_pool=pa.system_memory_pool()
@@ -178,19 +178,18 @@ def _zero_columns(footers: list[pq.FileMetaData], schema: pa.Schema, names: list
     for footer in footers:
         for group in range(footer.num_row_groups):
             row_group = footer.row_group(group)
-            candidates &= {row_group.column(index).path_in_schema for index in range(row_group.num_columns)}
-            for index in range(row_group.num_columns):
-                column = row_group.column(index)
-                name = column.path_in_schema
-                if name not in candidates:
-                    continue
-                stats = column.statistics
-                if (stats is None or not stats.has_min_max or stats.null_count != 0
-                        or stats.min != stats.max or stats.min not in (0, False)):
-                    candidates.discard(name)
+            columns = (row_group.column(index) for index in range(row_group.num_columns))
+            stats = {column.path_in_schema: column.statistics for column in columns}
+            candidates = {name for name in candidates if _only_zeros(stats.get(name))}  # a column missing: not made
         if not candidates:
             break
     return candidates
+
+
+def _only_zeros(stats: pq.Statistics | None) -> bool:
+    """Whether a column chunk's statistics show it to hold only zeros (no nulls)."""
+    return (stats is not None and stats.has_min_max and stats.null_count == 0
+            and stats.min == stats.max and stats.min in (0, False))
 
 
 def _zeros(kind: pa.DataType, rows: list[int]) -> pa.ChunkedArray:
