@@ -350,11 +350,8 @@ class SearchStrategy(Strategy):
             if played is None:
                 return None
             wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
-            if self.value == "table":
-                value = self._table_values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE])
-            else:
-                value = self._values(played, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds)
-            np.add.at(totals, (job_row, job_answer), value)
+            np.add.at(totals, (job_row, job_answer),
+                      self._values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
@@ -365,16 +362,19 @@ class SearchStrategy(Strategy):
             r += 1
         return best
 
-    def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]], seat: NDArray[np.int64],
-                alive: NDArray[np.int64], wilds: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
+    def _values(self, played: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]], engine: Playouts,
+                seat: NDArray[np.int64], alive: NDArray[np.int64], wilds: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
         """What each playout is worth to ``seat``: 1 won, 0 lost; stopped at its depth, by ``value`` (the seat's
-        share of ``size ** -share_power`` over the seats in the round, or the logistic)."""
+        share of ``size ** -share_power`` over the seats in the round, the logistic, or the table value)."""
         winners, sizes, turn = played
         value = (winners == seat).astype(np.float64)
         open_ = winners < 0
         if open_.any():
             players = sizes.shape[1]
             inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
+            if self.value == "table":
+                value[open_] = self._table_share(engine, np.flatnonzero(open_), sizes, inside, turn, seat)
+                return value
             size = sizes[open_].astype(np.float64)
             if wilds is not None:  # a wild held counts as less than a card: it can always be played
                 size = size - self.wild_credit * wilds[open_]
@@ -392,28 +392,22 @@ class SearchStrategy(Strategy):
         return value
 
     @staticmethod
-    def _table_values(played: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]], engine: Playouts,
-                      seat: NDArray[np.int64], alive: NDArray[np.int64]) -> NDArray[np.float64]:
-        """``value='table'``: 1 won, 0 lost; stopped at its depth, the seat's share of ``exp(u)`` over the seats in
-        the round, ``u`` of `TABLE_VALUE_DEFAULTS` (the log of its cards, its Wild and Wild Draw Four cards, whether it
-        moves next and whether it moves after that)."""
-        winners, sizes, turn = played
-        value = (winners == seat).astype(np.float64)
-        open_ = np.flatnonzero(winners < 0)
-        if len(open_):
-            players = sizes.shape[1]
-            at = np.arange(players)
-            inside = ((alive[open_, None] >> at) & 1).astype(bool)
-            held = engine.hands[open_, :, WILD].astype(np.int64) + engine.hands[open_, :, WILD_DRAW_FOUR]
-            step = engine.slot[open_, L.F_DIR].astype(np.int64)[:, None]
-            moves = turn[open_].astype(np.int64)[:, None]
-            second = (moves + step) % players
-            cards, wilds, first_, second_ = TABLE_VALUE_DEFAULTS
-            u = (cards * np.log(np.maximum(sizes[open_], 1)) + wilds * held
-                 + first_ * (at == moves) + second_ * (at == second))
-            weight = np.where(inside, np.exp(u - u.max(axis=1, keepdims=True)), 0.0)
-            value[open_] = weight[np.arange(len(open_)), seat[open_]] / weight.sum(axis=1)
-        return value
+    def _table_share(engine: Playouts, open_: NDArray[np.int64], sizes: NDArray[np.int32], inside: NDArray[np.bool_],
+                     turn: NDArray[np.int32], seat: NDArray[np.int64]) -> NDArray[np.float64]:
+        """``value='table'`` of the playouts ``open_`` stopped at their depth: the seat's share of ``exp(u)`` over the
+        seats in the round (``inside``), ``u`` of `TABLE_VALUE_DEFAULTS` (the log of its cards, its Wild and Wild Draw
+        Four cards, whether it moves next and whether it moves after that)."""
+        players = sizes.shape[1]
+        at = np.arange(players)
+        held = engine.hands[open_, :, WILD].astype(np.int64) + engine.hands[open_, :, WILD_DRAW_FOUR]
+        step = engine.slot[open_, L.F_DIR].astype(np.int64)[:, None]
+        moves = turn[open_].astype(np.int64)[:, None]
+        second = (moves + step) % players
+        cards, wilds, first_, second_ = TABLE_VALUE_DEFAULTS
+        u = (cards * np.log(np.maximum(sizes[open_], 1)) + wilds * held
+             + first_ * (at == moves) + second_ * (at == second))
+        weight = np.where(inside, np.exp(u - u.max(axis=1, keepdims=True)), 0.0)
+        return weight[np.arange(len(open_)), seat[open_]] / weight.sum(axis=1)
 
     # ------------------------------------------------------------ searched decisions
     def play(self, obs: Observation) -> NDArray[np.integer]:

@@ -165,7 +165,7 @@ def test_table_value_is_a_share_over_the_seats_in_the_round() -> None:
     sizes = np.repeat(np.array([[3, 3, 5], [4, 2, 0]], np.int32), 3, axis=0)
     turn = np.zeros(6, np.int32)
     seat = np.tile(np.arange(3), 2)
-    value = SearchStrategy._table_values((winners, sizes, turn), engine, seat, np.full(6, 7))
+    value = SearchStrategy(value='table')._values((winners, sizes, turn), engine, seat, np.full(6, 7))
     assert value[:3].sum() == pytest.approx(1.0)
     assert value[2] < min(value[0], value[1])  # most cards
     share = value[1] / value[0]  # seat 1: the Wild and moving second against seat 0 moving next
