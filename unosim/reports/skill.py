@@ -1,10 +1,10 @@
 """Skill study report: the skill-share plot and the files of a skill study's report.
 
 `skill_share_plot` draws, for one measured player, its win rate against ``random``
-divided by the fair share 1/P, by player count, one line per rule set with its 95 % interval
-as a band; 1 (the dashed line) is a seat that wins its fair share and no more.
+divided by the fair share 1/P as a heatmap of rule sets by player count: 1 (white) is a seat
+that wins its fair share and no more; cells whose 95 % interval holds 1 are written in grey.
 `write_report` writes ``report.md`` (the findings, then one table per measured player),
-``skill_share.png/.svg`` (one panel per measured player) and ``skill.csv``.
+``skill_share.png/.svg`` (one panel per measured player, one colour scale) and ``skill.csv``.
 It takes a `unosim.analysis.skill.SkillStudy` (any object with its ``table`` and ``settings``).
 """
 
@@ -14,35 +14,32 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..runs.results import write_whole
-from .palette import RULES_COLOURS, rules_colour
-from .plots import SERIES_COLOURS
+from .plots import CMAP_DIVERGING
 
-__all__ = ["FORMATS", "skill_figure", "skill_markdown", "skill_share_plot", "write_report"]
+__all__ = ["FORMATS", "share_spread", "skill_figure", "skill_markdown", "skill_share_plot", "write_report"]
 
 FORMATS = ("png", "svg")
-_MORE_COLOURS = ("#882255", "#332288", "#117733", "#44aa99", "#999933", "#aa4499", "#661100", "#6699cc")
 
 
-def _colours(rule_sets: list[str]) -> dict[str, str]:
-    """One colour per rule set: a preset's own, else its palette colour unless two would share one, then a
-    series colour not taken by a preset."""
-    colour = {r: rules_colour(r) for r in rule_sets}
-    if len(set(colour.values())) == len(rule_sets):
-        return colour
-    taken = {v.lower() for v in RULES_COLOURS.values()} | {"#f0e442"}  # the presets' colours, and a yellow too pale for a line
-    free = [c for c in (*SERIES_COLOURS, *_MORE_COLOURS) if c.lower() not in taken]
-    others = [r for r in rule_sets if r not in RULES_COLOURS]
-    return {**{r: RULES_COLOURS[r] for r in rule_sets if r in RULES_COLOURS},
-            **{r: free[i % len(free)] for i, r in enumerate(others)}}
+def share_spread(table: pd.DataFrame) -> float:
+    """The largest |log2 skill share| of the table (at least log2 1.25): one colour scale for every panel."""
+    shares = table["skill_share"].to_numpy(float)
+    shares = shares[np.isfinite(shares) & (shares > 0)]
+    return max(float(np.abs(np.log2(shares)).max()) if shares.size else 0.0, float(np.log2(1.25)))
 
 
-def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None) -> Axes:
-    """The skill share of ``player`` (win rate over 1/P) by player count, a line and a 95 % band per rule set.
+def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None, spread: float | None = None) -> Axes:
+    """The skill share of ``player`` (win rate over 1/P) as a heatmap: rule sets (rows) by player count (columns).
+
+    The colour is log2 of the share (white: the fair share; the scale is symmetric, so twice and half the share
+    are equally strong); each cell is written with its share. Cells whose 95 % interval holds 1 are written in
+    grey italics: at this sample size they are not told apart from a random seat.
 
     Parameters
     ----------
@@ -52,43 +49,62 @@ def skill_share_plot(table: pd.DataFrame, player: str, ax: Axes | None = None) -
         The measured player drawn (a value of the ``player`` column).
     ax : matplotlib.axes.Axes, optional
         Where to draw (default a new figure).
+    spread : float, optional
+        The colour scale, ``±spread`` in log2 of the share (default the panel's own largest; pass
+        `share_spread` of the whole table to give panels side by side one scale).
 
     Returns
     -------
     matplotlib.axes.Axes
     """
-    ax = ax or plt.figure(figsize=(7, 4.5)).gca()
     data = table[table["player"] == player]
     rule_sets = list(dict.fromkeys(data["rule_set"]))
-    colour = _colours(rule_sets)
-    for rule_set in rule_sets:
-        g = data[data["rule_set"] == rule_set].sort_values("players")
-        style = "-" if rule_set in RULES_COLOURS else (0, (4, 1.5))  # the presets solid, the other rule sets dashed
-        ax.plot(g["players"], g["skill_share"], ls=style, marker="o", ms=3, lw=1.4, color=colour[rule_set], label=rule_set)
-        ax.fill_between(g["players"], g["share_low"], g["share_high"], color=colour[rule_set], alpha=0.08, lw=0)
-    ax.axhline(1, color="grey", lw=1, ls="--")
     counts = sorted(int(p) for p in data["players"].unique())
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(counts, [str(c) for c in counts])
-    ax.minorticks_off()
+    ax = ax or plt.figure(figsize=(1.0 * len(counts) + 3.5, 0.42 * len(rule_sets) + 1.6)).gca()
+
+    def grid(column: str) -> np.ndarray:
+        return data.pivot(index="rule_set", columns="players", values=column).reindex(index=rule_sets,
+                                                                                      columns=counts).to_numpy(float)
+
+    share, low, high = grid("skill_share"), grid("share_low"), grid("share_high")
+    spread = spread if spread is not None else share_spread(data)
+    with np.errstate(invalid="ignore"):
+        log_share = np.log2(np.maximum(share, 2.0 ** -spread))  # a share of 0 is drawn at the scale's end
+    image = ax.imshow(np.where(np.isfinite(log_share), log_share, np.nan), aspect="auto", cmap=CMAP_DIVERGING,
+                      vmin=-spread, vmax=spread)
+    for (i, j), v in np.ndenumerate(share):
+        if np.isnan(v):
+            continue
+        unclear = low[i, j] <= 1 <= high[i, j]
+        strong = np.isfinite(log_share[i, j]) and abs(log_share[i, j]) > 0.6 * spread
+        ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize="small",
+                color="white" if strong else ("dimgrey" if unclear else "black"),
+                fontstyle="italic" if unclear else "normal", fontweight="normal" if unclear else "bold")
+    ax.set_xticks(range(len(counts)), [str(c) for c in counts])
+    ax.set_yticks(range(len(rule_sets)), rule_sets)
     ax.set_xlabel("players (the others all random)")
-    ax.set_ylabel("win rate ÷ fair share 1/P (95 % interval)")
     games = int(data["games"].max()) if len(data) else 0
-    ax.set_title(f"{player} against random: skill share\n{games:,} games per point; 1 = a random seat's share",
-                 fontsize="small")
-    ax.grid(alpha=0.3)
+    ax.set_title(f"{player} against random: win rate ÷ fair share 1/P\n{games:,} games per cell; "
+                 "grey italic: 95 % interval holds 1", fontsize="small")
+    bar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.02)
+    ticks = [t for t in (0.25, 0.5, 0.71, 1, 1.41, 2, 3, 4) if abs(np.log2(t)) <= spread + 1e-9]
+    bar.set_ticks([float(np.log2(t)) for t in ticks], labels=[f"{t:g}×" for t in ticks])
+    bar.set_label("skill share")
     return ax
 
 
 def skill_figure(study: Any) -> Figure:
-    """One `skill_share_plot` panel per measured player, side by side, one legend."""
+    """One `skill_share_plot` panel per measured player, one above the other, on one colour scale."""
     players = list(study.settings["measured"])
-    fig, axes = plt.subplots(1, len(players), figsize=(6.2 * len(players) + 2.4, 4.8), squeeze=False, sharey=True)
-    for ax, player in zip(axes[0], players, strict=True):
-        skill_share_plot(study.table, player, ax)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center right", fontsize="small", title="rule set")
-    fig.tight_layout(rect=(0, 0, 1 - 2.3 / fig.get_figwidth(), 1))
+    table = study.table
+    rule_sets = len(dict.fromkeys(table["rule_set"]))
+    counts = table["players"].nunique()
+    fig, axes = plt.subplots(len(players), 1, figsize=(1.0 * counts + 4.5, (0.42 * rule_sets + 1.3) * len(players)),
+                             squeeze=False)
+    spread = share_spread(table)
+    for ax, player in zip(axes[:, 0], players, strict=True):
+        skill_share_plot(table, player, ax, spread=spread)
+    fig.tight_layout()
     return fig
 
 
