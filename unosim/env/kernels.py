@@ -496,8 +496,24 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
 
 
 @kernel
+def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
+    """Write the copies of ``shown`` (the masks, games and idle flags a policy is shown) from the
+    arrays `play` reads again. ``keep``: only the rows `encode` may have rewritten in its ``keep``
+    pass (a step, or a shown mask without ``wait``: the rows it skipped are as last shown)."""
+    shown_mask, shown_current, shown_idle = shown
+    n_actions = mask.shape[1]
+    for s in range(mask.shape[0]):
+        if not keep or st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0:
+            src, dst = mask[s], shown_mask[s]
+            for a in range(n_actions):
+                dst[a] = src[a]
+        shown_current[s] = current[s]
+        shown_idle[s] = idle[s]
+
+
+@kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
-         games, seats, rows, records, work, cfg, rkey, house, obs):  # pragma: no cover - compiled
+         games, seats, rows, records, work, cfg, rkey, house, shown, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.
 
     ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
@@ -511,7 +527,8 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
     (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``: in the vector
     environment (``P_WAIT``) an ``M_STEP`` that did not run the engine rewrites only the slots that had
     a step (``obs`` and ``mask`` must then be the previous call's). ``pst[P_PLAYED]`` is 1 when the
-    engine was run (or resumed) in the call.
+    engine was run (or resumed) in the call. On ``S_OK`` the copies in ``shown`` (`_show`) are
+    written too: what a policy is shown is never what the call reads again.
     """
     slot, game, hands, hsize, piles = games.slot, games.game, games.hands, games.hsize, games.piles
     row_slot, row_legal, row_info, dec, dec_w = rows.row_slot, rows.row_legal, rows.row_info, rows.dec, rows.dec_w
@@ -614,5 +631,6 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
         pst[P_BAD] = bad
         pst[P_STATUS] = S_MASK
         return S_MASK
+    _show(shown, mask, st, idle, current, keep)
     pst[P_STATUS] = S_OK
     return S_OK

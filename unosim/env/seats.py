@@ -340,6 +340,9 @@ class SeatLanes:
         self.winners = np.full(batch, -2, np.int64)
         """The rewards, ends and winners of the games that ended in the last call."""
         self.rkey = np.zeros(1, np.uint64)
+        self.shown = (self.mask.copy(), self.current.copy(), self.idle.copy())
+        """Copies of ``mask``, ``current`` and ``idle``, written by each call that ends ``S_OK``: what a
+        policy is shown, never what the compiled step reads again (a policy writing into them changes no game)."""
         self._env = (self.pst, self.rv, self.acts, self.st, self.counts, self.mask, self.idle, self.current, self.rewards,
                      self.ended, self.winners, game.offsets, game.pairs)
         self._args: tuple[Any, ...] = ()
@@ -360,7 +363,7 @@ class SeatLanes:
         e = run.engine
         self.rkey[0] = e.rkey
         self.pst[self._k.P_FIRST] = run.first
-        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house)
+        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house, self.shown)
         self._bound = run
         if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
             self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
