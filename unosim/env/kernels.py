@@ -498,15 +498,26 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
 @kernel
 def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
     """Write the copies of ``shown`` (the masks, games and idle flags a policy is shown) from the
-    arrays `play` reads again. ``keep``: only the rows `encode` may have rewritten in its ``keep``
-    pass (a step, or a shown mask without ``wait``: the rows it skipped are as last shown)."""
+    arrays `play` reads again. ``keep`` (`encode`'s keep pass): when only a few mask rows may have
+    been rewritten (a step, or a shown mask without ``wait``), only those are copied."""
     shown_mask, shown_current, shown_idle = shown
-    n_actions = mask.shape[1]
+    n, n_actions = mask.shape
+    rewritten = n
+    if keep:
+        rewritten = 0
+        for s in range(n):
+            rewritten += st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0
+    if 8 * rewritten > n:  # one block: a row's loop is too short for its vector code (a few rows: row by row)
+        src, dst = mask.reshape(-1), shown_mask.reshape(-1)
+        for a in range(src.shape[0]):
+            dst[a] = src[a]
+    else:
+        for s in range(n):
+            if st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0:
+                src, dst = mask[s], shown_mask[s]
+                for a in range(n_actions):
+                    dst[a] = src[a]
     for s in range(mask.shape[0]):
-        if not keep or st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0:
-            src, dst = mask[s], shown_mask[s]
-            for a in range(n_actions):
-                dst[a] = src[a]
         shown_current[s] = current[s]
         shown_idle[s] = idle[s]
 
