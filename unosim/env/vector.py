@@ -153,6 +153,6 @@ def _extend(run: Run, n_games: int) -> None:
     lo = int(min(playing.min(), run.ctr[L.CT_NEXT])) if len(playing) else int(run.ctr[L.CT_NEXT])
     if lo > run.first:
         cut = lo - run.first
-        run.rec, run.points, run.opening = run.rec[cut:].copy(), run.points[cut:].copy(), run.opening[cut:].copy()
+        run.rec, run.points, run.opening = run.rec[cut:], run.points[cut:], run.opening[cut:]  # views: extend copies them
         run.first = lo
     run.extend(n_games)
