@@ -42,7 +42,7 @@ from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.jit import kernel
+from ..game.kernels.jit import kernel, rule
 
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
@@ -222,11 +222,12 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
-@kernel
+@rule
 def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
     """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
     step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
-    linked, the mini pile."""
+    linked, the mini pile. Inlined into `encode` (a call per game, with its eleven arguments, cost
+    more than a tenth of a full encoding)."""
     o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
     o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
     # views: the loops index from 0, and run to the view's length: a trip count known only when running
