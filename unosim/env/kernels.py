@@ -37,12 +37,13 @@ cache with the engine's kernels; without NRT, as the engine's (`unosim.game.kern
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.jit import kernel, rule
+from ..game.kernels.jit import kernel
 
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
@@ -222,7 +223,11 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
-@rule
+_inlined = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
+"""Compiled into each caller (numba's inlining), as the engine's rules are: no call per game."""
+
+
+@_inlined
 def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
     """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
     step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
