@@ -37,6 +37,7 @@ cache with the engine's kernels; without NRT, as the engine's (`unosim.game.kern
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
@@ -222,11 +223,16 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
-@kernel
+_inlined = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
+"""Compiled into each caller (numba's inlining), as the engine's rules are: no call per game."""
+
+
+@_inlined
 def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
     """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
     step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
-    linked, the mini pile."""
+    linked, the mini pile. Inlined into `encode` (a call per game, with its eleven arguments, cost
+    more than a tenth of a full encoding)."""
     o_hand, o_top, o_discard, o_colour, o_reversed = off[O_HAND], off[O_TOP], off[O_DISCARD], off[O_COLOUR], off[O_REVERSED]
     o_sizes, o_alive, o_linked, o_mini, o_mini_colour = off[O_HAND_SIZES], off[O_ALIVE], off[O_LINKED], off[O_MINI_SIZE], off[O_MINI_COLOUR]
     # views: the loops index from 0, and run to the view's length: a trip count known only when running
@@ -496,8 +502,35 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
 
 
 @kernel
+def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
+    """Write the copies of ``shown`` (the masks, games and idle flags a policy is shown) from the
+    arrays `play` reads again. ``keep`` (`encode`'s keep pass): when only a few mask rows may have
+    been rewritten (a step, or a shown mask without ``wait``), only those are copied."""
+    shown_mask, shown_current, shown_idle = shown
+    n, n_actions = mask.shape
+    rewritten = n
+    if keep:
+        rewritten = 0
+        for s in range(n):
+            rewritten += st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0
+    if 8 * rewritten > n:  # one block: a row's loop is too short for its vector code (a few rows: row by row)
+        src, dst = mask.reshape(-1), shown_mask.reshape(-1)
+        for a in range(src.shape[0]):
+            dst[a] = src[a]
+    else:
+        for s in range(n):
+            if st[s, ST_KIND] >= 0 or shown_mask[s, A_WAIT] == 0:
+                src, dst = mask[s], shown_mask[s]
+                for a in range(n_actions):
+                    dst[a] = src[a]
+    for s in range(mask.shape[0]):
+        shown_current[s] = current[s]
+        shown_idle[s] = idle[s]
+
+
+@kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
-         games, seats, rows, records, work, cfg, rkey, house, obs):  # pragma: no cover - compiled
+         games, seats, rows, records, work, cfg, rkey, house, shown, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.
 
     ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
@@ -511,7 +544,8 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
     (also in ``pst[P_STATUS]``); the observations and masks are written on ``S_OK``: in the vector
     environment (``P_WAIT``) an ``M_STEP`` that did not run the engine rewrites only the slots that had
     a step (``obs`` and ``mask`` must then be the previous call's). ``pst[P_PLAYED]`` is 1 when the
-    engine was run (or resumed) in the call.
+    engine was run (or resumed) in the call. On ``S_OK`` the copies in ``shown`` (`_show`) are
+    written too: what a policy is shown is never what the call reads again.
     """
     slot, game, hands, hsize, piles = games.slot, games.game, games.hands, games.hsize, games.piles
     row_slot, row_legal, row_info, dec, dec_w = rows.row_slot, rows.row_legal, rows.row_info, rows.dec, rows.dec_w
@@ -614,5 +648,6 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
         pst[P_BAD] = bad
         pst[P_STATUS] = S_MASK
         return S_MASK
+    _show(shown, mask, st, idle, current, keep)
     pst[P_STATUS] = S_OK
     return S_OK

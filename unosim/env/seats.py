@@ -340,12 +340,19 @@ class SeatLanes:
         self.winners = np.full(batch, -2, np.int64)
         """The rewards, ends and winners of the games that ended in the last call."""
         self.rkey = np.zeros(1, np.uint64)
+        self.shown = (self.mask.copy(), self.current.copy(), self.idle.copy())
+        """Copies of ``mask``, ``current`` and ``idle``, written by each call that ends ``S_OK``: what a
+        policy is shown, never what the compiled step reads again (a policy writing into them changes no game)."""
         self._env = (self.pst, self.rv, self.acts, self.st, self.counts, self.mask, self.idle, self.current, self.rewards,
                      self.ended, self.winners, game.offsets, game.pairs)
         self._args: tuple[Any, ...] = ()
         self.played = False
         """The engine was run in the last call (not only a follow-up step answered)."""
         self._bound: Run | None = None
+        self._entries: dict[Any, Any] = {}
+        """The entry points of `play` found by `bind`, by `_type_key` of their arguments: a run dealt for
+        ever binds its grown record buffers again and again, of the same types (numba's own typing of
+        the 46 arrays took about 0.75 ms a time)."""
         game.run = game.engine.start(0, batch)
         self.bind()
         self.pst[K.P_MODE] = K.M_ENCODE
@@ -360,10 +367,17 @@ class SeatLanes:
         e = run.engine
         self.rkey[0] = e.rkey
         self.pst[self._k.P_FIRST] = run.first
-        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house)
+        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house, self.shown)
         self._bound = run
         if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
-            self._play = _entry_point(self._k.play, (*self._args, np.zeros((1, self.obs_size), np.int16)))
+            args = (*self._args, np.zeros((1, self.obs_size), np.int16))
+            key = _type_key(args)
+            found = self._entries.get(key)
+            if found is None:
+                found = _entry_point(self._k.play, args)
+                if found is not self._k.play:  # none compiled yet for these types: looked up again next time
+                    self._entries[key] = found
+            self._play = found
 
     def call(self, mode: int, obs: NDArray[np.int16]) -> int:
         """One call of `unosim.env.kernels.play` in ``mode``, going on through the Python
@@ -423,6 +437,18 @@ class SeatLanes:
         """The name of the decision asked in ``slot`` (``None``: none)."""
         k = self.st.item(slot, self._k.ST_KIND)
         return E.KIND_NAMES[k] if k >= 0 else None
+
+
+def _type_key(a: Any) -> Any:
+    """What numba's type of ``a`` is made of (an array's class, dtype, dimensions, layout flags,
+    writability and alignment; a tuple's class and items' keys; else the class and value): equal keys,
+    equal types."""
+    if isinstance(a, np.ndarray):
+        f = a.flags
+        return type(a), a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned
+    if isinstance(a, tuple):
+        return type(a), tuple(_type_key(x) for x in a)
+    return type(a), a
 
 
 def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:

@@ -20,7 +20,8 @@ The arrays a step returns are read-only views of the environment's own buffers, 
 place by the next ``step`` or ``reset``: the observations and masks, the rewards, ``terminated``,
 ``truncated`` and the info arrays. Copy what is kept across steps (a rollout buffer copies anyway).
 The masks, the ``game`` and the ``idle`` info are copies of what the compiled step reads again (the
-actions are checked against its own masks): writing into what a step returned changes no game.
+actions are checked against its own masks), written by that same compiled call: writing into what a
+step returned changes no game.
 
 Follow-ups (the colour of a wild, a link pair, the UNO call) are separate decision steps, as in
 the single environment; while some games of the batch answer a follow-up, the engine cannot
@@ -88,12 +89,7 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         self._started = False
         sp, lanes = self.game.spaces, self.lanes
         self._obs = np.zeros((num_envs, sp.obs_size), np.int16)
-        self._copies: list[tuple[NDArray[Any], NDArray[Any]]] = [
-            (lanes.mask, lanes.mask.copy()), (lanes.current, lanes.current.copy()), (lanes.idle, lanes.idle.copy())]
-        """The arrays the compiled step reads again (the masks it checks the actions against, each slot's
-        game and idle flag), shown as copies refreshed after each call: a learner that writes into what it
-        is shown (through the view's base, or the view made writable again) changes no game."""
-        mask, current, idle = (copy for _, copy in self._copies)
+        mask, current, idle = lanes.shown  # copies of what the compiled step reads again, written by each step
         shown = {name: _read_only(a) for name, a in (("observation", self._obs), ("action_mask", mask),
                  ("reward", lanes.rewards), ("terminated", lanes.ended), ("truncated", np.zeros(num_envs, bool)),
                  ("game", current), ("idle", idle), ("winner", lanes.winners))}
@@ -108,7 +104,6 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         game.run = game.engine.start(0, self.games or 4 * self.num_envs)
         self._started = True
         self.lanes.start(self._obs)
-        self._refresh()
         return self._observed(), self._info()
 
     def step(self, actions: Any) -> tuple[dict[str, Any], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
@@ -121,7 +116,6 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         lanes, shown = self.lanes, self._shown
         np.copyto(lanes.acts, acts, casting="unsafe")  # a value no int64 holds is negative, refused as out of range
         status = lanes.call(K.M_STEP, self._obs)
-        self._refresh()
         if status == K.S_ILLEGAL:  # checks all before answering any
             i = int(lanes.pst[K.P_BAD])
             self._refuse(i, int(acts[i]))
@@ -129,11 +123,6 @@ class UnoVectorEnv(SeatedEnv, VectorEnv[dict[str, Any], NDArray[np.int64], NDArr
         if lanes.played:
             info.update(winner=shown["winner"], _winner=shown["terminated"])
         return self._observed(), shown["reward"], shown["terminated"], shown["truncated"], info
-
-    def _refresh(self) -> None:
-        """Show the compiled step's masks, games and idle flags as they are now (`_copies`)."""
-        for own, copy in self._copies:
-            np.copyto(copy, own)
 
     def _refuse(self, i: int, a: int) -> None:
         n = self.game.spaces.n_actions
@@ -164,6 +153,6 @@ def _extend(run: Run, n_games: int) -> None:
     lo = int(min(playing.min(), run.ctr[L.CT_NEXT])) if len(playing) else int(run.ctr[L.CT_NEXT])
     if lo > run.first:
         cut = lo - run.first
-        run.rec, run.points, run.opening = run.rec[cut:].copy(), run.points[cut:].copy(), run.opening[cut:].copy()
+        run.rec, run.points, run.opening = run.rec[cut:], run.points[cut:], run.opening[cut:]  # views: extend copies them
         run.first = lo
     run.extend(n_games)
