@@ -20,6 +20,9 @@ starts each game afresh, and results do not depend on how games are batched or s
 
 With ``posterior=True`` each entry also keeps a posterior over the opponent's whole hand
 (`unosim.strategies.hand_groups`), moved on by the same observations (`LackMemory.answers`).
+
+`TableLackMemory` infers the same for every other seat at any table size, from the stretches between two turns
+of the seat in which every other seat moved once, in order (the ``lacks`` of ``search``).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from unosim.strategy.observation import Observation
 from .bluffer import decks_in_view
 from .hand_groups import GROUPS, PLAY_TILT, advance, answer_chances, forget
 
-__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "UNKNOWN", "unseen_cards", "WILDS"]
+__all__ = ["block_chances", "LackMemory", "STALE_CALLS", "TableLackMemory", "UNKNOWN", "unseen_cards", "WILDS"]
 
 STALE_CALLS = 128
 """An entry untouched for this many `LackMemory.observe` calls belongs to a finished game."""
@@ -391,3 +394,127 @@ def block_chances(obs: Observation, opponent: NDArray[np.integer], lack_colour: 
     weight = np.ones((n, 2, N_TYPES))
     weight[:, 0][excluded] = 0.0
     return answer_chances(size, weight, np.arange(n), unseen)
+
+
+_PASSES = np.zeros(N_TYPES + 1, bool)
+"""Indexed by card + 1 (0: a draw): the moves after which the next seat in the direction of play moves (a draw, a
+number, a plain Wild), so that between two turns of a seat every other seat moves once, in order."""
+_PASSES[0] = True
+_PASSES[1 + np.flatnonzero((CARD_FACE <= 9) & (CARD_COLOUR >= 0))] = True
+_PASSES[1 + N_COLOURED] = True
+
+
+class TableLackMemory(LackMemory):
+    """Per-(game, seat) memory of the colours and faces each other seat lacks, at any table size.
+
+    Between two turns of this seat, when every card put down (this seat's last one included) passes the turn on
+    (a number or a plain Wild, or nothing: a draw) and every seat is still in the round, every other seat moved
+    once, in the direction of play: a seat whose hand grew by one drew and kept the card, one whose hand is the
+    same size drew and played the card drawn, one whose hand shrank by one played from its hand. The two drawing
+    ones showed that they hold no card answering the table they faced; that table is known for the seats that
+    moved before the first card was put down (the table this seat left) or after the last one (the table now).
+    A lack ages by the cards the seat takes into its hand (every card it took, exactly, in such a stretch; at
+    most its hand's growth plus every card put down, otherwise), and an entry that is absent, stale or
+    inconsistent (own hand or discard pile shrank) starts with nothing known.
+
+    Use: `observe` on every ``turn`` observation, then `moved` with the card played (or -1, drawing),
+    `drawn_played` when a drawn card is played, `named` with the colour chosen for a wild (as `LackMemory`);
+    `known` gives the lacks per seat.
+
+    Parameters
+    ----------
+    players : int
+        Seats at the table.
+    capacity : int
+        Entries allocated at first (the arrays grow when all are live).
+    """
+
+    sizes_after: NDArray[np.int32]
+    seat_colour: NDArray[np.int32]
+    seat_face: NDArray[np.int32]
+
+    def __init__(self, players: int, capacity: int = 1024) -> None:
+        self.players = players
+        super().__init__(capacity)
+
+    def _alloc(self, capacity: int) -> None:
+        super()._alloc(capacity)
+        fresh: dict[str, NDArray[Any]] = {
+            "sizes_after": np.zeros((capacity, self.players), np.int32),  # every hand size after this seat's move
+            "seat_colour": np.full((capacity, self.players, N_COLOURS), UNKNOWN, np.int32),
+            "seat_face": np.full((capacity, self.players, FACES_PER_COLOUR + 1), UNKNOWN, np.int32),  # the last: wilds
+        }
+        for name, arr in fresh.items():
+            old = getattr(self, name, None)
+            if old is not None:
+                arr[: len(old)] = old
+            setattr(self, name, arr)
+
+    def observe(self, obs: Observation, opponent: NDArray[np.integer] | None = None) -> NDArray[np.int64]:
+        """Update the inference from a ``turn`` observation; the entry of each row."""
+        self.calls += 1
+        n = len(obs)
+        idx = self.rows(obs, create=False)
+        reset = np.zeros(n, bool)
+        for r in range(n):
+            i = int(idx[r])
+            if i < 0 or self.tick[i] < self.calls - STALE_CALLS:
+                reset[r] = True
+                continue
+            played = obs.discard[r].astype(np.int64) - self.disc_after[i]
+            if (played < 0).any() or (obs.hand[r] < self.hand_after[i]).any():
+                reset[r] = True
+                continue
+            self._step(i, obs, r, played)
+        new = np.flatnonzero(reset)
+        if len(new):
+            idx[new] = self.rows(obs.subset(new), create=True)
+            self.seat_colour[idx[new]] = UNKNOWN
+            self.seat_face[idx[new]] = UNKNOWN
+        self.tick[idx] = self.calls
+        self.sizes_after[idx] = obs.hand_sizes
+        return idx
+
+    def _step(self, i: int, obs: Observation, r: int, played: NDArray[np.int64]) -> None:
+        """Age and extend entry ``i`` from what happened since this seat's last move (observation row ``r``)."""
+        players, me = self.players, int(obs.seat[r])
+        grew = obs.hand_sizes[r].astype(np.int64) - self.sizes_after[i]
+        grew[me] = 0
+        puts = int(played.sum())
+        order = [(me + k * int(obs.direction[r])) % players for k in range(1, players)]
+        cards = np.flatnonzero(played)
+        clean = (_PASSES[int(self.card_after[i]) + 1] and bool(_PASSES[cards + 1].all()) and bool(obs.alive[r].all())
+                 and self.colour_after[i] >= 0 and all(-1 <= grew[p] <= 1 for p in order)
+                 and sum(grew[p] <= 0 for p in order) == puts)
+        colour, face = self.seat_colour[i], self.seat_face[i]
+        if not clean:  # each seat took at most its growth plus every card put down
+            taken = np.maximum(grew + puts, 0)
+            colour[:] = np.where(colour >= 0, colour + taken[:, None], UNKNOWN)
+            face[:] = np.where(face >= 0, face + taken[:, None], UNKNOWN)
+            return
+        before = 0
+        for p in order:
+            took = 1 if grew[p] >= 0 else 0
+            colour[p] = np.where(colour[p] >= 0, colour[p] + took, UNKNOWN)
+            face[p] = np.where(face[p] >= 0, face[p] + took, UNKNOWN)
+            if grew[p] >= 0:  # it drew: it held nothing answering the table it faced
+                table = None
+                if before == 0:
+                    table = (int(self.top_after[i]), int(self.colour_after[i]))
+                elif before == puts:
+                    table = (int(obs.top[r]), int(obs.colour[r]))
+                if table is not None and table[1] >= 0:
+                    colour[p, table[1]] = 0
+                    if table[0] < N_COLOURED:
+                        face[p, table[0] % FACES_PER_COLOUR] = 0
+                    face[p, WILDS] = 0
+            before += grew[p] <= 0
+
+    def seat_lacks(self, idx: NDArray[np.int64], forget: float) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.int64]]:
+        """``[n, players, 4]`` colours and ``[n, players, 15]`` faces (the last: any wild) each seat is known to
+        lack, having taken at most ``forget`` cards since, and ``[n, players]`` the most cards it took since any
+        of them was learnt (0 when none is known)."""
+        lc, lf = self.seat_colour[idx], self.seat_face[idx]
+        colour, face = (lc >= 0) & (lc <= forget), (lf >= 0) & (lf <= forget)
+        ages = np.concatenate([np.where(colour, lc, 0), np.where(face, lf, 0)], axis=2).max(axis=2)
+        return colour, face, ages.astype(np.int64)

@@ -10,8 +10,9 @@ Carlo) with sequential halving over the answers:
    and the rest is the draw pile (the engine draws from the pile's counts, so the pile has no order to
    sample). Nothing else is hidden at a searched decision; the table (top card, colour, direction,
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation. With
-   ``lacks`` (2 players) the opponent's hand is dealt without the colours, faces and wilds it was seen to
-   lack (it drew and could not play), as far as its hand predates that (`LackMemory`).
+   ``lacks`` each other seat's hand is dealt without the colours, faces and wilds it was seen to lack (it
+   drew and could not play), as far as its hand predates that (`LackMemory` at 2 players, `TableLackMemory`
+   at more).
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
    table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
@@ -101,7 +102,7 @@ from unosim.strategy.playouts import (
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
 from .lookahead import TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
-from .opponent_memory import WILDS, LackMemory
+from .opponent_memory import WILDS, LackMemory, TableLackMemory
 
 __all__ = ["OneOf", "SearchStrategy"]
 
@@ -177,9 +178,9 @@ class SearchStrategy(Strategy):
     draw_by_choice : bool
         Search drawing as an answer when a card may be played (False: draw only with nothing to play).
     lacks : int
-        At 2 players, deal the opponent's hand in the worlds without the colours, faces and wilds it is known
-        to lack (`LackMemory`: it drew and could not play), while it
-        has taken at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
+        Deal each other seat's hand in the worlds without the colours, faces and wilds it is known to lack
+        (it drew and could not play: `LackMemory` at 2 players, `TableLackMemory` at more), while it has taken
+        at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
         0 (the default): worlds dealt uniformly.
     wild_credit : float
         A playout stopped at its depth counts each wild a seat holds as ``1 - wild_credit`` cards (0: a card like
@@ -234,7 +235,7 @@ class SearchStrategy(Strategy):
         self._engines: dict[tuple[str, int], Playouts] = {}
         self._colour: dict[tuple[int, int], int] = {}
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
-        self._memory: LackMemory | None = None
+        self._memories: dict[int, LackMemory] = {}
         self._constraint: tuple[NDArray[np.int8], NDArray[np.int64]] | None = None
 
     @property
@@ -257,28 +258,42 @@ class SearchStrategy(Strategy):
         return engine
 
     def _uses_memory(self, obs: Observation) -> bool:
-        return self.lacks > 0 and obs.players == 2
+        return self.lacks > 0
+
+    def _memory_of(self, obs: Observation) -> LackMemory:
+        """The lack memory of the table size of ``obs`` (one per table size)."""
+        memory = self._memories.get(obs.players)
+        if memory is None:
+            memory = self._memories[obs.players] = LackMemory() if obs.players == 2 else TableLackMemory(obs.players)
+        return memory
 
     def _observe(self, obs: Observation) -> NDArray[np.int64] | None:
-        """At 2 players with ``lacks``: update the memory from a turn observation, set the worlds' constraint
-        (the opponent's known lacks) for the search that follows; the memory entry of each row."""
+        """With ``lacks``: update the memory from a turn observation, set the worlds' constraint (the other
+        seats' known lacks) for the search that follows; the memory entry of each row."""
         self._constraint = None
         if not self._uses_memory(obs):
             return None
-        if self._memory is None:
-            self._memory = LackMemory()
-        opponent = (1 - obs.seat).astype(np.int64)
-        entries = self._memory.observe(obs, opponent)
-        colour, face = self._memory.known(entries, self.lacks)
-        lacks = np.zeros((len(obs), N_TYPES), np.int8)
-        lacks[:, :N_COLOURED] = colour[:, _TYPE_COLOUR[:N_COLOURED]] | face[:, _TYPE_FACE[:N_COLOURED]]
-        lacks[:, N_COLOURED:] = face[:, WILDS][:, None]
-        ages = np.concatenate([self._memory.lack_colour[entries], self._memory.lack_face[entries]], axis=1)
-        ages = np.where(np.concatenate([colour, face], axis=1), ages, 0).max(axis=1)
-        rows = np.arange(len(obs))
-        kept = np.zeros((len(obs), obs.players), np.int64)
-        known = lacks.any(axis=1)
-        kept[rows, opponent] = np.where(known, np.maximum(obs.hand_sizes[rows, opponent].astype(np.int64) - ages, 0), 0)
+        memory = self._memory_of(obs)
+        n, rows = len(obs), np.arange(len(obs))
+        if isinstance(memory, TableLackMemory):
+            entries = memory.observe(obs)
+            colour, face, ages = memory.seat_lacks(entries, self.lacks)
+        else:
+            opponent = (1 - obs.seat).astype(np.int64)
+            entries = memory.observe(obs, opponent)
+            known_colour, known_face = memory.known(entries, self.lacks)
+            colour = np.zeros((n, obs.players, known_colour.shape[1]), bool)
+            face = np.zeros((n, obs.players, known_face.shape[1]), bool)
+            colour[rows, opponent], face[rows, opponent] = known_colour, known_face
+            ages = np.concatenate([memory.lack_colour[entries], memory.lack_face[entries]], axis=1)
+            ages = np.where(np.concatenate([known_colour, known_face], axis=1), ages, 0).max(axis=1)
+            ages = np.where(np.arange(obs.players)[None, :] == opponent[:, None], ages[:, None], 0)
+        lacks = np.zeros((n, obs.players, N_TYPES), np.int8)
+        lacks[:, :, :N_COLOURED] = colour[:, :, _TYPE_COLOUR[:N_COLOURED]] | face[:, :, _TYPE_FACE[:N_COLOURED]]
+        lacks[:, :, N_COLOURED:] = face[:, :, WILDS][:, :, None]
+        known = lacks.any(axis=2)
+        kept = np.where(known, np.maximum(obs.hand_sizes.astype(np.int64) - ages, 0), 0)
+        kept[rows, obs.seat] = 0
         self._constraint = (lacks, kept)
         return entries
 
@@ -442,8 +457,8 @@ class SearchStrategy(Strategy):
             picked = sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())
         else:
             picked = self._remember(obs, answers, best, 0)
-        if entries is not None and self._memory is not None:
-            self._memory.moved(obs, entries, picked)
+        if entries is not None:
+            self._memory_of(obs).moved(obs, entries, picked)
         return picked
 
     def play_drawn(self, obs: Observation) -> NDArray[np.bool_]:
@@ -468,8 +483,8 @@ class SearchStrategy(Strategy):
             play = obs.legal[np.arange(len(obs)), obs.drawn]
         else:
             play = self._remember(obs, answers, best, 2).astype(bool)
-        if self._uses_memory(obs) and self._memory is not None:
-            self._memory.drawn_played(obs, play)
+        if self._uses_memory(obs):
+            self._memory_of(obs).drawn_played(obs, play)
         return play
 
     def stack(self, obs: Observation, options: NDArray[np.bool_]) -> NDArray[np.integer]:
@@ -524,8 +539,9 @@ class SearchStrategy(Strategy):
             colour = self._colour.pop((int(obs.game[i]), int(obs.seat[i])), None)
             if colour is not None:
                 out[i] = colour
-        if self._uses_memory(obs) and self._memory is not None:
-            self._memory.named(obs, self._memory.current(obs, wilds=cards), out)
+        if self._uses_memory(obs):
+            memory = self._memory_of(obs)
+            memory.named(obs, memory.current(obs, wilds=cards), out)
         return out
 
     def choose_link(self, obs: Observation) -> NDArray[np.integer]:

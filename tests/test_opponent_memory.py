@@ -111,6 +111,52 @@ def test_inference_is_never_wrong_against_random():
     assert seen["claims"] > 5000 and seen["wrong"] == 0, seen
 
 
+def test_table_inference_is_never_wrong_against_random():
+    """Peeking at the engine's hands at 6 players: the cards `TableLackMemory` deals without the lacks (``kept``)
+    never outnumber the cards of a seat that are not of a lacked type (40 games, seed 4, ``search`` with
+    ``lacks=30`` at one seat, five ``random``)."""
+    from unosim.strategies.search import SearchStrategy
+
+    from unosim.engine import decisions
+    from unosim.engine.config import RunConfig
+    from unosim.engine.driver import Engine
+    from unosim.strategy import registry
+    from unosim.strategy.spec import StrategySpec
+
+    seen: dict[str, int] = {"seats": 0, "wrong": 0}
+    observe = decisions.Rows.observe
+
+    class Spy(SearchStrategy):
+        def _observe(self, obs):
+            entries = super()._observe(obs)
+            assert self._constraint is not None
+            lacks, kept = self._constraint
+            hands = rows.current._b.hands[rows.current.slots].astype(np.int64)
+            lacked = (hands * (lacks > 0)).sum(axis=2)
+            seen["seats"] += int((kept > 0).sum())
+            seen["wrong"] += int(((kept > 0) & (lacked > hands.sum(axis=2) - kept)).sum())
+            return entries
+
+    class rows:  # noqa: N801 - the group of rows being observed
+        current = None
+
+    def spying(self, shown):
+        rows.current = self
+        return observe(self, shown)
+
+    rules = unosim.RuleSet.preset("classic").replace(wd4_legal_when="always", wd4_challenge=False)
+    config = RunConfig(rules=rules, players=6, strategies=(StrategySpec("random"),) * 6, seed=4, games=1)
+    engine = Engine(config, batch_size=16)
+    engine.set_strategies([Spy(playouts=8, others="random", lacks=30), registry.make("random")], ["spy", "random"],
+                          [0, 1, 1, 1, 1, 1])
+    decisions.Rows.observe = spying
+    try:
+        engine.play(0, 40)
+    finally:
+        decisions.Rows.observe = observe
+    assert seen["seats"] > 50 and seen["wrong"] == 0, seen
+
+
 def _digest(df) -> str:
     return hashlib.sha256(df[["winner", "turns", "cards_drawn"]].to_numpy().tobytes()).hexdigest()[:16]
 

@@ -92,6 +92,20 @@ def test_known_lacks_keep_the_games_the_same_at_any_batch_size() -> None:
     assert not np.array_equal(one, _records(plain, 8))  # the constraint changes some decision
 
 
+def test_known_lacks_at_six_players_keep_the_games_the_same_at_any_batch_size() -> None:
+    """With ``lacks`` at 6 players the worlds deal each other seat's hand without what it was seen to lack
+    (`TableLackMemory`); the games still do not depend on the batch size, and the constraint changes some
+    decision."""
+    overrides = {"wd4_legal_when": "always", "wd4_challenge": False}
+    config = RunConfig.build(rules="classic", players=6, strategies=["search(playouts=16, lacks=30)"] + ["random"] * 5, seed=5,
+                             games=8, overrides=overrides)
+    one = _records(config, 1, check=True)
+    np.testing.assert_array_equal(one, _records(config, 8))
+    plain = RunConfig.build(rules="classic", players=6, strategies=["search(playouts=16)"] + ["random"] * 5, seed=5, games=8,
+                            overrides=overrides)
+    assert not np.array_equal(one, _records(plain, 8))
+
+
 TWO_PLAYERS = "search(others='random', value='logistic', depth=12, policy='rules:lookahead')"
 """The 2-player configuration of docs/search.md: the tuned playout policy as a rule file, the logistic value."""
 

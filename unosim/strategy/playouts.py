@@ -82,8 +82,8 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
     Parameters: per decision row ``i``, ``public[i]`` (columns ``P_*``), ``sizes[i]`` every seat's hand
     size, ``own[i]`` the seat's own cards, ``unseen[i]`` the counts of the cards it has not seen (the
     other hands and the draw pile), ``seeds[i]`` its 64-bit seed, ``answers[i, j]`` its answers
-    ``(card, colour, flag, link a, link b)``, ``lacks[i, t]`` nonzero for the card types the other seats
-    are known to lack and ``kept[i, p]`` how many of seat ``p``'s cards are dealt without them (the cards it
+    ``(card, colour, flag, link a, link b)``, ``lacks[i, p, t]`` nonzero for the card types seat ``p`` is
+    known to lack and ``kept[i, p]`` how many of seat ``p``'s cards are dealt without them (the cards it
     held when the lack was seen; its later draws are dealt from every unseen card; 0: no constraint; a
     seat left with no allowed card gets any). A world is dealt once, into the first of its slots (slots
     of one world must follow each other), and copied into the others. Answers go into the decision rows
@@ -128,11 +128,11 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
                     if d < kept[i, p]:  # instead a uniform card among those the seat may hold, if any
                         allowed = 0
                         for q in range(left):
-                            allowed += lacks[i, scratch[q]] == 0
+                            allowed += lacks[i, p, scratch[q]] == 0
                         if allowed > 0:
                             r = min(int(_uniform(state) * allowed), allowed - 1)
                             for q in range(left):
-                                if lacks[i, scratch[q]] == 0:
+                                if lacks[i, p, scratch[q]] == 0:
                                     if r == 0:
                                         j = q
                                         break
@@ -296,7 +296,7 @@ class Playouts:
         some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
         if lacks is None or kept is None:
-            lacks = np.zeros((public.shape[0], N_TYPES), np.int8)
+            lacks = np.zeros((public.shape[0], sizes.shape[1], N_TYPES), np.int8)
             kept = np.zeros(sizes.shape, np.int64)
         if n > self.capacity:
             self._allocate(max(n, 2 * self.capacity))
