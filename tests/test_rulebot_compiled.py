@@ -22,8 +22,10 @@ from unosim.engine.driver import Engine
 from unosim.engine.fast_paths import compiled_policy
 from unosim.engine.records import records_table
 from unosim.game.kernels.policy import POLICY_RULES
+from unosim.game.kernels.rule_policy import MAX_INDEXED, P_PILE_INDEX, P_PLAY_INDEX
 from unosim.game.rules import RuleSet
 from unosim.strategy import RuleFileError, RuleStrategy, parse_program
+from unosim.strategy.rule_programs import encode_program
 
 SELECTORS = [
     "any", "coloured", "action", "wilds", "number", "skip", "reverse", "draw_two", "point_taken", "wild",
@@ -144,4 +146,40 @@ def test_compiled_and_python_interpreters_stack_and_swap_alike(house: list[str],
         b.write_text(second)
         lineup = ",".join([f"rules:{a}", f"rules:{b}", "greedy"][i % 3] for i in range(players))
         config = RunConfig.build(rules="classic", players=players, seed=seed, strategies=lineup, games=40, overrides=house)
+        assert records(config, 40, compiled=True) == records(config, 40, compiled=False)
+
+
+def long_rule_file(length: int) -> str:
+    """A file with ``length`` play rules and ``length`` mini-pile rules, each with conditions, a draw rule and
+    a take rule among them."""
+    lines = ["[play]"]
+    for i in range(length):
+        lines.append("[[play.rule]]")
+        selector = SELECTORS[i % len(SELECTORS)]
+        lines.append('card = "draw"' if i == length - 3 else f'card = "{selector}"')
+        lines.append(f"hand_min = {i % 7}" if i % 2 else f"next_hand_max = {i % 5 + 1}")
+        if i % 5 == 1 and i != length - 3 and selector in ("coloured", "number", "skip", "7", "0", "red", "green 3"):
+            lines.append(f"colour_held_most = {'true' if i % 10 == 1 else 'false'}")
+    lines.append("[pile]")
+    for i in range(length):
+        lines.append("[[pile.rule]]")
+        lines.append('card = "take"' if i == length - 5 else f'card = "{SELECTORS[(3 * i) % len(SELECTORS)]}"')
+        lines.append(f"smallest_opponent_min = {i % 4}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("length", [MAX_INDEXED, MAX_INDEXED + 6])
+def test_rule_lists_past_the_index_play_alike(length: int) -> None:
+    """A rule list of more than ``MAX_INDEXED`` rules has no index and is tried rule by rule; one at the limit
+    has one. Both play the Python path's games (seed 5, 40 games, party rules, taking allowed)."""
+    text = long_rule_file(length)
+    words = encode_program(parse_program(text, "long.toml"))
+    indexed = length <= MAX_INDEXED
+    assert (words[P_PLAY_INDEX] != 0) == indexed and (words[P_PILE_INDEX] != 0) == indexed
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "long.toml")
+        path.write_text(text)
+        lineup = ",".join([f"rules:{path}", "random", f"rules:{path}", "greedy"])
+        config = RunConfig.build(rules="party", players=4, seed=5, strategies=lineup, games=40,
+                                 overrides=["deck_copies=1", "pileup_may_refuse=true"])
         assert records(config, 40, compiled=True) == records(config, 40, compiled=False)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ..game import N_TYPES
+from ..game.cards import N_COLOURED
 from ..game.kernels import rule_policy as K
 from ..game.kernels import tally
 from .rule_language import CRITERIA, VAR_NEXT, VAR_NON_WILD, VAR_SMALLEST, VARIABLES, Conditions, Rule, RuleProgram
@@ -40,6 +42,45 @@ def _rule(rule: Rule, draw_word: int) -> list[int]:
     return [draw_word if rule.draw else 0, _prefer(rule.prefer), lo, hi, *_conditions(rule.conditions)]
 
 
+def _words(rules: int) -> list[int]:
+    """A set of rules (bit ``i`` for rule ``i``) as the two int32 words ``rule_set`` reads, low word first."""
+    return [int(np.uint32(rules >> shift & 0xFFFFFFFF).view(np.int32)) for shift in (0, 32)]
+
+
+def _index(rules: tuple[Rule, ...], pile: bool) -> list[int]:
+    """The words of the index of a rule list (``X_*`` in `unosim.game.kernels.rule_policy`); none for a list
+    of more than ``MAX_INDEXED`` rules. ``pile``: the mini-pile rules (a rule that draws takes the pile)."""
+    if not rules or len(rules) > K.MAX_INDEXED:
+        return []
+    most, other = [0] * N_TYPES, [0] * N_TYPES
+    draw = take = open_ = 0
+    classes: dict[tuple[int, ...], int] = {}
+    for i, rule in enumerate(rules):
+        cond = _conditions(rule.conditions)
+        if cond[K.B_OPEN]:
+            open_ |= 1 << i
+        else:
+            key = (*cond[: K.B_DIR + 1],)
+            classes[key] = classes.get(key, 0) | 1 << i
+        if rule.draw:
+            if pile:
+                take |= 1 << i
+            else:
+                draw |= 1 << i
+            continue
+        colour_most = cond[K.B_MOST]
+        for t in np.flatnonzero(rule.cards):
+            if colour_most != 0 and t < N_COLOURED:  # where its colour is held most
+                most[t] |= 1 << i
+            if colour_most != 1:  # where it is not (a wild never is)
+                other[t] |= 1 << i
+    words = [w for t in range(N_TYPES) for w in (*_words(most[t]), *_words(other[t]))]
+    words += _words(draw) + _words(take) + _words(open_) + [len(classes)]
+    for key, members in classes.items():
+        words += [*key, -1, 0, *_words(members)]  # any card colour, not open
+    return words
+
+
 def _needs(p: RuleProgram, jump: bool = False) -> int:
     """The ``NEEDS_*`` bits: which values the program's conditions and preferences read (``jump``: the
     jump-in conditions alone)."""
@@ -71,4 +112,8 @@ def encode_program(p: RuleProgram) -> NDArray[np.int32]:
     for rule in p.pile:
         words += _rule(rule, K.RULE_TAKE)
     assert len(words) == K.P_RULES + K.RULE_WORDS * (len(p.play) + len(p.pile))
+    for at, index in ((K.P_PLAY_INDEX, _index(p.play, False)), (K.P_PILE_INDEX, _index(p.pile, True))):
+        if index:
+            words[at] = len(words)
+            words += index
     return np.asarray(words, np.int32)

@@ -14,15 +14,23 @@ keeps the compile short. The entry point of the per-turn decisions,
 and the rule choice (``legal_bits``, ``rules_pick`` with its one copy of
 ``best_of``) in it: as separate calls they would pass the engine's arrays field
 by field on every decision of a rule bot (they cost ``attacker.toml`` 10 % of its
-games per second). The rule loop tests a card rule's conditions only where one
-of its cards is playable, and skips the test of an open condition block.
+games per second). A rule list of at most ``MAX_INDEXED`` rules (every shipped one)
+is not walked rule by rule: its index, made when the program is encoded, gives
+for each card type the rules that name it, and for each distinct condition
+block the rules that have it, as 64-bit sets; a decision tests each distinct
+block once and ORs the sets of the playable types, and the lowest rule left is
+the first that fires (``rules_pick``). A rule at a time, the loop's branches on
+whether each rule's cards are playable and its conditions hold were a quarter
+of ``attacker.toml``'s CPU time; the index takes one step per playable type.
+A longer list is walked in order: a card rule's conditions are tested only
+where one of its cards is playable, and an open block is not tested.
 
 Program layout (word offsets from the program's start): the header ``P_*``,
 three condition blocks (bluff, challenge, jump-in), then the play rules and
-the mini-pile rules, ``RULE_WORDS`` each. A condition block holds the low
+the mini-pile rules, ``RULE_WORDS`` each, then the index of each list (``X_*``). A condition block holds the low
 bounds of the ``N_VARS`` variables, their high bounds, the direction (0 any),
 the card-colour condition (-1 any, 1 held most, 0 not) and whether the block is open
-(``B_OPEN``: no bound and no direction, the rule loop skips its test). A rule holds: draw
+(``B_OPEN``: no bound and no direction, its test is skipped). A rule holds: draw
 word (0 a card rule, ``RULE_DRAW`` draw instead, ``RULE_TAKE`` take the mini
 pile: fires only when taking is allowed, i.e. nothing may be added or
 ``cfg[C_PILEUP_REFUSE]``), preference code, the card types it names as two
@@ -30,7 +38,7 @@ pile: fires only when taking is allowed, i.e. nothing may be added or
 first in the low bits (0 none, 1 points, 2 colour, 3 variety).
 """
 
-from numpy import int64
+from numpy import int64, uint64
 
 from .blocks import colour_totals
 from .finish import seat_at
@@ -54,22 +62,23 @@ from .layout import (
 )
 from .legality import legal_types, needs_colour, pile_additions, playable, wd4_legal
 from .rng import seat_uniform
-from .tables import COLOUR_OF, FACE_OF, N_COLOURED, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
+from .tables import COLOUR_OF, FACE_OF, N_COLOURED, N_TYPES, POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import argmax4, link_pair, lowest_bit, point_at
 
 __all__ = [
-    "B_DIR", "B_MOST", "B_OPEN", "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS", "CR_COLOUR",
-    "CR_NONE", "CR_POINTS", "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS", "MODE_DRAWN", "MODE_PILE",
-    "MODE_TURN", "N_VARS", "NEEDS_COUNTS", "NEEDS_NEXT", "NEEDS_SMALLEST", "NO_HAND", "P_BLUFF", "P_CHALLENGE", "P_COLOUR",
-    "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W", "P_LINK", "P_N_PILE", "P_N_PLAY",
-    "P_NEEDS", "P_OTHERWISE_DRAW", "P_PILE_PREFER", "P_PLAY_PREFER", "P_POINT", "P_RULES", "R_COND", "R_DRAW", "R_HI",
-    "R_LO", "R_PREFER", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "SCORE_BASE", "best_of",
-    "cond_ok", "criterion", "legal_bits", "opponents", "pref_score",
-    "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick", "rules_stack", "rules_vote",
+    "B_DIR", "B_MOST", "B_OPEN", "CLASS_WORDS", "COLOUR_LEAST", "COLOUR_MOST", "COLOUR_PLAYED", "COLOUR_RANDOM", "COND_WORDS",
+    "CR_COLOUR", "CR_NONE", "CR_POINTS", "CR_VARIETY", "DRAWN_LEGAL", "DRAWN_NEVER", "DRAWN_RULES", "JUMP_SCALE", "MASK_BITS",
+    "MAX_INDEXED", "MODE_DRAWN", "MODE_PILE", "MODE_TURN", "NEEDS_COUNTS", "NEEDS_NEXT", "NEEDS_SMALLEST", "NO_HAND", "N_VARS",
+    "P_BLUFF", "P_CHALLENGE", "P_COLOUR", "P_DRAWN", "P_HAS_BLUFF", "P_HAS_CHALLENGE", "P_JUMP", "P_JUMP_NEEDS", "P_JUMP_W",
+    "P_LINK", "P_NEEDS", "P_N_PILE", "P_N_PLAY", "P_OTHERWISE_DRAW", "P_PILE_INDEX", "P_PILE_PREFER", "P_PLAY_INDEX",
+    "P_PLAY_PREFER", "P_POINT", "P_RULES", "RULE_DRAW", "RULE_TAKE", "RULE_WORDS", "R_COND", "R_DRAW", "R_HI", "R_LO", "R_PREFER",
+    "SCORE_BASE", "X_CLASSES", "X_DRAW", "X_N_CLASSES", "X_OPEN", "X_TAKE", "X_TYPES", "best_of", "cond_ok", "criterion",
+    "legal_bits", "opponents", "pref_score", "rule_set", "rules_colour", "rules_decision", "rules_jump", "rules_link", "rules_pick",
+    "rules_stack", "rules_vote",
 ]
 
 (P_N_PLAY, P_N_PILE, P_OTHERWISE_DRAW, P_PLAY_PREFER, P_PILE_PREFER, P_DRAWN, P_COLOUR, P_POINT, P_LINK, P_JUMP_W, P_HAS_BLUFF,
- P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS) = range(14)
+ P_HAS_CHALLENGE, P_NEEDS, P_JUMP_NEEDS, P_PLAY_INDEX, P_PILE_INDEX) = range(16)
 NEEDS_COUNTS, NEEDS_NEXT, NEEDS_SMALLEST = 1, 2, 4
 """``P_NEEDS`` bits: the program reads the colour counts (non-wild cards, colour and variety criteria,
 ``colour_held_most``), the next player's hand, or the smallest opponent hand; otherwise they are not
@@ -80,13 +89,26 @@ B_DIR, B_MOST, B_OPEN = 2 * N_VARS, 2 * N_VARS + 1, 2 * N_VARS + 2
 """Words of a condition block after the bounds: the direction, the card-colour condition, and 1 where the
 block bounds no variable and no direction (``cond_ok`` holds for every value from 0 to ``MAX_COUNT``)."""
 COND_WORDS = B_OPEN + 1
-P_BLUFF = 14
+P_BLUFF = 16
 P_CHALLENGE = P_BLUFF + COND_WORDS
 P_JUMP = P_CHALLENGE + COND_WORDS
 P_RULES = P_JUMP + COND_WORDS
 R_DRAW, R_PREFER, R_LO, R_HI, R_COND = range(5)
 RULE_WORDS = R_COND + COND_WORDS
 RULE_DRAW, RULE_TAKE = 1, 2
+MAX_INDEXED = 64
+X_TYPES = 0
+X_DRAW = X_TYPES + 4 * N_TYPES
+X_TAKE, X_OPEN, X_N_CLASSES = X_DRAW + 2, X_DRAW + 4, X_DRAW + 6
+X_CLASSES = X_N_CLASSES + 1
+CLASS_WORDS = COND_WORDS + 2
+"""The index of a rule list of at most ``MAX_INDEXED`` rules (``P_PLAY_INDEX``, ``P_PILE_INDEX``: its offset from
+the program's start, 0 for a longer list), sets of rules as 64-bit masks (bit ``i`` for rule ``i``) in
+two words, low first (``rule_set``): from ``X_TYPES``, for each card type, the card rules that name it
+where its colour is a colour held most, then where it is not (a wild: not); the draw rules
+(``X_DRAW``), the take rules (``X_TAKE``), the rules with an open condition block (``X_OPEN``); then
+``X_N_CLASSES`` condition classes (the distinct other blocks, the card-colour condition aside), each
+its block and the set of its rules (``CLASS_WORDS``)."""
 """``R_DRAW`` word of a play rule ``card = "draw"`` and of a mini-pile rule ``card = "take"``."""
 MASK_BITS = 30
 CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
@@ -209,15 +231,56 @@ def legal_bits(mode, s, seat, hands, slot, cfg, house):
     return legal_types(s, seat, hands, slot, cfg, house)  # T-1, W-2
 
 
+@leaf
+def rule_set(cfg, at):
+    """The set of rules (bit ``i`` for rule ``i``) in the two words at ``cfg[at]``, low word first."""
+    return (int64(cfg[uint64(at)]) & 0xFFFFFFFF) | (int64(cfg[uint64(at + 1)]) << 32)
+
+
 @rule
-def rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d, c0, c1, c2, c3):
-    """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``."""
+def rules_pick(cfg, index, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d,
+               c0, c1, c2, c3):
+    """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``.
+
+    With the list's index at ``index`` (not 0), no rule is visited: the rules that may fire are the
+    draw rules, the take rules where taking is allowed, and the card rules that name a type of ``bits``
+    (``X_TYPES``, by whether its colour is held most), among the rules whose conditions hold (the open
+    ones and each class that holds, tested once); the first of them fires. Otherwise the rules are
+    tried in order."""
     most = max(max(c0, c1), max(c2, c3))
     block = (int64(1) << 14) - 1
     zero = int64(0)
     most_bits = ((block if c0 == most else zero) | ((block if c1 == most else zero) << 14)
                  | ((block if c2 == most else zero) << 28) | ((block if c3 == most else zero) << 42))
     chosen, code = zero, prefer
+    if index != 0:
+        ok = rule_set(cfg, index + X_OPEN)
+        at = index + X_CLASSES
+        for _ in range(cfg[uint64(index + X_N_CLASSES)]):
+            if cond_ok(cfg, at, hand, non_wild, nxt, small, players, zero, d):
+                ok |= rule_set(cfg, at + COND_WORDS)
+            at += CLASS_WORDS
+        fire = rule_set(cfg, index + X_DRAW)
+        if bits == 0 or cfg[C_PILEUP_REFUSE] != 0:  # taking is allowed (strategy.choose_by_rules' may_draw)
+            fire |= rule_set(cfg, index + X_TAKE)
+        rest = bits
+        while rest != 0:
+            t = lowest_bit(rest)
+            rest &= rest - 1
+            fire |= rule_set(cfg, index + X_TYPES + 4 * t + (0 if (most_bits >> t) & 1 else 2))
+        fire &= ok
+        if fire != 0:
+            at = base + lowest_bit(fire) * RULE_WORDS
+            if cfg[uint64(at + R_DRAW)] != 0:
+                return -1
+            m = bits & (int64(cfg[uint64(at + R_LO)]) | (int64(cfg[uint64(at + R_HI)]) << MASK_BITS))
+            cm = cfg[uint64(at + R_COND + B_MOST)]
+            if cm == 1:
+                m &= most_bits
+            elif cm == 0:
+                m &= ~most_bits
+            chosen, code = m, cfg[uint64(at + R_PREFER)]
+        n_rules = 0  # the rules are not tried one by one
     for i in range(n_rules):
         at = base + i * RULE_WORDS
         w = cfg[at + R_DRAW]
@@ -315,12 +378,12 @@ def rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, hou
         u = seat_uniform(keys, seat_ctr, s, seat)
         if ph == PH_PILEUP:
             mode, base, n_rules = int64(MODE_PILE), o + P_RULES + cfg[o + P_N_PLAY] * RULE_WORDS, cfg[o + P_N_PILE]
-            prefer, otherwise_draw = cfg[o + P_PILE_PREFER], int64(0)
+            prefer, otherwise_draw, index = cfg[o + P_PILE_PREFER], int64(0), cfg[o + P_PILE_INDEX]
         else:
             mode, base, n_rules = int64(MODE_TURN if ph == PH_TURN else MODE_DRAWN), o + P_RULES, cfg[o + P_N_PLAY]
-            prefer, otherwise_draw = cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW])
+            prefer, otherwise_draw, index = cfg[o + P_PLAY_PREFER], int64(cfg[o + P_OTHERWISE_DRAW]), cfg[o + P_PLAY_INDEX]
         bits = legal_bits(mode, s, seat, hands, slot, cfg, house)
-        pick = rules_pick(cfg, base, n_rules, prefer, otherwise_draw, bits, u,
+        pick = rules_pick(cfg, o + index if index else int64(0), base, n_rules, prefer, otherwise_draw, bits, u,
                           s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
     if ph == PH_PILEUP:
         return pick, -1, 0, -1
@@ -363,7 +426,8 @@ def rules_stack(o, pref, u, s, hands, hsize, slot, cfg):
     non_wild = c0 + c1 + c2 + c3
     nxt, small = opponents(s, seat, hsize, slot, cfg, int64(NEEDS_NEXT | NEEDS_SMALLEST))
     prefer = cfg[o + P_PLAY_PREFER]
-    card = rules_pick(cfg, o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u,
+    index = cfg[o + P_PLAY_INDEX]
+    card = rules_pick(cfg, o + index if index else int64(0), o + P_RULES, cfg[o + P_N_PLAY], prefer, int64(0), pref, u,
                       s, seat, hands, hand, non_wild, nxt, small, n, d, c0, c1, c2, c3)
     if card < 0:  # a draw rule fired: the best by preference (what rules_pick picks with no rule to try)
         card = best_of(pref, prefer, u, s, seat, hands, c0, c1, c2, c3)
