@@ -96,6 +96,7 @@ P_RULES = P_JUMP + COND_WORDS
 R_DRAW, R_PREFER, R_LO, R_HI, R_COND = range(5)
 RULE_WORDS = R_COND + COND_WORDS
 RULE_DRAW, RULE_TAKE = 1, 2
+"""``R_DRAW`` word of a play rule ``card = "draw"`` and of a mini-pile rule ``card = "take"``."""
 MAX_INDEXED = 64
 X_TYPES = 0
 X_DRAW = X_TYPES + 4 * N_TYPES
@@ -109,7 +110,6 @@ where its colour is a colour held most, then where it is not (a wild: not); the 
 (``X_DRAW``), the take rules (``X_TAKE``), the rules with an open condition block (``X_OPEN``); then
 ``X_N_CLASSES`` condition classes (the distinct other blocks, the card-colour condition aside), each
 its block and the set of its rules (``CLASS_WORDS``)."""
-"""``R_DRAW`` word of a play rule ``card = "draw"`` and of a mini-pile rule ``card = "take"``."""
 MASK_BITS = 30
 CR_NONE, CR_POINTS, CR_COLOUR, CR_VARIETY = range(4)
 DRAWN_LEGAL, DRAWN_NEVER, DRAWN_RULES = range(3)
