@@ -32,10 +32,8 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine, Run
 from unosim.game.kernels import layout as L
 from unosim.game.kernels import rng
-from unosim.game.kernels import state as S
-from unosim.game.kernels.advance import advance
 from unosim.strategy.observation import Observation
-from unosim.strategy.playouts import P_SEAT, Playouts, _set_discards, fill_worlds
+from unosim.strategy.playouts import P_SEAT, Playouts, fill_worlds
 
 
 class ClairvoyantPlayouts(Playouts):
@@ -69,26 +67,7 @@ class ClairvoyantPlayouts(Playouts):
             mixed = (job_world.astype(np.uint64) + np.uint64(1)) * np.uint64(rng.GOLDEN) ^ seeds[job_row]
             offset = (mixed >> np.uint64(35)).astype(np.int32)
             self.seat_ctr[:n] = offset[:, None] + (1 << 29)
-        _set_discards(job_row, discard, public, self.piles, self.slot)
-        ctr = np.zeros(L.N_CTR, np.int64)
-        ctr[L.CT_NEXT] = ctr[L.CT_END] = n
-        self.group_count[:] = 0
-        self.rec[:n, L.R_WINNER] = -1
-        games = S.Games(self.slot[:n], self.game[:n], self.keys[:n], self.hands[:n], self.hsize[:n], self.piles[:n],
-                        self.opening[:n])
-        seats = S.Seats(self.seat_strat[:n], self.seat_ctr[:n], self.seat_dec[:n], self.seat_w[:n])
-        rows = S.Rows(self.row_slot, self.row_seat, self.row_legal, self.row_info, self.dec, self.dec_w, self.group_base,
-                      self.group_count)
-        records = S.Records(self.rec[:n], self.points[:n], self.rec_open[:n], self.match_scores, self.ev, self.nev)
-        work = S.Work(ctr, self.deck, self.scratch, self.actors, self.err)
-        parity = 0
-        while True:
-            n_rows = advance(games, seats, rows, records, work, self.cfg, 0, np.uint64(0), parity, self.house)
-            if n_rows == 0:
-                break
-            self.dec[parity, :, L.D_FLAG] = 1
-            parity = 1 - parity
-        return self.rec[:n, L.R_WINNER].copy(), self.hsize[:n].copy(), self.slot[:n, L.F_TURN].copy()
+        return self._play_on(n, job_row, public, discard)
 
 
 class ClairvoyantSearch(SearchStrategy):

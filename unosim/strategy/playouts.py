@@ -306,6 +306,11 @@ class Playouts:
                          self.seat_ctr, self.seat_dec, self.seat_w, self.dec, scratch)
         if not ok:
             return None
+        return self._play_on(n, job_row, public, discard)
+
+    def _play_on(self, n: int, job_row: NDArray[np.int64], public: NDArray[np.int64],
+                 discard: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
+        """Set each job's discard pile and play the first ``n`` slots, their worlds dealt, to their end or depth."""
         _set_discards(job_row, discard, public, self.piles, self.slot)
         ctr = np.zeros(L.N_CTR, np.int64)
         ctr[L.CT_NEXT] = ctr[L.CT_END] = n
