@@ -33,7 +33,7 @@ from unosim.engine.driver import Engine, Run
 from unosim.game.kernels import layout as L
 from unosim.game.kernels import rng
 from unosim.strategy.observation import Observation
-from unosim.strategy.playouts import P_SEAT, Playouts, fill_worlds
+from unosim.strategy.playouts import P_SEAT, Playouts
 
 
 class ClairvoyantPlayouts(Playouts):
@@ -44,17 +44,9 @@ class ClairvoyantPlayouts(Playouts):
 
     def play(self, job_row, job_world, job_answer, public, sizes, own, unseen, discard, seeds, answers,  # type: ignore[override]
              lacks=None, kept=None):
-        n = int(job_row.shape[0])
-        lacks = np.zeros((public.shape[0], sizes.shape[1], unseen.shape[1]), np.int8)
-        kept = np.zeros(sizes.shape, np.int64)
-        if n > self.capacity:
-            self._allocate(max(n, 2 * self.capacity))
-        scratch = np.zeros(max(int(unseen.sum(axis=1).max(initial=0)), 1), np.int16)
-        ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
-                         self.slot, self.game, self.keys, self.hands, self.hsize, self.piles, self.seat_strat,
-                         self.seat_ctr, self.seat_dec, self.seat_w, self.dec, scratch)
-        if not ok:
+        if not self._deal(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, None, None):
             return None
+        n = int(job_row.shape[0])
         truth = self.truth
         self.hands[:n] = truth["hands"][job_row]
         self.hsize[:n] = truth["hsize"][job_row]

@@ -294,6 +294,15 @@ class Playouts:
         constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
         at ``max_turns``), the hand sizes it ended with and the seat whose turn it was then, or None when
         some row's worlds cannot be dealt."""
+        if not self._deal(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept):
+            return None
+        return self._play_on(int(job_row.shape[0]), job_row, public, discard)
+
+    def _deal(self, job_row: NDArray[np.int64], job_world: NDArray[np.int64], job_answer: NDArray[np.int64],
+              public: NDArray[np.int64], sizes: NDArray[np.int64], own: NDArray[np.int64], unseen: NDArray[np.int64],
+              seeds: NDArray[np.uint64], answers: NDArray[np.int64], lacks: NDArray[np.int8] | None,
+              kept: NDArray[np.int64] | None) -> bool:
+        """Deal each job's world into the first slots (`fill_worlds`); False when some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
         if lacks is None or kept is None:
             lacks = np.zeros((public.shape[0], sizes.shape[1], N_TYPES), np.int8)
@@ -304,9 +313,7 @@ class Playouts:
         ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
                          self.slot, self.game, self.keys, self.hands, self.hsize, self.piles, self.seat_strat,
                          self.seat_ctr, self.seat_dec, self.seat_w, self.dec, scratch)
-        if not ok:
-            return None
-        return self._play_on(n, job_row, public, discard)
+        return bool(ok)
 
     def _play_on(self, n: int, job_row: NDArray[np.int64], public: NDArray[np.int64],
                  discard: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]:
