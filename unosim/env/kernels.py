@@ -37,13 +37,12 @@ cache with the engine's kernels; without NRT, as the engine's (`unosim.game.kern
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..game.cards import N_TYPES, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from ..game.kernels import follow_ups as F
+from ..game.kernels import jit
 from ..game.kernels import layout as L
 from ..game.kernels.advance import advance
-from ..game.kernels.jit import kernel
 
 __all__ = [
     "A_ACCEPT", "A_CALL_UNO", "A_CATCH", "A_CHALLENGE", "A_COLOUR0", "A_DRAW", "A_FORGET_UNO", "A_JUMP_IN", "A_KEEP", "A_LET_GO",
@@ -79,7 +78,7 @@ _TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L
 """The decision phases whose row names a seat (``I_ARG``): the observation's ``target`` block."""
 
 
-@kernel
+@jit.kernel
 def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts, dec):  # pragma: no cover - compiled
     """Make each learner row of buffer ``parity`` (strategy 0's groups) its slot's step; slots without
     one get none. The catch rows of the strategies of bits ``catchers`` (``always_catch_mask``) are
@@ -118,7 +117,7 @@ def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts,
     return 0
 
 
-@kernel
+@jit.kernel
 def _linkable(slot, s, players, relink_must_differ):  # pragma: no cover - compiled
     """Bits of the seats a Wild Drawn Together may link now (``observation.gather_rows``)."""
     mask = slot[s, L.F_ALIVE]
@@ -128,7 +127,7 @@ def _linkable(slot, s, players, relink_must_differ):  # pragma: no cover - compi
     return mask & ((1 << players) - 1)
 
 
-@kernel
+@jit.kernel
 def _count(bits):  # pragma: no cover - compiled
     n = 0
     while bits:
@@ -142,7 +141,7 @@ _STEP_KIND[[F.FOLLOW_COLOUR, F.FOLLOW_LINK, F.FOLLOW_UNO]] = COLOUR, LINK, UNO
 """The decision kind that asks each follow-up (`unosim.game.kernels.follow_ups`)."""
 
 
-@kernel
+@jit.kernel
 def _next_step(st, s):  # pragma: no cover - compiled
     """Move slot ``s`` on to its next follow-up, in the engine's order, or to no step."""
     pend = st[s, ST_PEND]
@@ -155,7 +154,7 @@ def _next_step(st, s):  # pragma: no cover - compiled
     return 0
 
 
-@kernel
+@jit.kernel
 def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_differ, slot, row_info, row_legal, dec,
            dec_w):  # pragma: no cover - compiled
     """Answer the step of every slot that has one with ``acts[slot]`` (checked against its mask); write
@@ -223,11 +222,7 @@ def answer(acts, st, parity, seat, players, link0, swap0, pairs, relink_must_dif
     return waiting
 
 
-_inlined = njit(inline="always", _nrt=False, error_model="numpy")  # type: ignore[call-overload]  # _nrt: private option
-"""Compiled into each caller (numba's inlining), as the engine's rules are: no call per game."""
-
-
-@_inlined
+@jit.rule
 def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no cover - compiled
     """Write the blocks of slot ``s``'s observation ``o`` that only the game's state decides (not the
     step asked): the hand, the piles, the colour, the direction, the seats' sizes, who is alive and
@@ -270,7 +265,7 @@ def _encode_table(o, s, seat, P, off, slot, hands, hsize, piles):  # pragma: no 
         o[o_mini_colour + mini_colour] = 1
 
 
-@kernel
+@jit.kernel
 def encode(obs, mask, st, idle, wait, keep, parity, seat, players, off, link0, swap0, pairs, relink_must_differ,
            slot, hands, hsize, piles, row_info, row_legal):  # pragma: no cover - compiled
     """Write every slot's observation vector and action mask. A slot without a step is asked ``wait``
@@ -384,7 +379,7 @@ _HIGHS = np.uint64(0x8080808080808080)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-@kernel
+@jit.kernel
 def _legal_bytes(words, j, w0, w1, lo, hi):  # pragma: no cover - compiled
     """One in each byte of ``words[j]`` that is not zero, zero in the others; the bytes of the row's
     first word ``w0`` below ``lo`` and of its last word ``w1`` above ``hi`` (other rows) zero."""
@@ -408,7 +403,7 @@ def random_actions(mask, uniforms, out):
     _random_actions(np.ascontiguousarray(mask), uniforms, out)
 
 
-@kernel
+@jit.kernel
 def _random_actions(mask, uniforms, out):  # pragma: no cover - compiled
     """`random_actions` for a C-contiguous ``mask``. A byte mask whose size is a multiple of 8 is read
     eight actions at a time: each word's legal actions are counted at once, and the chosen one is found
@@ -460,13 +455,13 @@ M_STEP, M_LOOP, M_START, M_RESET, M_ENCODE = range(5)
 S_OK, S_ILLEGAL, S_DECIDE, S_EXTEND, S_CHECK, S_WAIT, S_ANSWER, S_MASK, S_ROWS = range(9)
 
 
-@kernel
+@jit.kernel
 def _zero(a):  # pragma: no cover - compiled
     for i in range(a.shape[0]):
         a[i] = 0
 
 
-@kernel
+@jit.kernel
 def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - compiled
     """Put the run's state back as ``Engine.start(pst[P_FIRST], 1)`` makes it (a fresh ``Run``)."""
     slot, game, keys, hands, hsize, piles, opening = games
@@ -501,7 +496,7 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
     pst[P_PARITY] = 0
 
 
-@kernel
+@jit.kernel
 def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
     """Write the copies of ``shown`` (the masks, games and idle flags a policy is shown) from the
     arrays `play` reads again. ``keep`` (`encode`'s keep pass): when only a few mask rows may have
@@ -528,7 +523,7 @@ def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
         shown_idle[s] = idle[s]
 
 
-@kernel
+@jit.kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
          games, seats, rows, records, work, cfg, rkey, house, shown, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.

@@ -35,7 +35,7 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.game.kernels.blocks": (),
     "unosim.game.kernels.deal": (),
     "unosim.game.kernels.follow_ups": (),
-    "unosim.game.kernels.jit": ("kernel",),
+    "unosim.game.kernels.jit": (),
     "unosim.game.kernels.layout": (),
     "unosim.game.kernels.policy": ("POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES"),
     "unosim.game.kernels.rng": (),
