@@ -11,10 +11,11 @@ drawing the same uniforms in the same order, so both play identical games
 jump-ins) are compiled on their own, not inlined in numba's IR: one copy of each
 keeps the compile short. The entry point of the per-turn decisions,
 ``rules_decision``, is inlined at its one call site, and so are the legal types
-and the rule choice (``legal_bits``, ``rules_pick`` with its one copy of
-``best_of``) in it: as separate calls they would pass the engine's arrays field
-by field on every decision of a rule bot (they cost ``attacker.toml`` 10 % of its
-games per second). A rule list of at most ``MAX_INDEXED`` rules (every shipped one)
+(``legal_bits``) in it: as a separate call it would pass the engine's arrays
+field by field on every decision of a rule bot. The rule choice (``rules_pick``,
+with its one copy of ``best_of``) takes two arrays and scalars, and is a
+``leaf``: compiled once, beside the inlining, for both of its callers (the
+decision and ``rules_stack``), and as fast as inlined. A rule list of at most ``MAX_INDEXED`` rules (every shipped one)
 is not walked rule by rule: its index, made when the program is encoded, gives
 for each card type the rules that name it, and for each distinct condition
 block the rules that have it, as 64-bit sets; a decision tests each distinct
@@ -237,7 +238,7 @@ def rule_set(cfg, at):
     return (int64(cfg[uint64(at)]) & 0xFFFFFFFF) | (int64(cfg[uint64(at + 1)]) << 32)
 
 
-@rule
+@leaf
 def rules_pick(cfg, index, base, n_rules, prefer, otherwise_draw, bits, u, s, seat, hands, hand, non_wild, nxt, small, players, d,
                c0, c1, c2, c3):
     """The card the first firing rule picks (-1: draw or nothing), as ``strategy.choose_by_rules``.
@@ -306,7 +307,7 @@ def rules_pick(cfg, index, base, n_rules, prefer, otherwise_draw, bits, u, s, se
         if otherwise_draw or bits == 0:
             return -1
         chosen = bits
-    return best_of(chosen, code, u, s, seat, hands, c0, c1, c2, c3)  # one inlined copy
+    return best_of(chosen, code, u, s, seat, hands, c0, c1, c2, c3)  # the one copy
 
 
 @kernel
