@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from unosim.cli import app
+from unosim.cli.base import help_text
 from unosim.cli.options import COMMAND_DEFAULTS
 
 
@@ -70,3 +71,22 @@ def test_a_differing_declaration_is_caught() -> None:
 
     found = differences(planted)
     assert found == ["--jobs: one ≠ two (default None ≠ 1)", "--jobs: one ≠ three (declaration)"]
+
+
+def test_a_commands_help_wraps_its_paragraphs_and_keeps_its_examples() -> None:
+    doc = """Play the games.
+
+    The first paragraph's second line
+    goes on here. Example: not one, mid-line.
+    Example: unosim simulate --games 10
+    [dim]Example: unosim simulate --games 20[/]
+
+    \bkept
+    as written
+    """
+    assert help_text(doc).split("\n\n") == [
+        "Play the games.",
+        "The first paragraph's second line goes on here. Example: not one, mid-line.\n"
+        "Example: unosim simulate --games 10\n[dim]Example: unosim simulate --games 20[/]",
+        "\bkept\nas written",
+    ]

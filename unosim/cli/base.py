@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -16,7 +17,9 @@ from typer.core import TyperCommand, TyperGroup
 
 from ..runs.progress import PrintableConsole
 
-__all__ = ["EXIT_USAGE", "PIPE_WIDTH", "app", "command", "err_console", "main", "os_error_message", "out_console", "user_errors"]
+__all__ = [
+    "EXIT_USAGE", "PIPE_WIDTH", "app", "command", "err_console", "help_text", "main", "os_error_message", "out_console", "user_errors",
+]
 
 EXIT_USAGE = 2
 """Exit code of a refused command (bad option value, unplayable table, ...)."""
@@ -45,8 +48,31 @@ class _Group(_FlagsAsFlags, TyperGroup):
 
 
 def command(name: str | None = None) -> Callable[[_F], _F]:
-    """Register a command on `app` (as ``app.command``, with flags shown as flags)."""
-    return app.command(name, cls=_Command)
+    """Register a command on `app` (as ``app.command``, with flags shown as flags and its docstring
+    as `help_text`)."""
+
+    def register(func: _F) -> _F:
+        return app.command(name, cls=_Command, help=help_text(func.__doc__))(func)
+
+    return register
+
+
+def help_text(doc: str | None) -> str:
+    """A command's docstring as its help: each paragraph's lines joined for the terminal to wrap (rich
+    markup keeps a docstring's line breaks, which would cut a sentence where the source line ends),
+    except before a line that starts an example (``Example:``, in markup or not); a paragraph that
+    starts with ``\\b`` keeps its lines."""
+
+    def joined(paragraph: str) -> str:
+        if paragraph.startswith("\b"):
+            return paragraph
+        text = ""
+        for line in paragraph.splitlines():
+            starts_example = line.removeprefix("[dim]").startswith("Example")
+            text += ("\n" if starts_example else " ") + line.strip() if text else line.strip()
+        return text
+
+    return "\n\n".join(joined(p) for p in inspect.cleandoc(doc or "").split("\n\n"))
 
 
 app = typer.Typer(
