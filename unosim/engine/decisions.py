@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Decisions", "Rows", "StepChanged", "StrategyError", "TamperingError", "check_cards", "compile_helpers"]
 
+_NO_LINKS = np.zeros(0, np.int64)
+"""The seats linkable per row when no answer plays a Wild Drawn Together (`follow_ups.follow_up_rows`)."""
+
 _WHOLE_MAX = 2**31 - 1
 """Largest magnitude a card, seat or colour answer may have before it is checked (refused beyond)."""
 
@@ -53,6 +56,13 @@ def check_cards(cards, legal, info, bluff, dec):  # pragma: no cover - compiled
         dec[r, L.D_A] = -1
         dec[r, L.D_FORGET] = 0
     return -1
+
+
+@njit(cache=True)
+def _put_counters(counters, slots, seats, ctr):  # pragma: no cover - compiled
+    """``counters[slots[r], seats[r]] = ctr[r, 0]`` for every row ``r`` (a group's stream counters given back)."""
+    for r in range(slots.shape[0]):
+        counters[slots[r], seats[r]] = ctr[r, 0]
 
 
 class StrategyError(RuntimeError):
@@ -205,7 +215,7 @@ class Rows(TableFields):
         if "counters" not in self.__dict__:
             return None
         ctr, _, slots, seats = self.counters
-        self._source[slots, seats] = ctr[:, 0]
+        _put_counters(self._source, slots, seats, ctr)
         return slots, seats, ctr[:, 0]
 
 
@@ -482,17 +492,18 @@ class Decisions:
         """Ask the follow-ups of the answers ``cards`` (``sheds``: which put a card down) in their order
         (`unosim.game.kernels.follow_ups`): the colour of a wild, the link of a Wild Drawn
         Together, the UNO call (into ``calls``, 0 on entry), each only of the rows that need it."""
-        n_linkable = np.zeros(len(obs), np.int64)
+        n = len(obs)
         linking = np.flatnonzero(cards == WILD_DRAWN_TOGETHER)
+        n_linkable = _NO_LINKS
         if len(linking):
+            n_linkable = np.zeros(n, np.int64)
             n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
-        bits = np.empty(len(obs), np.int64)
-        F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.hand_size.astype(np.int64), n_linkable, bits)
-        asked = np.flatnonzero(bits)  # the few rows with a follow-up, then those of each step
-        for step in F.FOLLOW_UP_ORDER:
-            rows = asked[(bits[asked] & (1 << step)) != 0]
-            if not len(rows):
+        asked, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.zeros(len(F.FOLLOW_UP_ORDER), np.int64)
+        F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.info, n_linkable, asked, counts)
+        for step, count in zip(F.FOLLOW_UP_ORDER, counts.tolist()):
+            if not count:
                 continue
+            rows = asked[step, :count]
             if step == F.FOLLOW_COLOUR:
                 dec[rows, L.D_COLOUR] = self._colours(strat, k, obs.subset(rows), cards[rows])
             elif step == F.FOLLOW_LINK:
@@ -619,12 +630,13 @@ def compile_helpers(b: Buffers) -> None:
             rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
             rows.observe(b.rules).random(1)
             rows.subset(np.zeros(0, np.intp)).observe(b.rules)
+            _put_counters(b.seat_ctr.copy(), rows.slots, rows.seat, np.zeros((0, 1), np.int32))
             check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, np.zeros((0, L.N_DEC), np.int32))
+            F.follow_up_rows(np.int64(L.PH_TURN), np.zeros(0, np.int64), np.zeros(0, np.bool_), rows.info, _NO_LINKS,
+                             np.zeros((len(F.FOLLOW_UP_ORDER), 0), np.int64), np.zeros(len(F.FOLLOW_UP_ORDER), np.int64))
         finally:
             if locked:
                 guard.unlock(step=True)
-    none = np.zeros(0, np.int64)
-    F.follow_up_rows(np.int64(L.PH_TURN), none, np.zeros(0, np.bool_), none, none, none)
 
 
 def _culprit(method: Any, rows: Rows, args: tuple[Any, ...], shown: RuleSet) -> int:

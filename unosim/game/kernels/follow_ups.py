@@ -11,10 +11,11 @@ asking.
 """
 
 import numpy as np
+from numba import int64
 
 from ..cards import N_TYPES, NAMES_A_COLOUR, WILD_DRAWN_TOGETHER
 from .jit import kernel, leaf
-from .layout import PH_DRAWN, PH_STACK, PH_TURN
+from .layout import I_HSIZE, PH_DRAWN, PH_STACK, PH_TURN
 
 __all__ = ["FOLLOW_COLOUR", "FOLLOW_LINK", "FOLLOW_UNO", "FOLLOW_UP_ORDER", "follow_up_rows", "follow_ups"]
 
@@ -47,7 +48,19 @@ def follow_ups(phase, card, sheds, hsize, n_linkable):  # pragma: no cover - com
 
 
 @kernel
-def follow_up_rows(phase, cards, sheds, hsize, n_linkable, out):  # pragma: no cover - compiled
-    """``follow_ups`` of every row of one decision phase, into ``out``."""
+def follow_up_rows(phase, cards, sheds, info, n_linkable, out, counts):  # pragma: no cover - compiled
+    """The rows of one decision phase's answers that ask each follow-up, in one pass.
+
+    Row ``r`` answered ``cards[r]`` (``sheds[r]``: it puts a card down; ``info[r]``: its table
+    fields, ``layout.I_*``, the hand size among them; ``n_linkable[r]``: the seats a Wild Drawn
+    Together may link, or ``n_linkable`` empty when no answer plays one). Each follow-up ``f``
+    (``FOLLOW_*``) it asks appends ``r`` to ``out[f, :counts[f]]`` (``counts`` zero on entry), so each
+    follow-up's rows come in row order.
+    """
     for r in range(cards.shape[0]):
-        out[r] = follow_ups(phase, cards[r], sheds[r], hsize[r], n_linkable[r])
+        linkable = n_linkable[r] if n_linkable.shape[0] else int64(0)
+        bits = follow_ups(phase, cards[r], sheds[r], int64(info[r, I_HSIZE]), linkable)
+        for f in range(out.shape[0]):
+            if (bits >> f) & 1:
+                out[f, counts[f]] = r
+                counts[f] += 1
