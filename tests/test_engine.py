@@ -229,3 +229,28 @@ def test_a_line_up_deciding_in_python_steps_a_larger_batch_within_the_row_budget
     many = RunConfig.build(rules="classic", players=4, strategies="random,greedy,ranking,attacker", seed=0)
     assert Buffers.row_bytes(8192, 4, 4) > LOCKSTEP_ROW_BYTES
     assert Engine(many, compiled=False).batch_size == 4096
+
+
+def test_follow_up_rows_lists_each_follow_ups_rows_in_row_order() -> None:
+    """The rows each follow-up asks, found in one pass, are those whose answer asks it (one row at a time,
+    ``follow_ups``), in row order."""
+    from unosim.game.cards import N_TYPES, WILD_DRAWN_TOGETHER
+    from unosim.game.kernels import follow_ups as F
+
+    rng = np.random.default_rng(5)
+    n = 500
+    cards = rng.integers(-1, N_TYPES, n)
+    cards[rng.random(n) < 0.1] = WILD_DRAWN_TOGETHER
+    sheds = cards >= 0
+    info = np.zeros((n, L.N_INFO), np.int32)
+    info[:, L.I_HSIZE] = rng.integers(1, 4, n)
+    for phase in (L.PH_TURN, L.PH_DRAWN, L.PH_PILEUP):
+        for n_linkable in (np.zeros(0, np.int64), rng.integers(0, 4, n)):
+            out, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.zeros(len(F.FOLLOW_UP_ORDER), np.int64)
+            F.follow_up_rows(np.int64(phase), cards, sheds, info, n_linkable, out, counts)
+            linkable = n_linkable if len(n_linkable) else np.zeros(n, np.int64)
+            bits = [F.follow_ups(phase, cards[r], sheds[r], int(info[r, L.I_HSIZE]), linkable[r]) for r in range(n)]
+            for step in F.FOLLOW_UP_ORDER:
+                expected = [r for r in range(n) if bits[r] >> step & 1]
+                assert out[step, : counts[step]].tolist() == expected, (phase, step)
+            assert counts.sum() > 0
