@@ -246,7 +246,7 @@ def test_follow_up_rows_lists_each_follow_ups_rows_in_row_order() -> None:
     info[:, L.I_HSIZE] = rng.integers(1, 4, n)
     for phase in (L.PH_TURN, L.PH_DRAWN, L.PH_PILEUP):
         for n_linkable in (np.zeros(0, np.int64), rng.integers(0, 4, n)):
-            out, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.zeros(len(F.FOLLOW_UP_ORDER), np.int64)
+            out, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.empty(len(F.FOLLOW_UP_ORDER), np.int64)
             F.follow_up_rows(np.int64(phase), cards, sheds, info, n_linkable, out, counts)
             linkable = n_linkable if len(n_linkable) else np.zeros(n, np.int64)
             bits = [F.follow_ups(phase, cards[r], sheds[r], int(info[r, L.I_HSIZE]), linkable[r]) for r in range(n)]

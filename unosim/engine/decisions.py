@@ -498,7 +498,7 @@ class Decisions:
         if len(linking):
             n_linkable = np.zeros(n, np.int64)
             n_linkable[linking] = obs.subset(linking).link_choices.sum(axis=1)
-        asked, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.zeros(len(F.FOLLOW_UP_ORDER), np.int64)
+        asked, counts = np.empty((len(F.FOLLOW_UP_ORDER), n), np.int64), np.empty(len(F.FOLLOW_UP_ORDER), np.int64)
         F.follow_up_rows(np.int64(obs.phase), cards, sheds, obs.info, n_linkable, asked, counts)
         for step, count in zip(F.FOLLOW_UP_ORDER, counts.tolist()):
             if not count:

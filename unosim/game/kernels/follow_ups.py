@@ -54,13 +54,19 @@ def follow_up_rows(phase, cards, sheds, info, n_linkable, out, counts):  # pragm
     Row ``r`` answered ``cards[r]`` (``sheds[r]``: it puts a card down; ``info[r]``: its table
     fields, ``layout.I_*``, the hand size among them; ``n_linkable[r]``: the seats a Wild Drawn
     Together may link, or ``n_linkable`` empty when no answer plays one). Each follow-up ``f``
-    (``FOLLOW_*``) it asks appends ``r`` to ``out[f, :counts[f]]`` (``counts`` zero on entry), so each
-    follow-up's rows come in row order.
+    (``FOLLOW_*``) it asks appends ``r`` to ``out[f, :counts[f]]``, so each follow-up's rows come in
+    row order. No branch on the answers (which vary at random, so a branch would often be
+    mispredicted): every row is written at each list's end, and the end moves on only where the row
+    asks.
     """
+    colour = link = uno = 0
     for r in range(cards.shape[0]):
         linkable = n_linkable[r] if n_linkable.shape[0] else int64(0)
         bits = follow_ups(phase, cards[r], sheds[r], int64(info[r, I_HSIZE]), linkable)
-        for f in range(out.shape[0]):
-            if (bits >> f) & 1:
-                out[f, counts[f]] = r
-                counts[f] += 1
+        out[FOLLOW_COLOUR, colour] = r
+        colour += (bits >> FOLLOW_COLOUR) & 1
+        out[FOLLOW_LINK, link] = r
+        link += (bits >> FOLLOW_LINK) & 1
+        out[FOLLOW_UNO, uno] = r
+        uno += (bits >> FOLLOW_UNO) & 1
+    counts[FOLLOW_COLOUR], counts[FOLLOW_LINK], counts[FOLLOW_UNO] = colour, link, uno
