@@ -481,9 +481,8 @@ class Decisions:
     def _colours(self, strat: Strategy, k: int, obs: Rows, cards: NDArray[np.int64]) -> NDArray[Any]:
         """Ask ``choose_colour`` and check the answer (0..3 per row)."""
         colours = self._whole(k, "choose_colour", obs, self._ask(k, "choose_colour", obs, cards), (len(obs),))
-        bad = (colours < 0) | (colours > 3)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
+        if len(colours) and (colours.min() < 0 or colours.max() > 3):
+            row = int(np.flatnonzero((colours < 0) | (colours > 3))[0])
             raise self._fail(k, "choose_colour", obs, row, f"colour {colours[row]} is not 0..3")
         return colours
 

@@ -72,13 +72,6 @@ FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "disca
 """The array fields of an [`Observation`][unosim.strategy.Observation], each a read-only copy made when it is built."""
 
 
-def _read_only(a: NDArray) -> NDArray:
-    """Mark ``a`` (a fresh array owning its data) read-only (``setflags``: a third of the cost of
-    setting ``a.flags.writeable``, which builds a flags object each time)."""
-    a.setflags(write=False)
-    return a
-
-
 @njit(cache=True)
 def gather_rows(slot, game, keys, hands, hsize, piles, row_slot, row_seat, row_legal, row_info, at, counters, players,
                 relink_must_differ):  # pragma: no cover - compiled
@@ -277,7 +270,9 @@ class Observation(TableFields):
         self.rules = rules
         """The rule set of the game ([`RuleSet`][unosim.RuleSet], frozen; a copy)."""
         self._streams = streams
-        self._values = {name: _read_only(values[name]) for name in FIELDS}
+        self._values = {name: values[name] for name in FIELDS}
+        for a in self._values.values():  # fresh arrays owning their data; ``setflags`` costs a third of setting
+            a.setflags(write=False)  # ``a.flags.writeable``, which builds a flags object each time
 
     seat = _field("seat", "Acting seat per row.")
     game = _field("game", "Global game index of each row.")
