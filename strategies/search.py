@@ -101,10 +101,10 @@ from unosim.strategy.playouts import (
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
-from .lookahead import TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
+from .lookahead import HAND_VALUE_DEFAULTS, TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
 from .opponent_memory import WILDS, LackMemory, TableLackMemory
 
-__all__ = ["OneOf", "SearchStrategy"]
+__all__ = ["HAND_VALUE_NAMES", "OneOf", "SearchStrategy", "hand_features"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -114,6 +114,49 @@ _TYPE_FACE = np.full(N_TYPES, WILDS, np.int64)
 _TYPE_FACE[:N_COLOURED] = np.arange(N_COLOURED) % FACES_PER_COLOUR
 _WORLDS_PER_ROUND = 1 << 20
 """World numbers of one round of sequential halving start at ``round * _WORLDS_PER_ROUND`` (fresh worlds)."""
+
+
+HAND_VALUE_NAMES = ("bias", "moves next", "ln own cards", "ln fewest other", "own wilds", "other wilds", "own actions",
+                    "other actions", "own wild draw fours", "own colours")
+"""The terms of ``value='hand'`` (`hand_features`), in the order of `HAND_VALUE_DEFAULTS`."""
+
+
+def hand_features(hands: NDArray[np.integer], sizes: NDArray[np.integer], turn: NDArray[np.integer],
+                  seat: NDArray[np.integer], inside: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """The terms of ``value='hand'`` at positions stopped at a playout's depth.
+
+    Parameters
+    ----------
+    hands : ndarray, shape (m, players, N_TYPES)
+        Every seat's cards.
+    sizes : ndarray, shape (m, players)
+        Every seat's hand size.
+    turn : ndarray, shape (m,)
+        The seat that moves next.
+    seat : ndarray, shape (m,)
+        The seat valued.
+    inside : ndarray, shape (m, players)
+        The seats still in the round.
+
+    Returns
+    -------
+    ndarray, shape (m, 10)
+        Per position, `HAND_VALUE_NAMES`: 1, whether ``seat`` moves next, the log of its cards and of the cards of the
+        other seat in the round holding fewest (the "other", lowest seat on ties), the wild cards of the seat and of the
+        other, their action cards (the coloured cards that are not numbers), the seat's Wild Draw Four cards and the
+        number of colours it holds.
+    """
+    m, players = sizes.shape
+    rows = np.arange(m)
+    size = np.maximum(sizes.astype(np.float64), 1.0)
+    other = np.where(inside & (np.arange(players)[None, :] != seat[:, None]), size, np.inf).argmin(axis=1)
+    coloured = hands[:, :, :N_COLOURED].astype(np.int64).reshape(m, players, N_COLOURED // FACES_PER_COLOUR, FACES_PER_COLOUR)
+    wilds = hands[:, :, N_COLOURED:].sum(axis=2, dtype=np.int64)
+    actions = coloured[:, :, :, 10:].sum(axis=(2, 3))
+    colours = (coloured[rows, seat].sum(axis=2) > 0).sum(axis=1)
+    return np.stack([np.ones(m), turn == seat, np.log(size[rows, seat]), np.log(size[rows, other]), wilds[rows, seat],
+                     wilds[rows, other], actions[rows, seat], actions[rows, other],
+                     hands[rows, seat, WILD_DRAW_FOUR].astype(np.int64), colours], axis=1).astype(np.float64)
 
 
 class OneOf(Constraint):
@@ -210,7 +253,7 @@ class SearchStrategy(Strategy):
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
         "wild_credit": (float, 0.0, 1.0),
-        "value": OneOf(("share", "logistic", "table")),
+        "value": OneOf(("share", "logistic", "table", "hand")),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
@@ -389,6 +432,10 @@ class SearchStrategy(Strategy):
             inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
             if self.value == "table":
                 value[open_] = self._table_share(engine, np.flatnonzero(open_), sizes, inside, turn, seat)
+                return value
+            if self.value == "hand":
+                x = hand_features(engine.hands[np.flatnonzero(open_)], sizes[open_], turn[open_], seat[open_], inside)
+                value[open_] = 1.0 / (1.0 + np.exp(-(x @ np.asarray(HAND_VALUE_DEFAULTS))))
                 return value
             size = sizes[open_].astype(np.float64)
             if wilds is not None:  # a wild held counts as less than a card: it can always be played

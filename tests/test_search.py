@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from typer.testing import CliRunner
-from unosim.strategies.lookahead import TABLE_VALUE_DEFAULTS
-from unosim.strategies.search import SearchStrategy
+from unosim.strategies.lookahead import HAND_VALUE_DEFAULTS, TABLE_VALUE_DEFAULTS
+from unosim.strategies.search import HAND_VALUE_NAMES, SearchStrategy, hand_features
 
 from unosim.analysis.search_bench import bench_search
 from unosim.cli import app
@@ -186,6 +186,27 @@ def test_table_value_is_a_share_over_the_seats_in_the_round() -> None:
     cards, wilds, first, second = TABLE_VALUE_DEFAULTS
     assert share == pytest.approx(np.exp(wilds + second - first))
     np.testing.assert_array_equal(value[3:], [0.0, 0.0, 1.0])
+
+
+def test_hand_value_is_the_fitted_logistic_of_the_hands() -> None:
+    """``value='hand'``: the terms of `hand_features` (the other is the seat in the round with fewest cards) and the
+    logistic of `HAND_VALUE_DEFAULTS` over them; a won playout is worth 1 to its winner."""
+    hands = np.zeros((2, 3, 60), np.int8)
+    hands[0, 0, [0, 10, 11, 57]] = 1  # seat 0: red 0, red skip, red reverse, a Wild Draw Four
+    hands[0, 0, 14 + 12] = 2  # and two yellow draw twos
+    hands[0, 2, [56, 27]] = 1  # seat 2: a Wild and a yellow point taken (an action card)
+    sizes = np.array([[6, 5, 2], [1, 1, 0]], np.int32)
+    inside = np.array([[True, True, True], [True, True, False]])
+    x = hand_features(hands, sizes, np.array([0, 1]), np.array([0, 0]), inside)
+    assert len(HAND_VALUE_NAMES) == len(HAND_VALUE_DEFAULTS) == x.shape[1]
+    np.testing.assert_allclose(x[0], [1, 1, np.log(6), np.log(2), 1, 1, 4, 1, 1, 2])
+    np.testing.assert_allclose(x[1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0])  # seat 2 is out of the round: the other is seat 1
+    engine = SimpleNamespace(hands=np.concatenate([hands, hands]))
+    winners = np.array([-1, -1, 0, 1], np.int32)
+    value = SearchStrategy(value="hand")._values((winners, np.concatenate([sizes, sizes]), np.array([0, 1, 0, 1], np.int32)),
+                                                 engine, np.zeros(4, np.int64), np.array([7, 3, 7, 7]))
+    np.testing.assert_allclose(value[:2], 1.0 / (1.0 + np.exp(-(x @ np.asarray(HAND_VALUE_DEFAULTS)))))
+    np.testing.assert_array_equal(value[2:], [1.0, 0.0])
 
 
 SIX_PLAYERS = "search(others='random', value='table', policy='rules:lookahead')"
