@@ -225,6 +225,13 @@ class SearchStrategy(Strategy):
         (it drew and could not play: `LackMemory` at 2 players, `TableLackMemory` at more), while it has taken
         at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
         0 (the default): worlds dealt uniformly.
+    posterior : bool
+        At 2 players, deal the opponent's hand in the worlds from the posterior over it (`LackMemory` with
+        ``posterior=True``, `strategies/hand_groups.py`): its cards as groups taken at the same time, none of a group
+        answering a table it drew on since, and the answers to a table it played on from its hand less likely (it
+        played one of its legal cards at random); instead of ``lacks`` for that seat. Made for an opponent that never
+        draws while it holds a legal card and plays a legal drawn card (``random``, most built-ins), under
+        ``wd4_legal_when=always``. Not used at more players.
     wild_credit : float
         A playout stopped at its depth counts each wild a seat holds as ``1 - wild_credit`` cards (0: a card like
         any other).
@@ -252,13 +259,14 @@ class SearchStrategy(Strategy):
         "draw_by_choice": (bool,),
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
+        "posterior": (bool,),
         "wild_credit": (float, 0.0, 1.0),
         "value": OneOf(("share", "logistic", "table", "hand")),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 lacks: int = 0, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0,
+                 lacks: int = 0, posterior: bool = False, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0,
                  catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
@@ -269,6 +277,7 @@ class SearchStrategy(Strategy):
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
         self.lacks = lacks
+        self.posterior = posterior
         self.wild_credit = wild_credit
         self.value = value
         self.searched = 0
@@ -280,6 +289,7 @@ class SearchStrategy(Strategy):
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
         self._memories: dict[int, LackMemory] = {}
         self._constraint: tuple[NDArray[np.int8], NDArray[np.int64]] | None = None
+        self._groups: tuple[NDArray[np.int64], NDArray[np.float64]] | None = None
 
     @property
     def plays_legal_drawn_card(self) -> bool:
@@ -289,8 +299,8 @@ class SearchStrategy(Strategy):
     @property
     def forced_draw_uniforms(self) -> int | None:
         """`play` draws one uniform per row and answers `DRAW` when nothing is
-        playable (nothing to search); not declared with ``lacks``, whose memory must see every turn."""
-        return None if self.lacks > 0 else 1
+        playable (nothing to search); not declared with ``lacks`` or ``posterior``, whose memory must see every turn."""
+        return None if self.lacks > 0 or self.posterior else 1
 
     # ------------------------------------------------------------ the search
     def _engine(self, obs: Observation) -> Playouts:
@@ -301,19 +311,21 @@ class SearchStrategy(Strategy):
         return engine
 
     def _uses_memory(self, obs: Observation) -> bool:
-        return self.lacks > 0
+        return self.lacks > 0 or (self.posterior and obs.players == 2)
 
     def _memory_of(self, obs: Observation) -> LackMemory:
         """The lack memory of the table size of ``obs`` (one per table size)."""
         memory = self._memories.get(obs.players)
         if memory is None:
-            memory = self._memories[obs.players] = LackMemory() if obs.players == 2 else TableLackMemory(obs.players)
+            memory = self._memories[obs.players] = (LackMemory(posterior=self.posterior) if obs.players == 2
+                                                    else TableLackMemory(obs.players))
         return memory
 
     def _observe(self, obs: Observation) -> NDArray[np.int64] | None:
-        """With ``lacks``: update the memory from a turn observation, set the worlds' constraint (the other
-        seats' known lacks) for the search that follows; the memory entry of each row."""
+        """With ``lacks`` or ``posterior``: update the memory from a turn observation, set the worlds' constraint (the
+        other seats' known lacks, the opponent's posterior) for the search that follows; the memory entry of each row."""
         self._constraint = None
+        self._groups = None
         if not self._uses_memory(obs):
             return None
         memory = self._memory_of(obs)
@@ -324,6 +336,14 @@ class SearchStrategy(Strategy):
         else:
             opponent = (1 - obs.seat).astype(np.int64)
             entries = memory.observe(obs, opponent)
+            if self.posterior:
+                size = np.zeros((n, obs.players, memory.group_size.shape[1]), np.int64)
+                weight = np.zeros((n, obs.players, *memory.group_weight.shape[1:]), np.float64)
+                size[rows, opponent] = memory.group_size[entries]
+                weight[rows, opponent] = memory.group_weight[entries]
+                self._groups = (size, weight)
+            if self.lacks == 0:
+                return entries
             known_colour, known_face = memory.known(entries, self.lacks)
             colour = np.zeros((n, obs.players, known_colour.shape[1]), bool)
             face = np.zeros((n, obs.players, known_face.shape[1]), bool)
@@ -404,7 +424,9 @@ class SearchStrategy(Strategy):
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
             job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
             lacks, kept = self._constraint if self._constraint is not None else (None, None)
-            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept)
+            size, weight = self._groups if self._groups is not None else (None, None)
+            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept,
+                                 size, weight)
             if played is None:
                 return None
             wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
@@ -499,6 +521,7 @@ class SearchStrategy(Strategy):
         entries = self._observe(obs)
         best = self._search(obs, answers)
         self._constraint = None
+        self._groups = None
         picked: NDArray[np.integer]
         if best is None:
             picked = sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())

@@ -28,6 +28,7 @@ def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.n
 def test_registered_with_checked_parameters() -> None:
     assert isinstance(registry.make("search", {"playouts": 8}), SearchStrategy)
     assert registry.make("search", {"lacks": 4, "wild_credit": 0.5}).wild_credit == 0.5
+    assert registry.make("search", {"posterior": True}).posterior
     with pytest.raises(ValueError, match="wild_credit"):
         SearchStrategy(wild_credit=2.0)
     with pytest.raises(ValueError, match="policy"):
@@ -90,6 +91,37 @@ def test_known_lacks_keep_the_games_the_same_at_any_batch_size() -> None:
     plain = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16)", "random"], seed=5, games=8,
                             overrides={"wd4_legal_when": "always", "wd4_challenge": False})
     assert not np.array_equal(one, _records(plain, 8))  # the constraint changes some decision
+
+
+def test_posterior_worlds_keep_the_games_the_same_at_any_batch_size() -> None:
+    """With ``posterior`` the worlds at 2 players deal the opponent's hand from the posterior over it; the memory is kept
+    per (game, seat), so the games still do not depend on the batch size, and the posterior changes some decision."""
+    overrides = {"wd4_legal_when": "always", "wd4_challenge": False}
+    config = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16, posterior=True)", "random"], seed=5,
+                             games=8, overrides=overrides)
+    one = _records(config, 1, check=True)
+    np.testing.assert_array_equal(one, _records(config, 8))
+    plain = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16)", "random"], seed=5, games=8,
+                            overrides=overrides)
+    assert not np.array_equal(one, _records(plain, 8))
+
+
+@pytest.mark.parametrize("shift", [1, 4])
+def test_posterior_decisions_do_not_depend_on_hidden_cards(shift: int) -> None:
+    """At 2 players with ``posterior`` (its worlds dealt by groups): the opponent's hand and the draw pile are a
+    permutation of the same hidden cards, and the search answers the same."""
+    own = ["red 5", "blue 5", "green 2", "wild draw four", "yellow 9"]
+
+    def after(hidden: list[str]) -> tuple[str, str | None, dict[str, int]]:
+        position = Position(hands=[own, hidden[:4]], top="red 3", turn=0, draw=hidden[4:] * 6, discard=["blue 1", "green 4"])
+        search = SearchStrategy(playouts=48, posterior=True)
+        snap = play_from(position, "classic", [("draw",)], seats={0: search}, seed=3,
+                         overrides={"wd4_challenge": False, "wd4_legal_when": "always"})
+        return snap.top, snap.colour, snap.hands[0]
+
+    base = after(HIDDEN)
+    for hidden in (HIDDEN[shift:] + HIDDEN[:shift], HIDDEN[::-1]):
+        assert after(hidden) == base
 
 
 def test_known_lacks_at_six_players_keep_the_games_the_same_at_any_batch_size() -> None:
