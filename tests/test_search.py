@@ -17,8 +17,23 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.engine.position import Position, play_from
 from unosim.game.kernels import layout as L
+from unosim.game.rules import RuleSet
 from unosim.strategy import registry
-from unosim.strategy.playouts import PLAYOUT_POLICIES
+from unosim.strategy.base import DRAW
+from unosim.strategy.playouts import (
+    N_PUBLIC,
+    P_ALIVE,
+    P_COLOUR,
+    P_DIR,
+    P_LAST,
+    P_LINK_A,
+    P_LINK_B,
+    P_PENDING,
+    P_PHASE,
+    P_TOP,
+    PLAYOUT_POLICIES,
+    Playouts,
+)
 
 
 def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.ndarray:
@@ -122,6 +137,38 @@ def test_posterior_decisions_do_not_depend_on_hidden_cards(shift: int) -> None:
     base = after(HIDDEN)
     for hidden in (HIDDEN[shift:] + HIDDEN[:shift], HIDDEN[::-1]):
         assert after(hidden) == base
+
+
+def test_worlds_deal_a_seat_by_the_weights_of_its_groups() -> None:
+    """`fill_worlds` with groups: the opponent's 5 cards as a group of 3 with no weight on red cards, a group of 1 of
+    wilds only, and one card beyond the groups, dealt uniformly: every world holds at least one wild and at most one
+    red card there, and the worlds differ."""
+    rules = RuleSet.preset("classic")
+    engine = Playouts(rules, 2, "random", "random", 2)
+    deck = rules.load_deck().array(rules.deck_copies).astype(np.int64)
+    own = np.zeros((1, 60), np.int64)
+    own[0, [1, 2, 15, 30, 45, 50, 57]] = 1
+    discard = np.zeros((1, 60), np.int64)
+    discard[0, 3] = 1
+    public = np.zeros((1, N_PUBLIC), np.int64)
+    public[0, [P_PHASE, P_TOP, P_COLOUR, P_DIR]] = L.PH_TURN, 3, 0, 1
+    public[0, [P_LINK_A, P_LINK_B, P_LAST, P_PENDING]] = -1
+    public[0, P_ALIVE] = 3
+    answers = np.zeros((1, 1, 5), np.int64)
+    answers[0, 0, :] = DRAW, -1, 0, -1, -1
+    size = np.zeros((1, 2, 3), np.int64)
+    size[0, 1, :2] = 3, 1
+    weight = np.zeros((1, 2, 3, 60))
+    weight[0, 1, 0, 14:] = 1.0
+    weight[0, 1, 1, 56:58] = 1.0
+    worlds = 64
+    jobs = np.zeros(worlds, np.int64), np.arange(worlds, dtype=np.int64), np.zeros(worlds, np.int64)
+    assert engine._deal(*jobs, public, np.array([[7, 5]]), own, deck - own - discard, np.array([9], np.uint64), answers,
+                        None, None, size, weight)
+    opponent = engine.hands[:worlds, 1].astype(np.int64)
+    assert (opponent.sum(axis=1) == 5).all()
+    assert (opponent[:, 56:58].sum(axis=1) >= 1).all() and (opponent[:, :14].sum(axis=1) <= 1).all()
+    assert len({tuple(h) for h in opponent}) > worlds // 2
 
 
 def test_known_lacks_at_six_players_keep_the_games_the_same_at_any_batch_size() -> None:
