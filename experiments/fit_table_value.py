@@ -1,4 +1,4 @@
-"""Fit the search's ``value='table'``: the chance that each seat wins a round, given the position at a playout's cut-off.
+"""Fit the search's ``value='table'`` (or ``'hand'``): the chance that each seat wins a round, given the position at a playout's cut-off.
 
 Games are played by the search's own playout engine (`unosim.strategy.playouts.Playouts`) from
 random openings (a number card on top, every hand dealt at random, the first seat drawing), once
@@ -13,6 +13,13 @@ d * [j moves after that]`` (``wilds``: the Wild and Wild Draw Four cards held); 
 
     python experiments/fit_table_value.py --players 6 --games 400000 --policy random --others random \\
         --set wd4_legal_when=always --set wd4_challenge=false
+
+With ``--model hand`` it fits instead the search's ``value='hand'``: the chance that the seat playing ``--policy``
+wins, a logistic over its ``hand_features`` (``strategies/search.py``), compared with ``VALUE_DEFAULTS`` (the
+coefficients of ``HAND_VALUE_DEFAULTS``)::
+
+    python experiments/fit_table_value.py --players 2 --games 400000 --policy rules:lookahead --others random \\
+        --model hand --depths 6,12,18,24,30,36,48 --set wd4_legal_when=always --set wd4_challenge=false
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ Carlo) with sequential halving over the answers:
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation. With
    ``lacks`` each other seat's hand is dealt without the colours, faces and wilds it was seen to lack (it
    drew and could not play), as far as its hand predates that (`LackMemory` at 2 players, `TableLackMemory`
-   at more).
+   at more); with ``posterior`` (2 players) the opponent's hand is dealt from the posterior over it (`LackMemory`
+   with ``posterior=True``).
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
    table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
@@ -24,7 +25,9 @@ Carlo) with sequential halving over the answers:
    logistic chance of winning of `strategies/lookahead.py` (``"logistic"``, `VALUE_DEFAULTS`: the bias, this
    seat to move, the log of its cards and the log of the cards of the other seat holding fewest), or the
    seat's share of ``exp(u)`` over the seats in the round (``"table"``, `TABLE_VALUE_DEFAULTS`, fitted at 6
-   players: ``u`` from the log of the seat's cards, its wilds and whether it moves next or after that).
+   players: ``u`` from the log of the seat's cards, its wilds and whether it moves next or after that), or a
+   logistic over the cards the seat and the other seat with fewest cards hold (``"hand"``, `hand_features`,
+   `HAND_VALUE_DEFAULTS`, fitted at 2 players).
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -244,7 +247,11 @@ class SearchStrategy(Strategy):
         another seat)``, the coefficients ``VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 2 players) or
         ``"table"`` (the seat's share of ``exp(u)`` over the seats in the round, ``u`` a sum over the log of the seat's
         cards, its Wild and Wild Draw Four cards, whether it moves next and whether it moves after that, by
-        ``TABLE_VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 6 players; ``wild_credit`` is not used).
+        ``TABLE_VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 6 players; ``wild_credit`` is not used) or
+        ``"hand"`` (``1 / (1 + exp(-z))``, ``z`` the sum of `hand_features` times ``HAND_VALUE_DEFAULTS`` of
+        `strategies/lookahead.py`: the terms of ``"logistic"``, the wilds and action cards of the seat and of the other
+        seat with fewest cards, the seat's Wild Draw Fours and colours held; fitted at 2 players to ``rules:lookahead``
+        against ``random``; ``wild_credit`` is not used).
     forget_uno_rate, catch_uno_rate : float
         See [`unosim.Strategy`][unosim.Strategy].
     """
