@@ -117,6 +117,9 @@ _TYPE_FACE = np.full(N_TYPES, WILDS, np.int64)
 _TYPE_FACE[:N_COLOURED] = np.arange(N_COLOURED) % FACES_PER_COLOUR
 _WORLDS_PER_ROUND = 1 << 20
 """World numbers of one round of sequential halving start at ``round * _WORLDS_PER_ROUND`` (fresh worlds)."""
+_MAX_SLOTS = 1 << 17
+"""Playouts per call of the engine at most (the rows of a round are played in calls of whole rows): the engine's
+slots hold some kilobytes each, so a round of thousands of rows at a large budget is played in parts."""
 
 
 HAND_VALUE_NAMES = ("bias", "moves next", "ln own cards", "ln fewest other", "own wilds", "other wilds", "own actions",
@@ -429,16 +432,22 @@ class SearchStrategy(Strategy):
                 rows.append(np.full(len(w), row, np.int64))
                 worlds.append(w)
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
-            job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
             lacks, kept = self._constraint if self._constraint is not None else (None, None)
             size, weight = self._groups if self._groups is not None else (None, None)
-            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept,
-                                 size, weight)
-            if played is None:
-                return None
-            wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
-            np.add.at(totals, (job_row, job_answer),
-                      self._values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
+            bounds = np.cumsum([0] + [len(w) for w in worlds])
+            first = 0
+            while first < len(rows):  # the rows' jobs in calls of at most _MAX_SLOTS slots (one row's at least)
+                last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _MAX_SLOTS, side="right")) - 1)
+                job_row, job_world, job_answer = (np.concatenate(rows[first:last]), np.concatenate(worlds[first:last]),
+                                                  np.concatenate(cand[first:last]))
+                played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks,
+                                     kept, size, weight)
+                if played is None:
+                    return None
+                wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
+                np.add.at(totals, (job_row, job_answer),
+                          self._values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
+                first = last
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
