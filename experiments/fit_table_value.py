@@ -171,6 +171,8 @@ def main() -> None:
         print(f"  log-likelihood per position: fitted {ll:.4f}, VALUE_DEFAULTS {old:.4f}, "
               f"constant {base * np.log(base) + (1 - base) * np.log(1 - base):.4f}")
         print("  coefficients: (" + ", ".join(f"{b:.3f}" for b in beta) + ")")
+        four, _, ll4 = fit_seat(y[:, :5])
+        print("  the terms of value='logistic' alone: (" + ", ".join(f"{b:.3f}" for b in four) + f"), log-likelihood {ll4:.4f}")
         return
     beta, se, ll = fit(x, won)
     share = -(np.log(np.exp(x[..., 0] * -1.5)[np.arange(len(won)), won] / np.exp(x[..., 0] * -1.5).sum(axis=1))).mean()
