@@ -1,4 +1,4 @@
-"""Fit the search's ``value='table'``: the chance that each seat wins a round, given the position at a playout's cut-off.
+"""Fit the search's ``value='table'`` (or ``'hand'``): the chance that each seat wins a round, given the position at a playout's cut-off.
 
 Games are played by the search's own playout engine (`unosim.strategy.playouts.Playouts`) from
 random openings (a number card on top, every hand dealt at random, the first seat drawing), once
@@ -13,6 +13,13 @@ d * [j moves after that]`` (``wilds``: the Wild and Wild Draw Four cards held); 
 
     python experiments/fit_table_value.py --players 6 --games 400000 --policy random --others random \\
         --set wd4_legal_when=always --set wd4_challenge=false
+
+With ``--model hand`` it fits instead the search's ``value='hand'``: the chance that the seat playing ``--policy``
+wins, a logistic over its ``hand_features`` (``strategies/search.py``), compared with ``VALUE_DEFAULTS`` (the
+coefficients of ``HAND_VALUE_DEFAULTS``)::
+
+    python experiments/fit_table_value.py --players 2 --games 400000 --policy rules:lookahead --others random \\
+        --model hand --depths 6,12,18,24,30,36,48 --set wd4_legal_when=always --set wd4_challenge=false
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import time
 
 import numpy as np
 from scipy.optimize import minimize
+from unosim.strategies.lookahead import VALUE_DEFAULTS
+from unosim.strategies.search import HAND_VALUE_NAMES, hand_features
 
 from unosim.game.cards import FACES_PER_COLOUR, N_COLOURED, N_TYPES, WILD, WILD_DRAW_FOUR
 from unosim.game.kernels import layout as L
@@ -57,10 +66,12 @@ def openings(rules: RuleSet, players: int, n: int, rng: np.random.Generator) -> 
 
 
 def positions(rules: RuleSet, players: int, policy: str, others: str, depths: list[int], games: int,
-              seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Features ``(game, seat, feature)`` at the cut-off of every game still open there and its winning seat."""
+              seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features ``(game, seat, feature)`` at the cut-off of every game still open there, its winning seat, and the
+    seat that plays ``policy`` (the searching seat) with its ``HAND_VALUE_NAMES`` features ``(game, feature)`` in the last
+    array's columns 1 and up (column 0: whether it won)."""
     rng = np.random.default_rng(seed)
-    features, winners = [], []
+    features, winners, own_rows = [], [], []
     per = games // len(depths)
     answers = np.full((per, 1, 5), -1, np.int64)
     answers[:, 0, 0] = DRAW
@@ -85,7 +96,27 @@ def positions(rules: RuleSet, players: int, policy: str, others: str, depths: li
         x[:, :, 3] = seat == (turn[:, None] + direction[:, None]) % players
         features.append(x[keep])
         winners.append(end[keep])
-    return np.concatenate(features), np.concatenate(winners).astype(np.int64)
+        me = public[:, po.P_SEAT]
+        inside = np.ones((per, players), bool)
+        y = np.concatenate([(end == me)[:, None], hand_features(hands, size, turn, me, inside)], axis=1)
+        own_rows.append(y[keep])
+    return np.concatenate(features), np.concatenate(winners).astype(np.int64), np.concatenate(own_rows)
+
+
+def fit_seat(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Maximum-likelihood coefficients of the searching seat's binary logistic (rows of `positions`' last array), their
+    standard errors, the mean log-likelihood."""
+    won, x = y[:, 0], y[:, 1:]
+
+    def loss(beta: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ beta
+        nll = (np.logaddexp(0.0, z) - won * z).sum()
+        return nll, x.T @ (1.0 / (1.0 + np.exp(-z)) - won)
+
+    beta = minimize(loss, np.zeros(x.shape[1]), jac=True, method="BFGS").x
+    p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+    info = (x * (p * (1 - p))[:, None]).T @ x
+    return beta, np.sqrt(np.diag(np.linalg.inv(info))), -loss(beta)[0] / len(won)
 
 
 def fit(x: np.ndarray, won: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -119,12 +150,30 @@ def main() -> None:
     parser.add_argument("--policy", default="random", help="the playout policy of the first seat")
     parser.add_argument("--others", default="random", help="the playout policy of the other seats")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--model", choices=("table", "hand"), default="table",
+                        help="table: the conditional logit over the seats (value='table'); hand: the binary logistic of the "
+                             "seat that plays --policy (value='hand', HAND_VALUE_DEFAULTS)")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="a rule option (repeatable)")
     args = parser.parse_args()
     start = time.perf_counter()
     rules = RuleSet.preset(args.rules).with_overrides(args.set)
-    x, won = positions(rules, args.players, args.policy, args.others, [int(d) for d in args.depths.split(",")],
-                       args.games, args.seed)
+    x, won, y = positions(rules, args.players, args.policy, args.others, [int(d) for d in args.depths.split(",")],
+                          args.games, args.seed)
+    if args.model == "hand":
+        beta, se, ll = fit_seat(y)
+        z = y[:, 1:5] @ np.array(VALUE_DEFAULTS)
+        old = -(np.logaddexp(0.0, z) - y[:, 0] * z).mean()
+        base = y[:, 0].mean()
+        print(f"{len(y)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "
+              f"{time.perf_counter() - start:.0f} s; the seat won {base:.3f}")
+        for name, b, s in zip(HAND_VALUE_NAMES, beta, se):
+            print(f"  {name:>15}: {b:+.3f} ± {s:.3f}")
+        print(f"  log-likelihood per position: fitted {ll:.4f}, VALUE_DEFAULTS {old:.4f}, "
+              f"constant {base * np.log(base) + (1 - base) * np.log(1 - base):.4f}")
+        print("  coefficients: (" + ", ".join(f"{b:.3f}" for b in beta) + ")")
+        four, _, ll4 = fit_seat(y[:, :5])
+        print("  the terms of value='logistic' alone: (" + ", ".join(f"{b:.3f}" for b in four) + f"), log-likelihood {ll4:.4f}")
+        return
     beta, se, ll = fit(x, won)
     share = -(np.log(np.exp(x[..., 0] * -1.5)[np.arange(len(won)), won] / np.exp(x[..., 0] * -1.5).sum(axis=1))).mean()
     print(f"{len(won)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "

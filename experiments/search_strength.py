@@ -30,6 +30,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="deals; each is played once per seat")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE", help="a rule option (repeatable)")
+    parser.add_argument("--out", help="save the wins, one row per deal and one column per seat of the strategy (.npy), "
+                                      "to compare two strategies deal by deal")
     args = parser.parse_args()
     won = np.zeros((args.games, args.players))
     start = time.perf_counter()
@@ -39,6 +41,8 @@ def main() -> None:
         config = RunConfig.build(rules=args.rules, players=args.players, strategies=lineup, seed=args.seed, games=args.games,
                                  overrides=args.set or None)
         won[:, seat] = Engine(config).play(0, args.games).rec[:, L.R_WINNER] == seat
+    if args.out:
+        np.save(args.out, won)
     per_deal = won.mean(axis=1)
     rate = per_deal.mean()
     half = 1.96 * per_deal.std(ddof=1) / np.sqrt(args.games)

@@ -40,7 +40,8 @@ from numpy.typing import NDArray
 
 from unosim.game.cards import CARD_KIND, FACES_PER_COLOUR, KIND_NAMES, N_COLOURED, N_COLOURS, N_TYPES, WILD, WILD_DRAW_FOUR
 
-__all__ = ["best_moves", "model", "POLICY_DEFAULTS", "POLICY_NAMES", "TABLE_VALUE_DEFAULTS", "VALUE_DEFAULTS", "WD4_RULES"]
+__all__ = ["best_moves", "model", "HAND_VALUE_DEFAULTS", "POLICY_DEFAULTS", "POLICY_NAMES", "TABLE_VALUE_DEFAULTS", "VALUE_DEFAULTS",
+           "WD4_RULES"]
 
 WD4_RULES = ("always", "no_color_match", "no_color_match_incl_wilds", "no_color_or_number_match")
 """``wd4_legal_when`` values, in the order of their code in `model`'s array."""
@@ -54,6 +55,11 @@ TABLE_VALUE_DEFAULTS = (-1.549, 0.218, 0.183, 0.059)
 these times ln cards of ``j``, its Wild and Wild Draw Four cards, whether it moves next and whether it moves
 after that; a conditional logit fitted by maximum likelihood to positions of 6-player ``random`` games
 (classic, Wild Draw Four always legal, no challenges) by ``experiments/fit_table_value.py``."""
+HAND_VALUE_DEFAULTS = (0.378, 0.169, -0.653, 0.915, 0.542, -0.300, 0.192, -0.212, 0.502, -0.209)
+"""Coefficients of the chance that the searching seat wins (the ``value='hand'`` of `strategies/search.py`, its terms
+``HAND_VALUE_NAMES`` there): a logistic fitted by maximum likelihood to 271,727 positions of 2-player games of
+``rules:lookahead`` against ``random`` (classic, Wild Draw Four always legal, no challenges) by
+``experiments/fit_table_value.py --model hand``."""
 POLICY_NAMES = ("number", "action", "wild", "wild_draw_four", "number_close", "action_close", "wild_close",
                 "wild_draw_four_close", "colour_share", "wild_keep", "close_at")
 """This seat's playout policy (`_own_pick`): card scores, calm and with the opponent close to going out."""

@@ -12,7 +12,8 @@ Carlo) with sequential halving over the answers:
    turn, hand sizes, links, the pending chain, seats in the round) comes from the observation. With
    ``lacks`` each other seat's hand is dealt without the colours, faces and wilds it was seen to lack (it
    drew and could not play), as far as its hand predates that (`LackMemory` at 2 players, `TableLackMemory`
-   at more).
+   at more); with ``posterior`` (2 players) the opponent's hand is dealt from the posterior over it (`LackMemory`
+   with ``posterior=True``).
 2. **Playouts.** One engine slot per (world, answer): the position is set into the slot, the answer
    written as the slot's pending decision, and the slot played on for ``depth`` turns per seat at the
    table (0: to the end of the round), this seat playing the compiled ``policy`` and the others
@@ -24,7 +25,9 @@ Carlo) with sequential halving over the answers:
    logistic chance of winning of `strategies/lookahead.py` (``"logistic"``, `VALUE_DEFAULTS`: the bias, this
    seat to move, the log of its cards and the log of the cards of the other seat holding fewest), or the
    seat's share of ``exp(u)`` over the seats in the round (``"table"``, `TABLE_VALUE_DEFAULTS`, fitted at 6
-   players: ``u`` from the log of the seat's cards, its wilds and whether it moves next or after that).
+   players: ``u`` from the log of the seat's cards, its wilds and whether it moves next or after that), or a
+   logistic over the cards the seat and the other seat with fewest cards hold (``"hand"``, `hand_features`,
+   `HAND_VALUE_DEFAULTS`, fitted at 2 players).
 3. **Sequential halving.** The ``playouts`` budget of a decision is split evenly over ⌈log2 A⌉ rounds
    (A answers); in each round the answers left share the round's playouts in fresh worlds, each
    answer played in every world of the round; the better half by total value (all rounds so far) goes
@@ -101,10 +104,10 @@ from unosim.strategy.playouts import (
 )
 from unosim.strategy.primitives import CARD_SCORE_POINTS, sample_best
 
-from .lookahead import TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
+from .lookahead import HAND_VALUE_DEFAULTS, TABLE_VALUE_DEFAULTS, VALUE_DEFAULTS
 from .opponent_memory import WILDS, LackMemory, TableLackMemory
 
-__all__ = ["OneOf", "SearchStrategy"]
+__all__ = ["HAND_VALUE_NAMES", "OneOf", "SearchStrategy", "hand_features"]
 
 _NEEDS_COLOUR = np.zeros(N_TYPES, bool)
 _NEEDS_COLOUR[list(NAMES_A_COLOUR)] = True
@@ -114,6 +117,52 @@ _TYPE_FACE = np.full(N_TYPES, WILDS, np.int64)
 _TYPE_FACE[:N_COLOURED] = np.arange(N_COLOURED) % FACES_PER_COLOUR
 _WORLDS_PER_ROUND = 1 << 20
 """World numbers of one round of sequential halving start at ``round * _WORLDS_PER_ROUND`` (fresh worlds)."""
+_MAX_SLOTS = 1 << 17
+"""Playouts per call of the engine at most (the rows of a round are played in calls of whole rows): the engine's
+slots hold some kilobytes each, so a round of thousands of rows at a large budget is played in parts."""
+
+
+HAND_VALUE_NAMES = ("bias", "moves next", "ln own cards", "ln fewest other", "own wilds", "other wilds", "own actions",
+                    "other actions", "own wild draw fours", "own colours")
+"""The terms of ``value='hand'`` (`hand_features`), in the order of `HAND_VALUE_DEFAULTS`."""
+
+
+def hand_features(hands: NDArray[np.integer], sizes: NDArray[np.integer], turn: NDArray[np.integer],
+                  seat: NDArray[np.integer], inside: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """The terms of ``value='hand'`` at positions stopped at a playout's depth.
+
+    Parameters
+    ----------
+    hands : ndarray, shape (m, players, N_TYPES)
+        Every seat's cards.
+    sizes : ndarray, shape (m, players)
+        Every seat's hand size.
+    turn : ndarray, shape (m,)
+        The seat that moves next.
+    seat : ndarray, shape (m,)
+        The seat valued.
+    inside : ndarray, shape (m, players)
+        The seats still in the round.
+
+    Returns
+    -------
+    ndarray, shape (m, 10)
+        Per position, `HAND_VALUE_NAMES`: 1, whether ``seat`` moves next, the log of its cards and of the cards of the
+        other seat in the round holding fewest (the "other", lowest seat on ties), the wild cards of the seat and of the
+        other, their action cards (the coloured cards that are not numbers), the seat's Wild Draw Four cards and the
+        number of colours it holds.
+    """
+    m, players = sizes.shape
+    rows = np.arange(m)
+    size = np.maximum(sizes.astype(np.float64), 1.0)
+    other = np.where(inside & (np.arange(players)[None, :] != seat[:, None]), size, np.inf).argmin(axis=1)
+    coloured = hands[:, :, :N_COLOURED].astype(np.int64).reshape(m, players, N_COLOURED // FACES_PER_COLOUR, FACES_PER_COLOUR)
+    wilds = hands[:, :, N_COLOURED:].sum(axis=2, dtype=np.int64)
+    actions = coloured[:, :, :, 10:].sum(axis=(2, 3))
+    colours = (coloured[rows, seat].sum(axis=2) > 0).sum(axis=1)
+    return np.stack([np.ones(m), turn == seat, np.log(size[rows, seat]), np.log(size[rows, other]), wilds[rows, seat],
+                     wilds[rows, other], actions[rows, seat], actions[rows, other],
+                     hands[rows, seat, WILD_DRAW_FOUR].astype(np.int64), colours], axis=1).astype(np.float64)
 
 
 class OneOf(Constraint):
@@ -182,6 +231,13 @@ class SearchStrategy(Strategy):
         (it drew and could not play: `LackMemory` at 2 players, `TableLackMemory` at more), while it has taken
         at most ``lacks`` cards since; the cards it took since are dealt from every unseen card.
         0 (the default): worlds dealt uniformly.
+    posterior : bool
+        At 2 players, deal the opponent's hand in the worlds from the posterior over it (`LackMemory` with
+        ``posterior=True``, `strategies/hand_groups.py`): its cards as groups taken at the same time, none of a group
+        answering a table it drew on since, and the answers to a table it played on from its hand less likely (it
+        played one of its legal cards at random); instead of ``lacks`` for that seat. Made for an opponent that never
+        draws while it holds a legal card and plays a legal drawn card (``random``, most built-ins), under
+        ``wd4_legal_when=always``. Not used at more players.
     wild_credit : float
         A playout stopped at its depth counts each wild a seat holds as ``1 - wild_credit`` cards (0: a card like
         any other).
@@ -194,7 +250,11 @@ class SearchStrategy(Strategy):
         another seat)``, the coefficients ``VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 2 players) or
         ``"table"`` (the seat's share of ``exp(u)`` over the seats in the round, ``u`` a sum over the log of the seat's
         cards, its Wild and Wild Draw Four cards, whether it moves next and whether it moves after that, by
-        ``TABLE_VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 6 players; ``wild_credit`` is not used).
+        ``TABLE_VALUE_DEFAULTS`` of `strategies/lookahead.py`, fitted at 6 players; ``wild_credit`` is not used) or
+        ``"hand"`` (``1 / (1 + exp(-z))``, ``z`` the sum of `hand_features` times ``HAND_VALUE_DEFAULTS`` of
+        `strategies/lookahead.py`: the terms of ``"logistic"``, the wilds and action cards of the seat and of the other
+        seat with fewest cards, the seat's Wild Draw Fours and colours held; fitted at 2 players to ``rules:lookahead``
+        against ``random``; ``wild_credit`` is not used).
     forget_uno_rate, catch_uno_rate : float
         See [`unosim.Strategy`][unosim.Strategy].
     """
@@ -209,13 +269,14 @@ class SearchStrategy(Strategy):
         "draw_by_choice": (bool,),
         "bluff": (bool,),
         "lacks": (int, 0, 1000),
+        "posterior": (bool,),
         "wild_credit": (float, 0.0, 1.0),
-        "value": OneOf(("share", "logistic", "table")),
+        "value": OneOf(("share", "logistic", "table", "hand")),
     }
 
     def __init__(self, *, playouts: int = 1024, policy: str = "greedy", others: str = "greedy", depth: int = 4,
                  share_power: float = 1.5, draw_by_choice: bool = True, bluff: bool = False,
-                 lacks: int = 0, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0,
+                 lacks: int = 0, posterior: bool = False, wild_credit: float = 0.0, value: str = "share", forget_uno_rate: float = 0.0,
                  catch_uno_rate: float = 1.0) -> None:
         super().__init__(forget_uno_rate=forget_uno_rate, catch_uno_rate=catch_uno_rate)
         self.playouts = playouts
@@ -226,6 +287,7 @@ class SearchStrategy(Strategy):
         self.draw_by_choice = draw_by_choice
         self.bluff = bluff
         self.lacks = lacks
+        self.posterior = posterior
         self.wild_credit = wild_credit
         self.value = value
         self.searched = 0
@@ -237,6 +299,7 @@ class SearchStrategy(Strategy):
         self._link: dict[tuple[int, int], tuple[int, int]] = {}
         self._memories: dict[int, LackMemory] = {}
         self._constraint: tuple[NDArray[np.int8], NDArray[np.int64]] | None = None
+        self._groups: tuple[NDArray[np.int64], NDArray[np.float64]] | None = None
 
     @property
     def plays_legal_drawn_card(self) -> bool:
@@ -246,8 +309,8 @@ class SearchStrategy(Strategy):
     @property
     def forced_draw_uniforms(self) -> int | None:
         """`play` draws one uniform per row and answers `DRAW` when nothing is
-        playable (nothing to search); not declared with ``lacks``, whose memory must see every turn."""
-        return None if self.lacks > 0 else 1
+        playable (nothing to search); not declared with ``lacks`` or ``posterior``, whose memory must see every turn."""
+        return None if self.lacks > 0 or self.posterior else 1
 
     # ------------------------------------------------------------ the search
     def _engine(self, obs: Observation) -> Playouts:
@@ -258,19 +321,21 @@ class SearchStrategy(Strategy):
         return engine
 
     def _uses_memory(self, obs: Observation) -> bool:
-        return self.lacks > 0
+        return self.lacks > 0 or (self.posterior and obs.players == 2)
 
     def _memory_of(self, obs: Observation) -> LackMemory:
         """The lack memory of the table size of ``obs`` (one per table size)."""
         memory = self._memories.get(obs.players)
         if memory is None:
-            memory = self._memories[obs.players] = LackMemory() if obs.players == 2 else TableLackMemory(obs.players)
+            memory = self._memories[obs.players] = (LackMemory(posterior=self.posterior) if obs.players == 2
+                                                    else TableLackMemory(obs.players))
         return memory
 
     def _observe(self, obs: Observation) -> NDArray[np.int64] | None:
-        """With ``lacks``: update the memory from a turn observation, set the worlds' constraint (the other
-        seats' known lacks) for the search that follows; the memory entry of each row."""
+        """With ``lacks`` or ``posterior``: update the memory from a turn observation, set the worlds' constraint (the
+        other seats' known lacks, the opponent's posterior) for the search that follows; the memory entry of each row."""
         self._constraint = None
+        self._groups = None
         if not self._uses_memory(obs):
             return None
         memory = self._memory_of(obs)
@@ -281,6 +346,14 @@ class SearchStrategy(Strategy):
         else:
             opponent = (1 - obs.seat).astype(np.int64)
             entries = memory.observe(obs, opponent)
+            if self.posterior:
+                size = np.zeros((n, obs.players, memory.group_size.shape[1]), np.int64)
+                weight = np.zeros((n, obs.players, *memory.group_weight.shape[1:]), np.float64)
+                size[rows, opponent] = memory.group_size[entries]
+                weight[rows, opponent] = memory.group_weight[entries]
+                self._groups = (size, weight)
+            if self.lacks == 0:
+                return entries
             known_colour, known_face = memory.known(entries, self.lacks)
             colour = np.zeros((n, obs.players, known_colour.shape[1]), bool)
             face = np.zeros((n, obs.players, known_face.shape[1]), bool)
@@ -359,14 +432,22 @@ class SearchStrategy(Strategy):
                 rows.append(np.full(len(w), row, np.int64))
                 worlds.append(w)
                 cand.append(np.tile(np.asarray(alive, np.int64), k))
-            job_row, job_world, job_answer = np.concatenate(rows), np.concatenate(worlds), np.concatenate(cand)
             lacks, kept = self._constraint if self._constraint is not None else (None, None)
-            played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks, kept)
-            if played is None:
-                return None
-            wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
-            np.add.at(totals, (job_row, job_answer),
-                      self._values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
+            size, weight = self._groups if self._groups is not None else (None, None)
+            bounds = np.cumsum([0] + [len(w) for w in worlds])
+            first = 0
+            while first < len(rows):  # the rows' jobs in calls of at most _MAX_SLOTS slots (one row's at least)
+                last = max(first + 1, int(np.searchsorted(bounds, bounds[first] + _MAX_SLOTS, side="right")) - 1)
+                job_row, job_world, job_answer = (np.concatenate(rows[first:last]), np.concatenate(worlds[first:last]),
+                                                  np.concatenate(cand[first:last]))
+                played = engine.play(job_row, job_world, job_answer, public, sizes, hand, unseen, discard, seeds, table, lacks,
+                                     kept, size, weight)
+                if played is None:
+                    return None
+                wilds = engine.hands[: len(job_row), :, N_COLOURED:].sum(axis=2, dtype=np.int64) if self.wild_credit else None
+                np.add.at(totals, (job_row, job_answer),
+                          self._values(played, engine, public[job_row, P_SEAT], public[job_row, P_ALIVE], wilds))
+                first = last
             for row in list(left):
                 alive = left[row]
                 keep = max(1, (len(alive) + 1) // 2)
@@ -389,6 +470,10 @@ class SearchStrategy(Strategy):
             inside = ((alive[open_, None] >> np.arange(players)) & 1).astype(bool)
             if self.value == "table":
                 value[open_] = self._table_share(engine, np.flatnonzero(open_), sizes, inside, turn, seat)
+                return value
+            if self.value == "hand":
+                x = hand_features(engine.hands[np.flatnonzero(open_)], sizes[open_], turn[open_], seat[open_], inside)
+                value[open_] = 1.0 / (1.0 + np.exp(-(x @ np.asarray(HAND_VALUE_DEFAULTS))))
                 return value
             size = sizes[open_].astype(np.float64)
             if wilds is not None:  # a wild held counts as less than a card: it can always be played
@@ -452,6 +537,7 @@ class SearchStrategy(Strategy):
         entries = self._observe(obs)
         best = self._search(obs, answers)
         self._constraint = None
+        self._groups = None
         picked: NDArray[np.integer]
         if best is None:
             picked = sample_best(obs.hand, obs.legal, CARD_SCORE_POINTS, obs.random())

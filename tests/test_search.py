@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from typer.testing import CliRunner
-from unosim.strategies.lookahead import TABLE_VALUE_DEFAULTS
-from unosim.strategies.search import SearchStrategy
+from unosim.strategies.lookahead import HAND_VALUE_DEFAULTS, TABLE_VALUE_DEFAULTS
+from unosim.strategies.search import HAND_VALUE_NAMES, SearchStrategy, hand_features
 
 from unosim.analysis.search_bench import bench_search
 from unosim.cli import app
@@ -17,8 +17,23 @@ from unosim.engine.config import RunConfig
 from unosim.engine.driver import Engine
 from unosim.engine.position import Position, play_from
 from unosim.game.kernels import layout as L
+from unosim.game.rules import RuleSet
 from unosim.strategy import registry
-from unosim.strategy.playouts import PLAYOUT_POLICIES
+from unosim.strategy.base import DRAW
+from unosim.strategy.playouts import (
+    N_PUBLIC,
+    P_ALIVE,
+    P_COLOUR,
+    P_DIR,
+    P_LAST,
+    P_LINK_A,
+    P_LINK_B,
+    P_PENDING,
+    P_PHASE,
+    P_TOP,
+    PLAYOUT_POLICIES,
+    Playouts,
+)
 
 
 def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.ndarray:
@@ -28,6 +43,7 @@ def _records(config: RunConfig, batch_size: int, *, check: bool = False) -> np.n
 def test_registered_with_checked_parameters() -> None:
     assert isinstance(registry.make("search", {"playouts": 8}), SearchStrategy)
     assert registry.make("search", {"lacks": 4, "wild_credit": 0.5}).wild_credit == 0.5
+    assert registry.make("search", {"posterior": True}).posterior
     with pytest.raises(ValueError, match="wild_credit"):
         SearchStrategy(wild_credit=2.0)
     with pytest.raises(ValueError, match="policy"):
@@ -90,6 +106,69 @@ def test_known_lacks_keep_the_games_the_same_at_any_batch_size() -> None:
     plain = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16)", "random"], seed=5, games=8,
                             overrides={"wd4_legal_when": "always", "wd4_challenge": False})
     assert not np.array_equal(one, _records(plain, 8))  # the constraint changes some decision
+
+
+def test_posterior_worlds_keep_the_games_the_same_at_any_batch_size() -> None:
+    """With ``posterior`` the worlds at 2 players deal the opponent's hand from the posterior over it; the memory is kept
+    per (game, seat), so the games still do not depend on the batch size, and the posterior changes some decision."""
+    overrides = {"wd4_legal_when": "always", "wd4_challenge": False}
+    config = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16, posterior=True)", "random"], seed=5,
+                             games=8, overrides=overrides)
+    one = _records(config, 1, check=True)
+    np.testing.assert_array_equal(one, _records(config, 8))
+    plain = RunConfig.build(rules="classic", players=2, strategies=["search(playouts=16)", "random"], seed=5, games=8,
+                            overrides=overrides)
+    assert not np.array_equal(one, _records(plain, 8))
+
+
+@pytest.mark.parametrize("shift", [1, 4])
+def test_posterior_decisions_do_not_depend_on_hidden_cards(shift: int) -> None:
+    """At 2 players with ``posterior`` (its worlds dealt by groups): the opponent's hand and the draw pile are a
+    permutation of the same hidden cards, and the search answers the same."""
+    own = ["red 5", "blue 5", "green 2", "wild draw four", "yellow 9"]
+
+    def after(hidden: list[str]) -> tuple[str, str | None, dict[str, int]]:
+        position = Position(hands=[own, hidden[:4]], top="red 3", turn=0, draw=hidden[4:] * 6, discard=["blue 1", "green 4"])
+        search = SearchStrategy(playouts=48, posterior=True)
+        snap = play_from(position, "classic", [("draw",)], seats={0: search}, seed=3,
+                         overrides={"wd4_challenge": False, "wd4_legal_when": "always"})
+        return snap.top, snap.colour, snap.hands[0]
+
+    base = after(HIDDEN)
+    for hidden in (HIDDEN[shift:] + HIDDEN[:shift], HIDDEN[::-1]):
+        assert after(hidden) == base
+
+
+def test_worlds_deal_a_seat_by_the_weights_of_its_groups() -> None:
+    """`fill_worlds` with groups: the opponent's 5 cards as a group of 3 with no weight on red cards, a group of 1 of
+    wilds only, and one card beyond the groups, dealt uniformly: every world holds at least one wild and at most one
+    red card there, and the worlds differ."""
+    rules = RuleSet.preset("classic")
+    engine = Playouts(rules, 2, "random", "random", 2)
+    deck = rules.load_deck().array(rules.deck_copies).astype(np.int64)
+    own = np.zeros((1, 60), np.int64)
+    own[0, [1, 2, 15, 30, 45, 50, 57]] = 1
+    discard = np.zeros((1, 60), np.int64)
+    discard[0, 3] = 1
+    public = np.zeros((1, N_PUBLIC), np.int64)
+    public[0, [P_PHASE, P_TOP, P_COLOUR, P_DIR]] = L.PH_TURN, 3, 0, 1
+    public[0, [P_LINK_A, P_LINK_B, P_LAST, P_PENDING]] = -1
+    public[0, P_ALIVE] = 3
+    answers = np.zeros((1, 1, 5), np.int64)
+    answers[0, 0, :] = DRAW, -1, 0, -1, -1
+    size = np.zeros((1, 2, 3), np.int64)
+    size[0, 1, :2] = 3, 1
+    weight = np.zeros((1, 2, 3, 60))
+    weight[0, 1, 0, 14:] = 1.0
+    weight[0, 1, 1, 56:58] = 1.0
+    worlds = 64
+    jobs = np.zeros(worlds, np.int64), np.arange(worlds, dtype=np.int64), np.zeros(worlds, np.int64)
+    assert engine._deal(*jobs, public, np.array([[7, 5]]), own, deck - own - discard, np.array([9], np.uint64), answers,
+                        None, None, size, weight)
+    opponent = engine.hands[:worlds, 1].astype(np.int64)
+    assert (opponent.sum(axis=1) == 5).all()
+    assert (opponent[:, 56:58].sum(axis=1) >= 1).all() and (opponent[:, :14].sum(axis=1) <= 1).all()
+    assert len({tuple(h) for h in opponent}) > worlds // 2
 
 
 def test_known_lacks_at_six_players_keep_the_games_the_same_at_any_batch_size() -> None:
@@ -186,6 +265,27 @@ def test_table_value_is_a_share_over_the_seats_in_the_round() -> None:
     cards, wilds, first, second = TABLE_VALUE_DEFAULTS
     assert share == pytest.approx(np.exp(wilds + second - first))
     np.testing.assert_array_equal(value[3:], [0.0, 0.0, 1.0])
+
+
+def test_hand_value_is_the_fitted_logistic_of_the_hands() -> None:
+    """``value='hand'``: the terms of `hand_features` (the other is the seat in the round with fewest cards) and the
+    logistic of `HAND_VALUE_DEFAULTS` over them; a won playout is worth 1 to its winner."""
+    hands = np.zeros((2, 3, 60), np.int8)
+    hands[0, 0, [0, 10, 11, 57]] = 1  # seat 0: red 0, red skip, red reverse, a Wild Draw Four
+    hands[0, 0, 14 + 12] = 2  # and two yellow draw twos
+    hands[0, 2, [56, 27]] = 1  # seat 2: a Wild and a yellow point taken (an action card)
+    sizes = np.array([[6, 5, 2], [1, 1, 0]], np.int32)
+    inside = np.array([[True, True, True], [True, True, False]])
+    x = hand_features(hands, sizes, np.array([0, 1]), np.array([0, 0]), inside)
+    assert len(HAND_VALUE_NAMES) == len(HAND_VALUE_DEFAULTS) == x.shape[1]
+    np.testing.assert_allclose(x[0], [1, 1, np.log(6), np.log(2), 1, 1, 4, 1, 1, 2])
+    np.testing.assert_allclose(x[1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0])  # seat 2 is out of the round: the other is seat 1
+    engine = SimpleNamespace(hands=np.concatenate([hands, hands]))
+    winners = np.array([-1, -1, 0, 1], np.int32)
+    value = SearchStrategy(value="hand")._values((winners, np.concatenate([sizes, sizes]), np.array([0, 1, 0, 1], np.int32)),
+                                                 engine, np.zeros(4, np.int64), np.array([7, 3, 7, 7]))
+    np.testing.assert_allclose(value[:2], 1.0 / (1.0 + np.exp(-(x @ np.asarray(HAND_VALUE_DEFAULTS)))))
+    np.testing.assert_array_equal(value[2:], [1.0, 0.0])
 
 
 SIX_PLAYERS = "search(others='random', value='table', policy='rules:lookahead')"

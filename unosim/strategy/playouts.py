@@ -75,8 +75,53 @@ def _uniform(state):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
-                slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, dec, scratch):  # pragma: no cover
+def _has_groups(group_size, i, p):  # pragma: no cover - compiled
+    """Whether seat ``p`` of row ``i`` is dealt by groups (see `fill_worlds`)."""
+    for g in range(group_size.shape[2]):
+        if group_size[i, p, g] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _deal_groups(group_size, group_weight, i, p, held, scratch, left, state, hands, s):  # pragma: no cover - compiled
+    """Deal seat ``p``'s ``held`` cards of row ``i`` by its groups from the first ``left`` cards of ``scratch`` into
+    ``hands[s, p]`` (each dealt card moved past the cards left, as `fill_worlds` does); False when too few are left."""
+    n_groups = group_size.shape[2]
+    dealt = 0
+    for g in range(n_groups + 1):
+        k = held - dealt if g == n_groups else min(group_size[i, p, g], held - dealt)
+        for _ in range(k):
+            if left == 0:
+                return False
+            total = 0.0
+            if g < n_groups:
+                for q in range(left):
+                    total += group_weight[i, p, g, scratch[q]]
+            j = left - 1
+            if total > 0.0:
+                x = _uniform(state) * total
+                for q in range(left):
+                    w = group_weight[i, p, g, scratch[q]]
+                    if w > 0.0:
+                        j = q  # the last card with a weight, should rounding leave x >= 0
+                        x -= w
+                        if x < 0.0:
+                            break
+            else:
+                j = min(int(_uniform(state) * left), left - 1)
+            c = scratch[j]
+            left -= 1
+            scratch[j] = scratch[left]
+            hands[s, p, c] += 1
+            dealt += 1
+    return True
+
+
+@njit(cache=True)
+def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept, group_size,
+                group_weight, slot, game, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, dec,
+                scratch):  # pragma: no cover
     """Set slot ``s`` to decision ``job_row[s]`` in world ``job_world[s]`` with answer ``job_answer[s]`` given.
 
     Parameters: per decision row ``i``, ``public[i]`` (columns ``P_*``), ``sizes[i]`` every seat's hand
@@ -85,7 +130,11 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
     ``(card, colour, flag, link a, link b)``, ``lacks[i, p, t]`` nonzero for the card types seat ``p`` is
     known to lack and ``kept[i, p]`` how many of seat ``p``'s cards are dealt without them (the cards it
     held when the lack was seen; its later draws are dealt from every unseen card; 0: no constraint; a
-    seat left with no allowed card gets any). A world is dealt once, into the first of its slots (slots
+    seat left with no allowed card gets any). ``group_size[i, p, g]`` and ``group_weight[i, p, g, t]`` (no groups when
+    the last axis of ``group_size`` is empty or seat ``p``'s sizes are all 0) instead deal seat ``p``'s hand as groups of
+    cards: group ``g``'s cards one by one, each unseen card left drawn in proportion to the group's weight of its type
+    (uniformly when no card left has a weight), then the cards beyond the groups' sizes uniformly; ``lacks`` and
+    ``kept`` are then not used for that seat. A world is dealt once, into the first of its slots (slots
     of one world must follow each other), and copied into the others. Answers go into the decision rows
     of buffer 1 (``dec[1, s]``, ``F_ROW = s``): `advance` called with parity 0 reads them.
     Returns False when a row's unseen cards do not cover the other hands (no world can be dealt).
@@ -120,6 +169,11 @@ def fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seed
                 for t in range(k):
                     hands[s, p, t] = own[i, t] if p == me else 0
                 if p == me:
+                    continue
+                if _has_groups(group_size, i, p):
+                    if not _deal_groups(group_size, group_weight, i, p, sizes[i, p], scratch, left, state, hands, s):
+                        return False
+                    left -= sizes[i, p]
                     continue
                 for d in range(sizes[i, p]):
                     if left == 0:
@@ -289,29 +343,35 @@ class Playouts:
              public: NDArray[np.int64], sizes: NDArray[np.int64], own: NDArray[np.int64], unseen: NDArray[np.int64],
              discard: NDArray[np.int64], seeds: NDArray[np.uint64],
              answers: NDArray[np.int64], lacks: NDArray[np.int8] | None = None,
-             kept: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None:
-        """Play one game on from each job's position (see `fill_worlds`; ``lacks`` and ``kept``: no
-        constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
+             kept: NDArray[np.int64] | None = None, group_size: NDArray[np.int64] | None = None,
+             group_weight: NDArray[np.float64] | None = None) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]] | None:
+        """Play one game on from each job's position (see `fill_worlds`; ``lacks`` and ``kept``, ``group_size`` and
+        ``group_weight``: no constraint when None); the winning seat of each (-1: the playout stopped at its depth, or the round
         at ``max_turns``), the hand sizes it ended with and the seat whose turn it was then, or None when
         some row's worlds cannot be dealt."""
-        if not self._deal(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept):
+        if not self._deal(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept, group_size,
+                          group_weight):
             return None
         return self._play_on(int(job_row.shape[0]), job_row, public, discard)
 
     def _deal(self, job_row: NDArray[np.int64], job_world: NDArray[np.int64], job_answer: NDArray[np.int64],
               public: NDArray[np.int64], sizes: NDArray[np.int64], own: NDArray[np.int64], unseen: NDArray[np.int64],
               seeds: NDArray[np.uint64], answers: NDArray[np.int64], lacks: NDArray[np.int8] | None,
-              kept: NDArray[np.int64] | None) -> bool:
+              kept: NDArray[np.int64] | None, group_size: NDArray[np.int64] | None = None,
+              group_weight: NDArray[np.float64] | None = None) -> bool:
         """Deal each job's world into the first slots (`fill_worlds`); False when some row's worlds cannot be dealt."""
         n = int(job_row.shape[0])
         if lacks is None or kept is None:
             lacks = np.zeros((public.shape[0], sizes.shape[1], N_TYPES), np.int8)
             kept = np.zeros(sizes.shape, np.int64)
+        if group_size is None or group_weight is None:
+            group_size = np.zeros((*sizes.shape, 0), np.int64)
+            group_weight = np.zeros((*sizes.shape, 0, N_TYPES), np.float64)
         if n > self.capacity:
             self._allocate(max(n, 2 * self.capacity))
         scratch = np.zeros(max(int(unseen.sum(axis=1).max(initial=0)), 1), np.int16)
-        ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept,
-                         self.slot, self.game, self.keys, self.hands, self.hsize, self.piles, self.seat_strat,
+        ok = fill_worlds(job_row, job_world, job_answer, public, sizes, own, unseen, seeds, answers, lacks, kept, group_size,
+                         group_weight, self.slot, self.game, self.keys, self.hands, self.hsize, self.piles, self.seat_strat,
                          self.seat_ctr, self.seat_dec, self.seat_w, self.dec, scratch)
         return bool(ok)
 
