@@ -15,8 +15,8 @@ d * [j moves after that]`` (``wilds``: the Wild and Wild Draw Four cards held); 
         --set wd4_legal_when=always --set wd4_challenge=false
 
 With ``--model hand`` it fits instead the search's ``value='hand'``: the chance that the seat playing ``--policy``
-wins, a logistic over its ``hand_features`` (``strategies/search.py``), compared with ``VALUE_DEFAULTS`` (the
-coefficients of ``HAND_VALUE_DEFAULTS``)::
+wins, a logistic over its ``hand_features`` (``strategies/search.py``; the fitted coefficients are
+``HAND_VALUE_DEFAULTS``), its log-likelihood compared with that of ``VALUE_DEFAULTS``::
 
     python experiments/fit_table_value.py --players 2 --games 400000 --policy rules:lookahead --others random \\
         --model hand --depths 6,12,18,24,30,36,48 --set wd4_legal_when=always --set wd4_challenge=false
@@ -141,6 +141,16 @@ def fit(x: np.ndarray, won: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return beta, np.sqrt(np.diag(np.linalg.inv(info))), -loss(beta)[0] / len(won)
 
 
+def report(heading: str, names: tuple[str, ...], width: int, beta: np.ndarray, se: np.ndarray, likelihoods: str) -> None:
+    """Print a fit: ``heading``, each coefficient with its standard error, the log-likelihoods per position
+    compared (``likelihoods``), and the coefficients as a tuple to paste into the code."""
+    print(heading)
+    for name, b, s in zip(names, beta, se):
+        print(f"  {name:>{width}}: {b:+.3f} ± {s:.3f}")
+    print(f"  log-likelihood per position: {likelihoods}")
+    print("  coefficients: (" + ", ".join(f"{b:.3f}" for b in beta) + ")")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="classic")
@@ -164,25 +174,17 @@ def main() -> None:
         z = y[:, 1:5] @ np.array(VALUE_DEFAULTS)
         old = -(np.logaddexp(0.0, z) - y[:, 0] * z).mean()
         base = y[:, 0].mean()
-        print(f"{len(y)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "
-              f"{time.perf_counter() - start:.0f} s; the seat won {base:.3f}")
-        for name, b, s in zip(HAND_VALUE_NAMES, beta, se):
-            print(f"  {name:>15}: {b:+.3f} ± {s:.3f}")
-        print(f"  log-likelihood per position: fitted {ll:.4f}, VALUE_DEFAULTS {old:.4f}, "
-              f"constant {base * np.log(base) + (1 - base) * np.log(1 - base):.4f}")
-        print("  coefficients: (" + ", ".join(f"{b:.3f}" for b in beta) + ")")
+        report(f"{len(y)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "
+               f"{time.perf_counter() - start:.0f} s; the seat won {base:.3f}", HAND_VALUE_NAMES, 15, beta, se,
+               f"fitted {ll:.4f}, VALUE_DEFAULTS {old:.4f}, constant {base * np.log(base) + (1 - base) * np.log(1 - base):.4f}")
         four, _, ll4 = fit_seat(y[:, :5])
         print("  the terms of value='logistic' alone: (" + ", ".join(f"{b:.3f}" for b in four) + f"), log-likelihood {ll4:.4f}")
         return
     beta, se, ll = fit(x, won)
     share = -(np.log(np.exp(x[..., 0] * -1.5)[np.arange(len(won)), won] / np.exp(x[..., 0] * -1.5).sum(axis=1))).mean()
-    print(f"{len(won)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "
-          f"{time.perf_counter() - start:.0f} s")
-    for name, b, s in zip(NAMES, beta, se):
-        print(f"  {name:>13}: {b:+.3f} ± {s:.3f}")
-    print(f"  log-likelihood per position: fitted {ll:.4f}, share (cards ** -1.5) {-share:.4f}, "
-          f"uniform {-np.log(args.players):.4f}")
-    print("  coefficients: (" + ", ".join(f"{b:.3f}" for b in beta) + ")")
+    report(f"{len(won)} positions at {args.players} players ({args.policy} / {args.others}, {args.rules} {args.set}); "
+           f"{time.perf_counter() - start:.0f} s", NAMES, 13, beta, se,
+           f"fitted {ll:.4f}, share (cards ** -1.5) {-share:.4f}, uniform {-np.log(args.players):.4f}")
 
 
 if __name__ == "__main__":
