@@ -10,6 +10,7 @@ from unosim.env import kernels as K
 from unosim.env.kernels import random_actions
 from unosim.env.single import IllegalAction, UnoEnv
 from unosim.env.vector import UnoVectorEnv
+from unosim.game.kernels import layout as L
 from unosim.strategy import registry
 from unosim.strategy.base import Strategy
 
@@ -82,6 +83,26 @@ def test_waiting_games_have_one_legal_action_and_keep_their_observation() -> Non
         env.lanes.call(K.M_ENCODE, fresh)
         assert np.array_equal(fresh, shown) and np.array_equal(env.lanes.mask, mask)
     assert waited > 0 and kept > 0
+
+
+def test_a_follow_up_does_not_hold_back_the_other_games() -> None:
+    """While some games answer a follow-up (a wild's colour, the UNO call), the engine plays the others
+    on to their next decisions: at classic rules against compiled opponents a game is asked ``wait``
+    only while the others catch the learner's forgotten UNO call (their rows, answered in the step)."""
+    env = UnoVectorEnv(32, "classic", 4, "random")
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    follow_ups = played_with_follow_ups = 0
+    for _ in range(400):
+        masks = obs["action_mask"]
+        waiting = np.flatnonzero(masks[:, E.WAIT])
+        assert (env.game.run.buffers.slot[waiting, L.F_PHASE] == L.PH_CATCH).all()
+        kinds = {env.lanes.kind_name(i) for i in range(env.num_envs)}
+        asked = bool(kinds & {"colour", "uno"})
+        follow_ups += asked
+        obs, *_ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        played_with_follow_ups += asked and env.lanes.played
+    assert follow_ups > 50 and played_with_follow_ups == follow_ups
 
 
 def test_an_illegal_action_is_refused_before_any_game_moves() -> None:

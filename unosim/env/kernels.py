@@ -79,13 +79,16 @@ _TARGET_PHASES = sum(1 << ph for ph in (L.PH_CATCH, L.PH_CHALLENGE, L.PH_VOTE, L
 
 
 @jit.kernel
-def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts, dec):  # pragma: no cover - compiled
+def collect(parity, ns, catchers, group_base, group_count, row_slot, slot, st, counts, dec):  # pragma: no cover - compiled
     """Make each learner row of buffer ``parity`` (strategy 0's groups) its slot's step; slots without
-    one get none. The catch rows of the strategies of bits ``catchers`` (``always_catch_mask``) are
-    answered yes here, as their ``catch_uno`` would. ``counts`` gets the number of learner rows and of
+    one get none; a held slot (``layout.ROW_HELD``) keeps its step, at its row's new place. The catch
+    rows of the strategies of bits ``catchers`` (``always_catch_mask``) are answered yes here, as their
+    ``catch_uno`` would. ``counts`` gets the number of learner rows and of
     the other strategies' rows still to ask in Python; returns -1 when a slot has two learner rows (one
     learning seat per slot), else 0."""
     for s in range(st.shape[0]):
+        if slot[s, L.F_ROW] <= L.ROW_HELD:
+            continue
         st[s, ST_KIND] = -1
         st[s, ST_CARD] = -1
         st[s, ST_ROW] = -1
@@ -96,6 +99,10 @@ def collect(parity, ns, catchers, group_base, group_count, row_slot, st, counts,
         g = ph * ns
         for r in range(group_base[g], group_base[g] + group_count[g]):
             s = row_slot[parity, r]
+            if slot[s, L.F_ROW] == L.ROW_HELD - r:
+                st[s, ST_ROW] = r
+                n += 1
+                continue
             if st[s, ST_KIND] >= 0:
                 return -1
             st[s, ST_KIND] = ph  # a phase's first step is the kind of the same number
@@ -523,6 +530,33 @@ def _show(shown, mask, st, idle, current, keep):  # pragma: no cover - compiled
         shown_idle[s] = idle[s]
 
 
+_MULTI_ACTOR = sum(1 << ph for ph in L.MULTI_ACTOR)
+"""The decision phases with a row per seat: their rows cannot be held (``layout.ROW_HELD``)."""
+
+
+@jit.kernel
+def _hold(st, slot, idle):  # pragma: no cover - compiled
+    """After `answer`: hold the row of each slot with a follow-up still to ask (``layout.ROW_HELD``:
+    ``advance`` keeps it and plays the other slots on), give back the row of each slot answered in full;
+    return whether the engine may run now: no row of a phase with a row per seat (a jump-in's UNO call)
+    is answered in part, and some slot not held has a game to play."""
+    free = 0
+    blocked = False
+    for s in range(st.shape[0]):
+        ph, r = st[s, ST_PHASE], st[s, ST_ROW]
+        if ph >= 0 and (_MULTI_ACTOR >> ph) & 1:
+            blocked |= st[s, ST_KIND] >= 0
+            free += 1
+        elif r < 0:
+            free += not idle[s]
+        elif st[s, ST_KIND] >= 0:
+            slot[s, L.F_ROW] = L.ROW_HELD - r
+        else:
+            slot[s, L.F_ROW] = r
+            free += 1
+    return not blocked and free > 0
+
+
 @jit.kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
          games, seats, rows, records, work, cfg, rkey, house, shown, obs):  # pragma: no cover - compiled
@@ -580,7 +614,8 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
             pst[P_BAD] = -1 - pending
             pst[P_STATUS] = S_ANSWER
             return S_ANSWER
-        go = pending == 0
+        ready = _hold(st, slot, idle)
+        go = pending == 0 or ready
     if go:
         pst[P_PLAYED] = 1
     while go:
@@ -631,7 +666,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
                 current[s] = game[s]
                 if now_idle:
                     idle[s] = True
-        if collect(parity, pst[P_NS], pst[P_CATCH], group_base, group_count, row_slot, st, counts, dec) < 0:
+        if collect(parity, pst[P_NS], pst[P_CATCH], group_base, group_count, row_slot, slot, st, counts, dec) < 0:
             pst[P_STATUS] = S_ROWS
             return S_ROWS
         if counts[0] or n_rows == 0:

@@ -24,10 +24,13 @@ actions are checked against its own masks), written by that same compiled call: 
 step returned changes no game.
 
 Follow-ups (the colour of a wild, a link pair, the UNO call) are separate decision steps, as in
-the single environment; while some games of the batch answer a follow-up, the engine cannot
-step, and every other game is asked the ``wait`` decision (its one legal action
-`WAIT`, reward 0, the observation unchanged). The same holds for a
-game whose Python opponents wait on the batch's decision call.
+the single environment. While some games answer one, the engine plays the other games on to their
+next decisions (the half-answered decisions are kept aside: ``layout.ROW_HELD``), so a game has a
+decision at almost every step. A game without one is asked the ``wait`` decision (its one legal
+action `WAIT`, reward 0): while the other seats catch its learner's forgotten UNO call, while its
+Python opponents wait on the batch's decision call, and, at party tables, while some game of the
+batch answers the UNO call of a jump-in (a phase where every seat answers, which the engine cannot
+keep aside: the engine waits for it).
 """
 
 from __future__ import annotations

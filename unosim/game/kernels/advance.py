@@ -10,7 +10,10 @@ Python side hands them to their strategy as views. A turn row with nothing to
 play, for a strategy that declared what its ``play`` then draws
 (``forced_draw_uniforms``), is taken back at once and the slot plays on. Row buffers are double
 buffered (``parity``): the rows written now never overwrite decisions that
-later slots of this pass still have to read. Each rule function is inlined
+later slots of this pass still have to read. A slot whose row an environment
+has answered only in part (``F_ROW <= ROW_HELD``: its follow-ups are still
+being asked) is not played on: its row moves into the rows written now
+(``rows.hold_row``), so the other slots need not wait for it. Each rule function is inlined
 at exactly one dispatch site below, which keeps the compiled kernel small.
 The phase loop is written out in ``advance`` itself, not in a rule of its
 own: numba's inliner copies a callee's whole IR at each inlined call, so a
@@ -79,11 +82,12 @@ from .layout import (
     PH_WINDOW,
     R_MATCH,
     ROW_AUTO,
+    ROW_HELD,
 )
 from .piles import cards_accounted
 from .policy import jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
-from .rows import row_actors, write_row
+from .rows import hold_row, row_actors, write_row
 from .speed import apply_jumpin, start_jumpin
 from .state import advance_types
 from .tally import lowest_bit
@@ -203,6 +207,10 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
             prefetch_slot(s + PREFETCH_AHEAD, slot, hands, piles, seat_strat)
         if s + DEC_AHEAD < n_slots and slot[s + DEC_AHEAD, F_ROW] >= 0:  # its slot row is on its way
             prefetch_row(dec, prev, slot[s + DEC_AHEAD, F_ROW] * dec.strides[1])
+        if slot[s, F_ROW] <= ROW_HELD:  # answered in part (an environment's follow-ups): kept, not played on
+            total += hold_row(s, prev, parity, ns, slot, seat_strat, row_slot, row_seat, row_legal, row_info, dec, dec_w,
+                              group_base, group_count)
+            continue
         while True:
             # run the slot until it waits for a decision (or has no game left, or no room to record a match round)
             paused = False  # for room in the trace buffer: it then waits for nothing

@@ -85,7 +85,7 @@ __all__ = [
     "PH_TURN", "PH_VOTE", "PH_WIN", "PH_WINDOW", "PHASE_NAMES", "R_ACTION_JUMP_INS", "R_BLOCKED", "R_CHALLENGES", "R_CHALLENGES_WON",
     "R_DEALER", "R_DRAWN", "R_JUMP_INS", "R_KIND0", "R_LINK_ECHO_DRAWS", "R_MATCH", "R_PILEUP_CARDS", "R_PILEUPS", "R_PLAYED",
     "R_POINT_TAKEN_DRAWS", "R_ROUND", "R_SEVEN_SWAPS", "R_STACK_CARDS", "R_STACK_MAX", "R_STACKS", "R_TRUNCATED", "R_TURNS",
-    "R_UNO_PENALTIES", "R_WINNER", "R_WRONG_JUMP_INS", "R_ZERO_PASSES", "REASON_NAMES", "ROW_AUTO",
+    "R_UNO_PENALTIES", "R_WINNER", "R_WRONG_JUMP_INS", "R_ZERO_PASSES", "REASON_NAMES", "ROW_AUTO", "ROW_HELD",
 ]
 
 # ---- decision phases (a strategy acts) -----------------------------------
@@ -326,6 +326,11 @@ HOUSE_OFF = None  # every house rule off: the official games' copy
 HOUSE_ON = 1  # a house rule on (H-1..H-4): the copy with their code (any int64 would select it)
 
 ROW_AUTO = -2  # F_ROW of a decision the strategy declared in advance: PH_DRAWN play the card, PH_TURN draw
+ROW_HELD = -3
+"""``F_ROW <= ROW_HELD``: the slot's row ``ROW_HELD - F_ROW`` (a single-seat phase) is answered only in part, its
+follow-ups still asked outside the engine (an environment's learner answers the colour or the UNO call as
+steps of its own); ``advance`` keeps the row, moved into the rows it writes, and plays the slot on once
+``F_ROW`` names the row again."""
 
 # ---- decision columns of the row decision buffer dec[R, N_DEC] (int32) --------
 D_CARD = 0  # card to play / add, -1 = draw / take

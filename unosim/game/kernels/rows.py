@@ -25,6 +25,7 @@ from .layout import (
     F_NEXT,
     F_PENDING,
     F_PHASE,
+    F_ROW,
     F_SEAT,
     F_TOP,
     F_TURN,
@@ -49,11 +50,35 @@ from .layout import (
     PH_SWAP,
     PH_TURN,
     PH_VOTE,
+    ROW_HELD,
 )
 from .legality import fill_legal, last_card_blocked, wd4_legal
 from .tables import COLOUR_OF, N_COLOURED, WILD_DRAW_FOUR
 
-__all__ = ["row_actors", "write_row"]
+__all__ = ["hold_row", "row_actors", "write_row"]
+
+
+@rule
+def hold_row(s, prev, parity, ns, slot, seat_strat, row_slot, row_seat, row_legal, row_info, dec, dec_w, group_base, group_count):
+    """Keep slot ``s``'s held row (``F_ROW <= ROW_HELD``): copy it, with what it was answered so far, from
+    buffer ``prev`` to the end of its group in buffer ``parity``, and name the copy held. Returns 1 (a row)."""
+    r = ROW_HELD - slot[s, F_ROW]
+    seat = row_seat[prev, r]
+    g = slot[s, F_PHASE] * ns + seat_strat[s, seat]
+    q = group_base[g] + group_count[g]
+    group_count[g] += 1
+    row_slot[parity, q] = s
+    row_seat[parity, q] = seat
+    src, dst = row_legal[prev, r], row_legal[parity, q]
+    for t in range(src.shape[0]):
+        dst[t] = src[t]
+    for i in range(row_info.shape[2]):
+        row_info[parity, q, i] = row_info[prev, r, i]
+    for i in range(dec.shape[2]):
+        dec[parity, q, i] = dec[prev, r, i]
+    dec_w[parity, q] = dec_w[prev, r]
+    slot[s, F_ROW] = ROW_HELD - q
+    return 1
 
 
 @rule
