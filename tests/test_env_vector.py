@@ -57,6 +57,25 @@ def test_vector_games_are_the_single_environment_games(rules: str, players: int)
     assert {1.0, -1.0} <= set(vec.values())
 
 
+@pytest.mark.parametrize("rules, players, overrides", [("classic", 4, ["stacking=mixed", "seven_zero=true"]),
+                                                      ("party", 4, ["stacking=mixed", "seven_zero=true"])])
+def test_vector_games_with_house_rules_score_as_the_single_environment_games(rules: str, players: int,
+                                                                             overrides: list[str]) -> None:
+    """Stacked cards' and swaps' follow-ups kept aside while the other games play on: each game's match
+    points are those of the same game played alone."""
+    vec = _vector_rounds(UnoVectorEnv(9, rules, players, "random", overrides=overrides, reward="points"), 4, 30)
+    env = UnoEnv(rules, players, "random", overrides=overrides, reward="points")
+    env.reset(seed=4)
+    for g in sorted(vec):
+        env._next = g
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            obs, reward, done, _, _ = env.step(_choose(obs["observation"], obs["action_mask"]))
+        assert float(reward) == vec[g], f"game {g}"
+    assert len(set(vec.values())) > 10
+
+
 def test_batch_size_does_not_change_the_games() -> None:
     a = _vector_rounds(UnoVectorEnv(2, "classic", 2, "greedy"), 5, 16)
     b = _vector_rounds(UnoVectorEnv(7, "classic", 2, "greedy"), 5, 16)
