@@ -9,9 +9,10 @@ only them. The child reports the seconds of its imports and of that call; this
 process reads the child's peak resident memory and CPU time (``os.wait4``; the CPU
 time includes the helper process that compiles the kernels ``advance`` calls beside
 it, :mod:`unosim.engine.kernel_cache`; ``--no-helper`` turns it off) and, from
-``compile.log``, the helper's peak memory: ``peak_gb`` is the sum of the two. The
-machine's load average is printed with each figure: on a shared machine compare
-figures taken together.
+``compile.log``, the helper's peak memory: ``peak_gb`` is the sum of the two. The two peaks
+need not fall at the same moment: ``together_gb`` is the most the child and its helper held
+at once, their resident memory summed every 20 ms (``psutil``). The machine's load average is
+printed with each figure: on a shared machine compare figures taken together.
 
 Usage::
 
@@ -31,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -44,6 +46,26 @@ compile_kernels([_config(sys.argv[1], int(sys.argv[2]), sys.argv[3], 0, None, sy
 t2 = time.perf_counter()
 print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
 """
+
+
+def _sample(pid: int, most: list[int]) -> None:
+    """Every 20 ms until process ``pid`` ends: the resident memory of it and its descendants
+    together, the most seen in ``most[0]`` (bytes)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        while root.status() != psutil.STATUS_ZOMBIE:
+            total = 0
+            for p in [root, *root.children(recursive=True)]:
+                try:
+                    total += p.memory_info().rss
+                except psutil.NoSuchProcess:
+                    pass
+            most[0] = max(most[0], total)
+            time.sleep(0.02)
+    except psutil.NoSuchProcess:
+        pass
 
 
 def measure(rules: str, players: int, strategies: str = "random", helper: bool = True,
@@ -60,8 +82,12 @@ def measure(rules: str, players: int, strategies: str = "random", helper: bool =
         command = [sys.executable, "-c", CHILD, rules, str(players), strategies, *(overrides or [])]
         child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None
+        together = [0]
+        sampler = threading.Thread(target=_sample, args=(child.pid, together), daemon=True)
+        sampler.start()
         out = child.stdout.read()
         _, status, usage = os.wait4(child.pid, 0)
+        sampler.join()
         wall = time.perf_counter() - started
         if status != 0:
             raise SystemExit(f"the child failed (status {status})")
@@ -79,6 +105,7 @@ def measure(rules: str, players: int, strategies: str = "random", helper: bool =
         "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
         "peak_gb": round((usage.ru_maxrss + 1024 * helper_mib) / 1024**2, 2),  # ru_maxrss is in KiB on Linux
         "helper_peak_gb": round(helper_mib / 1024, 2),
+        "together_gb": round(together[0] / 1024**3, 2),
         "load_before": round(load, 2),
         "load_after": round(os.getloadavg()[0], 2),
     }
@@ -101,7 +128,8 @@ def main() -> None:
         return
     for r in results:
         print(f"{r['rules']} {r['players']} players: compile {r['compile_seconds']} s (CPU {r['cpu_seconds']} s), "
-              f"peak {r['peak_gb']} GB (helper {r['helper_peak_gb']} GB), load {r['load_before']} -> {r['load_after']}")
+              f"peak {r['peak_gb']} GB (helper {r['helper_peak_gb']} GB; {r['together_gb']} GB at once), "
+              f"load {r['load_before']} -> {r['load_after']}")
     if len(results) > 1:
         print(f"median compile {statistics.median(r['compile_seconds'] for r in results):.1f} s, "
               f"median peak {statistics.median(r['peak_gb'] for r in results):.2f} GB")
