@@ -263,7 +263,7 @@ class Run:
         self.work = S.Work(
             ctr=np.zeros(L.N_CTR, np.int64),
             deck=deck,
-            scratch=np.zeros(int(deck.sum()), np.int16),
+            scratch=S.deal_scratch(deck),
             actors=np.zeros(max(P, 64), np.int64),
             err=np.full(1, -1, np.int64),
         )
@@ -353,7 +353,7 @@ class Run:
         self.ctr[L.CT_NEXT] = self.ctr[L.CT_END]  # no further game is dealt into the slot
         self.deck = (hands.sum(axis=0) + draw + discard).astype(np.int16)  # the run's cards (card conservation)
         self.deck[top] += 1
-        self.scratch = np.zeros(int(self.deck.sum()), np.int16)
+        self.scratch = S.deal_scratch(self.deck)
         deal.set_position(0, self.first, e.rkey, dealer, hands, draw, discard, top, colour, direction, *link, alive, turns, turn,
                      b.slot, b.game, b.keys, b.hands, b.hsize, b.piles, b.seat_ctr)
 

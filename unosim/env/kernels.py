@@ -476,7 +476,7 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
     row_slot, row_seat, row_legal, row_info, dec, dec_w, group_count = (
         rows.row_slot, rows.row_seat, rows.row_legal, rows.row_info, rows.dec, rows.dec_w, rows.group_count)
     rec, rec_points, rec_open, match_scores, ev, nev = records
-    ctr, scratch, actors, err = work.ctr, work.scratch, work.actors, work.err
+    ctr, actors, err = work.ctr, work.actors, work.err  # scratch keeps the sorted deck the deal copies
     for a in (slot.reshape(-1), row_slot.reshape(-1), row_seat.reshape(-1), row_info.reshape(-1), dec.reshape(-1),
               hsize.reshape(-1), seat_ctr.reshape(-1), seat_dec.reshape(-1), rec.reshape(-1), match_scores.reshape(-1),
               ev.reshape(-1)):
@@ -488,7 +488,6 @@ def _reset_run(pst, games, seats, rows, records, work):  # pragma: no cover - co
     _zero(dec_w.reshape(-1))
     _zero(keys)
     _zero(rec_points.reshape(-1))
-    _zero(scratch)
     _zero(actors)
     _zero(nev)
     _zero(group_count)

@@ -333,7 +333,7 @@ class Playouts:
         self.dec_w = np.zeros((2, rows), np.float64)
         self.group_base = np.concatenate([[0], np.cumsum(caps)[:-1]]).astype(np.int64)
         self.group_count = np.zeros(len(caps), np.int64)
-        self.scratch = np.zeros(max(int(self.deck.sum()), 1), np.int16)
+        self.scratch = S.deal_scratch(self.deck)
         self.actors = np.zeros(max(P, 64), np.int64)
         self.ev = np.zeros((1, L.N_EV_COLS), np.int32)
         self.nev = np.zeros(1, np.int64)

@@ -47,7 +47,7 @@ from .layout import (
     PH_START_TURN,
 )
 from .piles import draw_one, forced_draw, log
-from .rng import game_key, rand_below
+from .rng import game_key, rand_below, stream_uniform
 from .tables import (
     COLOUR_OF,
     FACE_DRAW_TWO,
@@ -155,12 +155,13 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
         hsize[s, p] = hand if (alive >> p) & 1 else 0
         for t in range(hands.shape[2]):
             hands[s, p, t] = 0  # a new round of a match starts from empty hands too
-    # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck deals the hands
-    n = 0
-    for t in range(deck.shape[0]):
-        for _ in range(deck[t]):
-            scratch[n] = t
-            n += 1
+    # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck (the second half of scratch, copied
+    # into the first) deals the hands; the stream's counter is kept in a register and written back once
+    n = scratch.shape[0] // 2
+    for t in range(n):
+        scratch[t] = scratch[n + t]
+    key = keys[s]
+    c = slot[s, F_RNG]
     i = 0
     for p in range(n_players):
         if not (alive >> p) & 1:
@@ -168,7 +169,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
                 opening[s, p, h] = -1  # eliminated: no hand
             continue
         for h in range(hand):
-            j = i + rand_below(keys, slot, s, n - i)
+            j = i + int(stream_uniform(key, c + i) * (n - i))  # rand_below, draw number c + i
             card = scratch[j]
             scratch[j] = scratch[i]
             scratch[i] = card
@@ -176,6 +177,7 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
             hands[s, p, card] += 1
             piles[s, DRAW, card] -= 1
             opening[s, p, h] = card
+    slot[s, F_RNG] = c + i
     slot[s, F_DRAW_N] = n - i
     slot[s, F_DISC_N] = 0
     start_round(s, dealer, slot)

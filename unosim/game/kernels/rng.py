@@ -18,7 +18,7 @@ from .layout import F_RNG
 
 __all__ = [
     "GOLDEN", "M1", "M2", "SEAT_SALT", "TWO_M53", "game_key", "mix64", "next_uniform", "rand_below", "run_key",
-    "keyed_uniform", "seat_key", "seat_uniform",
+    "keyed_uniform", "seat_key", "seat_uniform", "stream_uniform",
 ]
 
 GOLDEN = uint64(0x9E3779B97F4A7C15)
@@ -47,11 +47,17 @@ def game_key(rkey, g):
 
 
 @leaf
+def stream_uniform(key, c):
+    """Uniform number ``c`` in [0, 1) of the game stream keyed ``key``."""
+    return float(mix64(key + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
+
+
+@leaf
 def next_uniform(keys, slot, s):
     """Next uniform in [0, 1) of slot ``s``'s game stream."""
     c = slot[s, F_RNG]
     slot[s, F_RNG] = c + 1
-    return float(mix64(keys[s] + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
+    return stream_uniform(keys[s], c)
 
 
 @leaf

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from .layout import HOUSE_OFF, HOUSE_ON
 
-__all__ = ["Games", "Rows", "Seats", "Records", "Work", "advance_types"]
+__all__ = ["Games", "Rows", "Seats", "Records", "Work", "advance_types", "deal_scratch"]
 
 
 class Games(NamedTuple):
@@ -164,8 +164,9 @@ class Work(NamedTuple):
         The batch counters ``CT_*`` (next game to deal, one past the last, rounds recorded, pauses).
     deck : ndarray of int16, shape (K,)
         The run's cards: the deck dealt from, and what card conservation (``cfg[C_CHECK]``) counts.
-    scratch : ndarray of int16, shape (cards in ``deck``,)
-        Work buffer of the deal and the reshuffles.
+    scratch : ndarray of int16, shape (2 * cards in ``deck``,)
+        The deal's work buffer, then the cards of ``deck`` in type order (`deal_scratch`): each deal
+        copies the second half into the first and shuffles there.
     actors : ndarray of int64, shape (at least max(P, 64),)
         Work buffer: the seats acting in a phase, or the candidate cards of a compiled policy.
     err : ndarray of int64, shape (1,)
@@ -187,6 +188,13 @@ _NDIM = {
     "ctr": 1, "deck": 1, "scratch": 1, "actors": 1, "err": 1,
 }  # fmt: skip
 """The dimensions of every field (their dtypes are the records' annotations)."""
+
+
+def deal_scratch(deck: NDArray[np.integer]) -> NDArray[np.int16]:
+    """``Work.scratch`` for the run's cards ``deck`` (count per card type): room for the deal, then
+    the deck's cards in type order, laid out once here rather than at every deal."""
+    cards = np.repeat(np.arange(len(deck), dtype=np.int16), np.asarray(deck, np.int64))
+    return np.concatenate([np.zeros(len(cards), np.int16), cards])
 
 
 def _empty(record: Any) -> Any:
