@@ -85,8 +85,8 @@ def test_batch_size_does_not_change_the_games() -> None:
 
 
 def test_waiting_games_have_one_legal_action_and_keep_their_observation() -> None:
-    """A game waiting while others answer a follow-up keeps the observation and mask a full
-    encoding writes (the step rewrites only the games that had a step)."""
+    """A game waiting while another answers a jump-in's UNO call (party rules: the engine cannot run)
+    keeps the observation and mask a full encoding writes (the step rewrites only the games that had a step)."""
     env = UnoVectorEnv(16, "party", 4, "random")
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
