@@ -44,6 +44,9 @@ CHOICE_FIGURES = [
      "as a separate call it cost 11 % of `attacker.toml`'s games per CPU second"),
     ("the rule choice inside it (`rules_pick`) a `leaf`, not inlined",
      "as fast (`attacker.toml` +3 %, 4 paired rounds); party cold compile 36 s → 27 s of CPU, 1.21 → 0.98 GB peak"),
+    ("a sorted deck laid out once per run and copied at each deal (`unosim/game/kernels/deal.py`)",
+     "classic 4: the deal's share of the time 14.4 % → 5.0 % (`experiments/profile_kernels.py`); "
+     "games per CPU second +0.7 to +8.4 % (4 paired rounds)"),
     ("a vector-environment game's half-answered decision kept aside (`layout.ROW_HELD`), the other games played on",
      "classic 4, 1,024 games, random masked actions: `wait` 52 % → 0.2 % of the steps, rounds per CPU second "
      "+11 to +19 % (4 paired rounds, one build per core)"),

@@ -156,7 +156,8 @@ def deal_round(s, dealer, deck, scratch, slot, game, keys, hands, hsize, piles, 
         for t in range(hands.shape[2]):
             hands[s, p, t] = 0  # a new round of a match starts from empty hands too
     # S-1: a partial Fisher-Yates shuffle of a fresh sorted deck (the second half of scratch, copied
-    # into the first) deals the hands; the stream's counter is kept in a register and written back once
+    # into the first, not rebuilt type by type: figures in docs/performance.md) deals the hands; the
+    # stream's counter is kept in a register and written back once
     n = scratch.shape[0] // 2
     for t in range(n):
         scratch[t] = scratch[n + t]
