@@ -170,16 +170,12 @@ def main() -> None:
                      f"`unosim bench --env --rules classic --players 4 --batch-size 1024 --seconds {args.seconds:g}`"))
         rows.append(("C yardstick, classic 4 players", f"{statistics.median(c_rates):,.0f} games/s", "1",
                      f"`benchmarks/uno_limit.c 4 {args.seconds:g}`"))
-    cold = _cold_compile()
-    rows.append(("cold compile (party, 4 players, fresh kernel cache)", f"{cold['compile_seconds']:.1f} s, "
-                 f"{cold['together_gb']:.2f} GB peak", "", "`python experiments/cold_compile.py`"))
-    cold = _cold_compile("--no-helper")
-    rows.append(("cold compile in one process (`UNOSIM_COMPILE_HELPER=0`: no helper process)",
-                 f"{cold['compile_seconds']:.1f} s, {cold['together_gb']:.2f} GB peak", "",
-                 "`python experiments/cold_compile.py --no-helper`"))
-    cold = _cold_compile("--set", "stacking=mixed")
-    rows.append(("cold compile with a house rule (the kernels' house-rule copy)", f"{cold['compile_seconds']:.1f} s, "
-                 f"{cold['together_gb']:.2f} GB peak", "", "`python experiments/cold_compile.py --set stacking=mixed`"))
+    for label, extra in (("cold compile (party, 4 players, fresh kernel cache)", ()),
+                         ("cold compile in one process (`UNOSIM_COMPILE_HELPER=0`: no helper process)", ("--no-helper",)),
+                         ("cold compile with a house rule (the kernels' house-rule copy)", ("--set", "stacking=mixed"))):
+        cold = _cold_compile(*extra)
+        rows.append((label, f"{cold['compile_seconds']:.1f} s, {cold['together_gb']:.2f} GB peak", "",
+                     f"`{' '.join(('python experiments/cold_compile.py', *extra))}`"))
     inner, whole = _load(args.load_games)
     rows.append((f"`unosim.load` of a {args.load_games:,}-game dataset (classic, 4 players)",
                  f"{inner:.1f} s (whole process {whole:.1f} s; medians of 3 loads)", "",

@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 
@@ -58,40 +57,24 @@ def write_perf_map() -> int:
 
 
 def _engine(args: argparse.Namespace, compiled: bool) -> None:
-    from unosim.analysis.bench import _config
-    from unosim.engine.driver import Engine
+    """The engine's benchmark (`unosim.analysis.bench.bench`): once to compile and warm up, then recorded."""
+    from unosim.analysis.bench import bench
 
-    engine = Engine(_config(args.rules, args.players, args.strategies, 0, None, args.overrides), compiled=compiled)
-    engine.play(0, 2 * engine.batch_size)
+    def play(seconds: float) -> None:
+        bench(args.rules, args.players, args.strategies, seconds, compiled=compiled, overrides=args.overrides)
+
+    play(0.5)
     print("symbols", write_perf_map(), flush=True)
-    games, start = 0, time.perf_counter()
-    while time.perf_counter() - start < args.seconds + 3:
-        engine.play(games, 25 * engine.batch_size)
-        games += 25 * engine.batch_size
+    play(args.seconds + 3)
 
 
 def _env(args: argparse.Namespace) -> None:
-    import numpy as np
+    """The vector environment's benchmark (`unosim.analysis.env_bench.vector_rate`), the same way."""
+    from unosim.analysis.env_bench import vector_rate
 
-    from unosim.env.kernels import random_actions
-    from unosim.env.vector import UnoVectorEnv
-
-    env = UnoVectorEnv(args.batch, args.rules, args.players, "random", overrides=args.overrides)
-    rng = np.random.default_rng(0)
-    uniforms, acts = np.empty(args.batch), np.empty(args.batch, np.int64)
-    obs, _ = env.reset(seed=0)
-
-    def step() -> None:
-        nonlocal obs
-        random_actions(obs["action_mask"], rng.random(out=uniforms), acts)
-        obs, *_ = env.step(acts)
-
-    for _ in range(50):
-        step()
+    vector_rate(args.rules, args.players, 0.5, num_envs=args.batch)
     print("symbols", write_perf_map(), flush=True)
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds + 3:
-        step()
+    vector_rate(args.rules, args.players, args.seconds + 3, num_envs=args.batch)
 
 
 def _demangle(symbol: str) -> str:
@@ -116,12 +99,15 @@ def main() -> None:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--strategies", default="random")
-    parser.add_argument("--set", action="append", metavar="OPTION=VALUE", dest="overrides")
+    parser.add_argument("--set", action="append", metavar="OPTION=VALUE", dest="overrides",
+                        help="override a rule option (repeatable; engine and python workloads)")
     parser.add_argument("--batch", type=int, default=1024, help="games of the vector environment (env)")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds recorded")
     parser.add_argument("--top", type=int, default=25, help="functions printed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.workload == "env" and args.overrides:
+        parser.error("--set applies to the engine and python workloads; env measures a preset as `unosim bench --env` does")
     if args.child:
         if args.workload == "env":
             _env(args)

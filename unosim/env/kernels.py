@@ -83,9 +83,9 @@ def collect(parity, ns, catchers, group_base, group_count, row_slot, slot, st, c
     """Make each learner row of buffer ``parity`` (strategy 0's groups) its slot's step; slots without
     one get none; a held slot (``layout.ROW_HELD``) keeps its step, at its row's new place. The catch
     rows of the strategies of bits ``catchers`` (``always_catch_mask``) are answered yes here, as their
-    ``catch_uno`` would. ``counts`` gets the number of learner rows and of
-    the other strategies' rows still to ask in Python; returns -1 when a slot has two learner rows (one
-    learning seat per slot), else 0."""
+    ``catch_uno`` would. ``counts`` gets the number of learner rows and of the other strategies' rows
+    still to ask in Python; returns -1 when a slot has two learner rows (one learning seat per slot),
+    else 0."""
     for s in range(st.shape[0]):
         if slot[s, L.F_ROW] <= L.ROW_HELD:
             continue
