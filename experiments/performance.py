@@ -44,6 +44,11 @@ CHOICE_FIGURES = [
      "as a separate call it cost 11 % of `attacker.toml`'s games per CPU second"),
     ("the rule choice inside it (`rules_pick`) a `leaf`, not inlined",
      "as fast (`attacker.toml` +3 %, 4 paired rounds); party cold compile 36 s → 27 s of CPU, 1.21 → 0.98 GB peak"),
+    ("the rule interpreter only in the kernels' copy a rule strategy plays on (`layout.PROGRAMS_OFF`), entered "
+     "through an `overload` (`unosim/game/kernels/policy.py`, `rules_answer`)",
+     "party 4 cold compile, medians of 3: one process 27.1 → 23.2 s, 29.5 → 25.2 s of CPU, 0.74 → 0.56 GB peak; with "
+     "the helper 19.6 → 16.7 s, 30.5 → 26.5 s of CPU, 0.86 → 0.68 GB at once; pruned from an inlined `rule` instead, "
+     "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds)"),
     ("a sorted deck laid out once per run and copied at each deal (`unosim/game/kernels/deal.py`)",
      "classic 4: the deal's share of the time 14.4 % → 5.0 % (`experiments/profile_kernels.py`); "
      "games per CPU second +0.7 to +8.4 % (4 paired rounds)"),
@@ -172,7 +177,10 @@ def main() -> None:
                      f"`benchmarks/uno_limit.c 4 {args.seconds:g}`"))
     for label, extra in (("cold compile (party, 4 players, fresh kernel cache)", ()),
                          ("cold compile in one process (`UNOSIM_COMPILE_HELPER=0`: no helper process)", ("--no-helper",)),
-                         ("cold compile with a house rule (the kernels' house-rule copy)", ("--set", "stacking=mixed"))):
+                         ("cold compile with a rule strategy (the kernels' copy with the rule interpreter)",
+                          ("--strategies", "rules:attacker")),
+                         ("cold compile with a house rule (the kernels' house-rule copy, with the rule interpreter)",
+                          ("--set", "stacking=mixed"))):
         cold = _cold_compile(*extra)
         rows.append((label, f"{cold['compile_seconds']:.1f} s, {cold['together_gb']:.2f} GB peak", "",
                      f"`{' '.join(('python experiments/cold_compile.py', *extra))}`"))
@@ -200,6 +208,8 @@ def main() -> None:
         "the kernels beside the main one: a cold compile's peak is the most the two held at once (sampled every",
         "20 ms by `experiments/cold_compile.py`, `together_gb`).",
         "`UNOSIM_COMPILE_HELPER=0` compiles in one process, with less memory at its peak and more time.",
+        "A line-up with a rule strategy (`rules:NAME`), and a run with a house rule on, compile a copy of",
+        "the kernels of their own the first time, with the rule interpreter (and the house rules' code).",
         "",
         "## Measurements behind the code's choices",
         "",

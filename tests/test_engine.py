@@ -156,31 +156,38 @@ def test_a_users_deck_file_is_played(tmp_path) -> None:
 
 
 def test_advance_takes_the_batch_in_named_records() -> None:
-    """The kernel's arrays travel in the records of ``kernels.state``: ``advance`` takes at most ten
-    parameters, and every array of the batch is in exactly one record."""
+    """The kernel's arrays travel in the records of ``kernels.state``: ``advance`` takes the five
+    records, ``cfg``, three scalars and the two arguments that select its compiled copy, and every
+    array of the batch is in exactly one record."""
     import inspect
 
     from unosim.game.kernels import state
     from unosim.game.kernels.advance import advance
 
-    assert len(inspect.signature(advance.py_func).parameters) <= 10
+    assert list(inspect.signature(advance.py_func).parameters) == [
+        "games", "seats", "rows", "records", "work", "cfg", "first", "rkey", "parity", "house", "programs"]
     fields = [f for record in (state.Games, state.Seats, state.Rows, state.Records, state.Work) for f in record._fields]
     assert len(fields) == len(set(fields)) == len(state._NDIM)
 
 
-@pytest.mark.parametrize("overrides", [None, {"stacking": "mixed"}], ids=["official", "house"])
-def test_the_engine_compiles_advance_once_for_the_records_it_builds(overrides) -> None:
+@pytest.mark.parametrize("overrides, strategies",
+                         [(None, "random"), (None, "rules:attacker,random,random,random"), ({"stacking": "mixed"}, "random")],
+                         ids=["official", "programs", "house"])
+def test_the_engine_compiles_advance_once_for_the_records_it_builds(overrides, strategies) -> None:
     """``Engine`` compiles ``advance`` through ``compile_advance`` (no game played), for the types
     ``advance_types`` declares; playing then finds that copy: the records a run builds (also after its
     buffers grow, and with tracing) have exactly those types, and no other copy is compiled."""
-    from unosim.game.encoding import house_flag
+    from unosim.game.encoding import copy_flags
     from unosim.game.kernels.advance import advance
     from unosim.game.kernels.state import advance_types
 
-    config = RunConfig.build(rules="party", players=4, games=40, seed=2, overrides=overrides, match=True)
+    config = RunConfig.build(rules="party", players=4, games=40, seed=2, overrides=overrides, match=True, strategies=strategies)
     engine = Engine(config, batch_size=4, trace=True)
-    assert engine.house is house_flag(engine.rules_cfg) is (L.HOUSE_OFF if overrides is None else L.HOUSE_ON)
-    expected = advance_types(engine.house)
+    rules_or_house = overrides is not None or strategies.startswith("rules:")
+    flags = (L.HOUSE_OFF if overrides is None else L.HOUSE_ON, L.PROGRAMS_ON if rules_or_house else L.PROGRAMS_OFF)
+    assert (engine.house, engine.programs) == copy_flags(engine.rules_cfg, engine.cfg[L.C_POLICY0 : L.C_POLICY0 + 2]) == flags
+    assert engine.kernel_copy == ("house" if overrides else "programs" if rules_or_house else "")
+    expected = advance_types(engine.house, engine.programs)
     assert expected in advance.signatures
     before = set(advance.signatures)
     run = engine.start(0, 40)
@@ -191,11 +198,13 @@ def test_the_engine_compiles_advance_once_for_the_records_it_builds(overrides) -
     assert run.records.rec is run.rec and run.work.deck is run.deck
 
 
-def test_house_selects_one_of_two_copies() -> None:
+def test_house_and_programs_select_a_copy() -> None:
     from unosim.game.kernels.state import advance_types
 
     with pytest.raises(ValueError, match="HOUSE_OFF or layout.HOUSE_ON"):
-        advance_types(0)
+        advance_types(0, None)
+    with pytest.raises(ValueError, match="PROGRAMS_OFF or layout.PROGRAMS_ON"):
+        advance_types(None, 0)
 
 
 @pytest.mark.parametrize(("rules", "players", "overrides", "compiled"), [

@@ -148,10 +148,10 @@ def test_the_house_rule_copy_has_a_cold_path_of_its_own(tmp_path: Path) -> None:
     official games still load without it."""
     for overrides in (None, HOUSE):  # this machine's cache is warm for both from here on
         Engine(RunConfig.build(players=2, games=1, overrides=overrides)).play(0, 1)
-    assert kernel_cache.marker(house=True) != kernel_cache.marker()
+    assert kernel_cache.marker("house") != kernel_cache.marker()
     home = tmp_path / "home"
     shutil.copytree(kernel_cache.cache_dir(), _cache_of(home),
-                    ignore=shutil.ignore_patterns(kernel_cache.marker(house=True).name, kernel_cache.LOG_NAME, "*.lock"))
+                    ignore=shutil.ignore_patterns(kernel_cache.marker("house").name, kernel_cache.LOG_NAME, "*.lock"))
     play = ("from unosim.engine.config import RunConfig; from unosim.engine.driver import Engine; import sys, json; "
             "Engine(RunConfig.build(players=2, games=1, overrides=json.loads(sys.argv[1]))).play(0, 1)")
     for overrides, logged in ((None, 0), (HOUSE, 1), (HOUSE, 1)):  # official: warm; house: cold once, then warm
@@ -161,27 +161,30 @@ def test_the_house_rule_copy_has_a_cold_path_of_its_own(tmp_path: Path) -> None:
         log = _cache_of(home) / kernel_cache.LOG_NAME
         lines = [line.split() for line in log.read_text().splitlines()] if log.is_file() else []
         assert len([line for line in lines if line[1] != "helper"]) == logged
-    assert (_cache_of(home) / kernel_cache.marker(house=True).name).is_file()
+    assert (_cache_of(home) / kernel_cache.marker("house").name).is_file()
 
 
 COLD = """
 import json
 from unosim.engine.config import RunConfig
-from unosim.engine.driver import compile_kernels, plays_house_rules
-from unosim.game.kernels import effects, house, legality, policy
+from unosim.engine.driver import compile_kernels, kernel_copy_for
+from unosim.game.kernels import effects, house, legality, policy, rule_policy
 config = RunConfig.build(rules="party", players=4, games=1)
-assert not plays_house_rules(config) and plays_house_rules(RunConfig.build(players=2, overrides={"seven_zero": True}))
+assert kernel_copy_for(config) == "" and kernel_copy_for(RunConfig.build(players=2, overrides={"seven_zero": True})) == "house"
+assert kernel_copy_for(RunConfig.build(players=2, strategies="random,rules:attacker")) == "programs"
 compile_kernels([config])
 kernels = {name: getattr(module, name) for module, name in (
     (house, "house_step"), (house, "chain"), (house, "seven_zero"), (house, "house_row"), (policy, "house_policy"),
-    (legality, "count_blocked"), (effects, "apply_challenge"), (effects, "apply_votes"))}
+    (legality, "count_blocked"), (effects, "apply_challenge"), (effects, "apply_votes"), (rule_policy, "rules_pick"),
+    (rule_policy, "rules_colour"), (rule_policy, "rules_vote"), (rule_policy, "rules_jump"))}
 print(json.dumps({name: [str(sig[-1]) for sig in kernel.signatures] for name, kernel in kernels.items()}))
 """
 
 
 def test_a_cold_compile_of_the_official_games_leaves_out_the_house_rules(tmp_path: Path) -> None:
     """A cold compile of the party preset (helper off: every kernel compiles in the child) compiles
-    none of the house rules' kernels, and the kernels that take ``house`` once, for None."""
+    none of the house rules' kernels and none of the rule interpreter's (no rule strategy plays), and
+    the kernels that take ``house`` once, for None."""
     env = {**_env(tmp_path / "home"), "UNOSIM_COMPILE_HELPER": "0"}
     proc = subprocess.run([sys.executable, "-c", COLD], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -209,8 +209,8 @@ def test_the_compile_message_is_printed_on_a_plain_log(monkeypatch: pytest.Monke
     from unosim.runs import execution
 
     compiled = []
-    monkeypatch.setattr(kernel_cache, "is_cold", lambda house=False: True)
-    monkeypatch.setattr(kernel_cache, "expected_seconds", lambda house=False: before)
+    monkeypatch.setattr(kernel_cache, "is_cold", lambda copy="": True)
+    monkeypatch.setattr(kernel_cache, "expected_seconds", lambda copy="": before)
     monkeypatch.setattr(execution.engine, "compile_kernels", lambda configs, isolate=False: compiled.append(len(configs)))
     log = io.StringIO()
     execution.compile_engine([RunConfig.build(players=2, games=1)], Console(file=log, force_terminal=False))
@@ -230,8 +230,13 @@ def test_the_expected_compile_time_is_what_this_machine_took(monkeypatch: pytest
     assert kernel_cache.expected_seconds() is None and kernel_cache.compiling_message() == (
         "compiling the engine (first run only)")
     (version / "compiled-abc.json").write_text(json.dumps({"seconds": 19.6}))
-    assert kernel_cache.expected_seconds() == 20 and kernel_cache.expected_seconds(house=True) is None
+    assert kernel_cache.expected_seconds() == 20 and kernel_cache.expected_seconds("house") is None
     (version / "compiled-abc-house.json").write_text(json.dumps({"seconds": 31.2}))
-    assert kernel_cache.compiling_message([False, True]) == "compiling the engine (first run only, about 51 s)"
+    assert kernel_cache.expected_seconds("programs") is None and kernel_cache.expected_seconds() == 20
+    (version / "compiled-abc-programs.json").write_text(json.dumps({"seconds": 24.4}))
+    assert kernel_cache.compiling_message(["", "house"]) == "compiling the engine (first run only, about 51 s)"
+    assert kernel_cache.compiling_message(["programs"]) == "compiling the engine (first run only, about 24 s)"
+    with pytest.raises(ValueError, match="copy must be one of"):
+        kernel_cache.marker("houses")
 
 

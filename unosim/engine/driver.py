@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from ..game.encoding import check_supported, encode_flags, encode_rules, house_flag
+from ..game.encoding import check_supported, copy_flags, encode_flags, encode_rules
 from ..game.kernels import deal
 from ..game.kernels import layout as L
 from ..game.kernels import state as S
@@ -42,7 +42,7 @@ from .records import matches_table, records_table, rounds_table
 
 __all__ = [
     "LOCKSTEP_ROW_BYTES", "Engine", "Played", "Run", "StrategyError", "TamperingError", "compile_kernels", "lockstep_batch_size",
-    "make_strategy", "play_tables", "plays_house_rules",
+    "kernel_copy_for", "make_strategy", "play_tables",
 ]
 
 LOCKSTEP_ROW_BYTES = 96 << 20
@@ -96,7 +96,6 @@ class Engine:
         self._spare: Buffers | None = None  # the buffers of the last run play() finished, for the next
         self.rules_cfg = encode_rules(config.rules, config.players)
         self.flags_cfg = encode_flags(match=config.match, trace=trace, check=check)
-        self.house = house_flag(self.rules_cfg)
         specs = {str(spec): spec for spec in config.strategies}  # one object per distinct spec, in seat order
         labels = list(specs)
         strategies = [make_strategy(spec, isolate) for spec in specs.values()]
@@ -106,8 +105,6 @@ class Engine:
         self.deck = config.rules.load_deck().array(config.rules.deck_copies)
         self._pristine["deck"] = self.deck.copy()
         self.rkey = np.uint64(run_key(config.seed))
-        # compiles once per machine (file lock), else loads; the house rules' copy on its own
-        kernel_cache.ensure_compiled(lambda: compile_advance(self.house), house=self.house is L.HOUSE_ON)
 
     def set_strategies(self, strategies: list[Strategy], labels: list[str], lineup: list[int]) -> None:
         """Seat ``strategies[lineup[seat]]`` at each seat (``labels`` name them in errors)."""
@@ -117,7 +114,16 @@ class Engine:
         self.lineup = np.asarray(lineup, np.int32)
         self.lineup_cfg, programs = self._encode_lineup()
         self.cfg = np.concatenate([self.rules_cfg, self.flags_cfg, self.lineup_cfg, *programs]).astype(np.int32)
+        self.house, self.programs = copy_flags(self.rules_cfg, self.cfg[L.C_POLICY0 : L.C_POLICY0 + len(self.strategies)])
+        # compiles once per machine (file lock), else loads; each copy of the kernels on its own
+        house, programs_on = self.house, self.programs
+        kernel_cache.ensure_compiled(lambda: compile_advance(house, programs_on), copy=self.kernel_copy)
         self._pristine = {name: getattr(self, name).copy() for name in _ENGINE_ARRAYS if hasattr(self, name)}  # for a replay
+
+    @property
+    def kernel_copy(self) -> str:
+        """The kernels' compiled copy this engine's games run on (`unosim.engine.kernel_cache.COPIES`)."""
+        return kernel_cache.kernel_copy(self.house, self.programs)
 
     def _encode_lineup(self) -> tuple[NDArray[np.int32], list[NDArray[np.int32]]]:
         """The line-up's part of ``cfg`` (``cfg[C_N_STRATS:N_CFG]``) and the rule programs that follow it:
@@ -291,7 +297,7 @@ class Run:
                 self.ev = np.zeros((2 * need, L.N_EV_COLS), np.int32)
             self.ctr[L.CT_TRACE_ROOM] = self.ev.shape[0] - need
         n_rows = advance(self.games, self.seats, self.rows, self.records, self.work, e.cfg, self.first, e.rkey, self.parity,
-                         e.house)
+                         e.house, e.programs)
         if self.err[0] >= 0:
             raise AssertionError(f"card conservation violated in game {b.game[self.err[0]]} (slot {self.err[0]})")
         if e.trace:
@@ -447,11 +453,15 @@ def _guarded(run: Run) -> tuple[tuple[str, Any, str], ...]:
     )  # fmt: skip
 
 
-def plays_house_rules(config: RunConfig) -> bool:
-    """Whether the run ``config`` turns on a house rule that has code of its own in the kernels
-    (`unosim.game.encoding.house_flag`): its games run on the kernels' house-rule copy, which
-    compiles on its own."""
-    return house_flag(encode_rules(config.rules, config.players)) is L.HOUSE_ON
+def kernel_copy_for(config: RunConfig, isolate: bool = False) -> str:
+    """The kernels' compiled copy (`unosim.engine.kernel_cache.COPIES`) the run ``config`` plays on:
+    ``"house"`` when it turns on a house rule with code of its own in the kernels, ``"programs"`` when
+    a strategy of its line-up plays by a compiled rule program, else ``""``
+    (`unosim.game.encoding.copy_flags`). ``isolate``: user strategies play isolated (and are not
+    imported here); none of them plays by a compiled policy then."""
+    specs = {str(spec): spec for spec in config.strategies}.values()
+    policies = [compiled_policy(make_strategy(spec)) for spec in specs if not (isolate and registry.is_user_code(spec.name))]
+    return kernel_cache.kernel_copy(*copy_flags(encode_rules(config.rules, config.players), policies))
 
 
 def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None:
@@ -473,7 +483,7 @@ def compile_kernels(configs: Iterable[RunConfig], isolate: bool = False) -> None
             config = dataclasses.replace(
                 config, strategies=tuple(stand_in if registry.is_user_code(s.name) else s for s in config.strategies)
             )
-        key = (tuple(str(spec) for spec in config.strategies), config.match, plays_house_rules(config))
+        key = (tuple(str(spec) for spec in config.strategies), config.match, kernel_copy_for(config, isolate))
         if key not in seen:
             seen.add(key)
             engine = Engine(config, batch_size=1)

@@ -13,10 +13,13 @@ locking. A run's starting process compiles before any worker starts
 (`unosim.runs.runner.execute`), showing "compiling the engine" instead of a
 games/s figure that would include the compile.
 
-The games with a house rule on (`unosim.game.encoding.house_flag`) run on a copy of
-the kernels of their own, which the official games never compile: it has its own marker
-(``ensure_compiled(..., house=True)``) and its own cold compile, the first time a house
-rule is played.
+The kernels come in three compiled copies (`COPIES`, `kernel_copy`), each with a marker
+and a cold compile of its own, made the first time a run needs it: the official games'
+(``""``); the same with the rule strategies' interpreter (``"programs"``, a line-up with a
+rule strategy: `unosim.game.encoding.copy_flags`); and the house rules' copy
+(``"house"``, a house rule on: `unosim.game.encoding.copy_flags`), which carries the
+interpreter too. The official games with the shipped compiled strategies compile the
+smallest.
 
 Each process that took the cold path appends one line to ``compile.log`` in
 the cache directory: its pid, ``compiled`` or ``loaded`` (another process
@@ -63,8 +66,8 @@ from filelock import FileLock
 from ..game import kernels
 
 __all__ = [
-    "COMPILE_GC_THRESHOLD", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "compiling_message", "ensure_compiled",
-    "expected_seconds", "is_cold", "load_plan", "marker", "parse_types", "run_helper", "start_helper",
+    "COMPILE_GC_THRESHOLD", "COPIES", "LOG_NAME", "PLAN", "cache_dir", "compile_plan", "compiling_message", "ensure_compiled",
+    "expected_seconds", "is_cold", "kernel_copy", "load_plan", "marker", "parse_types", "run_helper", "start_helper",
 ]
 
 T = TypeVar("T")
@@ -80,7 +83,11 @@ are (700, 10, 10). Higher thresholds make full collections rare while a compile 
 objects alive, for little more peak memory; the collector stays on, since disabling it would save
 little more time for several times that memory."""
 
-_ready: set[tuple[int, ...]] = set()  # the dispatcher sets called in this process
+COPIES = ("", "programs", "house")
+"""The compiled copies of the kernels, by name: the official games with compiled policies only, the
+same with the rule interpreter, and the house rules' copy (with the interpreter)."""
+
+_ready: set[tuple[Any, ...]] = set()  # the dispatcher sets called in this process
 
 
 def cache_dir() -> Path:
@@ -88,24 +95,41 @@ def cache_dir() -> Path:
     return Path(numba.config.CACHE_DIR)  # type: ignore[attr-defined]  # set by unosim.game.kernels
 
 
-def marker(house: bool = False) -> Path:
-    """The file written after a successful compile of this version of the kernels: for the official
-    games, or (``house``) for games with a house rule on, which compile a copy of their own
-    (`unosim.game.encoding.house_flag`)."""
-    return cache_dir() / f"compiled-{kernels.SOURCE_DIGEST}{'-house' if house else ''}.json"
+def kernel_copy(house: int | None, programs: int | None) -> str:
+    """The name (`COPIES`) of the copy the kernels' ``house`` and ``programs`` arguments select."""
+    return "house" if house is not None else "programs" if programs is not None else ""
 
 
-def is_cold(house: bool = False) -> bool:
-    """Whether the kernels of this version (for games with a house rule on: ``house``) have not been
-    compiled on this machine yet."""
-    return not marker(house).is_file()
+def _check_copy(copy: str) -> None:
+    if copy not in COPIES:
+        raise ValueError(f"copy must be one of {COPIES}, not {copy!r}")
 
 
-def expected_seconds(house: bool = False) -> int | None:
-    """How long a cold compile of the kernels (for games with a house rule on: ``house``) will take
-    here: what the last such compile of any version took on this machine, or ``None`` when none has
-    been made here (a first compile's time depends too much on the machine to guess)."""
-    found = [p for p in cache_dir().parent.glob("*/compiled-*.json") if p.name.endswith("-house.json") == house]
+def marker(copy: str = "") -> Path:
+    """The file written after a successful compile of this version of the kernels, in the copy named
+    ``copy`` (`COPIES`)."""
+    _check_copy(copy)
+    return cache_dir() / f"compiled-{kernels.SOURCE_DIGEST}{'-' + copy if copy else ''}.json"
+
+
+def _copy_of(path: Path) -> str:
+    """The copy whose marker ``path`` is."""
+    parts = path.stem.split("-")
+    return parts[2] if len(parts) > 2 else ""
+
+
+def is_cold(copy: str = "") -> bool:
+    """Whether the kernels of this version, in the copy named ``copy``, have not been compiled on
+    this machine yet."""
+    return not marker(copy).is_file()
+
+
+def expected_seconds(copy: str = "") -> int | None:
+    """How long a cold compile of the kernels' copy ``copy`` will take here: what the last such
+    compile of any version took on this machine, or ``None`` when none has been made here (a first
+    compile's time depends too much on the machine to guess)."""
+    _check_copy(copy)
+    found = [p for p in cache_dir().parent.glob("*/compiled-*.json") if _copy_of(p) == copy]
     for path in sorted(found, key=lambda p: p.stat().st_mtime, reverse=True):
         try:
             return max(1, round(json.loads(path.read_text())["seconds"]))
@@ -114,10 +138,10 @@ def expected_seconds(house: bool = False) -> int | None:
     return None
 
 
-def compiling_message(cold: Iterable[bool] = (False,)) -> str:
-    """What to show while the kernels compile: ``cold`` holds ``house`` for each copy to compile
-    (`is_cold`); the time this machine took before, when it has compiled them before."""
-    seconds = [expected_seconds(house) for house in cold]
+def compiling_message(cold: Iterable[str] = ("",)) -> str:
+    """What to show while the kernels compile: ``cold`` names each copy to compile (`COPIES`,
+    `is_cold`); the time this machine took before, when it has compiled them before."""
+    seconds = [expected_seconds(copy) for copy in cold]
     known = None if None in seconds else sum(s or 0 for s in seconds)
     return "compiling the engine (first run only" + (f", about {known} s)" if known else ")")
 
@@ -137,7 +161,7 @@ def _misses(dispatchers: Iterable[Any]) -> int:
     return sum(sum(d.stats.cache_misses.values()) for d in dispatchers)
 
 
-def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = None, *, house: bool = False) -> T:
+def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = None, *, copy: str = "") -> T:
     """Make the first kernel call of this process, compiling at most once per machine.
 
     Parameters
@@ -147,9 +171,9 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     dispatchers : iterable of numba dispatchers, optional
         The kernels ``call`` compiles (default: the engine's ``advance``); their cache
         misses tell whether this process compiled or loaded.
-    house : bool, default False
-        ``call`` plays a house rule: the kernels' copy with the house rules' code, which has a
-        cold compile (and marker) of its own.
+    copy : str, default ""
+        The kernels' copy ``call`` compiles (`COPIES`, `kernel_copy`): each has a cold compile
+        (and marker) of its own.
 
     Returns
     -------
@@ -161,8 +185,8 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
 
         dispatchers = (advance,)
     dispatchers = tuple(dispatchers)
-    key = (*map(id, dispatchers), house)
-    if key in _ready or not is_cold(house):
+    key = (*map(id, dispatchers), copy)
+    if key in _ready or not is_cold(copy):
         result = call()
         _ready.add(key)
         return result
@@ -171,15 +195,15 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     with FileLock(directory / "compile.lock"), _fewer_collections():
         started = time.perf_counter()
         before = _misses(dispatchers)
-        helper = start_helper() if engine and is_cold(house) else None
+        helper = start_helper() if engine and is_cold(copy) else None
         try:
             result = call()
         finally:
             _stop(helper)
         seconds = time.perf_counter() - started
         compiled = _misses(dispatchers) > before
-        if compiled or is_cold(house):
-            marker(house).write_text(json.dumps({"seconds": round(seconds, 1), "pid": os.getpid(), "compiled": compiled}))
+        if compiled or is_cold(copy):
+            marker(copy).write_text(json.dumps({"seconds": round(seconds, 1), "pid": os.getpid(), "compiled": compiled}))
         with open(directory / LOG_NAME, "a") as log:
             log.write(f"{os.getpid()} {'compiled' if compiled else 'loaded'} {seconds:.1f}\n")
     _ready.add(key)

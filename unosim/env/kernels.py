@@ -559,7 +559,7 @@ def _hold(st, slot, idle):  # pragma: no cover - compiled
 
 @jit.kernel
 def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners, off, pairs,
-         games, seats, rows, records, work, cfg, rkey, house, shown, obs):  # pragma: no cover - compiled
+         games, seats, rows, records, work, cfg, rkey, house, programs, shown, obs):  # pragma: no cover - compiled
     """One call of an environment: answer the learner's steps, let the engine play on, encode.
 
     ``pst[P_MODE]``: ``M_STEP`` checks ``acts`` against ``mask`` (the first slot refused goes to
@@ -633,7 +633,7 @@ def play(pst, rv, acts, st, counts, mask, idle, current, rewards, ended, winners
         nev[0] = 0
         ctr[L.CT_WAIT] = 0
         ctr[L.CT_PAUSED] = 0
-        n_rows = advance(games, seats, rows, records, work, cfg, pst[P_FIRST], rkey[0], parity, house)
+        n_rows = advance(games, seats, rows, records, work, cfg, pst[P_FIRST], rkey[0], parity, house, programs)
         if err[0] >= 0:
             pst[P_STATUS] = S_CHECK
             return S_CHECK

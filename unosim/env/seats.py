@@ -357,7 +357,7 @@ class SeatLanes:
         self.bind()
         self.pst[K.P_MODE] = K.M_ENCODE
         obs = np.zeros((batch, self.obs_size), np.int16)
-        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,), house=game.engine.house is L.HOUSE_ON)
+        kernel_cache.ensure_compiled(lambda: K.play(*self._args, obs), (K.play,), copy=game.engine.kernel_copy)
         self._play = _entry_point(K.play, (*self._args, obs))
 
     def bind(self) -> None:
@@ -367,7 +367,8 @@ class SeatLanes:
         e = run.engine
         self.rkey[0] = e.rkey
         self.pst[self._k.P_FIRST] = run.first
-        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house, self.shown)
+        self._args = (*self._env, run.games, run.seats, run.rows, run.records, run.work, e.cfg, self.rkey, e.house, e.programs,
+                      self.shown)
         self._bound = run
         if hasattr(self, "_play"):  # the entry point compiled for these arrays' types (looked up, never assumed)
             args = (*self._args, np.zeros((1, self.obs_size), np.int16))

@@ -27,7 +27,7 @@ PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.game.cards": ("CARD_COLOUR", "CARD_FACE", "CARD_KIND", "CARD_NAMES", "CARD_POINTS", "COLOURED_FACE_NAMES", "COLOUR_NAMES",
                           "DRAW_TWO", "FACES_PER_COLOUR", "IS_NUMBER", "IS_WILD", "KIND_NAMES", "NAMES_A_COLOUR", "N_COLOURED",
                           "N_COLOURS", "SKIP", "WILD", "WILD_DRAWN_TOGETHER", "WILD_DRAW_FOUR"),
-    "unosim.game.encoding": ("check_supported", "encode_flags", "encode_rules", "house_flag"),
+    "unosim.game.encoding": ("check_supported", "copy_flags", "encode_flags", "encode_rules"),
     "unosim.game.errors": ("caused_by",),
     "unosim.game.inputs": (),
     "unosim.game.kernels": (),

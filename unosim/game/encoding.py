@@ -11,14 +11,17 @@ Choice options are encoded by `unosim.game.rules.choice_code` (their order in th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 from numpy.typing import NDArray
 
 from .errors import UnosimInputError
 from .kernels import layout as L
+from .kernels.policy import POLICY_RULES
 from .rules import RuleSet, choice_code
 
-__all__ = ["HOUSE_SLOTS", "check_supported", "encode_flags", "encode_rules", "house_flag"]
+__all__ = ["HOUSE_SLOTS", "check_supported", "copy_flags", "encode_flags", "encode_rules"]
 
 HOUSE_SLOTS = (L.C_STACKING, L.C_SEVEN_ZERO, L.C_JUMP_ACTIONS, L.C_NO_ACTION_OUT)
 """The slots of the rules' part of ``cfg`` that turn on house-rule code in the kernels (H-1 stacking, H-2
@@ -63,11 +66,18 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
     return cfg
 
 
-def house_flag(rules_cfg: NDArray[np.int32]) -> int | None:
-    """The kernels' ``house`` argument for the rules' part of ``cfg``: ``layout.HOUSE_OFF`` when every
-    house rule is off (`HOUSE_SLOTS`), else ``layout.HOUSE_ON``; its type selects the kernels'
-    compiled copy (the comment at ``HOUSE_OFF`` says how)."""
-    return L.HOUSE_ON if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else L.HOUSE_OFF
+def copy_flags(rules_cfg: NDArray[np.int32], policies: Iterable[int] = ()) -> tuple[int | None, int | None]:
+    """The kernels' ``house`` and ``programs`` arguments, whose types select the kernels' compiled copy
+    (the comment at ``layout.HOUSE_OFF`` says how), for the rules' part of ``cfg`` and the compiled
+    policies of the line-up (``cfg[C_POLICY0 + k]``).
+
+    ``house`` is ``layout.HOUSE_OFF`` when every house rule is off (`HOUSE_SLOTS`), else
+    ``layout.HOUSE_ON``; ``programs`` is ``layout.PROGRAMS_ON`` when a strategy plays by a compiled
+    rule program (policy ``POLICY_RULES`` and above) or a house rule is on (the house rules' copy
+    carries the rule interpreter), else ``layout.PROGRAMS_OFF``."""
+    house = L.HOUSE_ON if any(int(rules_cfg[i]) for i in HOUSE_SLOTS) else L.HOUSE_OFF
+    rules = house is L.HOUSE_ON or any(int(pol) >= POLICY_RULES for pol in policies)
+    return house, L.PROGRAMS_ON if rules else L.PROGRAMS_OFF
 
 
 def encode_flags(*, match: bool, trace: bool, check: bool) -> NDArray[np.int32]:

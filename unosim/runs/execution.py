@@ -132,7 +132,7 @@ def compile_engine(configs: list[RunConfig], console: Any, isolate: bool = False
 
     if not configs:
         return
-    cold = sorted({house for house in (engine.plays_house_rules(c) for c in configs) if kernel_cache.is_cold(house)}) \
+    cold = sorted({copy for copy in (engine.kernel_copy_for(c, isolate) for c in configs) if kernel_cache.is_cold(copy)}) \
         if console is not None else []
     if not cold:
         engine.compile_kernels(configs, isolate)

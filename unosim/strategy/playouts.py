@@ -24,7 +24,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..game.cards import N_TYPES
-from ..game.encoding import encode_flags, encode_rules, house_flag
+from ..game.encoding import copy_flags, encode_flags, encode_rules
 from ..game.kernels import layout as L
 from ..game.kernels import rng
 from ..game.kernels import state as S
@@ -283,7 +283,6 @@ class Playouts:
         self.players = players
         self.hand_size = rules.hand_size
         rules_cfg = encode_rules(rules, players)
-        self.house = house_flag(rules_cfg)
         if depth > 0:
             rules_cfg[L.C_MAX_TURNS] = min(int(rules_cfg[L.C_MAX_TURNS]), depth)  # playouts count turns from 0
         lineup = np.zeros(L.N_CFG - L.C_N_STRATS, np.int32)
@@ -301,6 +300,7 @@ class Playouts:
         lineup[L.C_ALL_COMPILED - L.C_N_STRATS] = 1
         flags = encode_flags(match=False, trace=False, check=False)
         self.cfg = np.concatenate([rules_cfg, flags, lineup, *programs]).astype(np.int32)
+        self.house, self.programs = copy_flags(rules_cfg, lineup[L.C_POLICY0 - L.C_N_STRATS : L.C_POLICY0 - L.C_N_STRATS + 2])
         self.deck = rules.load_deck().array(rules.deck_copies).astype(np.int16)
         self.capacity = 0
         self._allocate(64)
@@ -392,7 +392,7 @@ class Playouts:
         work = S.Work(ctr, self.deck, self.scratch, self.actors, self.err)
         parity = 0
         while True:
-            n_rows = advance(games, seats, rows, records, work, self.cfg, 0, np.uint64(0), parity, self.house)
+            n_rows = advance(games, seats, rows, records, work, self.cfg, 0, np.uint64(0), parity, self.house, self.programs)
             if n_rows == 0:
                 break
             # only a forgotten UNO call asks (never made by these policies): every seat catches it

@@ -115,7 +115,7 @@ def scatter_multi(prev, row_slot, row_seat, dec, dec_w, group_base, group_count,
 
 
 @rule
-def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg):
+def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg, programs):
     """Votes (every seat) and jump-ins (the seats that may jump in): when every seat that answers
     has a compiled policy, write their answers into ``seat_dec``/``seat_w`` and return True."""
     n = cfg[C_PLAYERS]
@@ -133,17 +133,18 @@ def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_d
         while m:
             p = lowest_bit(m)
             m &= m - 1
-            seat_dec[s, p] = pick_vote(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hsize, seat_ctr, n, alive, cfg)
+            seat_dec[s, p] = pick_vote(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hsize, seat_ctr, n, alive, cfg,
+                                       programs)
     else:
         while m:
             p = lowest_bit(m)
             m &= m - 1
-            seat_w[s, p] = jump_weight(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hands, hsize, slot, seat_ctr, cfg)
+            seat_w[s, p] = jump_weight(cfg[C_POLICY0 + seat_strat[s, p]], s, p, keys, hands, hsize, slot, seat_ctr, cfg, programs)
     return True
 
 
 @rule
-def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house):
+def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house, programs):
     """The decision waiting for slot ``s`` in decision phase ``ph``: ``(got, card, colour, flag, forget, pair)``.
 
     Read from its answered row (``F_ROW`` >= 0, then cleared), taken as the automatic draw of
@@ -159,7 +160,7 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
         return True, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FLAG], dec[prev, r, D_FORGET], pair
     # no row answered yet: a strategy with a compiled policy decides here
     if ph == PH_VOTE or ph == PH_JUMPIN:
-        got = compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg)
+        got = compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg, programs)
         return got, -1, -1, 0, 0, -1
     if ph == PH_CATCH:
         return False, -1, -1, 0, 0, -1
@@ -167,7 +168,8 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
     k = seat_strat[s, actor]
     pol = cfg[C_POLICY0 + k]
     if pol != 0:
-        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house)
+        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house,
+                                                     programs)
         return True, card, colour, flag, 0, pair
     if ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
         return True, -1, -1, 0, 0, -1  # declared in advance: no challenge
@@ -175,7 +177,7 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
 
 
 @kernel
-def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
+def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house, programs):
     """Advance every slot to its next decision; return the number of rows written.
 
     The arrays come in the records of ``unosim.game.kernels.state`` (``games``, ``seats``, ``rows``,
@@ -188,7 +190,8 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
     runs write row ``game - first`` and leave ``match_scores`` untouched. New games are keyed by the
     run's key ``rkey``. ``house`` is ``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``: its type selects the
     compiled copy, with or without the house rules' code (here and in the rules and kernels it is
-    passed to).
+    passed to); ``programs`` (``layout.PROGRAMS_OFF`` or ``layout.PROGRAMS_ON``) in the same way the
+    copy with or without the rule strategies' interpreter.
     """
     slot, game, keys, hands, hsize, piles, opening = games
     seat_strat, seat_ctr, seat_dec, seat_w = seats
@@ -223,7 +226,8 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
                 if ph < N_DECISION_PHASES:
                     answered = slot[s, F_ROW] >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
                     got, card, colour, flag, forget, pair = decision(
-                        s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house)
+                        s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house,
+                        programs)
                     if not got:
                         break
                     if house is not None and (ph == PH_STACK or ph == PH_SWAP) and house_step(
@@ -310,7 +314,8 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house):
     return total
 
 
-def compile_advance(house: int | None) -> None:
+def compile_advance(house: int | None, programs: int | None) -> None:
     """Compile ``advance`` (or load it from the disk cache) for the records the engine builds, in the
-    copy ``house`` selects (``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``), without playing a game."""
-    advance.compile(advance_types(house))
+    copy ``house`` and ``programs`` select (``layout.HOUSE_OFF`` or ``layout.HOUSE_ON``,
+    ``layout.PROGRAMS_OFF`` or ``layout.PROGRAMS_ON``), without playing a game."""
+    advance.compile(advance_types(house, programs))

@@ -3,7 +3,7 @@ going out on an action card or a wild.
 
 Every function here runs only when its option is on; with all four off the phase machine never
 reaches them, and the copy of the kernels for the official games (``house`` None,
-``unosim.game.encoding.house_flag``) does not even compile them. They are compiled on
+``unosim.game.encoding.copy_flags``) does not even compile them. They are compiled on
 their own (``kernel``), not inlined: they run on rarer events than a turn, and one copy each
 keeps the cold compile short.
 

@@ -43,9 +43,15 @@ would lengthen the cold compile (``experiments/compile_profile.py`` shows them).
 The same rule gives the house rules a copy of their own: ``advance`` and the
 functions with house-rule code take a ``house`` argument, ``layout.HOUSE_OFF``
 (None) when every house rule is off and ``layout.HOUSE_ON`` (1) otherwise, chosen
-once per run by ``unosim.game.encoding.house_flag``. numba prunes a branch on
+once per run by ``unosim.game.encoding.copy_flags``. numba prunes a branch on
 ``house is not None`` in the copy compiled for None, so the official games neither
-compile the house rules' kernels nor carry their code.
+compile the house rules' kernels nor carry their code. A ``programs`` argument
+(``unosim.game.encoding.copy_flags``) does the same for the rule strategies'
+interpreter (``rule_policy``): a line-up with no rule strategy compiles without it.
+A ``rule`` is inlined before the types are known, so a pruned branch still had its
+callee's code copied in first; the interpreter therefore enters through an ``overload``
+(``policy.rules_answer``), whose code is chosen by the type of ``programs`` and
+inlined only then (figures in ``docs/performance.md``).
 """
 
 from typing import Any

@@ -82,7 +82,8 @@ __all__ = [
     "N_RULES", "N_CTR", "N_DEC",
     "N_DECISION_PHASES", "N_EV_COLS", "N_FIELDS", "N_INFO", "N_REC", "PH_CATCH", "PH_CHALLENGE", "PH_COLOUR", "PH_DRAWN",
     "PH_EFFECTS", "PH_END", "PH_IDLE", "PH_JUMPIN", "PH_NEWGAME", "PH_PILEUP", "PH_ROUND", "PH_STACK", "PH_START_TURN", "PH_SWAP",
-    "PH_TURN", "PH_VOTE", "PH_WIN", "PH_WINDOW", "PHASE_NAMES", "R_ACTION_JUMP_INS", "R_BLOCKED", "R_CHALLENGES", "R_CHALLENGES_WON",
+    "PH_TURN", "PH_VOTE", "PH_WIN", "PH_WINDOW", "PHASE_NAMES", "PROGRAMS_OFF", "PROGRAMS_ON",
+    "R_ACTION_JUMP_INS", "R_BLOCKED", "R_CHALLENGES", "R_CHALLENGES_WON",
     "R_DEALER", "R_DRAWN", "R_JUMP_INS", "R_KIND0", "R_LINK_ECHO_DRAWS", "R_MATCH", "R_PILEUP_CARDS", "R_PILEUPS", "R_PLAYED",
     "R_POINT_TAKEN_DRAWS", "R_ROUND", "R_SEVEN_SWAPS", "R_STACK_CARDS", "R_STACK_MAX", "R_STACKS", "R_TRUNCATED", "R_TURNS",
     "R_UNO_PENALTIES", "R_WINNER", "R_WRONG_JUMP_INS", "R_ZERO_PASSES", "REASON_NAMES", "ROW_AUTO", "ROW_HELD",
@@ -321,9 +322,15 @@ N_CFG = C_FORCED0 + 16
 # ``advance`` and every kernel with house-rule code take a ``house`` argument, whose *type* selects the
 # compiled copy, not its value: numba compiles a function once per argument type, and in the copy for
 # None it prunes every branch on ``house is not None``, so the official games neither compile nor run
-# the house rules' code (a shorter cold compile). game.encoding.house_flag picks one of the two.
+# the house rules' code (a shorter cold compile). game.encoding.copy_flags picks one of the two.
 HOUSE_OFF = None  # every house rule off: the official games' copy
 HOUSE_ON = 1  # a house rule on (H-1..H-4): the copy with their code (any int64 would select it)
+# In the same way ``programs`` selects whether the copy carries the compiled rule interpreter
+# (kernels.rule_policy): a line-up with no rule strategy runs on the copy for None, which neither
+# compiles nor runs the interpreter (a shorter cold compile, in less memory).
+# game.encoding.copy_flags picks one of the two; the house rules' copy always carries it.
+PROGRAMS_OFF = None  # no strategy of the line-up is a rule program
+PROGRAMS_ON = 1  # a rule strategy plays (or a house rule is on): the copy with the rule interpreter
 
 ROW_AUTO = -2  # F_ROW of a decision the strategy declared in advance: PH_DRAWN play the card, PH_TURN draw
 ROW_HELD = -3

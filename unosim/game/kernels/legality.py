@@ -183,7 +183,7 @@ def legal_types(s, seat, hands, slot, cfg, house):
     bluffing (T-1, W-2): the active colour's block and the wilds (``blocks.held_in``), the top
     card's face in the other colours, the Wild Draw Four only when ``wd4_legal``; none when the only
     card held is an action card or a wild under ``go_out_on_action=false`` (H-4; ``house``: see
-    ``house_flag``)."""
+    ``copy_flags``)."""
     colour = slot[s, F_COLOUR]
     face = top_face(slot[s, F_TOP])
     bits = held_in(hands, s, seat, colour)

@@ -14,6 +14,8 @@ every policy, rule strategies included (``pick_stack``, ``pick_swap``).
 """
 
 from numba import int64
+from numba.core import types
+from numba.extending import overload
 
 from .blocks import colour_totals
 from .finish import count_seats, n_alive, seat_at
@@ -41,7 +43,7 @@ from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
     "house_policy", "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
-    "pick_vote", "policy_decision",
+    "pick_vote", "policy_decision", "rules_answer",
 ]
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
@@ -140,11 +142,11 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
 
 
 @leaf
-def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg):
+def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg, programs):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
     ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform;
-    a rule strategy, its ``[point_taken]`` choice."""
-    if pol >= POLICY_RULES:
+    a rule strategy (in the copy for ``layout.PROGRAMS_ON``), its ``[point_taken]`` choice."""
+    if programs is not None and pol >= POLICY_RULES:
         return rules_vote(pol - POLICY_RULES, s, seat, keys, hsize, seat_ctr, cfg, alive)
     how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
     return point_at(how, s, seat, keys, hsize, seat_ctr, n, alive)
@@ -214,14 +216,35 @@ def house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     return card, colour, 0
 
 
+def rules_answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
+    """``rules_decision`` in the copy for ``layout.PROGRAMS_ON``, compiled code only (`_rules_answer`)."""
+    raise NotImplementedError("rules_answer is called from compiled code only")
+
+
+@overload(rules_answer, inline="always", jit_options={"_nrt": False, "error_model": "numpy"})  # type: ignore[typeddict-unknown-key]
+def _rules_answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
+    """The implementation of `rules_answer` for the types of its arguments: in the copy for
+    ``layout.PROGRAMS_OFF`` (``programs`` typed None) a stub, so that copy never inlines the rule
+    interpreter's code, not even to prune it (a ``rule`` is inlined before its types are known);
+    else ``rules_decision``, inlined once the types are known."""
+    if isinstance(programs, types.NoneType):
+        return lambda o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs: (-1, -1, 0, -1)
+
+    def answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
+        return rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
+
+    return answer
+
+
 @rule
-def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house):
-    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``."""
+def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house, programs):
+    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``; a rule strategy's
+    only in the copy for ``layout.PROGRAMS_ON`` (the rule interpreter is inlined here)."""
     if house is not None and (ph == PH_STACK or ph == PH_SWAP):  # H-1, H-2
         card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, flag, -1
-    if pol >= POLICY_RULES:
-        return rules_decision(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
+    if programs is not None and pol >= POLICY_RULES:
+        return rules_answer(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs)
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house)
@@ -243,10 +266,10 @@ def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, 
 
 
 @rule
-def jump_weight(pol, s, seat, keys, hands, hsize, slot, seat_ctr, cfg):
+def jump_weight(pol, s, seat, keys, hands, hsize, slot, seat_ctr, cfg, programs):
     """P-2 reaction weight: ``random`` jumps in with probability 1/2, ``greedy`` always; weight 1;
-    a rule strategy, its ``[jump_in]`` weight where its conditions hold."""
-    if pol >= POLICY_RULES:
+    a rule strategy (in the copy for ``layout.PROGRAMS_ON``), its ``[jump_in]`` weight where its conditions hold."""
+    if programs is not None and pol >= POLICY_RULES:
         return rules_jump(pol - POLICY_RULES, s, seat, hands, hsize, slot, cfg)
     if pol == POLICY_RANDOM:
         return 1.0 if seat_uniform(keys, seat_ctr, s, seat) < 0.5 else 0.0

@@ -106,7 +106,7 @@ def row_actors(s, slot, cfg, actors):
 @rule
 def write_row(q, r, s, seat, slot, hands, hsize, cfg, row_slot, row_seat, row_legal, row_info, house):
     """Fill observation row ``r`` of buffer ``q`` for ``seat`` of slot ``s`` (``house``: None when every
-    house rule is off, ``unosim.game.encoding.house_flag``)."""
+    house rule is off, ``unosim.game.encoding.copy_flags``)."""
     ph = slot[s, F_PHASE]
     row_slot[q, r] = s
     row_seat[q, r] = seat

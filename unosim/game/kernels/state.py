@@ -31,7 +31,7 @@ import numpy as np
 from numba import typeof
 from numpy.typing import NDArray
 
-from .layout import HOUSE_OFF, HOUSE_ON
+from .layout import HOUSE_OFF, HOUSE_ON, PROGRAMS_OFF, PROGRAMS_ON
 
 __all__ = ["Games", "Rows", "Seats", "Records", "Work", "advance_types", "deal_scratch"]
 
@@ -202,11 +202,13 @@ def _empty(record: Any) -> Any:
     return record(*(np.zeros((0,) * _NDIM[name], ann.__args__[1].__args__[0]) for name, ann in record.__annotations__.items()))
 
 
-def advance_types(house: int | None) -> tuple[Any, ...]:
-    """The argument types of ``advance`` (the copy ``house`` selects),
+def advance_types(house: int | None, programs: int | None) -> tuple[Any, ...]:
+    """The argument types of ``advance`` (the copy ``house`` and ``programs`` select),
     to compile it without a batch: the records as the engine builds them, ``cfg`` (int32),
     ``first`` (int), ``rkey`` (uint64) and ``parity`` (int)."""
     if house is not HOUSE_OFF and house is not HOUSE_ON:
         raise ValueError(f"house must be layout.HOUSE_OFF or layout.HOUSE_ON, not {house!r}")
+    if programs is not PROGRAMS_OFF and programs is not PROGRAMS_ON:
+        raise ValueError(f"programs must be layout.PROGRAMS_OFF or layout.PROGRAMS_ON, not {programs!r}")
     records = tuple(typeof(_empty(record)) for record in (Games, Seats, Rows, Records, Work))
-    return (*records, typeof(np.zeros(0, np.int32)), typeof(0), typeof(np.uint64(0)), typeof(0), typeof(house))
+    return (*records, typeof(np.zeros(0, np.int32)), typeof(0), typeof(np.uint64(0)), typeof(0), typeof(house), typeof(programs))
