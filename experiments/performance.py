@@ -48,7 +48,8 @@ CHOICE_FIGURES = [
      "through an `overload` (`unosim/game/kernels/policy.py`, `rules_answer`)",
      "party 4 cold compile, medians of 3: one process 27.1 → 23.2 s, 29.5 → 25.2 s of CPU, 0.74 → 0.56 GB peak; with "
      "the helper 19.6 → 16.7 s, 30.5 → 26.5 s of CPU, 0.86 → 0.68 GB at once; pruned from an inlined `rule` instead, "
-     "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds)"),
+     "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds). The copy with the "
+     "interpreter compiles longer (one process 27.1 → 34.2 s): numba types an inlined overload's code twice"),
     ("a sorted deck laid out once per run and copied at each deal (`unosim/game/kernels/deal.py`)",
      "classic 4: the deal's share of the time 14.4 % → 5.0 % (`experiments/profile_kernels.py`); "
      "games per CPU second +0.7 to +8.4 % (4 paired rounds)"),
