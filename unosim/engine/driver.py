@@ -116,8 +116,7 @@ class Engine:
         self.cfg = np.concatenate([self.rules_cfg, self.flags_cfg, self.lineup_cfg, *programs]).astype(np.int32)
         self.house, self.programs = copy_flags(self.rules_cfg, self.cfg[L.C_POLICY0 : L.C_POLICY0 + len(self.strategies)])
         # compiles once per machine (file lock), else loads; each copy of the kernels on its own
-        house, programs_on = self.house, self.programs
-        kernel_cache.ensure_compiled(lambda: compile_advance(house, programs_on), copy=self.kernel_copy)
+        kernel_cache.ensure_compiled(lambda: compile_advance(self.house, self.programs), copy=self.kernel_copy)
         self._pristine = {name: getattr(self, name).copy() for name in _ENGINE_ARRAYS if hasattr(self, name)}  # for a replay
 
     @property

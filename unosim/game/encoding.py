@@ -66,7 +66,7 @@ def encode_rules(rules: RuleSet, players: int) -> NDArray[np.int32]:
     return cfg
 
 
-def copy_flags(rules_cfg: NDArray[np.int32], policies: Iterable[int] = ()) -> tuple[int | None, int | None]:
+def copy_flags(rules_cfg: NDArray[np.int32], policies: Iterable[int]) -> tuple[int | None, int | None]:
     """The kernels' ``house`` and ``programs`` arguments, whose types select the kernels' compiled copy
     (the comment at ``layout.HOUSE_OFF`` says how), for the rules' part of ``cfg`` and the compiled
     policies of the line-up (``cfg[C_POLICY0 + k]``).

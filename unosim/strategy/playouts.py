@@ -300,7 +300,7 @@ class Playouts:
         lineup[L.C_ALL_COMPILED - L.C_N_STRATS] = 1
         flags = encode_flags(match=False, trace=False, check=False)
         self.cfg = np.concatenate([rules_cfg, flags, lineup, *programs]).astype(np.int32)
-        self.house, self.programs = copy_flags(rules_cfg, lineup[L.C_POLICY0 - L.C_N_STRATS : L.C_POLICY0 - L.C_N_STRATS + 2])
+        self.house, self.programs = copy_flags(rules_cfg, self.cfg[L.C_POLICY0 : L.C_POLICY0 + 2])
         self.deck = rules.load_deck().array(rules.deck_copies).astype(np.int16)
         self.capacity = 0
         self._allocate(64)

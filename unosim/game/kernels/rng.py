@@ -77,7 +77,7 @@ def keyed_uniform(key, seat_ctr, s, seat):
     """Next uniform of the strategy stream whose key is ``key`` and counter ``seat_ctr[s, seat]``."""
     c = seat_ctr[s, seat]
     seat_ctr[s, seat] = c + 1
-    return float(mix64(key + uint64(c) * GOLDEN) >> uint64(11)) * TWO_M53
+    return stream_uniform(key, c)
 
 
 @rule

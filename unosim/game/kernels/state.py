@@ -21,10 +21,12 @@ array (grown record buffers, a set-up position's cards). ``B`` slots, ``P`` play
 types, ``H`` hand size, ``R`` observation rows (the sum of the groups' regions), ``N`` record rows.
 
 The rules' ``cfg`` (it may be restored by the engine between two batches), the first game ``first``,
-the run's key ``rkey`` (both set anew when an environment restarts a run), the buffer ``parity`` and
-``house`` (whose type selects the compiled copy, ``layout.HOUSE_OFF``) are passed on their own.
+the run's key ``rkey`` (both set anew when an environment restarts a run), the buffer ``parity``,
+``house`` and ``programs`` (whose types select the compiled copy, ``layout.HOUSE_OFF``,
+``layout.PROGRAMS_OFF``) are passed on their own.
 """
 
+import functools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -202,10 +204,12 @@ def _empty(record: Any) -> Any:
     return record(*(np.zeros((0,) * _NDIM[name], ann.__args__[1].__args__[0]) for name, ann in record.__annotations__.items()))
 
 
+@functools.cache
 def advance_types(house: int | None, programs: int | None) -> tuple[Any, ...]:
     """The argument types of ``advance`` (the copy ``house`` and ``programs`` select),
     to compile it without a batch: the records as the engine builds them, ``cfg`` (int32),
-    ``first`` (int), ``rkey`` (uint64) and ``parity`` (int)."""
+    ``first`` (int), ``rkey`` (uint64) and ``parity`` (int). Worked out once per copy: every
+    ``Engine.set_strategies`` asks for them."""
     if house is not HOUSE_OFF and house is not HOUSE_ON:
         raise ValueError(f"house must be layout.HOUSE_OFF or layout.HOUSE_ON, not {house!r}")
     if programs is not PROGRAMS_OFF and programs is not PROGRAMS_ON:
