@@ -1,12 +1,13 @@
 """Write the plan of a cold compile's helper process: ``unosim/game/kernels/compile_plan.json``.
 
-Compiles the engine in a fresh, temporary cache with the helper off
-(``UNOSIM_COMPILE_HELPER=0``) and records, from numba's event API, every cached
-kernel (``cache=True``) compiled on the way to ``advance``, with its argument
-types, in the order the compile reached them: the plan
-:func:`unosim.engine.kernel_cache.compile_plan` follows in the helper. Run it after
-changing a kernel module (``tests/test_kernel_cache.py`` fails until then: a plan
-made for other sources is not used, and the cold compile takes longer).
+For each copy of the kernels (`unosim.engine.kernel_cache.COPIES`), compiles the engine in a
+process of its own with a fresh, temporary cache and the helper off (``UNOSIM_COMPILE_HELPER=0``),
+playing a line-up that plays on that copy (`COPY_RUNS`), and records, from numba's event API, every
+cached kernel (``cache=True``) compiled on the way to ``advance``, with its argument types, in the
+order the compile reached them: the plan :func:`unosim.engine.kernel_cache.compile_plan` follows in
+the helper of that copy's cold compile. Run it after changing a kernel module
+(``tests/test_kernel_cache.py`` fails until then: a plan made for other sources is not used, and the
+cold compile takes longer).
 
 ``--check`` then compiles the engine twice more, each in a fresh cache, with the
 helper and without, and compares ``advance``'s machine code: the same instructions
@@ -28,6 +29,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 ASM = """
 import sys
@@ -72,8 +74,12 @@ def main() -> None:
         check()
 
 
-def write() -> None:
-    """Record the plan in a fresh cache (in this process) and write it."""
+COPY_RUNS = {"": ("random", []), "programs": ("rules:attacker", []), "house": ("random", ["stacking=mixed"])}
+"""For each copy of the kernels, the party 4 line-up and rule options whose compile records its plan."""
+
+
+def record(copy: str) -> list[list[str]]:
+    """Record the plan of the kernels' copy ``copy`` in a fresh cache, in this process."""
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="unosim-plan-")  # before numba reads it
     os.environ["UNOSIM_COMPILE_HELPER"] = "0"
 
@@ -81,12 +87,14 @@ def write() -> None:
     from numba.core.caching import NullCache
 
     from unosim.analysis.bench import _config
-    from unosim.engine import kernel_cache
-    from unosim.engine.driver import compile_kernels
-    from unosim.game.kernels import SOURCE_DIGEST
+    from unosim.engine.driver import compile_kernels, kernel_copy_for
 
+    strategies, overrides = COPY_RUNS[copy]
+    config = _config("party", 4, strategies, 0, None, overrides)
+    if kernel_copy_for(config) != copy:
+        raise SystemExit(f"the line-up {strategies} {overrides} plays on the copy {kernel_copy_for(config)!r}, not {copy!r}")
     with event.install_recorder("numba:compile") as compiles:
-        compile_kernels([_config("party", 4, "random", 0, None)])
+        compile_kernels([config])
     kernels: list[list[str]] = []
     for _, ev in compiles.buffer:
         dispatcher = ev.data["dispatcher"]
@@ -94,9 +102,26 @@ def write() -> None:
         entry = [func.__module__, func.__qualname__, repr(ev.data["args"])]
         if ev.is_start and func.__qualname__ != "advance" and not isinstance(dispatcher._cache, NullCache) and entry not in kernels:
             kernels.append(entry)
-    lines = ",\n".join(f"  {json.dumps(entry)}" for entry in kernels)  # one kernel a line
-    kernel_cache.PLAN.write_text(f'{{"digest": {json.dumps(SOURCE_DIGEST)}, "kernels": [\n{lines}\n]}}\n')
-    print(f"{kernel_cache.PLAN}: {len(kernels)} kernels for sources {SOURCE_DIGEST}")
+    return kernels
+
+
+def write() -> None:
+    """Record the plan of each copy, each in a process of its own (a fresh cache, nothing compiled yet), and
+    write them."""
+    from unosim.engine import kernel_cache
+    from unosim.game.kernels import SOURCE_DIGEST
+
+    copies = {}
+    for copy in kernel_cache.COPIES:
+        code = "import json, sys; sys.path.insert(0, sys.argv[1]); import compile_plan; print(json.dumps(compile_plan.record(sys.argv[2])))"
+        out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), copy], capture_output=True, text=True,
+                             check=True).stdout
+        copies[copy] = json.loads(out.strip().splitlines()[-1])
+        print(f"copy {copy or 'official'!r}: {len(copies[copy])} kernels")
+    blocks = ",\n".join(f"  {json.dumps(copy)}: [\n" + ",\n".join(f"    {json.dumps(entry)}" for entry in entries) + "\n  ]"
+                        for copy, entries in copies.items())  # one kernel a line
+    kernel_cache.PLAN.write_text(f'{{"digest": {json.dumps(SOURCE_DIGEST)}, "copies": {{\n{blocks}\n}}}}\n')
+    print(f"{kernel_cache.PLAN}: the plans of {len(copies)} copies for sources {SOURCE_DIGEST}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,10 @@ CHOICE_FIGURES = [
      "the helper 19.6 → 16.7 s, 30.5 → 26.5 s of CPU, 0.86 → 0.68 GB at once; pruned from an inlined `rule` instead, "
      "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds). The copy with the "
      "interpreter compiles longer (one process 27.1 → 34.2 s): numba types an inlined overload's code twice"),
+    ("a helper plan of its own for each copy of the kernels (`unosim/game/kernels/compile_plan.json`)",
+     "cold compile with a house rule (party 4, `stacking=mixed`), medians of 3: 31.0 → 26.5 s, 42.8 → 39.1 s of CPU, "
+     "0.73 → 0.75 GB at once; with a rule strategy (`rules:attacker`) 29.5 → 29.5 s: its time is the main process's "
+     "typing, not the kernels the helper compiles"),
     ("a sorted deck laid out once per run and copied at each deal (`unosim/game/kernels/deal.py`)",
      "classic 4: the deal's share of the time 14.4 % → 5.0 % (`experiments/profile_kernels.py`); "
      "games per CPU second +0.7 to +8.4 % (4 paired rounds)"),

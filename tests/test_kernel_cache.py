@@ -213,17 +213,30 @@ def test_compile_kernels_covers_what_the_chunks_call(tmp_path: Path, strategies:
 
 
 # ------------------------------------------------------------------ the helper of a cold compile
-def test_the_compile_plan_is_for_these_kernel_sources() -> None:
-    """The shipped plan names cached functions with argument types that read back (constants'
-    ``Literal[int](0)`` too); it was recorded from these kernel sources (else it is not used, and
-    the cold compile takes longer)."""
-    plan = kernel_cache.load_plan()
+@pytest.mark.parametrize("copy", kernel_cache.COPIES)
+def test_the_compile_plan_is_for_these_kernel_sources(copy: str) -> None:
+    """The shipped plan of each copy of the kernels names cached functions with argument types that
+    read back (constants' ``Literal[int](0)`` too); it was recorded from these kernel sources (else
+    it is not used, and the cold compile takes longer)."""
+    plan = kernel_cache.load_plan(copy)
     assert plan is not None, "the kernel sources changed since the plan was recorded: run python experiments/compile_plan.py"
     assert len(plan) >= 10
     for module, name, args in plan:
         kernel = getattr(__import__(module, fromlist=[name]), name)
         assert isinstance(kernel, numba.core.registry.CPUDispatcher) and kernel._cache.__class__.__name__ != "NullCache", name
         assert repr(kernel_cache.parse_types(args)) == args  # read back to the types recorded
+
+
+def test_each_copy_has_a_plan_of_its_own() -> None:
+    """The copies with the rule interpreter plan its kernels (the official copy does not compile
+    them), the house copy the house rules' too; an unknown copy is refused."""
+    names = {copy: {name for _, name, _ in kernel_cache.load_plan(copy) or []} for copy in kernel_cache.COPIES}
+    interpreter = {"rules_pick", "rules_colour", "rules_vote", "rules_jump"}
+    assert not interpreter & names[""]
+    assert interpreter <= names["programs"] and interpreter <= names["house"]
+    assert {"house_step", "house_row"} <= names["house"] - names["programs"]
+    with pytest.raises(ValueError, match="copy must be one of"):
+        kernel_cache.load_plan("stacking")
 
 
 def test_the_helper_is_not_started_where_it_cannot_help(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -234,9 +247,16 @@ def test_the_helper_is_not_started_where_it_cannot_help(monkeypatch: pytest.Monk
     assert kernel_cache.start_helper() is None
     monkeypatch.undo()
     stale = tmp_path / "plan.json"
-    stale.write_text(json.dumps({"digest": "0" * 16, "kernels": json.loads(kernel_cache.PLAN.read_text())["kernels"]}))
+    stale.write_text(json.dumps({"digest": "0" * 16, "copies": json.loads(kernel_cache.PLAN.read_text())["copies"]}))
     monkeypatch.setattr(kernel_cache, "PLAN", stale)
     assert kernel_cache.load_plan() is None and kernel_cache.start_helper() is None
+    partial = tmp_path / "partial.json"  # these sources, but no plan for the house copy
+    plans = json.loads(stale.read_text())["copies"]
+    partial.write_text(json.dumps({"digest": kernel_cache.kernels.SOURCE_DIGEST, "copies": {"": plans[""]}}))
+    monkeypatch.setattr(kernel_cache, "PLAN", partial)
+    monkeypatch.setattr(kernel_cache, "_cores", lambda: 2)
+    assert kernel_cache.load_plan("") is not None and kernel_cache.load_plan("house") is None
+    assert kernel_cache.start_helper("house") is None
 
 
 def test_a_helper_still_running_is_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ other, the functions ``advance`` calls (``kernel`` and ``leaf`` functions,
 all cached: `unosim.game.kernels.jit`). A helper process (`run_helper`,
 started by `ensure_compiled`) compiles those into the cache meanwhile,
 from the shipped `PLAN` (the functions and argument types, in the order
-``advance`` reaches them), working from the plan's end, and the compiling process loads them from the
+``advance`` reaches them, for each copy of the kernels), working from the plan's end, and the compiling process loads them from the
 cache when it gets there. The same code either way: a cached function keeps
 its LLVM IR, which is what ``advance`` links and inlines; the plan only
 decides who compiles it. A plan made for other kernel
@@ -74,9 +74,10 @@ T = TypeVar("T")
 
 LOG_NAME = "compile.log"
 PLAN = Path(kernels.__file__).with_name("compile_plan.json")
-"""The cached functions a cold compile of ``advance`` compiles on its way, as ``[module, function,
-argument types]`` in the order it reaches them, with the `SOURCE_DIGEST` of
-the sources it was recorded from (``experiments/compile_plan.py`` records it)."""
+"""For each copy of the kernels (`COPIES`), the cached functions a cold compile of its ``advance``
+compiles on its way, as ``[module, function, argument types]`` in the order it reaches them, with the
+`SOURCE_DIGEST` of the sources it was recorded from (``experiments/compile_plan.py`` records it):
+``{"digest": ..., "copies": {copy: [entry, ...]}}``."""
 COMPILE_GC_THRESHOLD = (100_000, 50, 50)
 """The garbage collector's thresholds (`gc.set_threshold`) during a cold compile; Python's
 are (700, 10, 10). Higher thresholds make full collections rare while a compile keeps millions of
@@ -195,7 +196,7 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
     with FileLock(directory / "compile.lock"), _fewer_collections():
         started = time.perf_counter()
         before = _misses(dispatchers)
-        helper = start_helper() if engine and is_cold(copy) else None
+        helper = start_helper(copy) if engine and is_cold(copy) else None
         try:
             result = call()
         finally:
@@ -211,24 +212,26 @@ def ensure_compiled(call: Callable[[], T], dispatchers: Iterable[Any] | None = N
 
 
 # ------------------------------------------------------------------ the helper of a cold compile
-def load_plan() -> list[tuple[str, str, str]] | None:
-    """The entries of `PLAN`, or ``None`` when it was made for other kernel sources (or is missing)."""
+def load_plan(copy: str = "") -> list[tuple[str, str, str]] | None:
+    """The entries of `PLAN` for the kernels' copy ``copy`` (`COPIES`), or ``None`` when it was made for
+    other kernel sources (or is missing, or has no entries for that copy)."""
+    _check_copy(copy)
     try:
         plan = json.loads(PLAN.read_text())
-    except (OSError, ValueError):
+        entries = plan["copies"][copy] if plan.get("digest") == kernels.SOURCE_DIGEST else None
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if plan.get("digest") != kernels.SOURCE_DIGEST:
-        return None
-    return [tuple(entry) for entry in plan["kernels"]]
+    return None if entries is None else [tuple(entry) for entry in entries]
 
 
-def start_helper() -> subprocess.Popen[bytes] | None:
-    """Start the process that compiles the `PLAN` into the cache; ``None`` when it would not
-    help: one core only, no plan for these sources, or ``UNOSIM_COMPILE_HELPER=0``."""
-    if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or _cores() < 2 or load_plan() is None:
+def start_helper(copy: str = "") -> subprocess.Popen[bytes] | None:
+    """Start the process that compiles the `PLAN` of the kernels' copy ``copy`` into the cache; ``None``
+    when it would not help: one core only, no plan for these sources, or ``UNOSIM_COMPILE_HELPER=0``."""
+    if os.environ.get("UNOSIM_COMPILE_HELPER") == "0" or _cores() < 2 or load_plan(copy) is None:
         return None
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir())}  # the same cache, however this process found it
-    command = [sys.executable, "-c", "from unosim.engine.kernel_cache import run_helper; run_helper()"]
+    command = [sys.executable, "-c", "import sys; from unosim.engine.kernel_cache import run_helper; run_helper(sys.argv[1])",
+               copy]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -296,15 +299,15 @@ def compile_plan(entries: list[tuple[str, str, str]]) -> tuple[int, int]:
     return done, compiled
 
 
-def run_helper() -> None:
-    """The helper process: compile the `PLAN` from its end, then log ``<pid> helper <kernels>
-    <compiled> <seconds> <peak MiB>`` to ``compile.log``.
+def run_helper(copy: str = "") -> None:
+    """The helper process: compile the `PLAN` of the kernels' copy ``copy`` from its end, then log
+    ``<pid> helper <kernels> <compiled> <seconds> <peak MiB>`` to ``compile.log``.
 
     The compiling process, once done inlining, reaches the kernels in the plan's order: the helper
     works towards it from the other end, and what the two meet on is compiled once, not side by side."""
     started = time.perf_counter()
     with _fewer_collections():
-        done, compiled = compile_plan(list(reversed(load_plan() or [])))
+        done, compiled = compile_plan(list(reversed(load_plan(copy) or [])))
     peak = _peak_mib()
     with open(cache_dir() / LOG_NAME, "a") as log:
         log.write(f"{os.getpid()} helper {done} {compiled} {time.perf_counter() - started:.1f} {peak:.0f}\n")
