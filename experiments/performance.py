@@ -66,6 +66,9 @@ CHOICE_FIGURES = [
      '10-million-game run: 3.6 s of CPU and 440 MB decoding 40 million strings, 0.9 s and 200 MB as dictionary indices'),
     ("all-zero columns made from the chunks' statistics, not read (`unosim.load`)",
      '10-million-game load (19 of 39 columns all zeros): read, 3.07 s and 2.94 GB at peak; made, 2.57 s and 2.56 GB (medians of 3)'),
+    ("the all-zero columns joined to the loaded frame as zeroed arrays, not converted from Arrow (`unosim.load`)",
+     "10-million-game load, 7 loads each, alternating: 3.71–5.10 s, 2.6–3.9 s of system CPU time and 2.56 GB at peak "
+     "→ 2.35–2.63 s, 1.3–1.5 s and 2.18 GB"),
     ('the system allocator for a load',
      "pyarrow's default (mimalloc) on a 10-million-game load: 6 s against 3 s of system CPU time, 2.82 GB against 2.51 GB at peak"),
 ]

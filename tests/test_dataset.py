@@ -171,11 +171,17 @@ def test_columns_of_zeros_load_without_being_read(run_dir: Path, monkeypatch: py
     zeros = reading._zero_columns(footers, schema, schema.names)
     assert {"stacks", "seven_swaps", "pileups", "jump_ins"} <= zeros
     assert not zeros & {"game", "turns", "winner", "cards_drawn", "players"}
-    made = unosim.load(run_dir)
-    made_some = unosim.load(run_dir, columns=["stacks", "turns"])
+    made, again = unosim.load(run_dir), unosim.load(run_dir)
+    asked = (["stacks", "turns"], ["jump_ins", "stacks"], ["opening_hand", "pileups"])
+    made_some = [unosim.load(run_dir, columns=columns) for columns in asked]
+    made_table = reading.read_table(run_dir)
     monkeypatch.setattr(reading, "_zero_columns", lambda *args: set())
     pd.testing.assert_frame_equal(made, unosim.load(run_dir))
-    pd.testing.assert_frame_equal(made_some, unosim.load(run_dir, columns=["stacks", "turns"]))
+    for columns, frame in zip(asked, made_some, strict=True):
+        pd.testing.assert_frame_equal(frame, unosim.load(run_dir, columns=columns))
+        assert list(frame.columns) == columns
+    assert made_table.equals(reading.read_table(run_dir)) and made_table.column_names == schema.names
     assert list(made.columns) == schema.names
     made.loc[0, "stacks"] = 2  # a frame owns its columns, made or read
     assert made["stacks"].iloc[0] == 2 and made["stacks"].iloc[1:].eq(0).all()
+    assert again["stacks"].eq(0).all()

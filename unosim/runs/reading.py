@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -39,6 +39,17 @@ from .files import (
 if TYPE_CHECKING:
     import pandas as pd
 
+class _Read(NamedTuple):
+    """What `_read` read: ``table`` holds the columns read, in ``order`` but for the ``zeros`` (name ->
+    type), the columns every chunk's statistics show to hold only zeros, not read; ``rows`` are the
+    chunks' row counts."""
+
+    table: pa.Table
+    zeros: dict[str, pa.DataType]
+    rows: list[int]
+    order: list[str]
+
+
 def read_table(
     path: str | Path, *, columns: list[str] | None = None, allow_incomplete: bool = False, table: str = "main",
     dictionary_strings: bool = False,
@@ -49,6 +60,16 @@ def read_table(
     (``strategies``) dictionary-encoded (`dictionary_columns`), as [`load`][unosim.runs.load] does;
     by default every column has the type it is stored with.
     """
+    read = _read(path, columns, allow_incomplete, table, dictionary_strings)
+    if not read.zeros:
+        return read.table
+    data = read.table
+    made = {name: _zeros(read.zeros[name], read.rows) if name in read.zeros else data.column(name) for name in read.order}
+    return pa.table(made).replace_schema_metadata(data.schema.metadata)
+
+
+def _read(path: str | Path, columns: list[str] | None, allow_incomplete: bool, table: str, dictionary_strings: bool) -> _Read:
+    """`read_table`, but for the all-zero columns of a dataset, left out of the table (`_Read`)."""
     path = Path(path)
     if table not in TABLES:
         raise UnosimInputError(f"table = {table!r}; choose one of: {', '.join(TABLES)}.")
@@ -62,7 +83,7 @@ def read_table(
         except (OSError, pa.ArrowException) as exc:
             raise UnosimInputError(f"chunk file {path} is damaged ({error_reason(exc)}). {REPAIR}") from None
         _check_in_its_dataset(path)
-        return single
+        return _Read(single, {}, [single.num_rows], single.column_names)
     meta = read_metadata(path)
     if table == "rounds":
         if not has_rounds(meta):
@@ -76,8 +97,9 @@ def read_table(
 def _read_chunks(
     path: Path, meta: dict[str, Any], missing: list[str], columns: list[str] | None, allow_incomplete: bool,
     dictionary_strings: bool = False, prefix: str = "",
-) -> pa.Table:
-    """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed."""
+) -> _Read:
+    """The chunk files in directory ``path`` as one table, refusing missing ones unless allowed; the
+    all-zero columns left out (`_Read`)."""
     names = expected_files(meta)
     if missing and not allow_incomplete:
         raise UnosimInputError(
@@ -87,7 +109,7 @@ def _read_chunks(
         )
     present = [path / name for name in names if name not in set(missing)]
     if not present:
-        return pa.table({})
+        return _Read(pa.table({}), {}, [], [])
     footers = _check_belongs(path, meta, present)
     # One pyarrow dataset over the files (in row order) reads them in parallel, where one
     # read_table per file reads them one after the other. The schema is the first file's; a
@@ -118,11 +140,10 @@ def _read_chunks(
                 raise UnosimInputError(f"chunk file {file} is damaged ({problem}). {REPAIR}") from None
         raise UnosimInputError(f"dataset {path} cannot be read ({error_reason(exc)}). {REPAIR}") from None
     _check_digests(meta, present, prefix)  # after the read, which names a damaged page as such
-    if zeros:
-        rows = [footer.num_rows for footer in footers]
-        table = pa.table({name: _zeros(schema.field(name).type, rows) if name in zeros else table.column(name)
-                          for name in wanted})
-    return restore_hands(table, columns).replace_schema_metadata({METADATA_KEY: to_json(meta).encode()})
+    order = list(columns) if columns is not None else wanted
+    table = restore_hands(table, None if columns is None else [name for name in columns if name not in zeros])
+    return _Read(table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()}),
+                 {name: schema.field(name).type for name in order if name in zeros}, [footer.num_rows for footer in footers], order)
 
 
 def _stored(columns: list[str] | None) -> list[str] | None:
@@ -171,8 +192,9 @@ def _check_belongs(path: Path, meta: dict[str, Any], files: list[Path]) -> list[
 
 def _zero_columns(footers: list[pq.FileMetaData], schema: pa.Schema, names: list[str]) -> set[str]:
     """The integer and boolean ``names`` that every file's statistics show to hold only zeros (a count
-    of a rule that is off, such as ``stacks`` without stacking): [`load`][unosim.runs.load] makes them
-    without reading them, which costs no decoding."""
+    of a rule that is off, such as ``stacks`` without stacking): they are made, not read, which costs no
+    decoding; [`load`][unosim.runs.load] makes them as zeroed arrays joined to its frame without a copy,
+    whose memory the system hands out only where they are written."""
     candidates = {name for name in names if name in schema.names
                   and (pa.types.is_integer(schema.field(name).type) or pa.types.is_boolean(schema.field(name).type))}
     for footer in footers:
@@ -193,9 +215,8 @@ def _only_zeros(stats: pq.Statistics | None) -> bool:
 
 
 def _zeros(kind: pa.DataType, rows: list[int]) -> pa.ChunkedArray:
-    """A column of zeros of type ``kind``, a chunk of ``rows[i]`` for each file as a column read
-    from the files has: the chunks are views of one zeroed array, and a frame made of them owns
-    its own (writable) copy, as it does of a column read."""
+    """A column of zeros of type ``kind`` for [`read_table`][unosim.runs.read_table], a chunk of
+    ``rows[i]`` for each file as a column read from the files has (views of one zeroed array)."""
     zeros = pa.array(np.zeros(max(rows, default=0), dtype=kind.to_pandas_dtype()), type=kind)
     return pa.chunked_array([zeros.slice(0, n) for n in rows], type=kind)
 
@@ -276,10 +297,17 @@ def load(
         For an unknown ``table``, ``table="rounds"`` on a dataset of single
         rounds, or an incomplete dataset (unless ``allow_incomplete``).
     """
-    path = Path(path)
-    data = read_table(path, columns=columns, allow_incomplete=allow_incomplete, table=table, dictionary_strings=True)
+    import pandas as pd
+
+    data, zeros, rows, order = _read(path, columns, allow_incomplete, table, dictionary_strings=True)
     frame = to_frame(data, consume=True)
     del data
+    if zeros:
+        # the all-zero columns as fresh zeroed arrays, joined without a copy: the system hands out
+        # their memory only where they are written
+        n = sum(rows)
+        made = pd.DataFrame({name: np.zeros(n, kind.to_pandas_dtype()) for name, kind in zeros.items()}, copy=False)
+        frame = pd.concat([frame, made], axis=1)[order]
     keys = [k for k in ("cell", "game", "round") if k in frame.columns]
     if keys and not _is_sorted(frame, keys):
         frame = frame.sort_values(keys, kind="stable")
