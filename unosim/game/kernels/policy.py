@@ -141,11 +141,13 @@ def pick_addition(pol, s, seat, keys, hands, slot, seat_ctr, cfg):
     return -1
 
 
-@leaf
+@rule
 def pick_vote(pol, s, seat, keys, hsize, seat_ctr, n, alive, cfg, programs):
     """A-4 seat to point at among the other seats still in the match (bit mask ``alive``):
     ``random``, a uniform one; ``greedy`` (the base default), the one with fewest cards, ties uniform;
-    a rule strategy (in the copy for ``layout.PROGRAMS_ON``), its ``[point_taken]`` choice."""
+    a rule strategy (in the copy for ``layout.PROGRAMS_ON``), its ``[point_taken]`` choice. Inlined
+    at its one call site (``advance.compiled_multi``, once per seat): a call each cost party games a few
+    per cent (docs/performance.md)."""
     if programs is not None and pol >= POLICY_RULES:
         return rules_vote(pol - POLICY_RULES, s, seat, keys, hsize, seat_ctr, cfg, alive)
     how = SEAT_RANDOM if pol == POLICY_RANDOM else SEAT_FEWEST
