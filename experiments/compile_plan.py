@@ -9,7 +9,7 @@ the helper of that copy's cold compile. Run it after changing a kernel module
 (``tests/test_kernel_cache.py`` fails until then: a plan made for other sources is not used, and the
 cold compile takes longer).
 
-``--check`` then compiles the engine twice more, each in a fresh cache, with the
+``--check`` then compiles each copy twice more, each time in a fresh cache, with the
 helper and without, and compares ``advance``'s machine code: the same instructions
 (numba's per-process counters in symbol names aside), or it says where they differ.
 
@@ -36,33 +36,37 @@ import sys
 from unosim.analysis.bench import _config
 from unosim.engine.driver import compile_kernels
 from unosim.game.kernels.advance import advance
-compile_kernels([_config("party", 4, "random", 0, None)])
+compile_kernels([_config("party", 4, sys.argv[1], 0, None, sys.argv[2:])])
 (asm,) = advance.inspect_asm().values()
 sys.stdout.write(asm)
 """
 
 
-def machine_code(helper: bool) -> list[str]:
-    """``advance``'s assembly from a cold compile in a fresh cache, normalised: numba numbers each
+def machine_code(helper: bool, copy: str = "") -> list[str]:
+    """``advance``'s assembly in the kernels' copy ``copy`` from a cold compile in a fresh cache, normalised: numba numbers each
     compiled function in a process (``B3v36B`` in a symbol), LLVM numbers duplicates (``.12``), and
     a process that compiled fewer functions itself declares fewer unused environment symbols."""
     with tempfile.TemporaryDirectory(prefix="unosim-plan-check-") as cache:
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env.update(XDG_CACHE_HOME=cache, UNOSIM_COMPILE_HELPER="1" if helper else "0")
-        asm = subprocess.run([sys.executable, "-c", ASM], env=env, capture_output=True, text=True, check=True).stdout
+        strategies, overrides = COPY_RUNS[copy]
+        asm = subprocess.run([sys.executable, "-c", ASM, strategies, *overrides], env=env, capture_output=True, text=True,
+                             check=True).stdout
     lines = (re.sub(r"\.\d+\b", "", re.sub(r"B\d+v\d+B", "BvB", line)) for line in asm.splitlines())
     return [line for line in lines if not re.match(r"\s*\.(comm|type)\s+_ZN08NumbaEnv.*(,8,8|@object)$", line)]
 
 
 def check() -> None:
-    """Compare ``advance``'s machine code compiled with the helper and without."""
-    helped, alone = machine_code(True), machine_code(False)
-    if helped == alone:
-        print(f"with the helper and without: the same machine code ({len(alone)} lines of assembly)")
-        return
-    diff = list(difflib.unified_diff(alone, helped, "without the helper", "with the helper", lineterm="", n=1))
-    print("\n".join(diff[:60]))
-    raise SystemExit(f"the machine code differs ({len(diff)} lines of diff)")
+    """Compare ``advance``'s machine code compiled with the helper and without, in each copy of the kernels."""
+    for copy in COPY_RUNS:
+        helped, alone = machine_code(True, copy), machine_code(False, copy)
+        name = f"copy {copy or 'official'!r}"
+        if helped == alone:
+            print(f"{name}, with the helper and without: the same machine code ({len(alone)} lines of assembly)")
+            continue
+        diff = list(difflib.unified_diff(alone, helped, "without the helper", "with the helper", lineterm="", n=1))
+        print("\n".join(diff[:60]))
+        raise SystemExit(f"{name}: the machine code differs ({len(diff)} lines of diff)")
 
 
 def main() -> None:
