@@ -117,6 +117,16 @@ def test_not_a_dataset(tmp_path: Path) -> None:
         unosim.load(tmp_path / "nowhere")
 
 
+def test_a_column_the_dataset_lacks_is_named_with_those_it_has(run_dir: Path) -> None:
+    """Not "damaged, run again": the unknown names, and the columns there are, before any read."""
+    chunk = next(run_dir.glob("part-*.parquet"))
+    for where in (run_dir, chunk):
+        with pytest.raises(ValueError, match=r"columns: 'turn', 'nope' not in .*; its columns are: game, seed, .*turns"):
+            unosim.load(where, columns=["game", "turn", "nope"])
+    with pytest.raises(ValueError, match=r"columns: 'turn' not in"):
+        reading.read_table(run_dir, columns=["turn"])
+
+
 def test_file_pattern_widens_for_many_chunks() -> None:
     assert files.file_pattern(10).format(chunk=3) == "part-00003.parquet"
     assert files.file_pattern(1_000_000).format(chunk=3) == "part-000003.parquet"

@@ -77,7 +77,9 @@ def _read(path: str | Path, columns: list[str] | None, allow_incomplete: bool, t
         if table == "rounds":
             path = path.parent / ROUNDS_DIR / path.name
         try:
-            dictionaries = dictionary_columns(pq.read_schema(path), columns) if dictionary_strings else None
+            schema = pq.read_schema(path)
+            _check_columns(columns, schema, path)
+            dictionaries = dictionary_columns(schema, columns) if dictionary_strings else None
             stored = pq.read_table(path, columns=_stored(columns), read_dictionary=dictionaries, page_checksum_verification=True)
             single = restore_hands(stored, columns)
         except (OSError, pa.ArrowException) as exc:
@@ -120,6 +122,7 @@ def _read_chunks(
     # arrays: each name is decoded once, not once per row, which saves CPU time and memory on a
     # large run. An element is still a list of names.
     schema = footers[0].schema.to_arrow_schema()
+    _check_columns(columns, schema, path)
     dictionaries = dictionary_columns(schema, columns) if dictionary_strings else []
     fmt = ds.ParquetFileFormat(
         read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries),
@@ -144,6 +147,14 @@ def _read_chunks(
     table = restore_hands(table, None if columns is None else [name for name in columns if name not in zeros])
     return _Read(table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()}),
                  {name: schema.field(name).type for name in order if name in zeros}, [footer.num_rows for footer in footers], order)
+
+
+def _check_columns(columns: list[str] | None, schema: pa.Schema, path: Path) -> None:
+    """Refuse asked ``columns`` that the data at ``path`` does not have, naming those it has."""
+    unknown = [name for name in columns or [] if name not in schema.names]
+    if unknown:
+        raise UnosimInputError(f"columns: {', '.join(map(repr, unknown))} not in {path}; its columns are: "
+                               f"{', '.join(schema.names)}.")
 
 
 def _stored(columns: list[str] | None) -> list[str] | None:
