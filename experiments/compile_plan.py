@@ -29,7 +29,10 @@ import re
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
+
+COPY_RUNS = {"": ("random", []), "programs": ("rules:attacker", []), "house": ("random", ["stacking=mixed"])}
+"""For each copy of the kernels, the party 4 line-up and rule options whose compile records its plan."""
+
 
 ASM = """
 import sys
@@ -43,9 +46,10 @@ sys.stdout.write(asm)
 
 
 def machine_code(helper: bool, copy: str = "") -> list[str]:
-    """``advance``'s assembly in the kernels' copy ``copy`` from a cold compile in a fresh cache, normalised: numba numbers each
-    compiled function in a process (``B3v36B`` in a symbol), LLVM numbers duplicates (``.12``), and
-    a process that compiled fewer functions itself declares fewer unused environment symbols."""
+    """``advance``'s assembly in the kernels' copy ``copy`` from a cold compile in a fresh cache,
+    normalised: numba numbers each compiled function in a process (``B3v36B`` in a symbol), LLVM numbers
+    duplicates (``.12``), and a process that compiled fewer functions itself declares fewer unused
+    environment symbols."""
     with tempfile.TemporaryDirectory(prefix="unosim-plan-check-") as cache:
         env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
         env.update(XDG_CACHE_HOME=cache, UNOSIM_COMPILE_HELPER="1" if helper else "0")
@@ -72,14 +76,14 @@ def check() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="also check that the helper changes no machine code")
+    parser.add_argument("--record", choices=list(COPY_RUNS), help=argparse.SUPPRESS)  # a child of write()
     args = parser.parse_args()
+    if args.record is not None:
+        print(json.dumps(record(args.record)))
+        return
     write()
     if args.check:
         check()
-
-
-COPY_RUNS = {"": ("random", []), "programs": ("rules:attacker", []), "house": ("random", ["stacking=mixed"])}
-"""For each copy of the kernels, the party 4 line-up and rule options whose compile records its plan."""
 
 
 def record(copy: str) -> list[list[str]]:
@@ -117,9 +121,7 @@ def write() -> None:
 
     copies = {}
     for copy in kernel_cache.COPIES:
-        code = "import json, sys; sys.path.insert(0, sys.argv[1]); import compile_plan; print(json.dumps(compile_plan.record(sys.argv[2])))"
-        out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), copy], capture_output=True, text=True,
-                             check=True).stdout
+        out = subprocess.run([sys.executable, __file__, "--record", copy], capture_output=True, text=True, check=True).stdout
         copies[copy] = json.loads(out.strip().splitlines()[-1])
         print(f"copy {copy or 'official'!r}: {len(copies[copy])} kernels")
     blocks = ",\n".join(f"  {json.dumps(copy)}: [\n" + ",\n".join(f"    {json.dumps(entry)}" for entry in entries) + "\n  ]"
