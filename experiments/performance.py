@@ -44,12 +44,17 @@ CHOICE_FIGURES = [
      "as a separate call it cost 11 % of `attacker.toml`'s games per CPU second"),
     ("the rule choice inside it (`rules_pick`) a `leaf`, not inlined",
      "as fast (`attacker.toml` +3 %, 4 paired rounds); party cold compile 36 s → 27 s of CPU, 1.21 → 0.98 GB peak"),
-    ("the rule interpreter only in the kernels' copy a rule strategy plays on (`layout.PROGRAMS_OFF`), entered "
-     "through an `overload` (`unosim/game/kernels/policy.py`, `rules_answer`)",
+    ("the rule interpreter only in the kernels' copy a rule strategy plays on (`layout.PROGRAMS_OFF`)",
      "party 4 cold compile, medians of 3: one process 27.1 → 23.2 s, 29.5 → 25.2 s of CPU, 0.74 → 0.56 GB peak; with "
      "the helper 19.6 → 16.7 s, 30.5 → 26.5 s of CPU, 0.86 → 0.68 GB at once; pruned from an inlined `rule` instead, "
-     "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds). The copy with the "
-     "interpreter compiles longer (one process 27.1 → 34.2 s): numba types an inlined overload's code twice"),
+     "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds)"),
+    ("the interpreter called by `advance` itself under `programs is not None` (`policy.rule_program_due`), pruned "
+     "before inlining, not entered through an inlined `overload`",
+     "cold compile with a rule strategy (party 4, `rules:attacker`), medians of 3: one process 37.7 → 30.0 s, "
+     "0.75 → 0.63 GB peak (numba typed the overload's code on its own, then again inlined); with the helper "
+     "27.8 → 19.1 s, 38.5 → 30.0 s of CPU, 0.73 → 0.80 GB at once; with a house rule (`stacking=mixed`, the copy "
+     "carries the interpreter too) 27.9 → 21.8 s, 0.77 → 0.86 GB at once. `attacker.toml` +4.7, −1.5, +0.6, "
+     "+1.1 % (4 paired rounds)"),
     ("a helper plan of its own for each copy of the kernels (`unosim/game/kernels/compile_plan.json`)",
      "cold compile with a house rule (party 4, `stacking=mixed`), medians of 3: 31.0 → 26.5 s, 42.8 → 39.1 s of CPU, "
      "0.73 → 0.75 GB at once; with a rule strategy (`rules:attacker`) 29.5 → 29.5 s: its time is the main process's "

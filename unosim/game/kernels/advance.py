@@ -85,9 +85,10 @@ from .layout import (
     ROW_HELD,
 )
 from .piles import cards_accounted
-from .policy import jump_weight, pick_vote, policy_decision
+from .policy import jump_weight, pick_vote, policy_decision, rule_program_due
 from .prefetch import prefetch_row, prefetch_slot
 from .rows import hold_row, row_actors, write_row
+from .rule_policy import rules_decision
 from .speed import apply_jumpin, start_jumpin
 from .state import advance_types
 from .tally import lowest_bit
@@ -149,7 +150,8 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
 
     Read from its answered row (``F_ROW`` >= 0, then cleared), taken as the automatic draw of
     ``ROW_AUTO``, or made here by the compiled policies (multi-actor answers go to
-    ``seat_dec``/``seat_w``); ``got`` is False when a strategy in Python has to answer first."""
+    ``seat_dec``/``seat_w``); ``got`` is False when a strategy in Python has to answer first.
+    A rule strategy's single-actor decisions are made by ``advance`` itself (`rule_program_due`)."""
     r = slot[s, F_ROW]
     if r == ROW_AUTO:
         slot[s, F_ROW] = -1
@@ -168,8 +170,7 @@ def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat
     k = seat_strat[s, actor]
     pol = cfg[C_POLICY0 + k]
     if pol != 0:
-        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house,
-                                                     programs)
+        card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house)
         return True, card, colour, flag, 0, pair
     if ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
         return True, -1, -1, 0, 0, -1  # declared in advance: no challenge
@@ -225,9 +226,16 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house, 
                 ph = slot[s, F_PHASE]
                 if ph < N_DECISION_PHASES:
                     answered = slot[s, F_ROW] >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
-                    got, card, colour, flag, forget, pair = decision(
-                        s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house,
-                        programs)
+                    o = -1
+                    if programs is not None:  # pruned with the interpreter from the other copies, before inlining
+                        o = rule_program_due(s, int64(ph), slot, seat_strat, cfg, house)
+                        if o >= 0:
+                            card, colour, flag, pair = rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
+                            got, forget = True, 0
+                    if o < 0:
+                        got, card, colour, flag, forget, pair = decision(
+                            s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors,
+                            house, programs)
                     if not got:
                         break
                     if house is not None and (ph == PH_STACK or ph == PH_SWAP) and house_step(

@@ -48,10 +48,10 @@ once per run by ``unosim.game.encoding.copy_flags``. numba prunes a branch on
 compile the house rules' kernels nor carry their code. A ``programs`` argument
 (``unosim.game.encoding.copy_flags``) does the same for the rule strategies'
 interpreter (``rule_policy``): a line-up with no rule strategy compiles without it.
-A ``rule`` is inlined before the types are known, so a pruned branch still had its
-callee's code copied in first; the interpreter therefore enters through an ``overload``
-(``policy.rules_answer``), whose code is chosen by the type of ``programs`` and
-inlined only then (figures in ``docs/performance.md``).
+numba prunes such a branch before it inlines the ``rule`` functions, but only in the
+function being compiled: a branch inside an inlined ``rule`` is pruned after its callees'
+code was copied in. The interpreter's call therefore sits in ``advance`` itself, under
+``programs is not None`` (figures in ``docs/performance.md``).
 """
 
 from typing import Any

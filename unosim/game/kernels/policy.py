@@ -14,8 +14,6 @@ every policy, rule strategies included (``pick_stack``, ``pick_swap``).
 """
 
 from numba import int64
-from numba.core import types
-from numba.extending import overload
 
 from .blocks import colour_totals
 from .finish import count_seats, n_alive, seat_at
@@ -23,27 +21,33 @@ from .house import DRAW_TWO_BITS, stack_options
 from .jit import kernel, leaf, rule
 from .layout import (
     C_PLAYERS,
+    C_POLICY0,
     F_ACTOR,
     F_ALIVE,
     F_PENDING,
+    F_ROW,
     F_TURN,
+    PH_CATCH,
     PH_COLOUR,
     PH_DRAWN,
+    PH_JUMPIN,
     PH_PILEUP,
     PH_STACK,
     PH_SWAP,
     PH_TURN,
+    PH_VOTE,
+    ROW_AUTO,
 )
 from .legality import legal_types, needs_colour, pile_additions, playable
 from .rng import seat_uniform
-from .rule_policy import rules_colour, rules_decision, rules_jump, rules_stack, rules_vote
+from .rule_policy import rules_colour, rules_jump, rules_stack, rules_vote
 from .tables import POINTS_OF, WILD_DRAW_FOUR, WILD_DRAWN_TOGETHER
 from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth_allowed, point_at
 
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
     "house_policy", "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
-    "pick_vote", "policy_decision", "rules_answer",
+    "pick_vote", "policy_decision", "rule_program_due",
 ]
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
@@ -218,35 +222,31 @@ def house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     return card, colour, 0
 
 
-def rules_answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
-    """``rules_decision`` in the copy for ``layout.PROGRAMS_ON``, compiled code only (`_rules_answer`)."""
-    raise NotImplementedError("rules_answer is called from compiled code only")
-
-
-@overload(rules_answer, inline="always", jit_options={"_nrt": False, "error_model": "numpy"})  # type: ignore[typeddict-unknown-key]
-def _rules_answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
-    """The implementation of `rules_answer` for the types of its arguments: in the copy for
-    ``layout.PROGRAMS_OFF`` (``programs`` typed None) a stub, so that copy never inlines the rule
-    interpreter's code, not even to prune it (a ``rule`` is inlined before its types are known);
-    else ``rules_decision``, inlined once the types are known."""
-    if isinstance(programs, types.NoneType):
-        return lambda o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs: (-1, -1, 0, -1)
-
-    def answer(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs):
-        return rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
-
-    return answer
+@leaf
+def rule_program_due(s, ph, slot, seat_strat, cfg, house):
+    """The offset in ``cfg`` of the rule program that answers slot ``s``'s decision in phase ``ph``
+    now (``rule_policy.rules_decision``), or -1: no row answers it, it is a single-actor decision
+    (not a vote, a jump-in or a catch, nor H-1/H-2's, which ``house_policy`` answers for every
+    policy) and its actor plays by a rule program. ``advance`` asks only in the copy for
+    ``layout.PROGRAMS_ON``, at its top level, where numba prunes the call of the interpreter
+    from the other copies before inlining it."""
+    r = slot[s, F_ROW]
+    if r == ROW_AUTO or r >= 0 or ph == PH_VOTE or ph == PH_JUMPIN or ph == PH_CATCH:
+        return -1
+    if house is not None and (ph == PH_STACK or ph == PH_SWAP):
+        return -1
+    pol = cfg[C_POLICY0 + seat_strat[s, slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]]]
+    return int64(pol - POLICY_RULES) if pol >= POLICY_RULES else int64(-1)
 
 
 @rule
-def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house, programs):
-    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``; a rule strategy's
-    only in the copy for ``layout.PROGRAMS_ON`` (the rule interpreter is inlined here)."""
+def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house):
+    """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``: ``random``'s and
+    ``greedy``'s, and every policy's H-1/H-2 decisions (a rule strategy's other decisions are
+    ``rule_policy.rules_decision``'s, see `rule_program_due`)."""
     if house is not None and (ph == PH_STACK or ph == PH_SWAP):  # H-1, H-2
         card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, flag, -1
-    if programs is not None and pol >= POLICY_RULES:
-        return rules_answer(pol - POLICY_RULES, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house, programs)
     if ph == PH_TURN:
         seat = slot[s, F_TURN]
         card = pick_card(pol, s, seat, keys, hands, slot, seat_ctr, cfg, cand, house)
