@@ -127,6 +127,25 @@ def test_a_column_the_dataset_lacks_is_named_with_those_it_has(run_dir: Path) ->
         reading.read_table(run_dir, columns=["turn"])
 
 
+def test_no_columns_asked_keeps_the_rows(run_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``columns=[]`` gives every row and no column (as ``frame[[]]`` does), and reads no column."""
+    n = len(unosim.load(run_dir, columns=["game"]))
+    chunk = next(run_dir.glob("part-*.parquet"))
+    zero_columns = reading._zero_columns
+    wanted: list[list[str]] = []
+
+    def recording(footers: list[pq.FileMetaData], schema: object, names: list[str]) -> set[str]:
+        wanted.append(list(names))
+        return zero_columns(footers, schema, names)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reading, "_zero_columns", recording)
+    frame = unosim.load(run_dir, columns=[])
+    assert frame.shape == (n, 0) and wanted == [[]]
+    table = reading.read_table(run_dir, columns=[])
+    assert (table.num_rows, table.num_columns) == (n, 0) and table.schema.metadata
+    assert unosim.load(chunk, columns=[]).shape == (len(unosim.load(chunk, columns=["game"])), 0)
+
+
 def test_file_pattern_widens_for_many_chunks() -> None:
     assert files.file_pattern(10).format(chunk=3) == "part-00003.parquet"
     assert files.file_pattern(1_000_000).format(chunk=3) == "part-000003.parquet"

@@ -128,7 +128,7 @@ def _read_chunks(
         read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries),
         default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True),
     )
-    wanted = _stored(columns) or schema.names
+    wanted = schema.names if columns is None else _stored(columns)
     zeros = _zero_columns(footers, schema, wanted)
     # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
     # memory on a whole load of a large run.
@@ -145,8 +145,16 @@ def _read_chunks(
     _check_digests(meta, present, prefix)  # after the read, which names a damaged page as such
     order = list(columns) if columns is not None else wanted
     table = restore_hands(table, None if columns is None else [name for name in columns if name not in zeros])
-    return _Read(table.replace_schema_metadata({METADATA_KEY: to_json(meta).encode()}),
+    return _Read(_with_metadata(table, {METADATA_KEY: to_json(meta).encode()}),
                  {name: schema.field(name).type for name in order if name in zeros}, [footer.num_rows for footer in footers], order)
+
+
+def _with_metadata(table: pa.Table, metadata: dict[str, bytes] | None) -> pa.Table:
+    """``table`` with the schema metadata ``metadata``; a table without columns keeps its number of
+    rows (``replace_schema_metadata`` alone makes it a table of none)."""
+    if table.num_columns:
+        return table.replace_schema_metadata(metadata)
+    return pa.table({"rows": pa.nulls(table.num_rows)}).replace_schema_metadata(metadata).select([])
 
 
 def _check_columns(columns: list[str] | None, schema: pa.Schema, path: Path) -> None:
@@ -284,7 +292,7 @@ def load(
     path : str or Path
         The dataset directory (or a single chunk file).
     columns : list of str, optional
-        Read only these columns.
+        Read only these columns (``[]``: every row, no column).
     allow_incomplete : bool
         Read the chunks present in a dataset that was interrupted; by default
         an incomplete dataset is refused.
@@ -344,7 +352,7 @@ def to_frame(table: pa.Table, *, consume: bool = False) -> pd.DataFrame:
         nested = pa.types.is_list(type_) or pa.types.is_large_list(type_) or pa.types.is_fixed_size_list(type_)
         return pd.ArrowDtype(type_) if nested else None
 
-    table = table.replace_schema_metadata(None)
+    table = _with_metadata(table, None)
     for name in [f.name for f in table.schema if f"{f.name}.list.element" in dictionary_columns(table.schema)]:
         # lists of strings as [`load`][unosim.runs.load] reads them (an in-memory run's frame equals the loaded one)
         column = table.column(name).combine_chunks()
