@@ -25,7 +25,7 @@ from ..game.errors import caused_by
 from ..game.kernels import follow_ups as F
 from ..game.kernels import layout as L
 from ..strategy.base import Strategy
-from ..strategy.observation import FIELDS, Observation, SeatStreams, TableFields, gather_rows
+from ..strategy.observation import FIELDS, Observation, SeatStreams, TableFields, gather_rows, seat_rows
 from .batch import Buffers
 from .fast_paths import asks_catch_uno, asks_forget_uno, asks_play_drawn
 from .integrity import Integrity, ReadOnly, answers_digest
@@ -176,15 +176,17 @@ class Rows(TableFields):
                            b.row_info[p], at, self._source, self.players, b.relink_must_differ)  # fmt: skip
 
     @cached_property
-    def _state(self) -> tuple[NDArray[Any], ...]:
-        """The engine's own copy of the gathered fields (`_gather`), unchanged while the rows wait."""
-        return self._gather()
+    def _table(self) -> tuple[NDArray[Any], ...]:
+        """The engine's own game index, seats alive and seats linkable of each row (`seat_rows`), read
+        from the batch state when first asked (once the strategy has answered), not gathered with the rest."""
+        b = self._b
+        return seat_rows(b.slot, b.game, self.slots, self.players, b.relink_must_differ)
 
     legal = property(lambda self: self._rows("legal"), doc="The engine's legal moves of each row.")
     info = property(lambda self: self._rows("info"), doc="The table fields (``layout.I_*``).")
-    game = property(lambda self: self._state[1], doc="Global game index of each row.")
-    alive = property(lambda self: self._state[6], doc="``[n, players]`` seats still in the match (E-4).")
-    link_choices = property(lambda self: self._state[9], doc="Seats a Wild Drawn Together may link now (P-6).")
+    game = property(lambda self: self._table[0], doc="Global game index of each row.")
+    alive = property(lambda self: self._table[1], doc="``[n, players]`` seats still in the match (E-4).")
+    link_choices = property(lambda self: self._table[2], doc="Seats a Wild Drawn Together may link now (P-6).")
 
     @cached_property
     def counters(self) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int32], NDArray[np.int32]]:
@@ -629,6 +631,7 @@ def compile_helpers(b: Buffers) -> None:
             rows = Rows(b, L.PH_TURN, 0, slice(0, 0))
             rows.observe(b.rules).random(1)
             rows.subset(np.zeros(0, np.intp)).observe(b.rules)
+            _ = rows.alive, rows.subset(np.zeros(0, np.intp)).alive
             _put_counters(b.seat_ctr.copy(), rows.slots, rows.seat, np.zeros((0, 1), np.int32))
             check_cards(np.zeros(0, np.int64), rows.legal, rows.info, True, np.zeros((0, L.N_DEC), np.int32))
             F.follow_up_rows(np.int64(L.PH_TURN), np.zeros(0, np.int64), np.zeros(0, np.bool_), rows.info, _NO_LINKS,

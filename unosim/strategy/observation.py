@@ -65,11 +65,38 @@ from ..game.kernels import rng
 from ..game.rules import RuleSet
 
 __all__ = [
-    "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_rows", "stream_arrays",
+    "FIELDS", "Observation", "SeatStreams", "TableFields", "gather_rows", "seat_masks", "seat_rows", "stream_arrays",
 ]
 
 FIELDS = ("seat", "game", "hand", "legal", "info", "hand_sizes", "alive", "discard", "link", "link_choices")
 """The array fields of an [`Observation`][unosim.strategy.Observation], each a read-only copy made when it is built."""
+
+
+@njit(cache=True)
+def seat_masks(slot, s, players, relink_must_differ):  # pragma: no cover - compiled
+    """Bits of slot ``s``'s seats still in the match (E-4) and of the seats a Wild Drawn Together may
+    link now (P-6: not the current pair under ``relink_must_differ``)."""
+    mask = slot[s, L.F_ALIVE] & ((1 << players) - 1)
+    a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
+    return mask, mask & ~((1 << a) | (1 << b)) if relink_must_differ and a >= 0 else mask
+
+
+@njit(cache=True)
+def seat_rows(slot, game, slots, players, relink_must_differ):  # pragma: no cover - compiled
+    """The game index, seats alive and seats linkable (`seat_masks`) of each of the slots ``slots``:
+    what the engine checks answers against, read from the batch state without gathering the rest."""
+    n = slots.shape[0]
+    games = np.empty(n, np.int64)
+    alive = np.empty((n, players), np.bool_)
+    linkable = np.empty((n, players), np.bool_)
+    for r in range(n):
+        s = slots[r]
+        games[r] = game[s]
+        mask, may_link = seat_masks(slot, s, players, relink_must_differ)
+        for p in range(players):
+            alive[r, p] = (mask >> p) & 1
+            linkable[r, p] = (may_link >> p) & 1
+    return games, alive, linkable
 
 
 @njit(cache=True)
@@ -106,10 +133,8 @@ def gather_rows(slot, game, keys, hands, hsize, piles, row_slot, row_seat, row_l
             legal[r, t] = row_legal[i, t]
         for j in range(n_info):
             info[r, j] = row_info[i, j]
-        mask = slot[s, L.F_ALIVE]
-        a, b = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
-        link[r, 0], link[r, 1] = a, b
-        may_link = mask & ~((1 << a) | (1 << b)) if relink_must_differ and a >= 0 else mask
+        link[r, 0], link[r, 1] = slot[s, L.F_LINK_A], slot[s, L.F_LINK_B]
+        mask, may_link = seat_masks(slot, s, players, relink_must_differ)
         for p in range(players):
             sizes[r, p] = hsize[s, p]
             alive[r, p] = (mask >> p) & 1
