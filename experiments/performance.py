@@ -92,6 +92,7 @@ WORKLOADS = [
      ["--rules", "classic", "--players", "4", "--strategies", "rules:attacker"]),
     ("party, 8 players, random", ["--rules", "party", "--players", "8"]),
     ("party, 16 players, random", ["--rules", "party", "--players", "16"]),
+    ("party, 16 players, random (Python path)", ["--rules", "party", "--players", "16", "--python-path"]),
     ("party, 6 players, six-strategy tournament", ["--tournament"]),
     ("classic, 4 players, random, stacking=mixed", ["--rules", "classic", "--players", "4", "--set", "stacking=mixed"]),
     ("classic, 4 players, random, seven_zero=true", ["--rules", "classic", "--players", "4", "--set", "seven_zero=true"]),
