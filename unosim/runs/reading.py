@@ -128,7 +128,7 @@ def _read_chunks(
         read_options=ds.ParquetReadOptions(dictionary_columns=dictionaries),
         default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True),
     )
-    wanted = schema.names if columns is None else _stored(columns)
+    wanted = schema.names if columns is None else _stored(columns) or []
     zeros = _zero_columns(footers, schema, wanted)
     # The system allocator: pyarrow's default (mimalloc) spends more system CPU time and peak
     # memory on a whole load of a large run.
@@ -149,7 +149,7 @@ def _read_chunks(
                  {name: schema.field(name).type for name in order if name in zeros}, [footer.num_rows for footer in footers], order)
 
 
-def _with_metadata(table: pa.Table, metadata: dict[str, bytes] | None) -> pa.Table:
+def _with_metadata(table: pa.Table, metadata: dict[bytes, bytes] | None) -> pa.Table:
     """``table`` with the schema metadata ``metadata``; a table without columns keeps its number of
     rows (``replace_schema_metadata`` alone makes it a table of none)."""
     if table.num_columns:

@@ -29,7 +29,7 @@ __all__ = [
 # tests/test_architecture.py refuses any other import from outside the package.
 PUBLIC_MODULES: dict[str, tuple[str, ...]] = {
     "unosim.strategy.base": ("DRAW", "TAKE", "stack_preferred"),
-    "unosim.strategy.observation": ("FIELDS", "SeatStreams", "TableFields", "gather_rows", "stream_arrays"),
+    "unosim.strategy.observation": ("FIELDS", "SeatStreams", "TableFields", "gather_rows", "seat_rows", "stream_arrays"),
     "unosim.strategy.parameters": ("Constraint", "DistinctNames", "Flag", "Interval", "ParameterError"),
     "unosim.strategy.playouts": ("N_PUBLIC", "PLAYOUT_POLICIES", "P_ALIVE", "P_COLOUR", "P_DIR", "P_LAST", "P_LINK_A", "P_LINK_B",
                                  "P_NEXT", "P_PENALTY", "P_PENDING", "P_PHASE", "P_SEAT", "P_TOP", "P_TURN", "P_TURNS", "Playouts"),
