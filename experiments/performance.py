@@ -48,7 +48,7 @@ CHOICE_FIGURES = [
      "party 4 cold compile, medians of 3: one process 27.1 → 23.2 s, 29.5 → 25.2 s of CPU, 0.74 → 0.56 GB peak; with "
      "the helper 19.6 → 16.7 s, 30.5 → 26.5 s of CPU, 0.86 → 0.68 GB at once; pruned from an inlined `rule` instead, "
      "0.73 GB. Classic 4 random +1 to +5 %, `attacker.toml` +1 to +3 % (4 paired rounds)"),
-    ("the interpreter called by `advance` itself under `programs is not None` (`policy.rule_program_due`), pruned "
+    ("the interpreter called by `advance` itself under `programs is not None` (on the program `decision` names), pruned "
      "before inlining, not entered through an inlined `overload`",
      "cold compile with a rule strategy (party 4, `rules:attacker`), medians of 3: one process 37.7 → 30.0 s, "
      "0.75 → 0.63 GB peak (numba typed the overload's code on its own, then again inlined); with the helper "

@@ -85,7 +85,7 @@ from .layout import (
     ROW_HELD,
 )
 from .piles import cards_accounted
-from .policy import jump_weight, pick_vote, policy_decision, rule_program_due
+from .policy import POLICY_RULES, jump_weight, pick_vote, policy_decision
 from .prefetch import prefetch_row, prefetch_slot
 from .rows import hold_row, row_actors, write_row
 from .rule_policy import rules_decision
@@ -146,35 +146,39 @@ def compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_d
 
 @rule
 def decision(s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house, programs):
-    """The decision waiting for slot ``s`` in decision phase ``ph``: ``(got, card, colour, flag, forget, pair)``.
+    """The decision waiting for slot ``s`` in decision phase ``ph``: ``(got, card, colour, flag, forget, pair, program)``.
 
     Read from its answered row (``F_ROW`` >= 0, then cleared), taken as the automatic draw of
     ``ROW_AUTO``, or made here by the compiled policies (multi-actor answers go to
-    ``seat_dec``/``seat_w``); ``got`` is False when a strategy in Python has to answer first.
-    A rule strategy's single-actor decisions are made by ``advance`` itself (`rule_program_due`)."""
+    ``seat_dec``/``seat_w``); ``got`` is False when a strategy in Python has to answer first, or when
+    a rule strategy does: then ``program`` is the offset of its program in ``cfg`` (else -1), and
+    ``advance`` calls the interpreter (``rule_policy.rules_decision``) itself, in the copy for
+    ``layout.PROGRAMS_ON`` only."""
     r = slot[s, F_ROW]
     if r == ROW_AUTO:
         slot[s, F_ROW] = -1
-        return True, -1, -1, 1, 0, -1
+        return True, -1, -1, 1, 0, -1, -1
     if r >= 0:
         slot[s, F_ROW] = -1
         pair = dec[prev, r, D_A] * 16 + dec[prev, r, D_B] if dec[prev, r, D_A] >= 0 else -1
-        return True, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FLAG], dec[prev, r, D_FORGET], pair
+        return True, dec[prev, r, D_CARD], dec[prev, r, D_COLOUR], dec[prev, r, D_FLAG], dec[prev, r, D_FORGET], pair, -1
     # no row answered yet: a strategy with a compiled policy decides here
     if ph == PH_VOTE or ph == PH_JUMPIN:
         got = compiled_multi(s, ph, slot, keys, hands, hsize, seat_strat, seat_ctr, seat_dec, seat_w, cfg, programs)
-        return got, -1, -1, 0, 0, -1
+        return got, -1, -1, 0, 0, -1, -1
     if ph == PH_CATCH:
-        return False, -1, -1, 0, 0, -1
+        return False, -1, -1, 0, 0, -1, -1
     actor = slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]
     k = seat_strat[s, actor]
     pol = cfg[C_POLICY0 + k]
+    if programs is not None and pol >= POLICY_RULES and not (house is not None and (ph == PH_STACK or ph == PH_SWAP)):
+        return False, -1, -1, 0, 0, -1, pol - POLICY_RULES  # H-1/H-2 are house_policy's for every policy
     if pol != 0:
         card, colour, flag, pair = policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, actors, house)
-        return True, card, colour, flag, 0, pair
+        return True, card, colour, flag, 0, pair, -1
     if ph == PH_CHALLENGE and (cfg[C_NO_CHALLENGE] >> k) & 1:
-        return True, -1, -1, 0, 0, -1  # declared in advance: no challenge
-    return False, -1, -1, 0, 0, -1
+        return True, -1, -1, 0, 0, -1, -1  # declared in advance: no challenge
+    return False, -1, -1, 0, 0, -1, -1
 
 
 @kernel
@@ -226,16 +230,14 @@ def advance(games, seats, rows, records, work, cfg, first, rkey, parity, house, 
                 ph = slot[s, F_PHASE]
                 if ph < N_DECISION_PHASES:
                     answered = slot[s, F_ROW] >= 0  # rows were answered in Python (multi-actor answers are in seat_dec/seat_w)
-                    o = -1
+                    got, card, colour, flag, forget, pair, program = decision(
+                        s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors, house,
+                        programs)
                     if programs is not None:  # pruned with the interpreter from the other copies, before inlining
-                        o = rule_program_due(s, int64(ph), slot, seat_strat, cfg, house)
-                        if o >= 0:
-                            card, colour, flag, pair = rules_decision(o, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, house)
-                            got, forget = True, 0
-                    if o < 0:
-                        got, card, colour, flag, forget, pair = decision(
-                            s, ph, prev, dec, slot, keys, hands, hsize, piles, seat_strat, seat_ctr, seat_dec, seat_w, cfg, actors,
-                            house, programs)
+                        if program >= 0:
+                            card, colour, flag, pair = rules_decision(program, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg,
+                                                                      house)
+                            got = True
                     if not got:
                         break
                     if house is not None and (ph == PH_STACK or ph == PH_SWAP) and house_step(

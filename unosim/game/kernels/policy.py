@@ -21,22 +21,16 @@ from .house import DRAW_TWO_BITS, stack_options
 from .jit import kernel, leaf, rule
 from .layout import (
     C_PLAYERS,
-    C_POLICY0,
     F_ACTOR,
     F_ALIVE,
     F_PENDING,
-    F_ROW,
     F_TURN,
-    PH_CATCH,
     PH_COLOUR,
     PH_DRAWN,
-    PH_JUMPIN,
     PH_PILEUP,
     PH_STACK,
     PH_SWAP,
     PH_TURN,
-    PH_VOTE,
-    ROW_AUTO,
 )
 from .legality import legal_types, needs_colour, pile_additions, playable
 from .rng import seat_uniform
@@ -47,7 +41,7 @@ from .tally import SEAT_FEWEST, SEAT_RANDOM, argmax4, link_pair, lowest_bit, nth
 __all__ = [
     "POLICY_GREEDY", "POLICY_NONE", "POLICY_RANDOM", "POLICY_RULES", "jump_weight",
     "house_policy", "pick_addition", "pick_card", "pick_colour", "pick_link", "pick_stack", "pick_swap",
-    "pick_vote", "policy_decision", "rule_program_due",
+    "pick_vote", "policy_decision",
 ]
 
 POLICY_NONE, POLICY_RANDOM, POLICY_GREEDY, POLICY_RULES = 0, 1, 2, 3
@@ -222,28 +216,11 @@ def house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg):
     return card, colour, 0
 
 
-@leaf
-def rule_program_due(s, ph, slot, seat_strat, cfg, house):
-    """The offset in ``cfg`` of the rule program that answers slot ``s``'s decision in phase ``ph``
-    now (``rule_policy.rules_decision``), or -1: no row answers it, it is a single-actor decision
-    (not a vote, a jump-in or a catch, nor H-1/H-2's, which ``house_policy`` answers for every
-    policy) and its actor plays by a rule program. ``advance`` asks only in the copy for
-    ``layout.PROGRAMS_ON``, at its top level, where numba prunes the call of the interpreter
-    from the other copies before inlining it."""
-    r = slot[s, F_ROW]
-    if r == ROW_AUTO or r >= 0 or ph == PH_VOTE or ph == PH_JUMPIN or ph == PH_CATCH:
-        return -1
-    if house is not None and (ph == PH_STACK or ph == PH_SWAP):
-        return -1
-    pol = cfg[C_POLICY0 + seat_strat[s, slot[s, F_TURN] if ph == PH_TURN else slot[s, F_ACTOR]]]
-    return int64(pol - POLICY_RULES) if pol >= POLICY_RULES else int64(-1)
-
-
 @rule
 def policy_decision(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg, cand, house):
     """The (card, colour, flag, link pair) a compiled policy answers in phase ``ph``: ``random``'s and
     ``greedy``'s, and every policy's H-1/H-2 decisions (a rule strategy's other decisions are
-    ``rule_policy.rules_decision``'s, see `rule_program_due`)."""
+    ``rule_policy.rules_decision``'s, called by ``advance``)."""
     if house is not None and (ph == PH_STACK or ph == PH_SWAP):  # H-1, H-2
         card, colour, flag = house_policy(pol, ph, s, keys, hands, hsize, piles, slot, seat_ctr, cfg)
         return card, colour, flag, -1
